@@ -1,0 +1,39 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a helper.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: run test install install-test lint bench clean
+
+$(VENV)/.base: pyproject.toml
+	@test -x $(PY) || "$$(bin/find-python)" -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q .
+	@touch $@
+
+$(VENV)/.test: $(VENV)/.base pyproject.toml
+	$(PY) -m pip install -q '.[test]'
+	@touch $@
+
+install: $(VENV)/.base
+
+install-test: $(VENV)/.test
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_catalogue
+	$(PY) manage.py create_demo_user
+	$(PY) manage.py serve --port $(PORT)
+
+test: install-test
+	$(PY) -m ruff check .
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install-test
+	$(PY) -m ruff check .
+
+bench: install-test
+	$(PY) bench/catalogue.py
+
+clean:
+	rm -rf $(VENV) var db.sqlite3 staticfiles

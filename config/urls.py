@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+api_patterns = [
+    path("", include("accounts.api_urls")),
+    path("", include("cards.api_urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include(api_patterns)),
+    path("accounts/", include("accounts.urls")),
+    path("", include("frontend.urls")),
+]

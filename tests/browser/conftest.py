@@ -1,0 +1,60 @@
+"""Browser tests: a real Chromium (Debian's /usr/bin/chromium) driven by Playwright.
+
+Locally a missing browser skips these tests; with EAGLES_REQUIRE_BROWSER=1 (set by .ci/run)
+a missing browser fails them instead.
+"""
+
+import os
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+# between page actions are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("EAGLES_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server, catalogue):
+    context = browser.new_context(base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def logged_in_page(page, live_server, django_user_model):
+    """A page whose browser is logged in as 'alice' (password 's3cret-pass-1815')."""
+    django_user_model.objects.create_user("alice", "alice@example.com", "s3cret-pass-1815")
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", "s3cret-pass-1815")
+    page.click("form button[type=submit]")
+    page.wait_for_url(live_server.url + "/")
+    return page
