@@ -1,7 +1,9 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("", include("frontend.catalogue_urls")),
+    path("", include("frontend.collection_urls")),
 ]

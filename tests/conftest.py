@@ -23,3 +23,25 @@ def alice_api(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def _load_catalogue() -> None:
+    from django.core.management import call_command
+
+    from cards.models import Card
+
+    if not Card.objects.exists():
+        call_command("load_catalogue", verbosity=0)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Load the catalogue once into the test database; tests roll back to it."""
+    with django_db_blocker.unblock():
+        _load_catalogue()
+
+
+@pytest.fixture
+def catalogue(db):
+    """The 300-card catalogue (reloaded if a transactional test flushed it)."""
+    _load_catalogue()
