@@ -1,0 +1,49 @@
+"""The same code runs embedded (SQLite, in-memory layer) or distributed (PostgreSQL, Redis)."""
+
+import os
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+
+
+def test_database_follows_database_url(db):
+    expected = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
+    assert connection.vendor == expected
+
+
+def test_cache_round_trip_on_configured_backend():
+    expected = "RedisCache" if os.environ.get("REDIS_URL") else "LocMemCache"
+    assert settings.CACHES["default"]["BACKEND"].endswith(expected)
+    cache.set("eagles:test", {"guard": "recule"}, 30)
+    assert cache.get("eagles:test") == {"guard": "recule"}
+    cache.delete("eagles:test")
+
+
+def test_channel_layer_round_trip():
+    layer = get_channel_layer()
+    expected = "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
+    assert type(layer).__name__ == expected
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.send)(channel, {"type": "battle.event", "seq": 7})
+    assert async_to_sync(layer.receive)(channel) == {"type": "battle.event", "seq": 7}
+
+
+def test_celery_broker_follows_redis_url():
+    from config.celery import app
+
+    if os.environ.get("REDIS_URL"):
+        assert app.conf.broker_url.startswith("redis://")
+    else:
+        assert app.conf.broker_url == "filesystem://"
+
+
+@pytest.mark.parametrize("path", ["/", "/accounts/login/", "/accounts/signup/"])
+def test_base_layout_pages_render(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'name="viewport"' in html and "Eagles Online" in html and "Log in" in html
