@@ -12,7 +12,7 @@ from pathlib import Path
 from django.db import transaction
 
 from .catalogue_rules import validate_catalogue
-from .models import CatalogueRelease, Card, Finish, Printing
+from .models import Card, CatalogueRelease, Finish, Printing
 from .records import model_values
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "catalogue.json"
