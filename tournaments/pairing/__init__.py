@@ -1,0 +1,24 @@
+"""Pure pairing core for Eagles tournaments (no Django imports; see README.md)."""
+
+from .elimination import double_elimination, elimination_round, first_round, top_cut
+from .io import pair_round_json
+from .model import ALLIED, FRENCH, NoValidPairing, PairingError, Player
+from .round_robin import berger_rounds, round_robin_round
+from .swiss import SwissResult, pair_swiss
+
+__all__ = [
+    "ALLIED",
+    "FRENCH",
+    "NoValidPairing",
+    "PairingError",
+    "Player",
+    "SwissResult",
+    "berger_rounds",
+    "double_elimination",
+    "elimination_round",
+    "first_round",
+    "pair_round_json",
+    "pair_swiss",
+    "round_robin_round",
+    "top_cut",
+]

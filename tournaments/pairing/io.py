@@ -1,0 +1,191 @@
+"""JSON in/out (see README.md for the format) with precise errors for malformed input."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .elimination import double_elimination, elimination_round, top_cut
+from .model import SIDES, PairingError, Player, ranked
+from .round_robin import round_robin_round
+from .swiss import pair_swiss
+
+SYSTEMS = ("swiss", "round_robin", "single_elimination", "double_elimination", "top_cut")
+
+
+def _type(value, types, where: str, what: str):
+    if isinstance(value, bool) and bool not in types:
+        raise PairingError(f"{where}: {what} must be {_names(types)}, got a boolean")
+    if not isinstance(value, types):
+        raise PairingError(f"{where}: {what} must be {_names(types)}, got {type(value).__name__}")
+    return value
+
+
+def _names(types) -> str:
+    if set(types) == {int, float}:
+        return "a number"
+    names = {
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+        bool: "true or false",
+    }
+    return " or ".join(names.get(t, t.__name__) for t in types)
+
+
+def parse_players(data: dict) -> list[Player]:
+    raw = data.get("players")
+    if raw is None:
+        raise PairingError('missing key "players"')
+    _type(raw, (list,), "top level", '"players"')
+    players, seen = [], set()
+    for k, item in enumerate(raw):
+        where = f"players[{k}]"
+        _type(item, (dict,), where, "a player")
+        for key in ("id", "points", "opponents", "sides"):
+            if key not in item:
+                raise PairingError(f'{where}: missing key "{key}"')
+        pid = _type(item["id"], (str,), where, '"id"')
+        where = f'player "{pid}"'
+        if pid in seen:
+            raise PairingError(f'duplicate player id "{pid}"')
+        seen.add(pid)
+        points = _type(item["points"], (int, float), where, '"points"')
+        if points < 0:
+            raise PairingError(f'{where}: "points" must not be negative')
+        rating = _type(item.get("rating", 0), (int, float), where, '"rating"')
+        opponents = _type(item["opponents"], (list,), where, '"opponents"')
+        sides = _type(item["sides"], (list,), where, '"sides"')
+        if len(opponents) != len(sides):
+            raise PairingError(
+                f'{where}: "opponents" has {len(opponents)} entries but "sides" has {len(sides)}'
+            )
+        for r, (opp, side) in enumerate(zip(opponents, sides, strict=True), start=1):
+            if opp is not None and not isinstance(opp, str):
+                raise PairingError(f"{where}: opponent in round {r} must be an id or null")
+            if opp == pid:
+                raise PairingError(f"{where}: plays itself in round {r}")
+            if side is not None and side not in SIDES:
+                raise PairingError(
+                    f'{where}: side in round {r} is {side!r}; use "french", "allied" or null'
+                )
+            if opp is None and side is not None:
+                raise PairingError(f"{where}: round {r} has a side but no opponent")
+        seed = item.get("seed")
+        if seed is not None:
+            _type(seed, (int,), where, '"seed"')
+        tiebreaks = _type(item.get("tiebreaks", []), (list,), where, '"tiebreaks"')
+        for t in tiebreaks:
+            _type(t, (int, float), where, '"tiebreaks" entries')
+        players.append(
+            Player(
+                id=pid,
+                rating=rating,
+                points=Fraction(str(points)) if isinstance(points, float) else Fraction(points),
+                opponents=list(opponents),
+                sides=list(sides),
+                had_bye=_type(item.get("had_bye", False), (bool,), where, '"had_bye"'),
+                dropped=_type(item.get("dropped", False), (bool,), where, '"dropped"'),
+                seed=seed,
+                tiebreaks=tuple(tiebreaks),
+            )
+        )
+    ids = {p.id for p in players}
+    for p in players:
+        for r, opp in enumerate(p.opponents, start=1):
+            if opp is not None and opp not in ids:
+                raise PairingError(f'player "{p.id}": unknown opponent "{opp}" in round {r}')
+    met = {(p.id, o) for p in players for o in p.opponents if o is not None}
+    for a, b in sorted(met):
+        if (b, a) not in met:
+            raise PairingError(f'player "{a}" lists "{b}" as an opponent but "{b}" does not')
+    return players
+
+
+def parse_rules(data: dict) -> dict:
+    rules = data.get("rules", {"system": "swiss"})
+    _type(rules, (dict,), "top level", '"rules"')
+    system = rules.get("system", "swiss")
+    if system not in SYSTEMS:
+        raise PairingError(f"unknown system {system!r}; use one of {', '.join(SYSTEMS)}")
+    games = rules.get("match_games", 1)
+    if games not in (1, 2) or isinstance(games, bool):
+        raise PairingError('"match_games" must be 1 or 2')
+    keep = _type(rules.get("keep_apart", []), (list,), "rules", '"keep_apart"')
+    for group in keep:
+        _type(group, (list,), "rules", '"keep_apart" entries')
+        for pid in group:
+            _type(pid, (str,), "rules", '"keep_apart" ids')
+    return {**rules, "system": system, "match_games": games, "keep_apart": keep}
+
+
+def pair_round_json(data: dict) -> dict:
+    """Pair one round from the documented JSON shape; raises :class:`PairingError`."""
+    _type(data, (dict,), "file", "the top level")
+    if "round" in data:
+        rnd = _type(data["round"], (int,), "top level", '"round"')
+        if rnd < 1:
+            raise PairingError('"round" must be at least 1')
+    else:
+        rnd = None
+    rules = parse_rules(data)
+    players = parse_players(data)
+    ids = {p.id for p in players}
+    for group in rules["keep_apart"]:
+        for pid in group:
+            if pid not in ids:
+                raise PairingError(f'rules: unknown player "{pid}" in "keep_apart"')
+    system = rules["system"]
+    if system == "swiss":
+        res = pair_swiss(players, rules["keep_apart"], use_sides=rules["match_games"] == 1)
+        out = {"pairings": [{"french": f, "allied": a} for f, a in res.pairings], "bye": res.bye}
+        if rules["match_games"] == 2:
+            out["games"] = 2  # game 2 is played with sides swapped
+        return out
+    if rnd is None:
+        raise PairingError(f'missing key "round" (needed by {system})')
+    seeds = [p.id for p in _seeded(players)]
+    if system == "round_robin":
+        # the schedule keeps every entrant; games against dropped players are not played
+        pairs, bye = round_robin_round(seeds, rnd, bool(rules.get("double", False)))
+        dropped = {p.id for p in players if p.dropped}
+        played = [(f, a) for f, a in pairs if f not in dropped and a not in dropped]
+        unpaired = sorted(
+            {x for f, a in pairs for x in (f, a) if x not in dropped}
+            - {x for f, a in played for x in (f, a)}
+        )
+        return {
+            "pairings": [{"french": f, "allied": a} for f, a in played],
+            "bye": bye,
+            "unpaired": unpaired,
+        }
+    if system == "single_elimination":
+        alive = {p.id for p in players if not p.dropped and len(p.opponents) - p.points == 0}
+        pairs, walkovers = elimination_round(seeds, alive, rnd)
+        return {
+            "pairings": [{"french": f, "allied": a} for f, a in pairs],
+            "bye": walkovers[0] if len(walkovers) == 1 else None,
+            "byes": walkovers,
+        }
+    if system == "double_elimination":
+        return {"pairings": [], "bye": None, "bracket": double_elimination(seeds)}
+    # top cut
+    cut = rules.get("cut")
+    if not isinstance(cut, int) or isinstance(cut, bool) or cut < 2:
+        raise PairingError('rules: "cut" must be an integer of at least 2 for a top cut')
+    standing = [p.id for p in ranked([p for p in players if not p.dropped])]
+    if cut > len(standing):
+        raise PairingError(f"rules: cut {cut} is larger than the {len(standing)} active players")
+    matches = top_cut(standing, cut)
+    return {
+        "pairings": [{"french": a, "allied": b} for a, b in matches if b is not None],
+        "bye": None,
+        "byes": [a for a, b in matches if b is None],
+    }
+
+
+def _seeded(players: list[Player]) -> list[Player]:
+    if all(p.seed is not None for p in players):
+        return sorted(players, key=lambda p: p.seed)
+    return sorted(players, key=lambda p: (-p.rating, p.id))
