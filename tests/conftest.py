@@ -3,6 +3,12 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """Real hashing costs ~1 s per user on this machine; tests need only a correct one."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()

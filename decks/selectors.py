@@ -1,0 +1,136 @@
+"""Reads about decks: a user's decks, what they own for decks, which decks use a card, history.
+
+No writes here (see ``decks.services``). Functions taking ``user`` only ever see that user's
+decks; looking up another user's deck raises ``Deck.DoesNotExist`` (the API answers 404).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
+
+from cards.models import CollectionEntry
+
+from .models import Deck, DeckVersion
+
+
+def _latest(field: str) -> Subquery:
+    return Subquery(DeckVersion.objects.filter(deck=OuterRef("pk")).order_by("-number")
+                    .values(field)[:1])
+
+
+def decks_of(user) -> QuerySet[Deck]:
+    """The user's decks, newest change first, each annotated with its latest version's
+    ``latest_number``, ``latest_valid``, ``latest_size`` and ``latest_bp_total``."""
+    return (Deck.objects.filter(owner=user)
+            .annotate(latest_number=_latest("number"), latest_valid=_latest("valid"),
+                      latest_size=_latest("size"), latest_bp_total=_latest("bp_total"))
+            .order_by("-updated_at", "-id"))
+
+
+def deck_of(user, deck_id) -> Deck:
+    """One of the user's decks; ``Deck.DoesNotExist`` for another user's deck or a bad id."""
+    if isinstance(deck_id, str) and deck_id.isascii() and deck_id.isdigit() and len(deck_id) < 12:
+        deck_id = int(deck_id)
+    if user is None or not getattr(user, "is_authenticated", False) or type(deck_id) is not int:
+        raise Deck.DoesNotExist
+    return decks_of(user).get(pk=deck_id)
+
+
+def shared_deck(token) -> Deck:
+    """A deck its owner shared, by its token; ``Deck.DoesNotExist`` otherwise."""
+    if not isinstance(token, str) or not token or len(token) > 32:
+        raise Deck.DoesNotExist
+    return Deck.objects.select_related("owner").get(share_token=token)
+
+
+def version_of(deck: Deck, number) -> DeckVersion:
+    """Version ``number`` of the deck; ``DeckVersion.DoesNotExist`` if there is none."""
+    if type(number) is not int:
+        raise DeckVersion.DoesNotExist
+    return deck.versions.get(number=number)
+
+
+def playable_version(deck: Deck) -> DeckVersion | None:
+    """The latest *valid* version (only a valid version can be used to play), or None."""
+    return deck.versions.filter(valid=True).order_by("-number").first()
+
+
+def _locked_counts(user, exclude_deck=None) -> Counter:
+    """Copies per card number committed to locked versions of the user's decks."""
+    locked = DeckVersion.objects.filter(deck__owner=user, locked_at__isnull=False)
+    if exclude_deck is not None:
+        locked = locked.exclude(deck_id=exclude_deck.pk)
+    committed: Counter = Counter()
+    for entries in locked.values_list("entries", flat=True):
+        for number, count, _printing in entries:
+            committed[number] += count
+    return committed
+
+
+def owned_counts(user, *, exclude_deck=None) -> dict[int, int]:
+    """Copies owned per card number (all printings together), less the copies committed to
+    LOCKED versions of the user's decks other than ``exclude_deck`` (several locked versions
+    add up: each is a physical deck held by a tournament). Never negative."""
+    owned = dict(CollectionEntry.objects.filter(user=user, quantity__gt=0)
+                 .values("printing__card__number").annotate(n=Sum("quantity"))
+                 .values_list("printing__card__number", "n"))
+    for number, count in _locked_counts(user, exclude_deck).items():
+        if number in owned:
+            owned[number] = max(0, owned[number] - count)
+    return owned
+
+
+def latest_versions(user) -> QuerySet[DeckVersion]:
+    """The latest version of each of the user's decks (with its deck)."""
+    latest = Subquery(DeckVersion.objects.filter(deck=OuterRef("deck")).order_by("-number")
+                      .values("number")[:1])
+    return (DeckVersion.objects.filter(deck__owner=user, number=latest)
+            .select_related("deck").order_by("deck__name", "deck_id"))
+
+
+def decks_using_cards(user) -> dict[int, list[Deck]]:
+    """Card number -> the user's decks whose latest version uses it (by deck name)."""
+    using: dict[int, list[Deck]] = {}
+    for version in latest_versions(user):
+        for number in sorted({entry[0] for entry in version.entries}):
+            using.setdefault(number, []).append(version.deck)
+    return using
+
+
+def _counts(version: DeckVersion | None) -> Counter:
+    counts: Counter = Counter()
+    if version is not None:
+        for number, count, _printing in version.entries:
+            counts[number] += count
+    return counts
+
+
+def version_diff(older: DeckVersion | None, newer: DeckVersion) -> dict:
+    """Cards added and removed from ``older`` (None: an empty deck) to ``newer``, per card
+    number (printings together): ``{"added": [(number, count)], "removed": [...]}``."""
+    before, after = _counts(older), _counts(newer)
+    return {
+        "added": sorted((n, c - before[n]) for n, c in after.items() if c > before[n]),
+        "removed": sorted((n, c - after[n]) for n, c in before.items() if c > after[n]),
+    }
+
+
+def history(deck: Deck) -> list[dict]:
+    """Every version, newest first, each with its diff from the version before it:
+    ``{"version": DeckVersion, "number", "created_at", "note", "valid", "size", "bp_total",
+    "locked": bool, "added": [(number, count)], "removed": [...]}``."""
+    versions = list(deck.versions.order_by("number"))
+    rows = []
+    previous = None
+    for version in versions:
+        diff = version_diff(previous, version)
+        rows.append({"version": version, "number": version.number,
+                     "created_at": version.created_at, "note": version.note,
+                     "valid": version.valid, "size": version.size,
+                     "bp_total": version.bp_total, "locked": version.locked_at is not None,
+                     **diff})
+        previous = version
+    rows.reverse()
+    return rows
