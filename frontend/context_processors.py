@@ -5,6 +5,7 @@ from django.urls import NoReverseMatch, reverse
 NAV = [
     ("Catalogue", "catalogue", False),
     ("Collection", "collection", True),
+    ("Decks", "decks", True),
     ("Trades", "trades", True),
 ]
 

@@ -6,4 +6,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("", include("frontend.catalogue_urls")),
     path("", include("frontend.collection_urls")),
+    path("", include("frontend.deck_urls")),
 ]

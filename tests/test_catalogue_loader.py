@@ -5,7 +5,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cards.catalogue_loader import DATA_FILE, CatalogueError, load_catalogue
-from cards.models import CatalogueRelease, Card, CollectionEntry, Printing
+from cards.models import Card, CatalogueRelease, CollectionEntry, Printing
 
 pytestmark = pytest.mark.django_db
 

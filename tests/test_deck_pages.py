@@ -1,0 +1,289 @@
+"""Deck pages (Django test client): list, builder, history, import, export, share."""
+
+import re
+
+import pytest
+
+from cards import collection_services as collection
+from cards.models import Card, WantEntry
+from decks import services
+from decks.models import Deck, DeckVersion
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice_client(client, user):
+    client.force_login(user)
+    return client
+
+
+def french_cards(n=18) -> list[int]:
+    """n French cards that may all go in one Waterloo deck (no Terrain of another battle)."""
+    return list(Card.objects.filter(army="french").exclude(type="terrain")
+                .order_by("number").values_list("number", flat=True)[:n])
+
+
+@pytest.fixture
+def deck(catalogue, user) -> Deck:
+    return services.create_deck(user, name="Grande Armée", battle="waterloo", army="french",
+                                scale="1/2", entries=[(n, 1, None) for n in french_cards()])
+
+
+def builder_post(client, deck, rows, op="", **extra):
+    """The builder form as the browser posts it: rows of (number, count, printing)."""
+    data = {"settings": "1", "name": deck.name, "battle": deck.battle, "army": deck.army,
+            "kind": deck.kind, "scale": deck.scale, "n": [r[0] for r in rows],
+            "c": [r[1] for r in rows], "p": [r[2] or "" for r in rows], "op": op, **extra}
+    if deck.historical:
+        data["historical"] = "1"
+    return client.post(f"/decks/{deck.pk}/", data, **({"HTTP_HX_REQUEST": "true"}
+                                                       if extra.pop("htmx", True) else {}))
+
+
+def test_pages_need_login(catalogue, client, deck):
+    for url in ["/decks/", "/decks/import/", f"/decks/{deck.pk}/", f"/decks/{deck.pk}/history/",
+                f"/decks/{deck.pk}/export/", f"/decks/{deck.pk}/cards/",
+                f"/decks/{deck.pk}/muster/"]:
+        r = client.get(url)
+        assert r.status_code == 302 and "/accounts/login/" in r["Location"], url
+    assert client.post("/decks/", {"new-name": "x"}).status_code == 302
+    assert Deck.objects.count() == 1
+
+
+def test_deck_list_shows_decks_with_badges(alice_client, deck):
+    page = alice_client.get("/decks/").content.decode()
+    assert "Grande Armée" in page and "Waterloo" in page and "v1 · 18 cards" in page
+    assert "badge-valid" in page and "not in collection" in page  # alice owns nothing
+    assert 'href="/decks/"' in page  # the nav item
+
+
+def test_deck_list_backed_by_collection_badge(alice_client, user, deck):
+    for n in french_cards():
+        collection.add_copies(user, n, "bronze", 1)
+    assert "backed by collection" in alice_client.get("/decks/").content.decode()
+
+
+def test_new_deck_form_creates_and_redirects(alice_client, catalogue, user):
+    r = alice_client.post("/decks/", {"new-name": "Ligny push", "new-battle": "ligny",
+                                      "new-army": "prussian", "new-kind": "custom",
+                                      "new-scale": "1"})
+    deck = Deck.objects.get(owner=user)
+    assert r.status_code == 302 and r["Location"] == f"/decks/{deck.pk}/"
+    assert (deck.battle, deck.army, deck.kind, deck.versions.count()) == (
+        "ligny", "prussian", "custom", 1)
+
+
+def test_new_deck_bad_input_shows_errors_and_saves_nothing(alice_client, catalogue):
+    r = alice_client.post("/decks/", {"new-name": "", "new-battle": "austerlitz",
+                                      "new-army": "french", "new-kind": "standard",
+                                      "new-scale": "1"})
+    assert r.status_code == 400 and "errorlist" in r.content.decode()
+    r = alice_client.post("/decks/", {"new-name": "X", "new-battle": "waterloo",
+                                      "new-army": "french", "new-kind": "standard",
+                                      "new-scale": "lots"})
+    assert r.status_code == 400 and "is not a number" in r.content.decode()
+    assert not Deck.objects.exists()
+
+
+def test_builder_renders_catalogue_deck_figures_and_chart(alice_client, deck):
+    page = alice_client.get(f"/decks/{deck.pk}/").content.decode()
+    assert 'data-state="valid"' in page
+    assert 'data-testid="fig-size">18 / 18<' in page
+    assert 'data-testid="fig-muster">9<' in page  # 18 x 1/2
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="deck-chart"' in page
+    french = Card.objects.filter(army="french").count()
+    assert f"{french} French cards" in page
+    assert 'data-testid="add-1"' in page
+    british = Card.objects.filter(army="british").first()
+    assert f'data-testid="add-{british.number}"' not in page
+
+
+def test_builder_edit_is_stateless_and_shows_duplicate(alice_client, deck):
+    rows = [(n, 1, None) for n in french_cards()]
+    r = builder_post(alice_client, deck, rows, op=f"add:{rows[0][0]}")
+    body = r.content.decode()
+    assert r.status_code == 200 and "<html" not in body  # just the panel
+    assert 'data-code="duplicate"' in body and 'data-code="deck_size"' in body
+    assert 'data-testid="unsaved"' in body
+    assert deck.versions.count() == 1  # nothing saved by an edit
+    # remove row 0 (the doubled card): a 17-card deck, only deck_size left
+    r = builder_post(alice_client, deck, [(rows[0][0], 2, None), *rows[1:]], op="del:0")
+    body = r.content.decode()
+    assert 'data-code="duplicate"' not in body and 'data-code="deck_size"' in body
+    assert 'data-testid="fig-size">17 / 18<' in body
+
+
+def test_builder_catalogue_search_and_only_owned(alice_client, user, deck):
+    r = alice_client.get(f"/decks/{deck.pk}/cards/", {"q": "type:cavalry"})
+    cavalry = Card.objects.filter(army="french", type="cavalry").count()
+    assert f"{cavalry} French cards" in r.content.decode()
+    collection.add_copies(user, 1, "gold", 2)
+    body = alice_client.get(f"/decks/{deck.pk}/cards/", {"owned": "1"}).content.decode()
+    assert "1 French card that you own" in body and "own 2" in body
+    body = alice_client.get(f"/decks/{deck.pk}/cards/", {"q": "bp>=x"}).content.decode()
+    assert 'data-testid="query-error"' in body
+
+
+def test_builder_save_keeps_one_version_with_note(alice_client, deck):
+    rows = [(n, 1, None) for n in french_cards(17)]
+    r = builder_post(alice_client, deck, rows, op="save", note="trimmed", htmx=False)
+    assert r.status_code == 302
+    latest = deck.latest
+    assert (latest.number, latest.note, latest.valid, latest.size) == (2, "trimmed", False, 17)
+
+
+def test_builder_save_bad_scale_shows_error_without_saving(alice_client, deck):
+    rows = [(n, 1, None) for n in french_cards()]
+    r = builder_post(alice_client, deck, rows, op="save", htmx=False, scale="much")
+    assert r.status_code == 400 and "is not a number" in r.content.decode()
+    assert deck.versions.count() == 1
+
+
+def test_builder_ignores_forged_rows(alice_client, deck):
+    r = builder_post(alice_client, deck, [(9999, 1, None), ("x", 1, None), (1, -3, "tin")],
+                     op="check")
+    assert r.status_code == 200 and 'data-code="deck_size"' in r.content.decode()
+
+
+def test_builder_without_javascript_returns_the_whole_page(alice_client, deck):
+    rows = [(n, 1, None) for n in french_cards(17)]
+    r = builder_post(alice_client, deck, rows, op=f"add:{french_cards(18)[-1]}", htmx=False)
+    body = r.content.decode()
+    assert "<html" in body and 'data-state="valid"' in body
+
+
+def test_history_shows_added_and_removed(alice_client, deck):
+    cards = french_cards(19)
+    services.save_version(deck, entries=[(n, 1, None) for n in cards[1:]], note="swap")
+    body = alice_client.get(f"/decks/{deck.pk}/history/").content.decode()
+    first, last = Card.objects.get(number=cards[0]), Card.objects.get(number=cards[-1])
+    assert "Version 2" in body and "Version 1" in body and "“swap”" in body
+    assert re.search(rf"\+1 {re.escape(last.name)}", body)
+    assert re.search(rf"−1 {re.escape(first.name)}", body)
+
+
+def test_export_page_and_download(alice_client, deck):
+    body = alice_client.get(f"/decks/{deck.pk}/export/").content.decode()
+    assert services.deck_code(deck.latest) in body and "Napol" in body
+    r = alice_client.get(f"/decks/{deck.pk}/export/?download=1")
+    assert r["Content-Type"].startswith("text/plain")
+    assert r["Content-Disposition"] == 'attachment; filename="grande-armee-v1.txt"'
+    assert r.content.decode() == services.export_decklist(deck.latest)
+
+
+def test_import_text_round_trip(alice_client, deck, user):
+    text = services.export_decklist(deck.latest)
+    r = alice_client.post("/decks/import/", {"source": "text", "text": text, "name": "Copy",
+                                             "battle": "waterloo", "army": "french",
+                                             "kind": "standard", "scale": "1/2"})
+    copy = Deck.objects.get(owner=user, name="Copy")
+    assert r.status_code == 302 and r["Location"] == f"/decks/{copy.pk}/"
+    assert copy.latest.entries == deck.latest.entries and copy.latest.valid
+
+
+def test_import_deck_code(alice_client, deck, user):
+    code = services.deck_code(deck.latest)
+    r = alice_client.post("/decks/import/", {"source": "code", "text": code, "name": "Coded"})
+    copy = Deck.objects.get(owner=user, name="Coded")
+    assert r.status_code == 302
+    assert (copy.scale, copy.latest.entries) == ("1/2", deck.latest.entries)
+
+
+def test_import_errors_show_line_numbers_and_save_nothing(alice_client, catalogue):
+    r = alice_client.post("/decks/import/", {"source": "text", "name": "Bad",
+                                             "text": "1 #1\n2 Napoleom\n-3 #4\n\xff\xfe",
+                                             "battle": "waterloo", "army": "french",
+                                             "kind": "standard", "scale": "1"})
+    body = r.content.decode()
+    assert r.status_code == 400 and "Nothing was imported" in body
+    assert "line 2:" in body and "line 3:" in body
+    r = alice_client.post("/decks/import/", {"source": "code", "text": "!!garbage!!",
+                                             "name": "Bad"})
+    assert r.status_code == 400 and "cannot be read" in r.content.decode()
+    r = alice_client.post("/decks/import/", {"source": "text", "text": "1 #1\n" * 10_000,
+                                             "name": "Long", "battle": "waterloo",
+                                             "army": "french", "kind": "standard",
+                                             "scale": "1"})
+    assert r.status_code == 400
+    assert not Deck.objects.exists()
+
+
+def test_others_decks_are_404_everywhere(client, other_user, deck):
+    client.force_login(other_user)
+    for url in ["", "history/", "export/", "export/?download=1", "cards/", "muster/"]:
+        assert client.get(f"/decks/{deck.pk}/{url}").status_code == 404, url
+    for url in ["", "share/", "wants/", "muster/", "delete/"]:
+        assert client.post(f"/decks/{deck.pk}/{url}", {"op": "save", "share": "on",
+                                                       "settings": "1"}).status_code == 404, url
+    deck.refresh_from_db()
+    assert deck.share_token is None and deck.versions.count() == 1
+    assert Deck.objects.filter(pk=deck.pk).exists()
+    assert "Grande" not in client.get("/decks/").content.decode()
+
+
+def test_share_and_unshare(alice_client, client, user, deck):
+    alice_client.post(f"/decks/{deck.pk}/share/", {"share": "on"})
+    deck.refresh_from_db()
+    token = deck.share_token
+    assert token
+    collection.add_copies(user, french_cards()[0], "gold", 3)
+    from django.test import Client
+
+    anonymous = Client()
+    r = anonymous.get(f"/decks/shared/{token}/")
+    body = r.content.decode()
+    assert r.status_code == 200 and "Grande Armée" in body and 'data-state="valid"' in body
+    assert "own 3" not in body and "collection" not in body.split("<main", 1)[1].split(
+        "</main>")[0].replace("not your collection", "")
+    assert body.count('class="deck-row"') == 18 and 'data-testid="faces"' in body
+    alice_client.post(f"/decks/{deck.pk}/share/", {"share": "off"})
+    assert anonymous.get(f"/decks/shared/{token}/").status_code == 404
+    assert anonymous.get("/decks/shared/nope/").status_code == 404
+
+
+def test_add_missing_to_wants(alice_client, user, deck):
+    cards = french_cards()
+    collection.add_copies(user, cards[0], "silver", 1)
+    r = alice_client.post(f"/decks/{deck.pk}/wants/", follow=True)
+    assert "Added 17 missing cards" in r.content.decode()
+    assert WantEntry.objects.filter(user=user).count() == 17
+
+
+def test_sample_muster_deals_faces(alice_client, deck):
+    r = alice_client.post(f"/decks/{deck.pk}/muster/", HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert "9 cards mustered; 9 left in reinforcements" in body
+    assert body.count("<img") == 9
+    def deal(seed):
+        return alice_client.get(f"/decks/{deck.pk}/muster/?seed={seed}",
+                                HTTP_HX_REQUEST="true").content.decode().split("<form")[0]
+
+    assert deal(42) == deal(42) and "Seed 42" in deal(42)
+
+
+def test_delete_deck(alice_client, deck):
+    r = alice_client.post(f"/decks/{deck.pk}/delete/")
+    assert r.status_code == 302 and not Deck.objects.exists()
+    assert not DeckVersion.objects.exists()
+
+
+def test_builder_setting_change_rechecks_and_refreshes_catalogue(alice_client, deck):
+    rows = [(n, 1, None) for n in french_cards()]
+    r = alice_client.post(f"/decks/{deck.pk}/", {
+        "settings": "1", "name": deck.name, "battle": "waterloo", "army": "french",
+        "kind": "standard", "scale": "1", "n": [n for n, _, _ in rows],
+        "c": [1] * len(rows), "p": [""] * len(rows)},
+        HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER_NAME="scale")
+    body = r.content.decode()
+    assert 'data-testid="fig-size">18 / 36<' in body and 'hx-swap-oob="true"' in body
+    assert "HX-Trigger" not in r.headers
+    r = alice_client.post(f"/decks/{deck.pk}/", {"settings": "1", "army": "british",
+                                                 "battle": "waterloo"},
+                          HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER_NAME="army")
+    assert r.headers["HX-Trigger"] == "deck-settings-changed"
+    body = alice_client.get(f"/decks/{deck.pk}/cards/", {"settings": "1", "army": "british",
+                                                         "battle": "waterloo"}).content.decode()
+    assert "British (Anglo-Allied) card" in body
+    deck.refresh_from_db()
+    assert (deck.army, deck.scale, deck.versions.count()) == ("french", "1/2", 1)
