@@ -42,8 +42,9 @@ def test_token_authentication(api):
 
 
 def test_signup_login_logout_pages(client):
-    r = client.post("/accounts/signup/", {"username": "blucher", "email": "",
-                                          "password1": "Vorwaerts-1815", "password2": "Vorwaerts-1815"})
+    form = {"username": "blucher", "email": "",
+            "password1": "Vorwaerts-1815", "password2": "Vorwaerts-1815"}
+    r = client.post("/accounts/signup/", form)
     assert r.status_code == 302
     page = client.get("/").content.decode()
     assert "blucher" in page and "Log out" in page
