@@ -18,6 +18,13 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
 
     def handle(self, *args, port: int, host: str, **options):
+        # Ctrl-C (SIGINT) or SIGTERM stops both children, even when started from a script
+        # that set SIGINT to be ignored.
+        def stop(signum, frame):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
         python = sys.executable
         env = os.environ.copy()
         subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"],
