@@ -35,6 +35,17 @@ class SignupSerializer(serializers.Serializer):
         return attrs
 
 
+class SessionSerializer(serializers.Serializer):
+    """Signed in: the session cookie is set; the token is for scripts (Authorization: Token ...)."""
+
+    user = UserSerializer()
+    token = serializers.CharField()
+
+
+class AuthErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
 class LoginSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True, max_length=128)
@@ -50,7 +61,7 @@ class SignupView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(request=SignupSerializer, responses={201: UserSerializer})
+    @extend_schema(request=SignupSerializer, responses={201: SessionSerializer})
     def post(self, request):
         data = SignupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -64,7 +75,8 @@ class LoginView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(request=LoginSerializer, responses={200: UserSerializer})
+    @extend_schema(request=LoginSerializer,
+                   responses={200: SessionSerializer, 400: AuthErrorSerializer})
     def post(self, request):
         data = LoginSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -4,6 +4,8 @@ Input serializers only check that the fields are there; the values (card numbers
 quantities) are checked by the services, which give the precise messages.
 """
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .collection_services import starter_summary
@@ -21,32 +23,42 @@ class AnyValue(serializers.Field):
         return value
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class IntValue(AnyValue):
+    """Documented as an integer; passed through as given, like AnyValue."""
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class StrValue(AnyValue):
+    """Documented as a string; passed through as given, like AnyValue."""
+
+
 class CopiesInput(serializers.Serializer):
-    number = AnyValue(help_text="Card number 1-300")
-    finish = AnyValue(help_text="gold, silver or bronze")
-    count = AnyValue(required=False, default=1, help_text="Copies, 1-9999 (default 1)")
+    number = IntValue(help_text="Card number 1-300")
+    finish = StrValue(help_text="gold, silver or bronze")
+    count = IntValue(required=False, default=1, help_text="Copies, 1-9999 (default 1)")
 
 
 class TradeQuantityInput(serializers.Serializer):
-    number = AnyValue()
-    finish = AnyValue()
-    trade_quantity = AnyValue(help_text="How many of the copies you own you would trade")
+    number = IntValue(help_text="Card number 1-300")
+    finish = StrValue(help_text="gold, silver or bronze")
+    trade_quantity = IntValue(help_text="How many of the copies you own you would trade")
 
 
 class WantInput(serializers.Serializer):
-    number = AnyValue()
-    finish = AnyValue(required=False, default="", help_text="gold/silver/bronze, '' for any")
-    quantity = AnyValue(required=False, default=1, help_text="0 removes the want")
+    number = IntValue(help_text="Card number 1-300")
+    finish = StrValue(required=False, default="", help_text="gold/silver/bronze, '' for any")
+    quantity = IntValue(required=False, default=1, help_text="0 removes the want")
 
 
 class WantUpdateInput(serializers.Serializer):
-    quantity = AnyValue()
+    quantity = IntValue(help_text="Copies wanted, at least 1")
 
 
 class TradeLineInput(serializers.Serializer):
-    number = AnyValue()
-    finish = AnyValue()
-    quantity = AnyValue(required=False, default=1)
+    number = IntValue(help_text="Card number 1-300")
+    finish = StrValue(help_text="gold, silver or bronze")
+    quantity = IntValue(required=False, default=1)
 
 
 class OfferInput(serializers.Serializer):
@@ -66,6 +78,91 @@ class ImportInput(serializers.Serializer):
     mode = serializers.ChoiceField(choices=["add", "replace"], default="add")
     file = serializers.FileField(required=False)
     csv = serializers.CharField(required=False, trim_whitespace=False, allow_blank=True)
+
+
+# --- Documentation-only shapes (the views build these responses as plain dicts) -----------
+
+IMPORT_MODE_HELP = "add (default) adds the file's copies; replace makes the collection the file"
+
+
+@extend_schema_field(OpenApiTypes.BINARY)
+class UploadField(serializers.FileField):
+    """A file upload, documented as binary content."""
+
+
+class ImportUploadInput(serializers.Serializer):
+    """A multipart upload: the CSV file and the mode."""
+
+    mode = serializers.ChoiceField(choices=["add", "replace"], default="add",
+                                   help_text=IMPORT_MODE_HELP)
+    file = UploadField(help_text="The CSV file (UTF-8, at most 1 MB)")
+
+
+class ImportTextInput(serializers.Serializer):
+    """A JSON body: the CSV as text and the mode."""
+
+    mode = serializers.ChoiceField(choices=["add", "replace"], default="add",
+                                   help_text=IMPORT_MODE_HELP)
+    csv = serializers.CharField(trim_whitespace=False, allow_blank=True,
+                                help_text="The CSV text (at most 1 MB)")
+
+
+class ImportReportSerializer(serializers.Serializer):
+    mode = serializers.CharField()
+    rows = serializers.IntegerField(help_text="CSV rows read")
+    copies = serializers.IntegerField(help_text="Copies in the file")
+    entries_before = serializers.IntegerField()
+    entries_after = serializers.IntegerField()
+
+
+class EntryResultSerializer(serializers.Serializer):
+    """One collection row after a change."""
+
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    finish = serializers.CharField()
+    quantity = serializers.IntegerField()
+    trade_quantity = serializers.IntegerField()
+
+
+class ProgressSerializer(serializers.Serializer):
+    owned = serializers.IntegerField()
+    total = serializers.IntegerField()
+    percent = serializers.FloatField()
+
+
+class GroupProgressSerializer(serializers.Serializer):
+    cards = ProgressSerializer(help_text="Distinct cards owned in any finish")
+    printings = ProgressSerializer(help_text="Card-printings (card and finish) owned")
+
+
+class CompletionSerializer(serializers.Serializer):
+    cards = ProgressSerializer(help_text="Distinct cards owned, of all cards")
+    printings = ProgressSerializer(help_text="Card-printings owned, of all printings")
+    copies = serializers.IntegerField(help_text="All copies owned")
+    by_army = serializers.DictField(child=GroupProgressSerializer(), help_text="Keyed by army")
+    by_type = serializers.DictField(child=GroupProgressSerializer(),
+                                    help_text="Keyed by card type")
+    by_finish = serializers.DictField(child=ProgressSerializer(),
+                                      help_text="Keyed by finish: printings of that finish")
+
+
+class SuggestedCardSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    finish = serializers.CharField()
+    available = serializers.IntegerField(help_text="Copies on the owner's trade list")
+
+
+class SuggestionSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    two_way = serializers.BooleanField(help_text="They also want something I would trade")
+    they_have = SuggestedCardSerializer(many=True, help_text="Their trade list, my want list")
+    they_want = SuggestedCardSerializer(many=True, help_text="My trade list, their want list")
+
+
+class SuggestionsSerializer(serializers.Serializer):
+    results = SuggestionSerializer(many=True)
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -110,6 +207,25 @@ class StarterDeckSerializer(serializers.ModelSerializer):
         return starter_summary(deck)
 
 
+class TradeLineSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    finish = serializers.CharField()
+    quantity = serializers.IntegerField()
+
+
 class TradeSerializer(serializers.Serializer):
+    """Output only: the fields document ``trade_summary``, which builds the data."""
+
+    id = serializers.IntegerField()
+    proposer = serializers.CharField(help_text="Username")
+    recipient = serializers.CharField(help_text="Username")
+    status = serializers.CharField(help_text="offered, accepted, declined or cancelled")
+    message = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    give = TradeLineSerializer(many=True, help_text="Cards the proposer gives")
+    receive = TradeLineSerializer(many=True, help_text="Cards the proposer receives")
+
     def to_representation(self, trade):
         return trade_summary(trade)

@@ -160,6 +160,13 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "The EAGLES: Waterloo catalogue, collections, decks, battles and tournaments.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # One stable component name per choice set, whichever field uses it first.
+    "ENUM_NAME_OVERRIDES": {
+        "ArmyEnum": "cards.models.Army",
+        "BattleEnum": "cards.models.Battle",
+        "FinishEnum": "cards.models.Finish",
+        "DeckKindEnum": "decks.models.DeckKind",
+    },
 }
 
 LOGGING = {
