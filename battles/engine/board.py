@@ -1,0 +1,58 @@
+"""The battlefield (4.0) and its adjacency (Diagram 3, which the text does not include).
+
+Places are small ints. Side 0 is the French, side 1 the Allied army (British and/or
+Prussian). Each side has a Reserve and three Positions; the Reserve is adjacent to each of its
+side's Positions; each Position is adjacent only to the enemy Position directly facing it
+across the Middle Ground (my Left faces the enemy's Right). No lateral or diagonal moves: to
+change Position a card goes back through its Reserve. The Middle Ground is not a Position
+(4.0); only Rivers lie there (11.3), one "front" per facing pair.
+
+    0 french reserve   1 french left   2 french center   3 french right
+    4 allied reserve   5 allied left   6 allied center   7 allied right
+    8 front F-L|A-R    9 front F-C|A-C  10 front F-R|A-L
+"""
+
+from __future__ import annotations
+
+SIDES = ("french", "allied")
+SIDE_INDEX = {"french": 0, "allied": 1}
+ARMY_SIDE = {"french": 0, "british": 1, "prussian": 1}
+
+PLACE_NAMES = (
+    "french_reserve", "french_left", "french_center", "french_right",
+    "allied_reserve", "allied_left", "allied_center", "allied_right",
+    "front_left", "front_center", "front_right",
+)
+PLACE_INDEX = {name: i for i, name in enumerate(PLACE_NAMES)}
+POSITIONS = (1, 2, 3, 5, 6, 7)
+FRONTS = (8, 9, 10)
+LETTER = {1: "l", 2: "c", 3: "r"}
+
+
+def reserve(side: int) -> int:
+    return 4 * side
+
+
+def positions(side: int) -> tuple[int, int, int]:
+    b = 4 * side
+    return (b + 1, b + 2, b + 3)
+
+
+def owner(place: int) -> int:
+    """The side whose Position (or Reserve) this is."""
+    return 0 if place < 4 else 1
+
+
+def facing(pos: int) -> int:
+    """The enemy Position directly across the Middle Ground (my Left faces your Right)."""
+    return 8 - pos
+
+
+def front(pos: int) -> int:
+    """The Middle Ground front in front of a Position (where a River lies, 11.3)."""
+    return 7 + pos if pos < 4 else 15 - pos
+
+
+def position_of(side: int, letter: str) -> int:
+    """A side's Position from its printed letter (4.2: L, C, R as seen by that side)."""
+    return 4 * side + {"l": 1, "c": 2, "r": 3}[letter]

@@ -1,0 +1,266 @@
+"""Battle Moves (8.0-8.4), formations on the move (9.0), river Move Limits (11.3) and
+occupying terrain (11.5)."""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from .board import PLACE_NAMES, SIDES, facing, front, owner, reserve
+from .cards import TROOPS, Card
+from .errors import IllegalAction
+from .queries import (
+    counts_as_troop,
+    index,
+    is_decoy,
+    on_field,
+    rivers,
+)
+from .state import FORMATIONS, LINE, Piece, State
+
+STACK_LIMIT = 4  # 8.4
+PRUSSIAN_PLACES = (4, 5, 3)  # 10.0: allied reserve, British Left, French Right
+
+
+def max_moves(c: Card) -> int:
+    """8.3/12.0: Cavalry and Generals two moves; everyone else one (7.24: horse artillery)."""
+    return 2 if c.kind in ("cavalry", "general") else 1
+
+
+def adjacent(side: int, place: int) -> tuple[int, ...]:
+    """Diagram 3 (see board.py): a side never enters the enemy Reserve."""
+    if place == reserve(side):
+        b = 4 * side
+        return (b + 1, b + 2, b + 3)
+    if owner(place) == side:
+        return (reserve(side), facing(place))
+    return (facing(place),)
+
+
+def prussian_barred(st: State, c: Card, dst: int) -> bool:
+    return st.battle == "waterloo" and c.army == "prussian" and dst not in PRUSSIAN_PLACES
+
+
+def cos_barred(st: State, c: Card) -> bool:
+    """12.3: a chief of staff stays in the Reserve while his commander is on the field."""
+    if not c.cos:
+        return False
+    cmd = st.cards.commanders.get(c.army)
+    return cmd is not None and on_field(st, cmd)
+
+
+def river_limit(st: State, idx: list[list[Piece]], pos: int) -> int:
+    """11.3: the Move Limit of the rivers in front of a Position (several add up); 0 = none."""
+    return sum(st.cards[p.num].move_limit for p in rivers(st, idx, pos))
+
+
+def river_ignored(st: State, side: int, fr: int) -> bool:
+    for e in st.effects:
+        if e["side"] == side and front(e["place"]) == fr and \
+                st.cards[e["card"]].effect["kind"] == "ignore_river_limit":
+            return True
+    return False
+
+
+def extra_token(st: State, side: int, place: int) -> dict | None:
+    for e in st.effects:
+        if e["side"] == side and e["place"] == place and e["left"] > 0 and \
+                st.cards[e["card"]].effect["kind"] == "extra_move":
+            return e
+    return None
+
+
+def step_ok(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None,
+            src: int, dst: int, *, second: bool, stacking: bool = True) -> bool:
+    """Whether one Battle Move src -> dst is legal for card c (piece p, None from Reserve)."""
+    if dst == reserve(side):
+        pass
+    elif prussian_barred(st, c, dst):
+        return False
+    res = 4 * side
+    src_engaged = src != res and idx.eng[src]
+    dst_enemy = dst != res and idx.pres[1 - side][dst]
+    if src_engaged:
+        # 8.2 disengaging: only to an unengaged friendly place, never after engaging (8.3).
+        if second or owner(dst) != side or dst_enemy or (p is not None and p.eng):
+            return False
+    elif dst_enemy:
+        # 8.1 engaging; 8.3 never after disengaging; foot artillery and decoys never engage.
+        if p is not None and p.dis:
+            return False
+        if c.kind == "artillery" and not c.horse:
+            return False
+    if c.kind == "general" and dst != res:
+        g = idx.gen[side][dst]
+        if g is not None and g is not p:
+            return False  # 12.0 one General per Position
+    if src != res and dst != res and c.kind != "general":
+        fr = front(src)
+        if idx[fr]:
+            limit = river_limit(st, idx, src)
+            if limit and not river_ignored(st, side, fr) and st.crossings.get(fr, 0) >= limit:
+                return False  # 11.3
+    if stacking and dst != res and c.kind in TROOPS:
+        if idx.stk[side][dst] + 1 > STACK_LIMIT:
+            return False
+    return True
+
+
+def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None
+                 ) -> list[int]:
+    """Where this card may make its next Battle Move now."""
+    src = reserve(side) if p is None else p.place
+    if p is None:
+        if cos_barred(st, c) or (c.army == "prussian" and not st.prussians):
+            return []
+        second = False
+    else:
+        if p.fired or is_decoy(st, p) or not (p.up or c.troop):
+            return []
+        limit = max_moves(c)
+        if p.moves < limit:
+            second = p.moves > 0
+            if second and st.last_mover != p.pid:
+                second_ok = False  # 8.3: the two moves are consecutive
+            else:
+                second_ok = True
+            if not second_ok:
+                if p.moves == limit - 1 and p.moves >= 1:
+                    # may still use an extra_move token instead
+                    if extra_token(st, side, src) is None:
+                        return []
+                    second = True
+        elif p.moves == limit and extra_token(st, side, src) is not None:
+            second = True
+        else:
+            return []
+        if second and src != reserve(side) and idx.eng[src]:
+            return []  # 8.3 never move through an engagement
+    out = []
+    for dst in adjacent(side, src):
+        if step_ok(st, idx, side, c, p, src, dst, second=second):
+            out.append(dst)
+        elif (p is None or p.moves == 0) and c.kind == "cavalry" and dst != reserve(side) \
+                and owner(dst) == side and \
+                step_ok(st, idx, side, c, p, src, dst, second=second, stacking=False) and \
+                not idx.pres[1 - side][dst] and \
+                step_ok(st, idx, side, c, p, dst, facing(dst), second=True):
+            out.append(dst)  # 8.4: stacking ignored while the cavalry moves on through
+    return out
+
+
+def occupy_options(st: State, idx: list[list[Piece]], side: int, c: Card, dst: int) -> list[int]:
+    """11.0: vacant friendly terrain at dst this troop card may occupy (1-2 per terrain)."""
+    if not c.troop or dst == reserve(side):
+        return []
+    out = []
+    for t in idx[dst]:
+        if not t.up or t.ctrl != side:
+            continue
+        tc = st.cards[t.num]
+        if tc.kind != "terrain" or tc.tclass == "river":
+            continue
+        if tc.tclass in ("woods", "building") and c.kind != "infantry":
+            continue  # 11.2, 11.4 only Infantry defend Woods and Buildings
+        if sum(1 for q in idx[dst] if q.occ == t.pid) < 2:
+            out.append(t.pid)
+    return out
+
+
+def move_actions(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None,
+                 ident: dict) -> list[dict]:
+    out: list[dict] = []
+    src = reserve(side) if p is None else p.place
+    src_engaged = src != reserve(side) and idx.eng[src]
+    for dst in destinations(st, idx, side, c, p):
+        base = {"type": "move", "side": SIDES[side], **ident, "to": PLACE_NAMES[dst]}
+        occs = [0] + occupy_options(st, idx, side, c, dst) if idx[dst] else [0]
+        if c.kind == "infantry" and dst != reserve(side):
+            if src_engaged:
+                forms = (FORMATIONS[p.form],)  # 9.0 engaged infantry: a move is a move
+            else:
+                forms = FORMATIONS
+        else:
+            forms = (None,)
+        for f in forms:
+            for t in occs:
+                a = dict(base)
+                if f is not None:
+                    a["formation"] = f
+                if t:
+                    a["occupy"] = t
+                out.append(a)
+    return out
+
+
+def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
+    """Apply a (legal) move; returns the piece, or None if it went to the Reserve."""
+    from .board import PLACE_INDEX
+
+    dst = PLACE_INDEX[a["to"]]
+    idx = index(st)
+    if "card" in a:
+        num = a["card"]
+        c = st.cards[num]
+        st.reserve[side].remove(num)
+        p = Piece(st.next_pid, num, side, dst, up=c.kind == "general")
+        st.next_pid += 1
+        st.pieces[p.pid] = p
+        p.moves = 1
+        src = reserve(side)
+        events.append({"type": "enter", "side": SIDES[side], "piece": p.pid,
+                       "to": a["to"], "army": c.army, "visibility": "all",
+                       **({"card": num} if p.up else {})})
+        if not p.up:
+            events.append({"type": "enter_card", "side": SIDES[side], "piece": p.pid,
+                           "card": num, "visibility": SIDES[side]})
+    else:
+        p = st.pieces[a["piece"]]
+        c = st.cards[p.num]
+        src = p.place
+        limit = max_moves(c)
+        if p.moves >= limit or (p.moves and st.last_mover != p.pid):
+            tok = extra_token(st, side, src)
+            if tok is None:
+                raise IllegalAction("no move left")
+            tok["left"] -= 1
+        if idx.eng[src]:
+            p.dis = True
+        p.moves += 1
+        p.place = dst
+        p.occ = 0
+        events.append({"type": "move", "side": SIDES[side], "piece": p.pid,
+                       "from": PLACE_NAMES[src], "to": a["to"], "visibility": "all"})
+    if dst != reserve(side) and idx.pres[1 - side][dst]:
+        p.eng = True
+    if src != reserve(side) and dst != reserve(side) and c.kind != "general":
+        fr = front(src)
+        if rivers(st, idx, src):
+            st.crossings[fr] = st.crossings.get(fr, 0) + 1
+    if "formation" in a:
+        f = FORMATIONS.index(a["formation"])
+        if f != p.form:
+            p.form = f
+            events.append({"type": "formation", "piece": p.pid, "formation": a["formation"],
+                           "visibility": "all"})
+    if "occupy" in a:
+        p.occ = a["occupy"]
+        events.append({"type": "occupy", "piece": p.pid, "terrain": p.occ, "visibility": "all"})
+    st.last_mover = p.pid
+    if dst == reserve(side):
+        st.transit = 0
+        to_reserve(st, p)
+        return None
+    # 8.4: a cavalry card that overstacked in transit must move on at once.
+    st.transit = p.pid if (counts_as_troop(st, p) and idx.stk[side][dst] + 1
+                           > STACK_LIMIT) else 0
+    return p
+
+
+def to_reserve(st: State, p: Piece) -> None:
+    """8.1: a card moved to the Reserve goes face-down again, losing markers (9.0)."""
+    del st.pieces[p.pid]
+    for q in st.pieces.values():
+        if q.occ == p.pid:
+            q.occ = 0
+    insort(st.reserve[p.side], p.num)
+    p.form = LINE

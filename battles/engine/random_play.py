@@ -1,0 +1,46 @@
+"""play_random: a whole battle of uniformly random legal actions (property tests, benches)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import SIDES
+from .dice import SeededDice
+from .engine import apply
+from .legal import legal_actions
+from .state import State, new_battle
+
+
+@dataclass
+class RandomGame:
+    state: State
+    actions: list[dict] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+    steps: int = 0
+
+
+def play_random(battle: str, seed: int | str, *, settings: dict[str, Any] | None = None,
+                decks: dict[str, list[int]] | None = None, record: bool = False,
+                check: bool = False, on_step=None) -> RandomGame:
+    """Play ``battle`` to its end choosing uniformly among the legal actions.
+
+    Choices come from ``random.Random("eagles-random:<seed>")`` and dice from
+    ``SeededDice(seed)``, so the same arguments replay the same battle. ``on_step(state,
+    action, events)`` is called after each action (tests use it for invariants)."""
+    st = new_battle(battle, seed, decks, settings)
+    rng = random.Random(f"eagles-random:{seed}")
+    dice = SeededDice(seed)
+    game = RandomGame(st)
+    while st.outcome is None:
+        acts = legal_actions(st, SIDES[st.priority])
+        a = acts[rng.randrange(len(acts))]
+        ev = apply(st, a, dice, check=check)
+        game.steps += 1
+        if record:
+            game.actions.append(a)
+            game.events.extend(ev)
+        if on_step is not None:
+            on_step(st, a, ev)
+    return game

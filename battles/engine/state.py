@@ -1,0 +1,151 @@
+"""The battle state: compact, copy-cheap, and fully restorable from JSON (position.py).
+
+Cards in a Reserve, a Reinforcement deck, the eliminated pile or the discard pile are card
+numbers. A card on the field is a ``Piece`` with a fresh piece id, handed out each time a card
+leaves its Reserve, so an opponent can follow a face-down card on the table but never link it
+to a card it saw before it went back to the Reserve (8.1: revealed cards stay face-up only
+until moved to the Reserve).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from decks.rules.chart import BATTLES_CHART, figures
+
+from .board import ARMY_SIDE
+from .cards import CardTable, default_cards
+from .errors import IllegalAction
+
+LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
+FORMATIONS = ("line", "column", "square")
+DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": 40, "decoys": False}
+BATTLES = tuple(BATTLES_CHART)
+
+
+class Piece:
+    """A card on the field. Per-turn flags are reset at the start of its side's turn."""
+
+    __slots__ = ("pid", "num", "side", "place", "up", "hits", "ghits", "form", "blown",
+                 "moves", "fired", "eng", "dis", "formed", "occ", "ctrl")
+
+    def __init__(self, pid: int, num: int, side: int, place: int, up: bool = False) -> None:
+        self.pid = pid
+        self.num = num
+        self.side = side
+        self.place = place
+        self.up = up
+        self.hits = 0  # 6.0 troop hits awaiting Morale rolls
+        self.ghits = 0  # 12.4 general hits
+        self.form = LINE
+        self.blown = False  # 7.31
+        self.moves = 0  # Battle Moves made this turn (8.0, 8.3)
+        self.fired = False  # fired or shocked this turn (7.0)
+        self.eng = False  # engaged by a move this turn (8.3)
+        self.dis = False  # disengaged this turn (8.3)
+        self.formed = False  # free formation change used this turn (9.0)
+        self.occ = 0  # terrain piece this troop card occupies (11.0)
+        self.ctrl = side  # terrain: the side it faces / benefits (11.5)
+
+    def copy(self) -> Piece:
+        p = Piece.__new__(Piece)
+        for name in Piece.__slots__:
+            setattr(p, name, getattr(self, name))
+        return p
+
+
+class State:
+    __slots__ = ("cards", "battle", "settings", "turn", "active", "phase", "step", "priority",
+                 "pieces", "next_pid", "reserve", "fresh", "decks", "rates", "elim",
+                 "discard", "effects", "next_eid", "pending", "hit", "crossings",
+                 "last_mover", "transit", "prussians", "outcome", "deck_bp", "armies")
+
+    def copy(self) -> State:
+        s = State.__new__(State)
+        s.cards = self.cards
+        s.battle = self.battle
+        s.settings = dict(self.settings)
+        s.turn, s.active, s.phase, s.step = self.turn, self.active, self.phase, self.step
+        s.priority = self.priority
+        s.pieces = {pid: p.copy() for pid, p in self.pieces.items()}
+        s.next_pid = self.next_pid
+        s.reserve = [list(self.reserve[0]), list(self.reserve[1])]
+        s.fresh = [list(self.fresh[0]), list(self.fresh[1])]
+        s.decks = {k: list(v) for k, v in self.decks.items()}
+        s.rates = dict(self.rates)
+        s.elim = [list(self.elim[0]), list(self.elim[1])]
+        s.discard = [list(self.discard[0]), list(self.discard[1])]
+        s.effects = [dict(e) for e in self.effects]
+        s.next_eid = self.next_eid
+        s.pending = dict(self.pending) if self.pending else None
+        s.hit = set(self.hit)
+        s.crossings = dict(self.crossings)
+        s.last_mover, s.transit = self.last_mover, self.transit
+        s.prussians = self.prussians
+        s.outcome = dict(self.outcome) if self.outcome else None
+        s.deck_bp = list(self.deck_bp)
+        s.armies = self.armies
+        return s
+
+    def restore(self, other: State) -> None:
+        for name in State.__slots__:
+            setattr(self, name, getattr(other, name))
+
+
+def historical_deck(battle: str, army: str, seed: int | str, cards: CardTable | None = None
+                    ) -> list[int]:
+    """A Battle Deck of the chart's size D dealt at random from the cards that fought the
+    battle (2.0 note; terrain is always historical)."""
+    cards = cards or default_cards()
+    size = BATTLES_CHART[battle][army].deck
+    pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
+    rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
+    return sorted(rng.sample(pool, min(size, len(pool))))
+
+
+def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | None = None,
+               settings: dict[str, Any] | None = None, cards: CardTable | None = None
+               ) -> State:
+    """Set up a battle (2.0, 3.0): each army's Battle Deck is shuffled, the Muster dealt
+    face-down into its Reserve, the rest kept as its Reinforcement deck. Missing decks are
+    dealt historically. The Allied side deploys first; the French adjust last (4.1)."""
+    if battle not in BATTLES_CHART:
+        raise IllegalAction(f"unknown battle {battle!r}")
+    cards = cards or default_cards()
+    s = State.__new__(State)
+    s.cards = cards
+    s.battle = battle
+    s.settings = {**DEFAULT_SETTINGS, **(settings or {})}
+    s.turn, s.active, s.phase, s.step, s.priority = 0, 1, "deploy", "deploy", 1
+    s.pieces, s.next_pid = {}, 1
+    s.reserve, s.fresh, s.elim, s.discard = [[], []], [[], []], [[], []], [[], []]
+    s.decks, s.rates = {}, {}
+    s.effects, s.next_eid, s.pending = [], 1, None
+    s.hit, s.crossings = set(), {}
+    s.last_mover = s.transit = 0
+    s.prussians = battle != "waterloo"  # 10.0 only restricts the Prussians at Waterloo
+    s.outcome = None
+    s.deck_bp = [0, 0]
+    s.armies = tuple(BATTLES_CHART[battle])
+    rng = random.Random(f"eagles-setup:{battle}:{seed}")
+    for army, entry in BATTLES_CHART[battle].items():
+        deck = list((decks or {}).get(army) or historical_deck(battle, army, seed, cards))
+        for n in deck:
+            if n not in cards or cards[n].army != army:
+                raise IllegalAction(f"card {n} is not a {army} card")
+        side = ARMY_SIDE[army]
+        s.deck_bp[side] += sum(cards[n].bp for n in deck)
+        rng.shuffle(deck)
+        # 3.0 IMPORTANT: musters and rates scale with the deck size.
+        fig = figures(battle, army, "standard", Fraction(max(1, len(deck)), entry.deck))
+        muster = fig.muster if fig and fig.muster is not None else 0
+        if entry.muster is None:
+            muster = 0  # 3.0 NOTE: Waterloo Prussians have no Muster
+        s.rates[army] = fig.reinforcement_rate if fig and fig.reinforcement_rate else 1
+        s.reserve[side].extend(deck[:muster])
+        s.decks[army] = list(reversed(deck[muster:]))  # draw from the end: deck order kept
+    s.reserve[0].sort()
+    s.reserve[1].sort()
+    return s

@@ -1,0 +1,331 @@
+"""13.0 special cards: every effect kind in EFFECT_KINDS, the two-per-Position limit and the
+British and Prussian restrictions; 14.0 decoys."""
+
+from cards.catalogue_rules import EFFECT_KINDS
+
+from .helpers import (
+    BR_INF,
+    FR_CAV,
+    FR_FOOT,
+    FR_INF,
+    PR_INF,
+    blank,
+    do,
+    event,
+    fire,
+    legal,
+    move,
+    put,
+)
+
+TESTED_KINDS = set()
+
+
+def _play(st, side, num, at, **kw):
+    a = {"type": "play_special", "side": side, "card": num, "at": at, **kw}
+    assert a in legal(st, side, "play_special"), (a, legal(st, side, "play_special"))
+    return do(st, a)
+
+
+def _kind(k):
+    TESTED_KINDS.add(k)
+
+
+def test_13_0_morale_modifier_friendly():
+    _kind("morale_modifier")
+    st = blank(phase="morale")
+    st.reserve[0] = [93]  # Vive l'Empereur! +1
+    put(st, FR_INF, "french_center", hits=1)
+    _play(st, "french", 93, "french_center")
+    ev = do(st, {"type": "roll_morale", "side": "french"}, [3])
+    assert event(ev, "morale")["value"] == 3 and not event(ev, "morale")["routed"]
+    assert 93 in st.discard[0] and not st.effects
+
+
+def test_13_0_morale_modifier_enemy_in_enemy_morale_phase():
+    st = blank(phase="morale", active="allied")
+    st.reserve[0] = [110]  # -1 enemy morale, engaged only
+    put(st, BR_INF, "allied_center", hits=1)
+    put(st, FR_INF, "allied_center")
+    do(st, {"type": "roll_morale", "side": "allied"})
+    assert st.step == "response" and st.priority == 0
+    _play(st, "french", 110, "allied_center")
+    ev = do(st, {"type": "pass", "side": "french"}, [3])
+    assert event(ev, "morale")["value"] == 2 and event(ev, "morale")["routed"]
+
+
+def test_13_0_cv_modifier_enemy_in_response_window():
+    _kind("cv_modifier")
+    st = blank(active="allied")
+    st.reserve[0] = [109]
+    a = put(st, BR_INF, "french_center")
+    t = put(st, FR_INF, "french_center")
+    fire(st, a, t)  # declare: the French may answer
+    assert st.step == "response"
+    _play(st, "french", 109, "french_center")
+    ev = do(st, {"type": "pass", "side": "french"}, [6, 6])
+    assert len(event(ev, "fire")["dice"]) == 2
+
+
+def test_13_0_firepower_modifier_friendly():
+    _kind("firepower_modifier")
+    st = blank()
+    st.reserve[0] = [95]  # artillery +1F
+    a = put(st, FR_FOOT, "french_center")
+    t = put(st, BR_INF, "allied_center")
+    _play(st, "french", 95, "french_center")
+    assert event(fire(st, a, t, [5, 1, 1]), "fire")["power"] == 2
+
+
+def test_13_0_firepower_modifier_enemy():
+    st = blank(active="allied")
+    st.reserve[0] = [99]
+    a = put(st, BR_INF, "french_center")
+    t = put(st, FR_INF, "french_center")
+    fire(st, a, t)
+    _play(st, "french", 99, "french_center")
+    assert event(do(st, {"type": "pass", "side": "french"}, [4, 4, 4]), "fire")["power"] == 2
+
+
+def test_13_0_shock_modifier_friendly():
+    _kind("shock_modifier")
+    st = blank()
+    st.reserve[0] = [97]  # cavalry +1S
+    a = put(st, FR_CAV, "allied_center")  # S4 -> stays 4
+    t = put(st, BR_INF, "allied_center")
+    c = put(st, 57, "allied_center")  # III corps cavalry S3
+    _play(st, "french", 97, "allied_center")
+    assert event(fire(st, c, t, [1, 1, 1], kind="shock"), "shock")["power"] == 4
+    assert a.pid in st.pieces
+
+
+def test_13_0_remove_hits_before_morale():
+    _kind("remove_hits")
+    st = blank(phase="morale")
+    st.reserve[0] = [107]
+    p = put(st, FR_INF, "french_center", hits=1)
+    _play(st, "french", 107, "french_center")
+    ev = do(st, {"type": "roll_morale", "side": "french"}, [])
+    assert event(ev, "hit_removed")["piece"] == p.pid and p.pid in st.pieces
+
+
+def test_13_0_rally_routed_goes_to_reserve():
+    _kind("rally_routed")
+    st = blank(phase="morale")
+    st.reserve[0] = [108]
+    p = put(st, FR_INF, "french_center", hits=1)
+    _play(st, "french", 108, "french_center")
+    ev = do(st, {"type": "roll_morale", "side": "french"}, [6])
+    assert event(ev, "rallied")["piece"] == p.pid and FR_INF in st.reserve[0]
+    assert FR_INF not in st.elim[0]
+
+
+def test_13_0_extra_move():
+    _kind("extra_move")
+    st = blank()
+    st.reserve[0] = [100]
+    p = put(st, FR_INF, "french_center")
+    _play(st, "french", 100, "french_center")
+    move(st, p, "french_reserve")
+    assert FR_INF in st.reserve[0]
+    q = put(st, FR_INF, "french_left")
+    move(st, q, "french_reserve")
+    st2 = blank()
+    st2.reserve[0] = [100]
+    p = put(st2, 16, "french_center")
+    put(st2, BR_INF, "allied_left")
+    _play(st2, "french", 100, "french_center")
+    move(st2, p, "french_reserve")
+    assert 16 in st2.reserve[0]
+
+
+def test_13_0_extra_move_gives_a_second_move():
+    st = blank()
+    st.reserve[0] = [100]
+    p = put(st, FR_INF, "french_center")
+    put(st, BR_INF, "allied_right")
+    _play(st, "french", 100, "french_center")
+    do(st, {"type": "change_formation", "side": "french", "piece": p.pid,
+            "formation": "column"})
+    st.pieces[p.pid].moves = 1  # as if it had moved into the Position
+    tos = {a["to"] for a in legal(st, "french", "move") if a.get("piece") == p.pid}
+    assert tos == {"french_reserve", "allied_center"}
+
+
+def test_13_0_change_formation_in_response_to_shock():
+    _kind("change_formation")
+    st = blank(active="allied", battle="quatre-bras")
+    st.reserve[0] = [104]
+    c = put(st, 162, "french_center")  # Netherlands cavalry
+    t = put(st, FR_INF, "french_center")
+    fire(st, c, t, kind="shock")
+    _play(st, "french", 104, "french_center", formation="square")
+    ev = do(st, {"type": "pass", "side": "french"}, [])
+    assert t.form == 2 and event(ev, "attack_void")
+
+
+def test_13_0_recover_blown():
+    _kind("recover_blown")
+    st = blank()
+    st.reserve[0] = [98]
+    c = put(st, FR_CAV, "allied_center", blown=True)
+    put(st, BR_INF, "allied_center")
+    _play(st, "french", 98, "allied_center")
+    assert not c.blown
+
+
+def test_13_0_ignore_river_limit():
+    _kind("ignore_river_limit")
+    st = blank(battle="wavre")
+    st.reserve[0] = [105]
+    put(st, 278, "front_center")  # River Dyle, limit 1
+    a = put(st, FR_INF, "french_center")
+    b = put(st, FR_INF, "french_center")
+    put(st, 207, "allied_center")
+    _play(st, "french", 105, "french_center")
+    move(st, a, "allied_center")
+    assert [x for x in legal(st, "french", "move")
+            if x.get("piece") == b.pid and x["to"] == "allied_center"]
+
+
+def test_13_0_draw_reinforcements():
+    _kind("draw_reinforcements")
+    st = blank()
+    st.reserve[0] = [101]
+    st.decks["french"] = [20, 21, 22, 23]
+    put(st, FR_INF, "french_center")
+    put(st, BR_INF, "allied_center")
+    do(st, {"type": "end_phase", "side": "french"})
+    _play(st, "french", 101, "french_left")
+    assert len(st.reserve[0]) == 3 and len(st.fresh[0]) == 3
+
+
+def test_13_0_reveal_enemy_at_deployment():
+    _kind("reveal_enemy")
+    st = blank(phase="deploy")
+    st.reserve[0] = [102, FR_INF]
+    x = put(st, BR_INF, "allied_center", up=False)
+    y = put(st, BR_INF, "allied_center", up=False)
+    put(st, FR_INF, "french_center", up=False)
+    _play(st, "french", 102, "french_center")
+    assert x.up and y.up
+
+
+def test_13_0_cancel_special():
+    _kind("cancel_special")
+    st = blank()
+    st.reserve[0] = [95]
+    st.reserve[1] = [194]  # British cancel, own nationals only
+    a = put(st, FR_FOOT, "french_center")
+    t = put(st, BR_INF, "allied_center")
+    _play(st, "french", 95, "french_center")
+    fire(st, a, t)
+    eid = st.effects[0]["eid"]
+    _play(st, "allied", 194, "allied_center", cancel=eid)
+    assert not st.effects and 95 in st.discard[0] and 194 in st.discard[1]
+    ev = do(st, {"type": "pass", "side": "allied"}, [5, 5, 5])
+    assert event(ev, "fire")["power"] == 1
+
+
+def test_13_0_every_effect_kind_is_executed():
+    import importlib
+    import sys
+
+    mod = sys.modules[__name__]
+    for name in dir(mod):
+        if name.startswith("test_13_0_") and name != "test_13_0_every_effect_kind_is_executed":
+            getattr(mod, name)()
+    importlib.invalidate_caches()
+    assert TESTED_KINDS == set(EFFECT_KINDS)
+
+
+def test_13_0_two_different_specials_per_position_per_phase():
+    st = blank()
+    st.reserve[0] = [95, 96, 106]
+    put(st, FR_FOOT, "allied_center")
+    put(st, FR_INF, "allied_center", form="column")
+    put(st, BR_INF, "allied_center")
+    _play(st, "french", 95, "allied_center")
+    _play(st, "french", 96, "allied_center")
+    assert not [a for a in legal(st, "french", "play_special") if a["at"] == "allied_center"]
+
+
+def test_13_0_british_specials_only_in_position_with_british_cards():
+    st = blank(active="allied")
+    st.reserve[1] = [183]  # British infantry +1F, nationality british
+    put(st, 130, "allied_center")  # KGL only
+    put(st, FR_INF, "allied_center")
+    assert not legal(st, "allied", "play_special")
+    put(st, BR_INF, "allied_center")
+    assert legal(st, "allied", "play_special")
+
+
+def test_13_0_british_special_aids_only_british_cards():
+    st = blank(active="allied")
+    st.reserve[1] = [183]
+    k = put(st, 130, "french_center")  # KGL, F3
+    b = put(st, BR_INF, "french_center")
+    t = put(st, FR_INF, "french_center")
+    _play(st, "allied", 183, "french_center")
+    assert event(fire(st, k, t, [1, 1]), "fire")["power"] == 3
+    t2 = put(st, FR_INF, "french_center")
+    assert event(fire(st, b, t2, [1, 1, 1]), "fire")["power"] == 4
+
+
+def test_13_0_prussian_specials_only_after_arrival_and_with_prussians():
+    st = blank(active="allied")
+    st.prussians = False
+    st.reserve[1] = [287]  # Prussian artillery +1F
+    put(st, 262, "allied_left")
+    put(st, FR_INF, "french_right")
+    assert not legal(st, "allied", "play_special")
+    st.prussians = True
+    assert [a["at"] for a in legal(st, "allied", "play_special")] == ["allied_left"]
+
+
+def test_14_0_decoy_eliminated_when_engaged_even_with_troops():
+    st = blank()
+    st.settings["decoys"] = True
+    d = put(st, 111, "allied_center", up=False)  # Wellington face-down
+    b = put(st, BR_INF, "allied_center", up=False)
+    p = put(st, FR_INF, "french_center")
+    ev = move(st, p, "allied_center")
+    assert d.pid not in st.pieces and 111 in st.elim[1] and b.up
+    assert [e for e in ev if e["type"] == "eliminated" and e["reason"] == "decoy"]
+
+
+def test_14_0_decoy_deployed_face_down_and_counts_for_stacking():
+    st = blank(active="allied")
+    st.settings["decoys"] = True
+    st.reserve[1] = [111]
+    a = {"type": "decoy", "side": "allied", "card": 111, "to": "allied_center"}
+    assert a in legal(st, "allied", "decoy")
+    do(st, a)
+    d = next(iter(st.pieces.values()))
+    assert not d.up
+    st.active = st.priority = 0
+    put(st, BR_INF, "allied_center")
+    t = put(st, FR_INF, "french_center")
+    move(st, t, "allied_center")
+    assert d.pid not in st.pieces and 111 in st.elim[1]
+
+
+def test_14_0_decoy_hit_by_artillery_eliminated():
+    st = blank()
+    st.settings["decoys"] = True
+    d = put(st, 111, "allied_center", up=False)
+    a = put(st, FR_FOOT, "french_center")
+    ev = fire(st, a, d, [6, 1, 1])
+    assert d.pid not in st.pieces and event(ev, "eliminated")["reason"] == "decoy"
+
+
+def test_14_0_no_decoys_unless_the_setting_is_on():
+    st = blank(active="allied")
+    st.reserve[1] = [111]
+    assert not legal(st, "allied", "decoy")
+
+
+def test_10_0_prussian_cards_in_waterloo():
+    st = blank(active="allied")
+    st.reserve[1] = [PR_INF]
+    assert {a["to"] for a in legal(st, "allied", "move")} == {"allied_left"}
