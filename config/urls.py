@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 api_patterns = [
     path("", include("accounts.api_urls")),
     path("", include("cards.api_urls")),
+    path("", include("decks.api_urls")),
 ]
 
 urlpatterns = [

@@ -1,9 +1,10 @@
 """The same code runs embedded (SQLite, in-memory layer) or distributed (PostgreSQL, Redis)."""
 
+import asyncio
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
@@ -27,9 +28,16 @@ def test_channel_layer_round_trip():
     layer = get_channel_layer()
     expected = "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
     assert type(layer).__name__ == expected
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.send)(channel, {"type": "battle.event", "seq": 7})
-    assert async_to_sync(layer.receive)(channel) == {"type": "battle.event", "seq": 7}
+
+    async def round_trip() -> dict:
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "battle.event", "seq": 7})
+        return await layer.receive(channel)
+
+    # In a thread of its own: the browser tests' Playwright loop may own this thread's loop.
+    with ThreadPoolExecutor(1) as pool:
+        received = pool.submit(asyncio.run, round_trip()).result(timeout=10)
+    assert received == {"type": "battle.event", "seq": 7}
 
 
 def test_celery_broker_follows_redis_url():
