@@ -1,0 +1,29 @@
+"""Computer players for the EAGLES battle engine (a pure package: no Django).
+
+A bot sees only ``view(state, side)`` and the list of legal actions:
+
+    bot = get_bot("greedy")
+    action = bot.choose(view, legal, rng)     # one of ``legal``; rng: random.Random
+
+``bot.needs_view`` is False for bots that ignore the view (the simulator then skips building
+it). Heuristics are described in README.md.
+"""
+
+from __future__ import annotations
+
+from .base import Bot
+from .greedy import GreedyBot
+from .random_bot import RandomBot
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def get_bot(name: str) -> Bot:
+    """A fresh bot by name (``random``, ``greedy``); KeyError for an unknown name."""
+    try:
+        return BOTS[name]()
+    except KeyError:
+        raise KeyError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}") from None
+
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "get_bot"]

@@ -1,0 +1,498 @@
+"""The ``greedy`` bot: scores every legal action with rule-of-thumb heuristics and plays the
+best one (ties broken by the rng). It reads only the view and the legal actions; card
+statistics come from the public catalogue (``battles.engine.cards``). See README.md."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from battles.engine.cards import Card, default_cards
+
+from .base import Bot
+
+SIDES = ("french", "allied")
+POSITIONS = {s: (f"{s}_left", f"{s}_center", f"{s}_right") for s in SIDES}
+RESERVE = {s: f"{s}_reserve" for s in SIDES}
+FACING = {"french_left": "allied_right", "french_center": "allied_center",
+          "french_right": "allied_left"}
+FACING.update({v: k for k, v in FACING.items()})
+OWNER = {p: s for s in SIDES for p in (*POSITIONS[s], RESERVE[s])}
+STACK = 4
+
+WIN = 1000.0
+NEVER = -100.0
+
+
+def pass_chance(morale: float) -> float:
+    """6.0: a roll passes if <= morale value; a natural 1 always passes, a 6 always routs."""
+    return min(max(morale, 1.0), 5.0) / 6.0
+
+
+def durability(morale: float) -> float:
+    """Expected hits a card absorbs before it routs."""
+    return 1.0 / (1.0 - pass_chance(morale))
+
+
+def power(c: Card) -> float:
+    """Expected hits per combat turn in the card's best mode (7.1-7.3)."""
+    if c.kind == "infantry":
+        return c.cv * max(c.fp, c.shock) / 6.0
+    if c.kind == "cavalry":
+        return c.cv * max(c.shock, 1) / 6.0
+    if c.kind == "artillery":
+        return c.cv * max(c.long, c.short) / 6.0
+    return 0.0
+
+
+def strength(c: Card, bonus_cv: int = 0, bonus_morale: int = 0) -> float:
+    if not c.troop:
+        return 0.0
+    return (power(c) + bonus_cv * max(c.fp, c.shock, c.short, 1) / 6.0) * \
+        durability(c.morale + bonus_morale)
+
+
+@lru_cache(maxsize=64)
+def prior(battle: str, army: str) -> tuple[float, float]:
+    """(mean strength, mean morale) of the troop cards of ``army`` that fought ``battle``:
+    the estimate for a face-down enemy card (public catalogue data, never its identity)."""
+    troops = [c for c in default_cards().values()
+              if c.army == army and c.troop and battle in c.battles]
+    if not troops:
+        troops = [c for c in default_cards().values() if c.army == army and c.troop]
+    n = max(1, len(troops))
+    return (sum(strength(c) for c in troops) / n, sum(c.morale for c in troops) / n)
+
+
+class Ctx:
+    """The view, indexed once per decision."""
+
+    __slots__ = ("cards", "me", "foe", "battle", "pieces", "at", "legal", "own_reserve",
+                 "fresh", "_plans", "refill", "fire_best", "pending", "_card", "_memo")
+
+    def __init__(self, view: dict[str, Any], legal: list[dict]) -> None:
+        self.cards = default_cards()
+        self.me = view["viewer"]
+        self.foe = "allied" if self.me == "french" else "french"
+        self.battle = view["battle"]
+        self.pieces: dict[int, dict] = {}
+        self.at: dict[str, list[dict]] = {}
+        self._card: dict[int, Card | None] = {}
+        self._memo: dict[tuple, Any] = {}
+        cards = self.cards
+        for p in view["pieces"]:
+            self.pieces[p["piece"]] = p
+            self.at.setdefault(p["place"], []).append(p)
+            n = p.get("card")
+            self._card[p["piece"]] = cards[n] if n is not None else None
+        mine = view["reserves"][self.me]
+        self.own_reserve = mine.get("cards", [])
+        self.fresh = mine.get("drawn_this_turn", [])
+        self.legal = legal
+        self.pending = view.get("pending")
+        self._plans: dict[str, float] = {}
+        # Positions a troop card can still reach from the Reserve this turn.
+        self.refill = {a["to"] for a in legal if a["type"] == "move" and "card" in a
+                       and self.cards[a["card"]].troop}
+        self.fire_best: dict[int, float] = {}
+
+    # -- what is where -------------------------------------------------------------------
+    def card(self, p: dict) -> Card | None:
+        return self._card[p["piece"]]
+
+    def is_terrain(self, p: dict) -> bool:
+        c = self.card(p)
+        return p["face_up"] and c is not None and c.kind == "terrain"
+
+    def troops(self, place: str, side: str) -> list[dict]:
+        """Troop cards (and face-down cards, which look like troops) of a side at a place."""
+        key = ("troops", place, side)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        out = []
+        for p in self.at.get(place, ()):
+            if p["side"] != side:
+                continue
+            c = self.card(p)
+            if c is None or not p["face_up"] or c.troop:
+                out.append(p)
+        self._memo[key] = out
+        return out
+
+    def present(self, place: str, side: str) -> bool:
+        return any(p["side"] == side and not self.is_terrain(p) for p in self.at.get(place, ()))
+
+    def engaged(self, place: str) -> bool:
+        return self.present(place, "french") and self.present(place, "allied")
+
+    def general(self, place: str, side: str) -> dict | None:
+        key = ("gen", place, side)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = g = self._general(place, side)
+        return g
+
+    def _general(self, place: str, side: str) -> dict | None:
+        for p in self.at.get(place, ()):
+            if p["side"] == side and p["face_up"]:
+                c = self.card(p)
+                if c is not None and c.kind == "general":
+                    return p
+        return None
+
+    def terrain_class(self, p: dict) -> str | None:
+        t = p.get("occupies")
+        if t:
+            tp = self.pieces.get(t)
+            if tp is not None:
+                c = self.card(tp)
+                if c is not None:
+                    return c.tclass
+        return None
+
+    # -- estimates ------------------------------------------------------------------------
+    def morale(self, p: dict) -> float:
+        c = self.card(p)
+        if c is None:
+            return prior(self.battle, p["army"])[1]
+        v = float(c.morale)
+        if c.kind == "infantry" and p.get("formation") == "square":
+            v += 1
+        if self.terrain_class(p) in ("hill", "woods", "building"):
+            v += 1
+        g = self.general(p["place"], p["side"])
+        if g is not None:
+            gc = self.card(g)
+            if gc.army == c.army and (gc.corps == "A" or gc.corps == c.ob_corps):
+                v += gc.off if OWNER.get(p["place"]) != p["side"] else gc.dfn
+        return v
+
+    def strength_of(self, p: dict) -> float:
+        key = ("str", p["piece"])
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._strength_of(p)
+        return hit
+
+    def _strength_of(self, p: dict) -> float:
+        c = self.card(p)
+        if c is None:
+            return prior(self.battle, p["army"])[0]
+        bonus = 1 if self.terrain_class(p) == "hill" else 0
+        return strength(c, bonus) * durability(self.morale(p)) / durability(c.morale)
+
+    def side_strength(self, place: str, side: str) -> float:
+        return sum(self.strength_of(p) for p in self.troops(place, side))
+
+    def attack(self, att: dict, tgt: dict, shock: bool) -> tuple[int, int]:
+        """(dice, F/S) of ``att`` attacking ``tgt`` (7.1-7.4, 9.x, 11.x; specials ignored)."""
+        c = self.card(att)
+        tc = self.card(tgt)
+        n = c.cv
+        if self.terrain_class(att) == "hill":
+            n += 1
+        if self.terrain_class(tgt) == "woods" and c.kind == "infantry":
+            n -= 1
+        n = max(1, n)
+        form = att.get("formation")
+        if shock:
+            f = c.shock
+        elif c.kind == "infantry":
+            f = c.fp if form == "line" else 1
+        elif c.kind == "cavalry":
+            f = 1
+        else:
+            f = c.short if att["place"] == tgt["place"] else c.long
+        if c.kind == "artillery" and tgt.get("formation", "line") != "line":
+            f += 1
+        if c.kind == "infantry" and tc is not None and tgt["face_up"] and \
+                tc.kind == "artillery":
+            f += 1
+        return n, min(4, max(2 if shock else 1, f))
+
+    def target_value(self, tgt: dict) -> float:
+        """What routing this card is worth: its strength, more when it is one of the last
+        troops holding (or taking) a Position."""
+        val = 1.0 + self.strength_of(tgt)
+        place = tgt["place"]
+        left = len(self.troops(place, self.foe))
+        if left <= 2:
+            mine_here = [p for p in self.troops(place, self.me)
+                         if (self.card(p) is not None and self.card(p).kind in
+                             ("infantry", "cavalry"))]
+            if mine_here or OWNER.get(place) == self.me:
+                val *= 3.0 if left == 1 else 1.6
+        return val
+
+    def fire_score(self, a: dict) -> float:
+        att = self.pieces[a["piece"]]
+        tgt = self.pieces[a["target"]]
+        n, f = self.attack(att, tgt, a["type"] == "shock")
+        p = f / 6.0
+        q = pass_chance(self.morale(tgt))
+        h0 = tgt.get("hits", 0) or 0
+        gain = q ** h0 * (1.0 - (1.0 - p * (1.0 - q)) ** n)
+        score = 100.0 + min(40.0, 12.0 * gain * self.target_value(tgt))
+        if a["type"] == "shock" and self.card(att).kind == "cavalry":
+            score -= 1.0  # blown afterwards (7.31): a small price
+        return score
+
+    # -- attacks --------------------------------------------------------------------------
+    def winnable(self, place: str) -> bool:
+        """An enemy Position with no enemy card but (face-up) Generals: entering it with
+        Infantry or Cavalry wins (4.3, 12.4 NOTE)."""
+        for p in self.at.get(place, ()):
+            if p["side"] != self.foe or self.is_terrain(p):
+                continue
+            c = self.card(p)
+            if c is None or not p["face_up"] or c.kind != "general":
+                return False
+        return True
+
+    def plan(self, target: str) -> float:
+        """Force ratio of an attack on enemy Position ``target``: our cards already there
+        plus those that can still move in from the Position facing it, against the
+        estimated strength of its defenders."""
+        if target in self._plans:
+            return self._plans[target]
+        src = FACING[target]
+        movers = []
+        for a in self.legal:
+            if a["type"] == "move" and a.get("to") == target and "piece" in a:
+                p = self.pieces[a["piece"]]
+                if p["place"] == src and a["piece"] not in movers:
+                    c = self.card(p)
+                    if c is not None and c.troop:
+                        movers.append(a["piece"])
+        forces = sorted((self.strength_of(self.pieces[m]) for m in movers), reverse=True)
+        here = len(self.troops(src, self.me))
+        if src not in self.refill and here - len(forces) < 1 and not self.engaged(src):
+            forces = forces[:max(0, here - 1)]  # keep one card holding our Position
+        room = STACK - len(self.troops(target, self.me))
+        ours = self.side_strength(target, self.me) + sum(forces[:max(0, room)])
+        theirs = self.side_strength(target, self.foe)
+        if ours <= 0:
+            ratio = 0.0
+        else:
+            ratio = ours / theirs if theirs > 0 else 10.0
+        self._plans[target] = ratio
+        return ratio
+
+    def desired_formation(self, c: Card, dest: str) -> str:
+        key = ("form", c.num, dest)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._desired_formation(c, dest)
+        return hit
+
+    def _desired_formation(self, c: Card, dest: str) -> str:
+        foe_cav = False
+        for place in (dest, FACING.get(dest, dest)):
+            for p in self.troops(place, self.foe):
+                tc = self.card(p)
+                if tc is not None and p["face_up"] and tc.kind == "cavalry" and \
+                        not p.get("blown"):
+                    foe_cav = True
+        if foe_cav and c.morale <= 3:
+            return "square"
+        if OWNER.get(dest) == self.foe and c.shock > c.fp and not foe_cav:
+            return "column"
+        return "line"
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+    needs_view = True
+
+    def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random
+               ) -> dict:
+        if len(legal) == 1:
+            return legal[0]
+        ctx = Ctx(view, legal)
+        phase = view["phase"]
+        if phase == "combat" and view["step"] == "main":
+            for a in legal:
+                if a["type"] in ("fire", "shock"):
+                    s = ctx.fire_score(a)
+                    a_id = a["piece"]
+                    if s > ctx.fire_best.get(a_id, 0.0):
+                        ctx.fire_best[a_id] = s
+        best: list[dict] = []
+        top = float("-inf")
+        for a in legal:
+            s = self.score(ctx, phase, a)
+            if s > top:
+                top, best = s, [a]
+            elif s == top:
+                best.append(a)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+    # -- scoring --------------------------------------------------------------------------
+    def score(self, ctx: Ctx, phase: str, a: dict) -> float:
+        t = a["type"]
+        if t in ("end_phase", "end_turn", "roll_morale", "pass", "deployment_done"):
+            return 0.0
+        if t == "deploy":
+            return self.deploy_score(ctx, a)
+        if t == "play_terrain":
+            return 100.0  # 11.0: terrain only helps its holder
+        if t == "play_special":
+            return self.special_score(ctx, a)
+        if t in ("fire", "shock"):
+            return ctx.fire_score(a)
+        if t == "move":
+            return self.move_score(ctx, a)
+        if t == "change_formation":
+            return self.formation_score(ctx, a)
+        if t == "occupy":
+            c = ctx.card(ctx.pieces[a["piece"]])
+            return 35.0 + self.occupy_bonus(ctx, c, a["terrain"])
+        return NEVER  # decoys and anything unknown
+
+    def occupy_bonus(self, ctx: Ctx, c: Card, terrain: int) -> float:
+        tc = ctx.card(ctx.pieces[terrain])
+        if tc is None:
+            return 0.0
+        if tc.tclass in ("building", "woods"):
+            return 6.0 if c.kind == "infantry" else 0.0
+        if tc.tclass == "hill":
+            return 5.0 if c.kind in ("artillery", "infantry") else 3.0
+        return 1.0
+
+    def deploy_score(self, ctx: Ctx, a: dict) -> float:
+        c = ctx.cards[a["card"]]
+        dest = a["to"]
+        if c.kind == "general":
+            supported = sum(1 for p in ctx.troops(dest, ctx.me)
+                            if (pc := ctx.card(p)) is not None and pc.army == c.army
+                            and (c.corps == "A" or pc.ob_corps == c.corps))
+            return 10.0 + 4.0 * supported
+        if not c.troop:
+            return NEVER
+        mine = ctx.troops(dest, ctx.me)
+        n = len(mine)
+        # keep one cavalry card in the Reserve (two moves: it can seize an empty Position)
+        cav_left = sum(1 for num in ctx.own_reserve if ctx.cards[num].kind == "cavalry")
+        if c.kind == "cavalry" and cav_left == 1 and all(
+                len(ctx.troops(p, ctx.me)) >= 2 for p in POSITIONS[ctx.me]):
+            return -5.0
+        s = 60.0 - 10.0 * n - 0.5 * ctx.side_strength(dest, ctx.me) + c.cv * 0.1
+        s += 2.0 * len(ctx.troops(FACING[dest], ctx.foe))  # French adjust last (4.1)
+        if "occupy" in a:
+            s += self.occupy_bonus(ctx, c, a["occupy"])
+        return s
+
+    def special_score(self, ctx: Ctx, a: dict) -> float:
+        sc = ctx.cards[a["card"]]
+        eff = sc.effect or {}
+        kind = eff.get("kind")
+        enemy = eff.get("target") == "enemy"
+        timing = sc.timing or ""
+        if timing.startswith("enemy"):
+            if kind in ("cv_modifier", "firepower_modifier", "shock_modifier",
+                        "morale_modifier") and enemy:
+                return 10.0
+            if kind == "change_formation" and ctx.pending and \
+                    ctx.pending.get("type") == "shock":
+                return 10.0 if a.get("formation") == "square" else NEVER
+            return NEVER
+        if timing == "own_morale":
+            if kind in ("remove_hits", "rally_routed") or (kind == "morale_modifier"
+                                                           and not enemy):
+                return 10.0
+            return NEVER
+        if kind == "draw_reinforcements":
+            return 3.0
+        if kind == "reveal_enemy":
+            return 4.0
+        if kind == "recover_blown":
+            return 130.0 if ctx.engaged(a["at"]) else 2.0
+        if kind in ("cv_modifier", "firepower_modifier", "shock_modifier") and not enemy:
+            types = {"cv_modifier": ("fire", "shock"), "firepower_modifier": ("fire",),
+                     "shock_modifier": ("shock",)}[kind]
+            shooters = {b["piece"] for b in ctx.legal if b["type"] in types
+                        and ctx.pieces[b["piece"]]["place"] == a["at"]}
+            return 130.0 if len(shooters) >= 2 else NEVER
+        return NEVER
+
+    def formation_score(self, ctx: Ctx, a: dict) -> float:
+        p = ctx.pieces[a["piece"]]
+        c = ctx.card(p)
+        want = ctx.desired_formation(c, p["place"])
+        if a["formation"] != want:
+            return NEVER
+        if not ctx.engaged(p["place"]):
+            return 60.0  # free once a turn when unengaged (9.0)
+        # engaged: costs the Move (no fire this turn); only against cavalry
+        if want == "square" and (OWNER.get(p["place"]) == ctx.me
+                                 or ctx.fire_best.get(p["piece"], 0.0) < 115.0):
+            return 141.0  # defending against cavalry: the square stops their Shock (9.3)
+        return NEVER
+
+    def move_score(self, ctx: Ctx, a: dict) -> float:
+        dest = a["to"]
+        me = ctx.me
+        if "card" in a:
+            c = ctx.cards[a["card"]]
+            piece = None
+            src = RESERVE[me]
+        else:
+            piece = ctx.pieces[a["piece"]]
+            c = ctx.card(piece)
+            src = piece["place"]
+        if dest == RESERVE[me]:
+            return NEVER
+        bonus = 0.0
+        if c.kind == "infantry" and "formation" in a:
+            bonus += 2.0 if a["formation"] == ctx.desired_formation(c, dest) else 0.0
+        if "occupy" in a:
+            bonus += self.occupy_bonus(ctx, c, a["occupy"])
+        owner = OWNER[dest]
+        if owner == ctx.foe:
+            # into an enemy Position: engaging (8.1)
+            if c.kind in ("infantry", "cavalry") and ctx.winnable(dest):
+                return WIN + bonus
+            if c.kind == "general":
+                ours = len(ctx.troops(dest, me))
+                if ours >= 2 and ctx.general(dest, me) is None and ctx.plan(dest) >= 1.0:
+                    return 30.0 + bonus
+                return NEVER
+            if not c.troop or not ctx.troops(dest, ctx.foe):
+                return NEVER  # only Infantry and Cavalry take an empty Position (4.3)
+            ratio = ctx.plan(dest)
+            already = ctx.present(dest, me)
+            if ratio >= (1.0 if already else 1.3):
+                return 45.0 + 4.0 * min(ratio, 4.0) + 0.2 * strength(c) + bonus
+            return NEVER
+        # into one of our own Positions
+        if piece is not None and src != RESERVE[me]:
+            return NEVER  # disengaging: not worth it in this heuristic
+        n = len(ctx.troops(dest, me))
+        engaged = ctx.engaged(dest)
+        if c.kind == "general":
+            if ctx.general(dest, me) is not None:
+                return NEVER
+            supported = sum(1 for p in ctx.troops(dest, me)
+                            if (pc := ctx.card(p)) is not None and pc.army == c.army
+                            and (c.corps == "A" or pc.ob_corps == c.corps))
+            return (20.0 + 4.0 * supported + bonus) if supported else NEVER
+        if not c.troop:
+            return NEVER
+        if c.kind == "cavalry" and ctx.winnable(FACING[dest]) and not engaged:
+            return WIN - 1.0  # the first of two moves (8.3) into an empty enemy Position
+        s = 30.0 + 8.0 * (STACK - n) + bonus
+        if engaged:
+            theirs = ctx.side_strength(dest, ctx.foe)
+            ours = ctx.side_strength(dest, me)
+            s += 20.0 + 10.0 * min(3.0, theirs / (ours + 0.5))
+        if n == 0:
+            s += 40.0
+        if c.kind == "cavalry" and not engaged and n > 0:
+            cav_left = sum(1 for num in ctx.own_reserve if ctx.cards[num].kind == "cavalry")
+            if cav_left <= 1:
+                s -= 40.0  # keep one cavalry card back to exploit an empty Position
+        if c.kind == "artillery" and not engaged:
+            s += 2.0 * len(ctx.troops(FACING[dest], ctx.foe))
+        return s
