@@ -1,0 +1,449 @@
+"""Tournament services: registration, start, pairing, reports, disputes, corrections, time
+limit, drops, pause, formats, the clock step (called directly; the worker tests run it)."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from decks.models import DeckVersion
+from tournaments import services
+from tournaments.models import Entry, Match, ResultLog, Round, StandingSnapshot, Status
+
+from .test_tournament_helpers import field, organiser, player, register, report_both, tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def org(catalogue):
+    return organiser()
+
+
+def current_matches(t, number=None):
+    t.refresh_from_db()
+    return list(Match.objects.filter(tournament=t, round__number=number or t.current_round,
+                                     allied__isnull=False))
+
+
+def play_round(t, rng):
+    for m in current_matches(t):
+        report_both(m, {"result": rng.choice(["french", "allied", "draw"])})
+
+
+# --- registration ----------------------------------------------------------------------------
+
+def test_registration_needs_one_valid_owned_deck_per_army(org):
+    t = tournament(org)
+    user, versions = player("ney")
+    entry = register(t, user, versions)
+    assert entry.french_version == versions["french"]
+    assert entry.british_version == versions["british"] and entry.prussian_version is None
+
+
+def test_waterloo_needs_a_prussian_deck_too(org):
+    t = tournament(org, battle="waterloo")
+    user, versions = player("blucher", "waterloo")
+    with pytest.raises(services.TournamentError, match="prussian_version is required"):
+        services.register(t.pk, user, french_version=versions["french"].pk,
+                          british_version=versions["british"].pk)
+    assert register(t, user, versions).prussian_version == versions["prussian"]
+
+
+def test_foreign_deck_is_refused_and_nothing_changes(org):
+    t = tournament(org)
+    user, _ = player("ney")
+    _, theirs = player("soult")
+    with pytest.raises(services.TournamentError) as exc:
+        register(t, user, theirs)
+    assert any("is not yours" in p for p in exc.value.extra["problems"])
+    assert not Entry.objects.exists()
+
+
+def test_invalid_deck_is_refused(org):
+    t = tournament(org)
+    user, versions = player("ney")
+    draft = versions["french"].deck
+    from decks import services as deck_services
+
+    bad = deck_services.save_version(draft, entries=[(versions["french"].entries[0][0], 1, None)])
+    assert not bad.valid
+    with pytest.raises(services.TournamentError) as exc:
+        services.register(t.pk, user, french_version=bad.pk,
+                          british_version=versions["british"].pk)
+    assert any("breaks the deck rules" in p for p in exc.value.extra["problems"])
+    assert not Entry.objects.exists()
+
+
+def test_deck_for_another_battle_or_army_is_refused(org):
+    t = tournament(org, battle="quatre-bras")
+    user, versions = player("ney")
+    with pytest.raises(services.TournamentError) as exc:
+        services.register(t.pk, user, french_version=versions["british"].pk,
+                          british_version=versions["french"].pk)
+    assert any("not french" in p for p in exc.value.extra["problems"])
+    _, ligny = player("grouchy", "ligny")
+    with pytest.raises(services.TournamentError, match="does not fight at Quatre Bras"):
+        services.register(t.pk, user, french_version=versions["french"].pk,
+                          british_version=versions["british"].pk,
+                          prussian_version=ligny["prussian"].pk)
+
+
+def test_deck_not_backed_by_the_collection_is_refused(org):
+    t = tournament(org)
+    user, versions = player("ney", own=False)
+    with pytest.raises(services.TournamentError) as exc:
+        register(t, user, versions)
+    assert any("collection" in p for p in exc.value.extra["problems"])
+
+
+def test_second_registration_is_a_conflict(org):
+    t = tournament(org)
+    user, versions = player("ney")
+    register(t, user, versions)
+    with pytest.raises(services.Conflict):
+        register(t, user, versions)
+    services.withdraw(t.pk, user)
+    assert not t.entries.exists()
+
+
+# --- a whole Swiss ---------------------------------------------------------------------------
+
+def test_swiss_registers_pairs_takes_results_and_shows_standings(org):
+    t, users = field(org, 8)
+    rnd = services.start_tournament(t.pk, org)
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING and t.planned_rounds == 3 and rnd.number == 1
+    assert DeckVersion.objects.filter(locked_at__isnull=False).count() == 16
+    rng = random.Random(7)
+    met = set()
+    for number in (1, 2, 3):
+        matches = current_matches(t, number)
+        assert len(matches) == 4
+        for m in matches:
+            assert frozenset((m.french_id, m.allied_id)) not in met
+            met.add(frozenset((m.french_id, m.allied_id)))
+        play_round(t, rng)
+        if number < 3:
+            services.advance(t.pk)  # on completion: the clock pairs the next round
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED and t.current_round == 3
+    assert StandingSnapshot.objects.filter(tournament=t).count() == 3
+    rows = StandingSnapshot.objects.get(tournament=t, round_number=3).rows
+    assert [r["rank"] for r in rows] == list(range(1, 9))
+    assert rows[0]["match_points"] >= rows[-1]["match_points"]
+    assert set(rows[0]["how"]) >= {"omw", "gw", "ogw", "french", "allied", "match_points"}
+    # decks are released at the end
+    assert not DeckVersion.objects.filter(locked_at__isnull=False).exists()
+
+
+def test_odd_field_gives_a_bye_worth_a_win(org):
+    t, _ = field(org, 5)
+    rnd = services.start_tournament(t.pk, org)
+    byes = list(Match.objects.filter(round=rnd, allied__isnull=True))
+    assert len(byes) == 1 and byes[0].state == Match.State.SETTLED
+    assert byes[0].french_games == 1 and byes[0].source == "bye"
+
+
+def test_round_started_twice_is_a_conflict_and_changes_nothing(org):
+    t, _ = field(org, 4)
+    services.start_tournament(t.pk, org)
+    with pytest.raises(services.Conflict, match="already started"):
+        services.start_tournament(t.pk, org)
+    with pytest.raises(services.Conflict, match="already paired"):
+        services.pair_round(t.pk, 1, user=org)
+    with pytest.raises(services.Conflict, match="not complete"):
+        services.pair_round(t.pk, 2, user=org)
+    # a task (not strict) gets the existing round back, unchanged
+    assert services.pair_round(t.pk, 1, strict=False).number == 1
+    assert services.pair_round(t.pk, 2, strict=False) is None
+    assert Round.objects.filter(tournament=t).count() == 1
+    assert Match.objects.filter(tournament=t).count() == 2
+
+
+def test_only_the_organiser_starts(org):
+    t, users = field(org, 4)
+    with pytest.raises(services.NotAllowed):
+        services.start_tournament(t.pk, users[0])
+
+
+# --- results ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def running(org):
+    t, users = field(org, 4)
+    services.start_tournament(t.pk, org)
+    return t, users
+
+
+def players_of(m):
+    return [Entry.objects.get(pk=e).user for e in m.players()]
+
+
+def test_agreement_settles(running):
+    t, _ = running
+    m = current_matches(t)[0]
+    a, b = players_of(m)
+    assert services.report_result(m.pk, a, {"result": "french"}).state == "reported"
+    m = services.report_result(m.pk, b, {"result": "french"})
+    assert m.state == "settled" and (m.french_games, m.allied_games) == (1, 0)
+    assert m.source == "agreement" and m.log.get().source == ResultLog.Source.AGREEMENT
+
+
+def test_disagreement_is_a_dispute_the_organiser_settles(running, org):
+    t, _ = running
+    m = current_matches(t)[0]
+    a, b = players_of(m)
+    services.report_result(m.pk, a, {"result": "french"})
+    m = services.report_result(m.pk, b, {"result": "allied"})
+    assert m.state == "disputed"
+    with pytest.raises(services.NotAllowed):
+        services.settle_dispute(m.pk, a, {"result": "french"}, "I won")
+    m = services.settle_dispute(m.pk, org, {"result": "allied"}, "judge saw it")
+    assert m.state == "settled" and m.allied_games == 1
+    log = m.log.get()
+    assert log.by == org and log.reason == "judge saw it" and log.source == "organiser"
+
+
+def test_report_for_a_match_not_yours_is_refused(running):
+    t, users = running
+    m1, m2 = current_matches(t)
+    outsider = players_of(m2)[0]
+    with pytest.raises(services.NotAllowed, match="not your match"):
+        services.report_result(m1.pk, outsider, {"result": "french"})
+    assert not m1.reports.exists()
+
+
+def test_second_report_is_refused(running):
+    t, _ = running
+    m = current_matches(t)[0]
+    a, _ = players_of(m)
+    services.report_result(m.pk, a, {"result": "french"})
+    with pytest.raises(services.Conflict, match="already reported"):
+        services.report_result(m.pk, a, {"result": "allied"})
+    assert m.reports.count() == 1
+
+
+def test_malformed_results_are_refused(running):
+    t, _ = running
+    m = current_matches(t)[0]
+    a, _ = players_of(m)
+    for bad in ({"result": "win"}, {"french_games": 2, "allied_games": 0}, {},
+                {"french_games": "x", "allied_games": 0}, {"double_loss": True}):
+        with pytest.raises(services.TournamentError):
+            services.report_result(m.pk, a, bad)
+    assert not m.reports.exists()
+
+
+def test_correction_is_logged_with_who_and_why_and_restandings(running, org):
+    t, _ = running
+    for m in current_matches(t):
+        report_both(m, {"result": "french"})
+    m = current_matches(t, 1)[0]
+    with pytest.raises(services.TournamentError, match="reason"):
+        services.correct_result(m.pk, org, {"result": "allied"}, "")
+    before = {r["player"]: r["match_points"] for r in
+              StandingSnapshot.objects.get(tournament=t, round_number=1).rows}
+    services.correct_result(m.pk, org, {"result": "allied"}, "slip was wrong")
+    log = m.log.order_by("-id").first()
+    assert log.source == "correction" and log.by == org and log.reason == "slip was wrong"
+    assert log.before["french_games"] == 1 and log.after["allied_games"] == 1
+    after = {r["player"]: r["match_points"] for r in
+             StandingSnapshot.objects.get(tournament=t, round_number=1).rows}
+    assert after[str(m.french_id)] == before[str(m.french_id)] - 3
+    assert after[str(m.allied_id)] == before[str(m.allied_id)] + 3
+
+
+def test_record_result_is_the_one_entry_point_for_online_results(running):
+    t, _ = running
+    m = current_matches(t)[0]
+    m = services.record_result(m.pk, {"result": "allied"}, source="online")
+    assert m.state == "settled" and m.log.get().source == "online"
+    with pytest.raises(services.Conflict, match="already has a result"):
+        services.record_result(m.pk, {"result": "french"}, source="online")
+
+
+# --- time limit, clock -----------------------------------------------------------------------
+
+def test_time_limit_result(running):
+    t, _ = running
+    m1, m2 = current_matches(t)
+    a, _ = players_of(m1)
+    services.report_result(m1.pk, a, {"result": "allied"})  # one report: it stands
+    rnd = m1.round
+    later = rnd.ends_at + timedelta(seconds=1)
+    assert services.time_limit(rnd.pk, now=rnd.ends_at - timedelta(seconds=1)) == 0
+    done = services.advance(t.pk, now=later)
+    assert any("at time" in d for d in done)
+    m1.refresh_from_db()
+    m2.refresh_from_db()
+    assert (m1.allied_games, m1.source) == (1, "time_limit")
+    assert (m2.draws, m2.source) == (1, "time_limit")  # no report: a draw
+    rnd.refresh_from_db()
+    assert rnd.timed_out and rnd.state == "finished"
+    assert "round 2 paired" in done
+    assert services.advance(t.pk, now=later) == []  # doubled: nothing
+
+
+def test_clock_runs_registration_check_in_and_no_shows(org):
+    now = timezone.now()
+    t, users = field(org, 4, registration_closes_at=now + timedelta(minutes=1),
+                     check_in_opens_at=now + timedelta(minutes=2),
+                     starts_at=now + timedelta(minutes=3))
+    assert services.advance(t.pk, now=now) == []
+    assert services.advance(t.pk, now=now + timedelta(seconds=61)) == ["registration closed"]
+    late, versions = player("late")
+    with pytest.raises(services.Conflict, match="closed"):
+        register(t, late, versions)
+    assert services.advance(t.pk, now=now + timedelta(seconds=121)) == ["check-in opened"]
+    for u in users[:3]:
+        services.check_in(t.pk, u)
+    done = services.advance(t.pk, now=now + timedelta(seconds=181))
+    assert done == ["started, round 1 paired"]
+    absent = Entry.objects.get(user=users[3])
+    assert absent.no_show and absent.dropped_after_round == 1
+    m = Match.objects.get(round__number=1, allied__isnull=False,
+                          french=absent) if Match.objects.filter(french=absent).exists() else \
+        Match.objects.get(round__number=1, allied=absent)
+    assert m.state == "settled" and m.source == "no_show"
+    loser_games = m.french_games if m.french == absent else m.allied_games
+    assert loser_games == 0
+
+
+def test_scheduled_mode_pairs_at_the_start_time(org):
+    t, users = field(org, 4, pairing_mode="scheduled", round_seconds=600, break_seconds=300)
+    services.start_tournament(t.pk, org)
+    t.refresh_from_db()
+    start = t.started_at
+    for m in current_matches(t):
+        report_both(m, {"result": "french"})
+    assert services.advance(t.pk, now=start + timedelta(seconds=60)) == []
+    assert services.advance(t.pk, now=start + timedelta(seconds=901)) == ["round 2 paired"]
+
+
+def test_pause_stops_the_clock_and_resume_restores_time(running, org):
+    t, _ = running
+    rnd = Round.objects.get(tournament=t, number=1)
+    services.pause(t.pk, org)
+    rnd.refresh_from_db()
+    assert rnd.ends_at is None and rnd.remaining_seconds > 0
+    assert services.advance(t.pk, now=timezone.now() + timedelta(days=1)) == []
+    services.resume(t.pk, org)
+    rnd.refresh_from_db()
+    assert rnd.ends_at is not None and rnd.remaining_seconds is None
+
+
+def test_drop_and_drop_after_the_end(running, org):
+    t, users = running
+    entry = Entry.objects.get(user=users[0])
+    services.drop(t.pk, users[0], entry.pk)
+    with pytest.raises(services.Conflict, match="already dropped"):
+        services.drop(t.pk, org, entry.pk)
+    for m in current_matches(t):
+        report_both(m, {"result": "french"})
+    services.advance(t.pk)
+    assert not Match.objects.filter(round__number=2, french=entry).exists()
+    assert not Match.objects.filter(round__number=2, allied=entry).exists()
+    # round 1 standings still count the dropped player's result
+    assert any(r["player"] == str(entry.pk) for r in
+               StandingSnapshot.objects.get(tournament=t, round_number=1).rows)
+    t.status = Status.FINISHED
+    t.save()
+    other = Entry.objects.get(user=users[1])
+    with pytest.raises(services.Conflict, match="over"):
+        services.drop(t.pk, org, other.pk)
+    assert Entry.objects.get(pk=other.pk).dropped_at is None
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+def run_to_end(t, rng, result=None):
+    for _ in range(20):
+        t.refresh_from_db()
+        if t.status == Status.FINISHED:
+            return
+        for m in current_matches(t):
+            if m.state != "settled":
+                report_both(m, result or {"result": rng.choice(["french", "allied"])})
+        services.advance(t.pk)
+    raise AssertionError("did not finish")
+
+
+def test_round_robin_everyone_meets_once(org):
+    t, _ = field(org, 5, format="round_robin")
+    services.start_tournament(t.pk, org)
+    run_to_end(t, random.Random(1))
+    pairs = [frozenset((f, a)) for f, a in
+             Match.objects.filter(tournament=t, allied__isnull=False)
+             .values_list("french_id", "allied_id")]
+    assert len(pairs) == 10 == len(set(pairs))
+
+
+def test_single_elimination(org):
+    t, _ = field(org, 6, format="single_elimination")
+    services.start_tournament(t.pk, org)
+    first = Match.objects.filter(tournament=t, round__number=1)
+    assert first.filter(allied__isnull=True).count() == 2  # top seeds get byes
+    m = first.filter(allied__isnull=False).first()
+    a, _ = players_of(m)
+    with pytest.raises(services.TournamentError, match="winner"):
+        services.report_result(m.pk, a, {"result": "draw"})
+    run_to_end(t, random.Random(2))
+    t.refresh_from_db()
+    assert t.planned_rounds == 3 and t.current_round == 3
+    assert Match.objects.filter(tournament=t, round__number=3).count() == 1
+
+
+def test_swiss_with_top_cut(org):
+    t, _ = field(org, 8, format="swiss_top_cut", rounds=2, top_cut=4)
+    services.start_tournament(t.pk, org)
+    run_to_end(t, random.Random(3))
+    t.refresh_from_db()
+    assert t.planned_rounds == 4
+    top = Match.objects.filter(tournament=t, round__number=3)
+    assert top.count() == 2 and top.first().round.stage == "top_cut"
+    standing = [int(r["player"]) for r in
+                StandingSnapshot.objects.get(tournament=t, round_number=2).rows]
+    assert {top.first().french_id, top.first().allied_id} == {standing[0], standing[3]}
+    assert Match.objects.filter(tournament=t, round__number=4).count() == 1
+
+
+def test_two_game_swiss(org):
+    t, _ = field(org, 4, format="swiss_two_game")
+    services.start_tournament(t.pk, org)
+    m = current_matches(t)[0]
+    a, _ = players_of(m)
+    with pytest.raises(services.TournamentError, match="two-game"):
+        services.report_result(m.pk, a, {"result": "french"})
+    report_both(m, {"french_games": 1, "allied_games": 1, "draws": 0})
+    m.refresh_from_db()
+    assert m.state == "settled"
+    run_to_end(t, random.Random(4), {"french_games": 2, "allied_games": 0})
+    rows = StandingSnapshot.objects.filter(tournament=t).last().rows
+    assert rows[0]["how"]["gw"]["terms"]["games"] == 4
+
+
+def test_keep_apart_clubs(org):
+    t = tournament(org)
+    for k in range(4):
+        user, versions = player(f"c{k}")
+        register(t, user, versions, club="Hougoumont" if k < 2 else "La Haye")
+    services.start_tournament(t.pk, org)
+    for m in current_matches(t):
+        clubs = {Entry.objects.get(pk=e).club for e in m.players()}
+        assert len(clubs) == 2
+
+
+def test_late_entry_joins_with_zero_points(org):
+    t, _ = field(org, 4, late_entry=True, rounds=4)
+    services.start_tournament(t.pk, org)
+    user, versions = player("late")
+    entry = register(t, user, versions)
+    assert entry.late
+    assert DeckVersion.objects.get(pk=versions["french"].pk).locked_at is not None
+    for m in current_matches(t):
+        report_both(m, {"result": "french"})
+    services.advance(t.pk)
+    assert Match.objects.filter(round__number=2, french=entry).exists() or \
+        Match.objects.filter(round__number=2, allied=entry).exists()

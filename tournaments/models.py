@@ -1,0 +1,320 @@
+"""Tournaments: entries with locked deck lists, rounds, matches, reports, results, standings.
+
+Every result enters through ``tournaments.services.results.record_result`` (reports, disputes,
+corrections, the time limit, no-shows and, later, online battles). A round is unique per
+tournament (``one_round_number_per_tournament``): a doubled or retried pairing task can never
+create it twice.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from cards.models import Battle
+
+
+class DeckKind(models.TextChoices):
+    STANDARD = "standard", "Standard (2.0)"
+    CUSTOM = "custom", "Custom Battle Points (15.0)"
+    HISTORICAL = "historical", "Historical only (2.0 option)"
+
+
+class Format(models.TextChoices):
+    SWISS = "swiss", "Swiss"
+    SWISS_TWO_GAME = "swiss_two_game", "Swiss, two-game matches"
+    ROUND_ROBIN = "round_robin", "Round robin"
+    SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+    SWISS_TOP_CUT = "swiss_top_cut", "Swiss with a top cut"
+
+
+class PairingMode(models.TextChoices):
+    SCHEDULED = "scheduled", "At each round's scheduled start time"
+    ON_COMPLETION = "on_completion", "As soon as the previous round is complete"
+
+
+class Status(models.TextChoices):
+    REGISTRATION = "registration", "Registration open"
+    CLOSED = "closed", "Registration closed"
+    CHECK_IN = "check_in", "Check-in open"
+    RUNNING = "running", "Running"
+    PAUSED = "paused", "Paused"
+    FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+BEFORE_START = (Status.REGISTRATION, Status.CLOSED, Status.CHECK_IN)
+STARTED = (Status.RUNNING, Status.PAUSED)
+
+TIEBREAKERS = ("omw", "gw", "ogw", "french", "allied")
+DEFAULT_TIEBREAKERS = ["omw", "gw", "ogw"]
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=120)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                  related_name="organised_tournaments")
+    description = models.TextField(blank=True, default="", max_length=5000)
+    battle = models.CharField(max_length=12, choices=Battle.choices)
+    deck_kind = models.CharField(max_length=12, choices=DeckKind.choices,
+                                 default=DeckKind.STANDARD)
+    scale = models.CharField(max_length=12, default="1")
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss rounds; empty: the recommended ceil(log2 n).")
+    top_cut = models.PositiveSmallIntegerField(null=True, blank=True,
+                                               help_text="Players in the top cut (2, 4, 8...).")
+    planned_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="All rounds, fixed when the tournament starts.")
+    round_seconds = models.PositiveIntegerField(default=50 * 60)
+    break_seconds = models.PositiveIntegerField(
+        default=0, help_text="Scheduled mode: gap between a round's time and the next start.")
+    pairing_mode = models.CharField(max_length=14, choices=PairingMode.choices,
+                                    default=PairingMode.ON_COMPLETION)
+    tiebreakers = models.JSONField(default=list, blank=True)
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
+    check_in_opens_at = models.DateTimeField(
+        null=True, blank=True, help_text="Empty: no check-in (everyone registered plays).")
+    starts_at = models.DateTimeField(
+        null=True, blank=True, help_text="Check-in closes and round 1 is paired; empty: the "
+        "organiser starts by hand.")
+    max_players = models.PositiveIntegerField(null=True, blank=True)
+    late_entry = models.BooleanField(default=False,
+                                     help_text="Swiss: entries accepted during the first half.")
+    status = models.CharField(max_length=12, choices=Status.choices,
+                              default=Status.REGISTRATION)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    next_round_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    wake_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the clock task is next scheduled (dedupe).")
+    lists_public = models.BooleanField(default=False)
+    webhook_url = models.URLField(blank=True, default="")
+    webhook_secret = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "wake_at"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def games_per_match(self) -> int:
+        return 2 if self.format == Format.SWISS_TWO_GAME else 1
+
+    @property
+    def draws_allowed(self) -> bool:
+        return self.format != Format.SINGLE_ELIMINATION
+
+    @property
+    def tiebreaker_order(self) -> list[str]:
+        return list(self.tiebreakers or DEFAULT_TIEBREAKERS)
+
+
+class Entry(models.Model):
+    """A player in a tournament with one deck version per army of the battle: French, and the
+    Allied armies there (Quatre Bras: British; Ligny, Wavre: Prussian; Waterloo: both)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="tournament_entries")
+    french_version = models.ForeignKey("decks.DeckVersion", on_delete=models.PROTECT,
+                                       related_name="+")
+    british_version = models.ForeignKey("decks.DeckVersion", on_delete=models.PROTECT,
+                                        related_name="+", null=True, blank=True)
+    prussian_version = models.ForeignKey("decks.DeckVersion", on_delete=models.PROTECT,
+                                         related_name="+", null=True, blank=True)
+    seed = models.PositiveIntegerField(default=0, help_text="Registration order (1 = first).")
+    rating = models.IntegerField(default=0)
+    club = models.CharField(max_length=60, blank=True, default="",
+                            help_text="Players of one club are kept apart (Swiss).")
+    registered_at = models.DateTimeField(auto_now_add=True)
+    late = models.BooleanField(default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    no_show = models.BooleanField(default=False)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament_id}"
+
+    @property
+    def dropped(self) -> bool:
+        return self.dropped_at is not None
+
+    def versions(self):
+        return [v for v in (self.french_version, self.british_version, self.prussian_version)
+                if v is not None]
+
+
+class Round(models.Model):
+    class Stage(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        ELIMINATION = "elimination", "Elimination"
+        TOP_CUT = "top_cut", "Top cut"
+
+    class State(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=12, choices=Stage.choices, default=Stage.SWISS)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PLAYING)
+    paired_at = models.DateTimeField(auto_now_add=True)
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="Time; empty while paused.")
+    remaining_seconds = models.PositiveIntegerField(null=True, blank=True,
+                                                    help_text="Time left, kept while paused.")
+    timed_out = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    pairing_seconds = models.FloatField(default=0, help_text="Pairing + match creation time.")
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="one_round_number_per_tournament"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of {self.tournament_id}"
+
+
+class Match(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting for reports"
+        REPORTED = "reported", "One player reported"
+        DISPUTED = "disputed", "Disputed"
+        SETTLED = "settled", "Settled"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField()
+    french = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+",
+                               help_text="French in game 1 (two-game matches: Allied in game 2).")
+    allied = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+", null=True,
+                               blank=True, help_text="Empty: a bye for the French player.")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    french_games = models.PositiveSmallIntegerField(null=True, blank=True)
+    allied_games = models.PositiveSmallIntegerField(null=True, blank=True)
+    draws = models.PositiveSmallIntegerField(null=True, blank=True)
+    double_loss = models.BooleanField(default=False)
+    source = models.CharField(max_length=16, blank=True, default="",
+                              help_text="How the result entered (see ResultLog.Source).")
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="one_match_per_table"),
+            models.UniqueConstraint(fields=["round", "french"], name="french_once_per_round"),
+            models.UniqueConstraint(fields=["round", "allied"], name="allied_once_per_round"),
+        ]
+        indexes = [models.Index(fields=["tournament", "state"])]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} (round {self.round_id}, table {self.table})"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.allied_id is None
+
+    def players(self) -> list[int]:
+        return [e for e in (self.french_id, self.allied_id) if e is not None]
+
+
+class Report(models.Model):
+    """One player's report of a match (at most one each)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="reports")
+    french_games = models.PositiveSmallIntegerField()
+    allied_games = models.PositiveSmallIntegerField()
+    draws = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "entry"], name="one_report_per_player"),
+        ]
+
+
+class ResultLog(models.Model):
+    """Every result that entered a match: who, how and why (corrections keep the old one)."""
+
+    class Source(models.TextChoices):
+        AGREEMENT = "agreement", "Both players agreed"
+        ORGANISER = "organiser", "Dispute settled by the organiser"
+        CORRECTION = "correction", "Corrected by the organiser"
+        TIME_LIMIT = "time_limit", "Time limit"
+        NO_SHOW = "no_show", "No-show (game loss)"
+        BYE = "bye", "Bye"
+        ONLINE = "online", "Online battle"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
+    source = models.CharField(max_length=16, choices=Source.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                           blank=True, related_name="+")
+    reason = models.CharField(max_length=500, blank=True, default="")
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+
+
+class StandingSnapshot(models.Model):
+    """Standings after a round, with each figure's computation (``rows[i]["how"]``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="snapshots")
+    round_number = models.PositiveSmallIntegerField()
+    tiebreakers = models.JSONField(default=list)
+    rows = models.JSONField(default=list)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "round_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round_number"],
+                                    name="one_snapshot_per_round"),
+        ]
+
+
+class WebhookDelivery(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed (retries exhausted)"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="webhook_deliveries")
+    event = models.CharField(max_length=40)
+    key = models.CharField(max_length=80, help_text="Event identity: one delivery per event.")
+    url = models.URLField()
+    payload = models.JSONField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="one_delivery_per_event"),
+        ]

@@ -1,0 +1,126 @@
+"""Reads for the API and the pages. Deck-list visibility lives here (and only here)."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+
+from .models import Entry, Match, ResultLog, Round, StandingSnapshot, Status, Tournament
+from .services.common import is_organiser
+from .services.errors import NotAllowed, NotFound
+from .services.standings import compute_rows
+
+
+def tournaments(status: str | None = None) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("organiser").annotate(
+        players=Count("entries", distinct=True))
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def tournament(pk) -> Tournament:
+    t = tournaments().filter(pk=pk).first() if str(pk).isdigit() else None
+    if t is None:
+        raise NotFound("no such tournament")
+    return t
+
+
+def entries(t: Tournament) -> QuerySet[Entry]:
+    return t.entries.select_related("user").order_by("seed", "pk")
+
+
+def entry_of(t: Tournament, user) -> Entry | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return t.entries.filter(user=user).first()
+
+
+def opponents_met(entry: Entry) -> set[int]:
+    """Entries ``entry`` has been paired against (its match published: lists may show)."""
+    rows = Match.objects.filter(Q(french=entry) | Q(allied=entry), allied__isnull=False
+                                ).values_list("french_id", "allied_id")
+    return {x for pair in rows for x in pair} - {entry.pk}
+
+
+def can_see_lists(t: Tournament, viewer, entry: Entry) -> bool:
+    """Organiser: always. The player: their own. Lists published after the event: everyone.
+    An opponent: only once their match is paired (never before)."""
+    if is_organiser(t, viewer) or (t.lists_public and t.status == Status.FINISHED):
+        return True
+    mine = entry_of(t, viewer)
+    if mine is None:
+        return False
+    return mine.pk == entry.pk or entry.pk in opponents_met(mine)
+
+
+def deck_lists(t: Tournament, viewer, entry: Entry) -> dict:
+    if not can_see_lists(t, viewer, entry):
+        raise NotAllowed("this player's deck lists are not visible to you (yet)")
+    out = {}
+    for side in ("french_version", "british_version", "prussian_version"):
+        version = getattr(entry, side)
+        if version is not None:
+            out[side.removesuffix("_version")] = {
+                "version": version.pk, "deck": version.deck.name, "number": version.number,
+                "army": version.army, "entries": version.entries, "size": version.size}
+    return out
+
+
+def rounds(t: Tournament) -> QuerySet[Round]:
+    return t.round_set.annotate(
+        matches_total=Count("matches"),
+        matches_open=Count("matches", filter=~Q(matches__state=Match.State.SETTLED)))
+
+
+def round_of(t: Tournament, number) -> Round:
+    rnd = t.round_set.filter(number=number).first() if str(number).isdigit() else None
+    if rnd is None:
+        raise NotFound(f"round {number} is not paired")
+    return rnd
+
+
+def pairings(rnd: Round) -> QuerySet[Match]:
+    return rnd.matches.select_related("french__user", "allied__user", "round")
+
+
+def current_match(t: Tournament, user) -> Match | None:
+    entry = entry_of(t, user)
+    if entry is None:
+        return None
+    return (Match.objects.filter(tournament=t).filter(Q(french=entry) | Q(allied=entry))
+            .select_related("round", "french__user", "allied__user")
+            .order_by("-round__number").first())
+
+
+def match(pk) -> Match:
+    m = (Match.objects.select_related("round", "tournament", "french__user", "allied__user")
+         .filter(pk=pk).first()) if str(pk).isdigit() else None
+    if m is None:
+        raise NotFound("no such match")
+    return m
+
+
+def disputes(t: Tournament) -> QuerySet[Match]:
+    return (Match.objects.filter(tournament=t, state=Match.State.DISPUTED)
+            .select_related("round", "french__user", "allied__user").prefetch_related("reports"))
+
+
+def result_log(m: Match) -> QuerySet[ResultLog]:
+    return m.log.select_related("by")
+
+
+def standings(t: Tournament, round_number=None) -> dict:
+    """A snapshot (after ``round_number``, default the latest finished round), or before any
+    round finished, the live figures of round 0. Each row has ``how`` for every figure."""
+    snaps = StandingSnapshot.objects.filter(tournament=t)
+    if round_number not in (None, ""):
+        snap = snaps.filter(round_number=round_number).first() if str(round_number).isdigit() \
+            else None
+        if snap is None:
+            raise NotFound(f"no standings after round {round_number}")
+    else:
+        snap = snaps.order_by("-round_number").first()
+    if snap is None:
+        return {"round": 0, "tiebreakers": t.tiebreaker_order, "rows": compute_rows(t, 0)}
+    return {"round": snap.round_number, "tiebreakers": snap.tiebreakers, "rows": snap.rows,
+            "computed_at": snap.computed_at}

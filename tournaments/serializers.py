@@ -1,0 +1,127 @@
+"""Read serializers (writes go through services, which validate)."""
+
+from rest_framework import serializers
+
+from .models import Entry, Match, ResultLog, Round, Tournament
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    organiser = serializers.CharField(source="organiser.username", read_only=True)
+    players = serializers.IntegerField(read_only=True, required=False)
+    tiebreakers = serializers.ListField(source="tiebreaker_order", read_only=True)
+    games_per_match = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "description", "organiser", "battle", "deck_kind", "scale",
+                  "format", "rounds", "top_cut", "planned_rounds", "round_seconds",
+                  "break_seconds", "pairing_mode", "tiebreakers", "registration_closes_at",
+                  "check_in_opens_at", "starts_at", "max_players", "late_entry", "status",
+                  "current_round", "next_round_at", "lists_public", "players",
+                  "games_per_match", "created_at", "started_at", "finished_at"]
+
+
+class OrganiserTournamentSerializer(TournamentSerializer):
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "webhook_url", "webhook_secret"]
+
+
+class TournamentEntrySerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="user.username")
+    dropped = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "seed", "club", "late", "checked_in_at", "no_show",
+                  "dropped", "dropped_after_round", "registered_at"]
+
+
+def _name(entry):
+    return None if entry is None else entry.user.username
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number")
+    french = serializers.SerializerMethodField()
+    allied = serializers.SerializerMethodField()
+    french_entry = serializers.IntegerField(source="french_id")
+    allied_entry = serializers.IntegerField(source="allied_id", allow_null=True)
+    bye = serializers.BooleanField(source="is_bye")
+
+    class Meta:
+        model = Match
+        fields = ["id", "round", "table", "french", "allied", "french_entry", "allied_entry",
+                  "bye", "state", "french_games", "allied_games", "draws", "double_loss",
+                  "source", "settled_at"]
+
+    def get_french(self, m) -> str | None:
+        return _name(m.french)
+
+    def get_allied(self, m) -> str | None:
+        return _name(m.allied)
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    matches_total = serializers.IntegerField(read_only=True, required=False)
+    matches_open = serializers.IntegerField(read_only=True, required=False)
+
+    class Meta:
+        model = Round
+        fields = ["number", "stage", "state", "paired_at", "ends_at", "remaining_seconds",
+                  "timed_out", "finished_at", "matches_total", "matches_open"]
+
+
+class ResultLogSerializer(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.username", default=None)
+
+    class Meta:
+        model = ResultLog
+        fields = ["id", "source", "by", "reason", "before", "after", "created_at"]
+
+
+# --- inputs (documentation; the services validate) -------------------------------------------
+
+class TournamentInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    battle = serializers.CharField(help_text="quatre-bras, ligny, wavre or waterloo")
+    description = serializers.CharField(required=False)
+    deck_kind = serializers.CharField(required=False, help_text="standard, custom, historical")
+    scale = serializers.CharField(required=False)
+    format = serializers.CharField(required=False, help_text="swiss, swiss_two_game, "
+                                   "round_robin, single_elimination, swiss_top_cut")
+    rounds = serializers.IntegerField(required=False, allow_null=True)
+    top_cut = serializers.IntegerField(required=False, allow_null=True)
+    round_seconds = serializers.IntegerField(required=False)
+    break_seconds = serializers.IntegerField(required=False)
+    pairing_mode = serializers.CharField(required=False, help_text="scheduled, on_completion")
+    tiebreakers = serializers.ListField(child=serializers.CharField(), required=False)
+    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    max_players = serializers.IntegerField(required=False, allow_null=True)
+    late_entry = serializers.BooleanField(required=False)
+    webhook_url = serializers.URLField(required=False, allow_blank=True)
+
+
+class RegisterInput(serializers.Serializer):
+    french_version = serializers.IntegerField()
+    british_version = serializers.IntegerField(required=False, allow_null=True)
+    prussian_version = serializers.IntegerField(required=False, allow_null=True)
+    club = serializers.CharField(required=False, allow_blank=True)
+
+
+class DropInput(serializers.Serializer):
+    entry = serializers.IntegerField(required=False, help_text="Organisers: the entry to drop.")
+
+
+class ResultInput(serializers.Serializer):
+    result = serializers.CharField(required=False, help_text="french, allied or draw")
+    french_games = serializers.IntegerField(required=False)
+    allied_games = serializers.IntegerField(required=False)
+    draws = serializers.IntegerField(required=False)
+    double_loss = serializers.BooleanField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True)
+
+
+class PublishInput(serializers.Serializer):
+    public = serializers.BooleanField(required=False, default=True)

@@ -1,0 +1,171 @@
+"""Registration with deck lists, withdrawal, check-in and drops."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards.models import Army, Battle
+from decks.models import DeckKind as DeckRulesKind
+from decks.models import DeckVersion
+from decks.services import check_version
+
+from ..models import BEFORE_START, STARTED, DeckKind, Entry, Format, Status, Tournament
+from .common import is_organiser, lock_tournament
+from .errors import Conflict, NotAllowed, NotFound, TournamentError
+
+SIDE_ARMIES = {"french_version": Army.FRENCH, "british_version": Army.BRITISH,
+               "prussian_version": Army.PRUSSIAN}
+
+
+ALLIED_ARMIES = {
+    Battle.QUATRE_BRAS: ["british_version"],
+    Battle.LIGNY: ["prussian_version"],
+    Battle.WAVRE: ["prussian_version"],
+    Battle.WATERLOO: ["british_version", "prussian_version"],
+}
+
+
+def sides_needed(battle: str) -> list[str]:
+    """One deck per army of the battle: French, and the Allied armies that fought there."""
+    return ["french_version", *ALLIED_ARMIES[battle]]
+
+
+def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[str]:
+    """Why ``version`` cannot be ``user``'s ``army`` deck in ``t`` (empty: it can)."""
+    problems = []
+    label = f"deck version {version.pk} ({version.deck.name} v{version.number})"
+    if version.deck.owner_id != user.pk:
+        return [f"{label} is not yours"]
+    if version.army != army:
+        problems.append(f"{label} is a {version.army} deck, not {army}")
+    if version.battle != t.battle:
+        problems.append(f"{label} is for {version.battle}, the tournament is {t.battle}")
+    want_kind = DeckRulesKind.CUSTOM if t.deck_kind == DeckKind.CUSTOM else DeckRulesKind.STANDARD
+    if version.kind != want_kind:
+        problems.append(f"{label} is a {version.kind} deck; the tournament needs {want_kind}")
+    if t.deck_kind == DeckKind.HISTORICAL and not version.historical:
+        problems.append(f"{label} is not historical-only")
+    if version.scale != t.scale:
+        problems.append(f"{label} is at scale {version.scale}; the tournament plays {t.scale}")
+    if problems:
+        return problems
+    result = check_version(version, user)
+    if not result.valid:
+        problems.append(f"{label} breaks the deck rules: "
+                        + "; ".join(p.message for p in result.errors))
+    if result.playable_from_collection is False:
+        problems.append(f"{label} needs cards your collection does not have free: "
+                        + "; ".join(p.message for p in result.problems if p.code == "not_owned"))
+    return problems
+
+
+def _version(value, side: str) -> DeckVersion:
+    pk = getattr(value, "pk", value)
+    if isinstance(pk, bool) or not isinstance(pk, int | str) or not str(pk).isdigit():
+        raise TournamentError(f"{side} must be a deck version id")
+    version = DeckVersion.objects.select_related("deck").filter(pk=int(pk)).first()
+    if version is None:
+        raise TournamentError(f"{side}: deck version {pk} does not exist")
+    return version
+
+
+def _late_entry_open(t: Tournament) -> bool:
+    swiss = t.format in (Format.SWISS, Format.SWISS_TWO_GAME, Format.SWISS_TOP_CUT)
+    swiss_rounds = t.rounds or (t.planned_rounds or 1)
+    return (t.late_entry and swiss and t.status == Status.RUNNING
+            and t.current_round < (swiss_rounds + 1) // 2)
+
+
+def register(tournament_id, user, *, french_version, british_version=None,
+             prussian_version=None, club: str = "") -> Entry:
+    """Enter ``user`` with one valid deck version per side, owned and backed by their
+    collection. During a Swiss with late entry, the entry joins the next round with 0 points
+    and its decks lock at once."""
+    given = {"french_version": french_version, "british_version": british_version,
+             "prussian_version": prussian_version}
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        late = _late_entry_open(t)
+        if t.status != Status.REGISTRATION and not late:
+            raise Conflict("registration is closed")
+        if t.entries.filter(user=user).exists():
+            raise Conflict("you are already registered; withdraw first to change decks")
+        if t.max_players and t.entries.count() >= t.max_players:
+            raise Conflict(f"the tournament is full ({t.max_players} players)")
+        needed = sides_needed(t.battle)
+        for side, value in given.items():
+            if value not in (None, "") and side not in needed:
+                raise TournamentError(f"{side}: that army does not fight at "
+                                      f"{t.get_battle_display()}")
+        versions, problems = {}, []
+        for side in needed:
+            if given[side] in (None, ""):
+                raise TournamentError(f"{side} is required at {t.get_battle_display()}")
+            versions[side] = _version(given[side], side)
+            problems += deck_problems(t, versions[side], SIDE_ARMIES[side], user)
+        if problems:
+            raise TournamentError("these decks cannot be registered", problems=problems)
+        seed = (t.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
+        entry = Entry.objects.create(tournament=t, user=user, seed=seed, late=late,
+                                     club=str(club or "")[:60], **versions)
+        if late:
+            now = timezone.now()
+            DeckVersion.objects.filter(pk__in=[v.pk for v in versions.values()]).update(
+                locked_at=now)
+            entry.checked_in_at = now
+            entry.save(update_fields=["checked_in_at"])
+    return entry
+
+
+def _entry(t: Tournament, user) -> Entry:
+    entry = t.entries.filter(user=user).first() if user and user.is_authenticated else None
+    if entry is None:
+        raise NotFound("you are not registered in this tournament")
+    return entry
+
+
+def withdraw(tournament_id, user) -> None:
+    """Before the start: leave (the entry is deleted). After: the same as dropping."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        entry = _entry(t, user)
+        if t.status in BEFORE_START:
+            entry.delete()
+            return
+    drop(tournament_id, user, entry.pk)
+
+
+def check_in(tournament_id, user) -> Entry:
+    """Confirm presence during the check-in window (again: no change)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        entry = _entry(t, user)
+        if t.status != Status.CHECK_IN:
+            raise Conflict("check-in is not open")
+        if entry.checked_in_at is None:
+            entry.checked_in_at = timezone.now()
+            entry.save(update_fields=["checked_in_at"])
+    return entry
+
+
+def drop(tournament_id, actor, entry_id) -> Entry:
+    """Drop a player (the organiser any player, a player themself): no longer paired; past
+    results and standings are unchanged. Refused after the end."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        entry = t.entries.filter(pk=getattr(entry_id, "pk", entry_id)).first()
+        if entry is None:
+            raise NotFound("no such player in this tournament")
+        if not is_organiser(t, actor) and entry.user_id != getattr(actor, "pk", None):
+            raise NotAllowed("only the organiser or the player may drop a player")
+        if t.status in (Status.FINISHED, Status.CANCELLED):
+            raise Conflict("the tournament is over; nobody can drop any more")
+        if t.status not in STARTED:
+            raise Conflict("the tournament has not started; withdraw instead")
+        if entry.dropped:
+            raise Conflict("this player has already dropped")
+        entry.dropped_at = timezone.now()
+        entry.dropped_after_round = t.current_round
+        entry.save(update_fields=["dropped_at", "dropped_after_round"])
+    return entry

@@ -1,0 +1,407 @@
+"""Starting, pairing, pausing and finishing: every step under the tournament's row lock.
+
+A round is paired once: ``pair_round`` checks under ``select_for_update`` that round N is the
+next one and not there yet, and the unique constraint (tournament, number) backs it up, so a
+retried or doubled task changes nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from datetime import timedelta
+from fractions import Fraction
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from decks.models import DeckVersion
+
+from ..models import (
+    BEFORE_START,
+    STARTED,
+    Entry,
+    Format,
+    Match,
+    PairingMode,
+    ResultLog,
+    Round,
+    Status,
+    Tournament,
+)
+from ..pairing import NoValidPairing, Player, elimination_round, pair_swiss, round_robin_round
+from ..pairing import top_cut as top_cut_pairs
+from .common import lock_tournament, require_organiser
+from .errors import Conflict, TournamentError
+from .setup import planned_rounds
+from .standings import compute_rows, snapshot
+from .webhooks import emit
+
+# Test hook for the worker-kill test: "SECONDS:PATH" pauses pairing for SECONDS (while holding
+# the lock, before commit) after touching PATH. Unset in production.
+_PAUSE_ENV = "EAGLES_TEST_PAUSE_PAIRING"
+
+
+def _active_ids(entries: list[Entry], number: int) -> list[Entry]:
+    """Entries paired in round ``number``: not dropped before it (a no-show is dropped after
+    round 1, so it is paired in round 1 and takes its game loss there)."""
+    return [e for e in entries
+            if e.dropped_after_round is None or e.dropped_after_round >= number]
+
+
+# --- start -----------------------------------------------------------------------------------
+
+def start_tournament(tournament_id, user=None, now=None) -> Round:
+    """Start now (the organiser, or the clock at ``starts_at``): close check-in (no-shows
+    take a game loss in round 1 and are dropped after it), lock every deck, pair round 1."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if user is not None:
+            require_organiser(t, user)
+        return _start(t, now or timezone.now())
+
+
+def _start(t: Tournament, now) -> Round:
+    if t.status not in BEFORE_START:
+        raise Conflict("the tournament has already started" if t.status in STARTED
+                       else "the tournament is over")
+    entries = list(t.entries.all())
+    if len(entries) < 2:
+        raise Conflict("a tournament needs at least 2 players to start")
+    if t.check_in_opens_at is not None:
+        absent = [e.pk for e in entries if e.checked_in_at is None]
+        if len(entries) - len(absent) < 2:
+            raise Conflict("fewer than 2 players checked in")
+        Entry.objects.filter(pk__in=absent).update(no_show=True, dropped_at=now,
+                                                   dropped_after_round=1)
+    versions = [v for e in entries for v in (e.french_version_id, e.british_version_id,
+                                             e.prussian_version_id) if v is not None]
+    DeckVersion.objects.filter(pk__in=versions).update(locked_at=now)
+    t.status = Status.RUNNING
+    t.started_at = now
+    t.planned_rounds = planned_rounds(t, len(entries))
+    t.save()
+    return _pair(t, 1, now)
+
+
+# --- pairing ---------------------------------------------------------------------------------
+
+def pair_round(tournament_id, number: int, *, user=None, strict: bool = True, now=None):
+    """Pair round ``number`` if it is the next one and the previous one is complete.
+
+    ``strict`` (organiser/API): a round already paired or not pairable yet is a ``Conflict``.
+    Not strict (Celery tasks): the same cases return the existing round or None, unchanged.
+    """
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        if user is not None:
+            require_organiser(t, user)
+        existing = t.round_set.filter(number=number).first()
+        if existing is not None:
+            if strict:
+                raise Conflict(f"round {number} is already paired")
+            return existing
+        problem = _not_pairable(t, number)
+        if problem:
+            if strict:
+                raise Conflict(problem)
+            return None
+        return _pair(t, number, now or timezone.now())
+
+
+def pair_next_round(tournament_id, user, now=None) -> Round:
+    """Organiser: pair the next round now (e.g. in scheduled mode, before its time)."""
+    t = Tournament.objects.filter(pk=getattr(tournament_id, "pk", tournament_id)).first()
+    number = (t.current_round + 1) if t else 1
+    return pair_round(tournament_id, number, user=user, strict=True, now=now)
+
+
+def _not_pairable(t: Tournament, number: int) -> str | None:
+    if t.status != Status.RUNNING:
+        return f"the tournament is {t.get_status_display().lower()}; no round can be paired"
+    if number != t.current_round + 1:
+        return f"round {t.current_round + 1} is the next round, not round {number}"
+    if t.planned_rounds and number > t.planned_rounds:
+        return f"the tournament has {t.planned_rounds} rounds"
+    if t.round_set.filter(number=t.current_round).exclude(state=Round.State.FINISHED).exists():
+        return f"round {t.current_round} is not complete"
+    return None
+
+
+def _pause_hook() -> None:
+    spec = os.environ.get(_PAUSE_ENV)
+    if spec:
+        seconds, _, path = spec.partition(":")
+        if path:
+            with open(path, "w") as fh:
+                fh.write(str(os.getpid()))
+        time.sleep(float(seconds))
+
+
+def _pair(t: Tournament, number: int, now) -> Round:
+    started = time.perf_counter()
+    entries = list(t.entries.select_related("user"))
+    active = _active_ids(entries, number)
+    stage, pairs, byes = _pairings(t, number, entries, active)
+    _pause_hook()
+    rnd = Round.objects.create(tournament=t, number=number, stage=stage,
+                               ends_at=now + timedelta(seconds=t.round_seconds))
+    games = t.games_per_match
+    matches = [Match(tournament=t, round=rnd, table=k, french_id=f, allied_id=a)
+               for k, (f, a) in enumerate(pairs, start=1)]
+    for k, pid in enumerate(byes, start=len(pairs) + 1):
+        matches.append(Match(tournament=t, round=rnd, table=k, french_id=pid, allied_id=None,
+                             state=Match.State.SETTLED, french_games=games, allied_games=0,
+                             draws=0, source=ResultLog.Source.BYE, settled_at=now))
+    Match.objects.bulk_create(matches, batch_size=500)
+    bye_matches = list(Match.objects.filter(round=rnd, allied__isnull=True))
+    ResultLog.objects.bulk_create(
+        [ResultLog(match=m, source=ResultLog.Source.BYE, after=result_dict(m))
+         for m in bye_matches], batch_size=500)
+    t.current_round = number
+    t.next_round_at = (now + timedelta(seconds=t.round_seconds + t.break_seconds)
+                       if t.pairing_mode == PairingMode.SCHEDULED else None)
+    t.save(update_fields=["current_round", "next_round_at"])
+    rnd.pairing_seconds = time.perf_counter() - started
+    rnd.save(update_fields=["pairing_seconds"])
+    _no_shows(t, rnd, entries)
+    names = {str(e.pk): e.user.username for e in entries}
+    emit(t, "round.paired", f"round.paired:{number}", {
+        "round": number, "stage": stage,
+        "pairings": [{"table": k, "french": names[str(f)], "allied": names[str(a)]}
+                     for k, (f, a) in enumerate(pairs, start=1)],
+        "byes": [names[str(b)] for b in byes],
+        "ends_at": rnd.ends_at.isoformat()})
+    _maybe_finish_round(t, rnd, now)
+    from .clock import schedule_wake
+
+    schedule_wake(t, now)
+    return rnd
+
+
+def _no_shows(t: Tournament, rnd: Round, entries: list[Entry]) -> None:
+    """Round 1 after check-in: a no-show loses its game (both absent: a double loss)."""
+    absent = {e.pk for e in entries if e.no_show}
+    if rnd.number != 1 or not absent:
+        return
+    from .results import record_result
+
+    games = t.games_per_match
+    for m in Match.objects.filter(round=rnd, allied__isnull=False).filter(
+            Q(french_id__in=absent) | Q(allied_id__in=absent)):
+        f_out, a_out = m.french_id in absent, m.allied_id in absent
+        record_result(m.pk, {"french_games": 0 if f_out else games,
+                            "allied_games": 0 if a_out else games, "draws": 0,
+                            "double_loss": f_out and a_out},
+                     source=ResultLog.Source.NO_SHOW, reason="did not check in")
+
+
+def _history(t: Tournament, entries: list[Entry], upto: int) -> dict[int, Player]:
+    """The pairing core's view: points (3 match points = 1), opponents and sides per round
+    (None: no game), byes, drops; ranking tiebreaks from the current standings."""
+    players = {e.pk: Player(id=str(e.pk), rating=e.rating, points=Fraction(0),
+                            opponents=[None] * upto, sides=[None] * upto)
+               for e in entries}
+    rows = compute_rows(t, upto) if upto else []
+    for row in rows:
+        p = players[int(row["player"])]
+        p.points = Fraction(row["match_points"], 3)
+        p.tiebreaks = tuple(row["tiebreaks"].values())
+    for rnd, f, a in Match.objects.filter(tournament=t, round__number__lte=upto).values_list(
+            "round__number", "french_id", "allied_id"):
+        if a is None:
+            players[f].had_bye = True
+            continue
+        players[f].opponents[rnd - 1], players[f].sides[rnd - 1] = str(a), "french"
+        players[a].opponents[rnd - 1], players[a].sides[rnd - 1] = str(f), "allied"
+    return players
+
+
+def _keep_apart(entries: list[Entry]) -> list[list[str]]:
+    clubs: dict[str, list[str]] = {}
+    for e in entries:
+        if e.club:
+            clubs.setdefault(e.club.strip().lower(), []).append(str(e.pk))
+    return [ids for ids in clubs.values() if len(ids) > 1]
+
+
+def _losers(t: Tournament, from_round: int = 1) -> set[int]:
+    lost = set()
+    for f, a, fg, ag, dl in Match.objects.filter(
+            tournament=t, round__number__gte=from_round, allied__isnull=False,
+            state=Match.State.SETTLED).values_list("french_id", "allied_id", "french_games",
+                                                   "allied_games", "double_loss"):
+        if dl:
+            lost |= {f, a}
+        elif fg > ag:
+            lost.add(a)
+        elif ag > fg:
+            lost.add(f)
+    return lost
+
+
+def _pairings(t: Tournament, number: int, entries: list[Entry], active: list[Entry]):
+    """(stage, [(french id, allied id)], [bye ids]) for round ``number``."""
+    active_ids = {e.pk for e in active}
+    seeds = [e.pk for e in sorted(entries, key=lambda e: (e.seed, e.pk))]
+    if t.format == Format.ROUND_ROBIN:
+        pairs, _sits_out = round_robin_round([str(s) for s in seeds], number)
+        played = [(int(f), int(a)) for f, a in pairs
+                  if int(f) in active_ids and int(a) in active_ids]
+        return Round.Stage.ROUND_ROBIN, played, []
+    if t.format == Format.SINGLE_ELIMINATION:
+        alive = {str(e.pk) for e in active} - {str(x) for x in _losers(t)}
+        pairs, walkovers = elimination_round([str(s) for s in seeds], alive, number)
+        return (Round.Stage.ELIMINATION, [(int(f), int(a)) for f, a in pairs],
+                [int(w) for w in walkovers])
+    swiss_rounds = t.planned_rounds - int(math.log2(t.top_cut)) if (
+        t.format == Format.SWISS_TOP_CUT) else None
+    if swiss_rounds is not None and number > swiss_rounds:
+        rows = (t.snapshots.filter(round_number=swiss_rounds).values_list("rows", flat=True)
+                .first() or compute_rows(t, swiss_rounds))
+        standing = [r["player"] for r in rows if int(r["player"]) in active_ids]
+        cut = min(t.top_cut, 2 ** int(math.log2(max(len(standing), 2))))
+        cut_seeds = standing[:cut]
+        if number == swiss_rounds + 1:
+            matches = top_cut_pairs(cut_seeds, cut)
+            return (Round.Stage.TOP_CUT, [(int(a), int(b)) for a, b in matches if b],
+                    [int(a) for a, b in matches if b is None])
+        alive = set(cut_seeds) - {str(x) for x in _losers(t, swiss_rounds + 1)}
+        alive &= {str(i) for i in active_ids}
+        pairs, walkovers = elimination_round(cut_seeds, alive, number - swiss_rounds)
+        return (Round.Stage.TOP_CUT, [(int(f), int(a)) for f, a in pairs],
+                [int(w) for w in walkovers])
+    players = _history(t, entries, number - 1)
+    for e in entries:
+        players[e.pk].dropped = e.pk not in active_ids
+    try:
+        result = pair_swiss(list(players.values()), _keep_apart(active),
+                            use_sides=t.format != Format.SWISS_TWO_GAME)
+    except NoValidPairing as exc:
+        raise Conflict(f"round {number} cannot be paired: {exc}") from None
+    return (Round.Stage.SWISS, [(int(f), int(a)) for f, a in result.pairings],
+            [int(result.bye)] if result.bye else [])
+
+
+# --- round end, finish -----------------------------------------------------------------------
+
+def result_dict(m: Match) -> dict | None:
+    if m.state != Match.State.SETTLED:
+        return None
+    return {"french_games": m.french_games, "allied_games": m.allied_games, "draws": m.draws,
+            "double_loss": m.double_loss}
+
+
+def _maybe_finish_round(t: Tournament, rnd: Round, now) -> bool:
+    """Close the round when every match has its result: snapshot, webhook, next step."""
+    rnd.refresh_from_db(fields=["state"])
+    t.refresh_from_db()
+    if rnd.state == Round.State.FINISHED:
+        return False
+    if Match.objects.filter(round=rnd).exclude(state=Match.State.SETTLED).exists():
+        return False
+    rnd.state = Round.State.FINISHED
+    rnd.finished_at = now
+    rnd.save(update_fields=["state", "finished_at"])
+    snap = snapshot(t, rnd.number)
+    emit(t, "round.finished", f"round.finished:{rnd.number}", {
+        "round": rnd.number, "timed_out": rnd.timed_out,
+        "standings": [{"rank": r["rank"], "player": r["name"], "match_points": r["match_points"]}
+                      for r in snap.rows]})
+    if t.planned_rounds and rnd.number >= t.planned_rounds or _elimination_over(t):
+        _finish(t, now, snap)
+    from .clock import schedule_wake
+
+    schedule_wake(t, now)
+    return True
+
+
+def _elimination_over(t: Tournament) -> bool:
+    if t.format != Format.SINGLE_ELIMINATION:
+        return False
+    alive = t.entries.filter(dropped_at__isnull=True).exclude(pk__in=_losers(t)).count()
+    return alive <= 1
+
+
+def _finish(t: Tournament, now, snap=None) -> None:
+    t.status = Status.FINISHED
+    t.finished_at = now
+    t.next_round_at = None
+    t.save(update_fields=["status", "finished_at", "next_round_at"])
+    unlock_decks(t)
+    rows = snap.rows if snap is not None else []
+    emit(t, "tournament.finished", "tournament.finished", {
+        "rounds": t.current_round,
+        "standings": [{"rank": r["rank"], "player": r["name"], "match_points": r["match_points"],
+                       "tiebreaks": r["tiebreaks"]} for r in rows]})
+
+
+def unlock_decks(t: Tournament) -> None:
+    """Release this tournament's deck versions unless another running tournament holds them."""
+    mine = set()
+    for row in t.entries.values_list("french_version_id", "british_version_id",
+                                     "prussian_version_id"):
+        mine |= {v for v in row if v is not None}
+    held = set()
+    for row in (Entry.objects.filter(tournament__status__in=STARTED)
+                .exclude(tournament=t).values_list("french_version_id", "british_version_id",
+                                                   "prussian_version_id")):
+        held |= {v for v in row if v is not None}
+    DeckVersion.objects.filter(pk__in=mine - held).update(locked_at=None)
+
+
+# --- pause / resume --------------------------------------------------------------------------
+
+def pause(tournament_id, user, now=None) -> Tournament:
+    """Stop the clock: the round timer keeps its remaining time, nothing is paired."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        require_organiser(t, user)
+        if t.status != Status.RUNNING:
+            raise Conflict("only a running tournament can be paused")
+        rnd = t.round_set.filter(number=t.current_round, state=Round.State.PLAYING).first()
+        if rnd is not None and rnd.ends_at is not None:
+            rnd.remaining_seconds = max(0, int((rnd.ends_at - now).total_seconds()))
+            rnd.ends_at = None
+            rnd.save(update_fields=["remaining_seconds", "ends_at"])
+        t.status = Status.PAUSED
+        t.paused_at = now
+        t.wake_at = None
+        t.save(update_fields=["status", "paused_at", "wake_at"])
+    return t
+
+
+def resume(tournament_id, user, now=None) -> Tournament:
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        require_organiser(t, user)
+        if t.status != Status.PAUSED:
+            raise Conflict("the tournament is not paused")
+        rnd = t.round_set.filter(number=t.current_round, state=Round.State.PLAYING).first()
+        if rnd is not None and rnd.remaining_seconds is not None:
+            rnd.ends_at = now + timedelta(seconds=rnd.remaining_seconds)
+            rnd.remaining_seconds = None
+            rnd.save(update_fields=["remaining_seconds", "ends_at"])
+        if t.next_round_at is not None and t.paused_at is not None:
+            t.next_round_at += now - t.paused_at
+        t.status = Status.RUNNING
+        t.paused_at = None
+        t.save(update_fields=["status", "paused_at", "next_round_at"])
+        from .clock import schedule_wake
+
+        schedule_wake(t, now)
+    return t
+
+
+def validate_round_number(value) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise TournamentError("round must be a whole number") from None
+    if number < 1:
+        raise TournamentError("round must be at least 1")
+    return number

@@ -1,0 +1,228 @@
+"""Creating and editing a tournament (before it starts), webhooks, publishing deck lists."""
+
+from __future__ import annotations
+
+import math
+import secrets
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from cards.models import Battle
+from decks.services import DeckInputError, clean_scale
+
+from ..models import (
+    BEFORE_START,
+    TIEBREAKERS,
+    DeckKind,
+    Format,
+    PairingMode,
+    Status,
+    Tournament,
+)
+from .common import lock_tournament, require_organiser
+from .errors import Conflict, TournamentError
+
+EDITABLE = ("name", "description", "battle", "deck_kind", "scale", "format", "rounds",
+            "top_cut", "round_seconds", "break_seconds", "pairing_mode", "tiebreakers",
+            "registration_closes_at", "check_in_opens_at", "starts_at", "max_players",
+            "late_entry", "webhook_url")
+MAX_ROUND_SECONDS = 24 * 3600
+
+
+def recommended_rounds(players: int) -> int:
+    """Swiss: ceil(log2 n) rounds (at least 1) find a single undefeated player."""
+    return max(1, math.ceil(math.log2(players))) if players > 1 else 1
+
+
+def planned_rounds(t: Tournament, players: int) -> int:
+    """All rounds of the event for ``players`` entrants (fixed when it starts)."""
+    if t.format == Format.ROUND_ROBIN:
+        return players - 1 if players % 2 == 0 else players
+    if t.format == Format.SINGLE_ELIMINATION:
+        return recommended_rounds(players)
+    swiss = t.rounds or recommended_rounds(players)
+    if t.format == Format.SWISS_TOP_CUT:
+        return swiss + int(math.log2(t.top_cut or 2))
+    return swiss
+
+
+def _choice(value, choices, what: str) -> str:
+    if value not in choices.values:
+        raise TournamentError(f"{what} must be one of {', '.join(choices.values)}")
+    return value
+
+
+def _int(value, what: str, low: int, high: int, *, optional: bool = False):
+    if value in (None, "") and optional:
+        return None
+    if isinstance(value, bool):
+        raise TournamentError(f"{what} must be a whole number")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise TournamentError(f"{what} must be a whole number") from None
+    if str(number) != str(value).strip() and not isinstance(value, int):
+        raise TournamentError(f"{what} must be a whole number")
+    if not low <= number <= high:
+        raise TournamentError(f"{what} must be between {low} and {high}")
+    return number
+
+
+def _time(value, what: str) -> datetime | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, str):
+        parsed = parse_datetime(value)
+        if parsed is None:
+            raise TournamentError(f"{what} is not a date and time (ISO 8601)")
+        value = parsed
+    if not isinstance(value, datetime):
+        raise TournamentError(f"{what} is not a date and time")
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, timezone.get_current_timezone())
+    return value
+
+
+def clean(fields: dict) -> dict:
+    """Validate tournament settings; raises ``TournamentError`` naming the field."""
+    out = dict(fields)
+    if "name" in out:
+        name = str(out["name"] or "").strip()
+        if not name or len(name) > 120:
+            raise TournamentError("name must be 1 to 120 characters")
+        out["name"] = name
+    if "description" in out:
+        out["description"] = str(out["description"] or "")[:5000]
+    if "battle" in out:
+        _choice(out["battle"], Battle, "battle")
+    if "deck_kind" in out:
+        _choice(out["deck_kind"], DeckKind, "deck_kind")
+    if "format" in out:
+        _choice(out["format"], Format, "format")
+    if "pairing_mode" in out:
+        _choice(out["pairing_mode"], PairingMode, "pairing_mode")
+    if "scale" in out:
+        try:
+            out["scale"] = clean_scale(out["scale"])
+        except DeckInputError as exc:
+            raise TournamentError(exc.message) from None
+    if "rounds" in out:
+        out["rounds"] = _int(out["rounds"], "rounds", 1, 30, optional=True)
+    if "top_cut" in out:
+        out["top_cut"] = _int(out["top_cut"], "top_cut", 2, 256, optional=True)
+        if out["top_cut"] is not None and out["top_cut"] & (out["top_cut"] - 1):
+            raise TournamentError("top_cut must be a power of two (2, 4, 8, ...)")
+    if "round_seconds" in out:
+        out["round_seconds"] = _int(out["round_seconds"], "round_seconds", 1, MAX_ROUND_SECONDS)
+    if "break_seconds" in out:
+        out["break_seconds"] = _int(out["break_seconds"], "break_seconds", 0, MAX_ROUND_SECONDS)
+    if "max_players" in out:
+        out["max_players"] = _int(out["max_players"], "max_players", 2, 100_000, optional=True)
+    if "late_entry" in out:
+        if not isinstance(out["late_entry"], bool):
+            raise TournamentError("late_entry must be true or false")
+    if "tiebreakers" in out:
+        order = out["tiebreakers"]
+        if order in (None, ""):
+            order = []
+        if not isinstance(order, list) or any(t not in TIEBREAKERS for t in order):
+            raise TournamentError(f"tiebreakers must be a list of {', '.join(TIEBREAKERS)}")
+        if len(set(order)) != len(order):
+            raise TournamentError("tiebreakers must not repeat")
+        out["tiebreakers"] = order
+    for key in ("registration_closes_at", "check_in_opens_at", "starts_at"):
+        if key in out:
+            out[key] = _time(out[key], key)
+    if "webhook_url" in out:
+        url = str(out["webhook_url"] or "").strip()
+        if url and not url.startswith(("http://", "https://")):
+            raise TournamentError("webhook_url must be an http(s) URL")
+        out["webhook_url"] = url
+    return out
+
+
+def _check_consistency(t: Tournament) -> None:
+    if t.format == Format.SWISS_TOP_CUT and not t.top_cut:
+        raise TournamentError("a Swiss with a top cut needs top_cut (2, 4, 8, ...)")
+    if t.starts_at:
+        if t.registration_closes_at and t.registration_closes_at > t.starts_at:
+            raise TournamentError("registration must close before the start")
+        if t.check_in_opens_at and t.check_in_opens_at >= t.starts_at:
+            raise TournamentError("check-in must open before the start")
+    elif t.check_in_opens_at:
+        raise TournamentError("a check-in window needs a start time (starts_at)")
+
+
+def create_tournament(organiser, **fields) -> Tournament:
+    """A new tournament open for registration. Fields: see ``EDITABLE`` (name and battle
+    required). The clock task is scheduled for its first due time."""
+    unknown = set(fields) - set(EDITABLE)
+    if unknown:
+        raise TournamentError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    for key in ("name", "battle"):
+        if key not in fields:
+            raise TournamentError(f"{key} is required")
+    data = clean(fields)
+    t = Tournament(organiser=organiser, **data)
+    if t.webhook_url:
+        t.webhook_secret = secrets.token_hex(32)
+    _check_consistency(t)
+    with transaction.atomic():
+        t.save()
+        from .clock import schedule_wake
+
+        schedule_wake(t)
+    return t
+
+
+def update_tournament(tournament_id, user, **fields) -> Tournament:
+    """Change settings before the start (organiser only)."""
+    unknown = set(fields) - set(EDITABLE)
+    if unknown:
+        raise TournamentError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    data = clean(fields)
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        require_organiser(t, user)
+        if t.status not in BEFORE_START:
+            raise Conflict("the tournament has started; its settings can no longer change")
+        if data.get("webhook_url") and not t.webhook_secret:
+            t.webhook_secret = secrets.token_hex(32)
+        for key, value in data.items():
+            setattr(t, key, value)
+        _check_consistency(t)
+        t.save()
+        from .clock import schedule_wake
+
+        schedule_wake(t)
+    return t
+
+
+def publish_lists(tournament_id, user, public: bool = True) -> Tournament:
+    """Make every deck list public (allowed once the tournament is finished)."""
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        require_organiser(t, user)
+        if public and t.status != Status.FINISHED:
+            raise Conflict("deck lists can be published once the tournament is finished")
+        t.lists_public = public
+        t.save(update_fields=["lists_public"])
+    return t
+
+
+def cancel_tournament(tournament_id, user) -> Tournament:
+    with transaction.atomic():
+        t = lock_tournament(tournament_id)
+        require_organiser(t, user)
+        if t.status in (Status.FINISHED, Status.CANCELLED):
+            raise Conflict("the tournament is already over")
+        t.status = Status.CANCELLED
+        t.finished_at = timezone.now()
+        t.save(update_fields=["status", "finished_at"])
+        from .rounds import unlock_decks
+
+        unlock_decks(t)
+    return t

@@ -1,0 +1,48 @@
+"""Standings from the database: records for the pure computation, snapshots after rounds."""
+
+from __future__ import annotations
+
+from ..models import Entry, Match, Round, StandingSnapshot, Tournament
+from ..standings import MatchRecord, compute
+
+
+def match_records(t: Tournament, through_round: int | None = None) -> list[MatchRecord]:
+    """Settled matches as pure records (unsettled ones do not count yet)."""
+    qs = Match.objects.filter(tournament=t, state=Match.State.SETTLED)
+    if through_round is not None:
+        qs = qs.filter(round__number__lte=through_round)
+    return [
+        MatchRecord(rnd, str(f), None if a is None else str(a), fg or 0, ag or 0, d or 0, dl)
+        for rnd, f, a, fg, ag, d, dl in qs.values_list(
+            "round__number", "french_id", "allied_id", "french_games", "allied_games", "draws",
+            "double_loss")
+    ]
+
+
+def player_records(t: Tournament, through_round: int | None = None) -> list[dict]:
+    rows = Entry.objects.filter(tournament=t).values_list(
+        "pk", "user__username", "seed", "dropped_after_round")
+    return [{"id": str(pk), "name": name, "seed": seed,
+             "dropped": dropped is not None and (through_round is None or dropped <= through_round)}
+            for pk, name, seed, dropped in rows]
+
+
+def compute_rows(t: Tournament, through_round: int | None = None) -> list[dict]:
+    return compute(player_records(t, through_round), match_records(t, through_round),
+                   t.tiebreaker_order, t.games_per_match, through_round)
+
+
+def snapshot(t: Tournament, round_number: int) -> StandingSnapshot:
+    """(Re)compute and store the standings after ``round_number``."""
+    snap, _ = StandingSnapshot.objects.update_or_create(
+        tournament=t, round_number=round_number,
+        defaults={"tiebreakers": t.tiebreaker_order, "rows": compute_rows(t, round_number)})
+    return snap
+
+
+def resnapshot_from(t: Tournament, round_number: int) -> None:
+    """After a correction: every finished round from ``round_number`` on is recomputed."""
+    for number in (Round.objects.filter(tournament=t, number__gte=round_number,
+                                        state=Round.State.FINISHED)
+                   .values_list("number", flat=True)):
+        snapshot(t, number)

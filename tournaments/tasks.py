@@ -1,0 +1,85 @@
+"""Celery tasks of the tournament clock. Each takes ids, calls a service and is idempotent:
+running it twice (retry, redelivery after a killed worker, a doubled message, the ``tick``
+catching up) changes nothing the second time. Services enqueue them with
+``transaction.on_commit`` (``services.common.enqueue``).
+
+* ``tournaments.advance(tournament_id)``: do what is due (close registration, open/close
+  check-in, start, time-limit results, pair the next round) and book the next wake with an ETA.
+* ``tournaments.pair_round(tournament_id, number)``: pair round N if it is the next one.
+* ``tournaments.time_limit(round_id)``: the time-limit results of a round at time.
+* ``tournaments.tick()``: periodic safety net (celery beat, every ``TICK_SECONDS``): re-sends
+  ``advance`` for every tournament whose booked wake is past (a lost or late message).
+* ``tournaments.deliver_webhook(delivery_id)``: POST a signed event; exponential backoff.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import current_app, shared_task
+
+from .services import clock, rounds, webhooks
+from .services import results as result_services
+
+TICK_SECONDS = 30
+WEBHOOK_RETRIES = 6
+# The queue tournament tasks go to (tests give each worker its own); None: the default queue.
+QUEUE = os.environ.get("EAGLES_TOURNAMENT_QUEUE") or None
+
+
+def backoff_base() -> float:
+    """Seconds before the first webhook retry; doubled each time (env for tests)."""
+    return float(os.environ.get("EAGLES_WEBHOOK_BACKOFF", "10"))
+
+
+def send(name: str, *args, eta=None) -> None:
+    options = {"queue": QUEUE} if QUEUE else {}
+    if eta is not None:
+        options["eta"] = eta
+    current_app.send_task(f"tournaments.{name}", args=list(args), **options)
+
+
+@shared_task(name="tournaments.advance", acks_late=True)
+def advance(tournament_id: int) -> list[str]:
+    return clock.advance(tournament_id)
+
+
+@shared_task(name="tournaments.pair_round", acks_late=True)
+def pair_round(tournament_id: int, number: int) -> int | None:
+    rnd = rounds.pair_round(tournament_id, number, strict=False)
+    return None if rnd is None else rnd.pk
+
+
+@shared_task(name="tournaments.time_limit", acks_late=True)
+def time_limit(round_id: int) -> int:
+    return result_services.time_limit(round_id)
+
+
+@shared_task(name="tournaments.tick")
+def tick() -> list[int]:
+    late = clock.overdue()
+    for pk in late:
+        send("advance", pk)
+    return late
+
+
+@shared_task(name="tournaments.deliver_webhook", bind=True, acks_late=True,
+             max_retries=WEBHOOK_RETRIES)
+def deliver_webhook(self, delivery_id: int) -> str:
+    final = self.request.retries >= self.max_retries
+    try:
+        return webhooks.deliver(delivery_id, final_attempt=final)
+    except webhooks.DeliveryFailed as exc:
+        if final:
+            return "failed"
+        options = {"queue": QUEUE} if QUEUE else {}
+        raise self.retry(exc=exc, countdown=backoff_base() * 2 ** self.request.retries,
+                         **options) from None
+
+
+# celery beat runs the safety-net tick (only when a beat process is started:
+# `celery -A config beat`); the ETA wakes do the work on time without it.
+current_app.conf.beat_schedule = {
+    **(current_app.conf.beat_schedule or {}),
+    "tournaments-tick": {"task": "tournaments.tick", "schedule": float(TICK_SECONDS)},
+}
