@@ -29,9 +29,12 @@ class Command(BaseCommand):
         env = os.environ.copy()
         subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"],
                        check=True, env=env)
+        # One worker with an embedded beat: the tournament clock's periodic tick runs too.
+        schedule = settings.VAR_DIR / "celerybeat-schedule"
         worker = subprocess.Popen(
             [python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
-             "--pool", "threads", "--concurrency", "2", "--hostname", f"eagles@{host}"],
+             "--pool", "threads", "--concurrency", "2", "--hostname", f"eagles@{host}",
+             "--beat", "--schedule", str(schedule)],
             env=env)
         web = subprocess.Popen([python, "-m", "daphne", "-b", host, "-p", str(port),
                                 "config.asgi:application"], env=env)
