@@ -7,6 +7,7 @@ NAV = [
     ("Collection", "collection", True),
     ("Decks", "decks", True),
     ("Trades", "trades", True),
+    ("Tournaments", "tournaments", False),
 ]
 
 

@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("frontend.catalogue_urls")),
     path("", include("frontend.collection_urls")),
     path("", include("frontend.deck_urls")),
+    path("", include("frontend.tournament_urls")),
 ]

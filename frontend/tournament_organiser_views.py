@@ -1,0 +1,246 @@
+"""The organiser's tournament pages: the create form, the controls (start, pause/resume, pair
+the next round, drop a player, settle disputes, publish lists, exports) and a match's page
+with its result log, where the organiser settles or corrects a result with a reason.
+
+Every check is the service's: a user who is not the organiser gets the service's
+``NotAllowed`` as a 403, and nothing changes.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from cards.models import Battle
+from tournaments import selectors, services
+from tournaments.models import (
+    DEFAULT_TIEBREAKERS,
+    STARTED,
+    TIEBREAKERS,
+    DeckKind,
+    Format,
+    Match,
+    PairingMode,
+    Round,
+)
+from tournaments.services.common import require_organiser
+from tournaments.standings import TIEBREAKER_NAMES
+
+from .tournament_views import (
+    TEMPLATES,
+    get_tournament,
+    posted_result,
+    refuse,
+    result_text,
+    tournament_context,
+)
+
+TIEBREAK_CHOICES = [("", "—")] + [(k, TIEBREAKER_NAMES[k]) for k in TIEBREAKERS]
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class TournamentForm(forms.Form):
+    """The settings as a form. Only shapes are read here (numbers, dates); the service
+    (``services.create_tournament``) checks every value and their consistency."""
+
+    name = forms.CharField(max_length=120)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
+                                  max_length=5000)
+    battle = forms.ChoiceField(choices=Battle.choices, initial=Battle.WATERLOO)
+    deck_kind = forms.ChoiceField(choices=DeckKind.choices, label="Deck kind")
+    scale = forms.CharField(max_length=12, initial="1",
+                            help_text="A fraction: 1, 1/2, 2/3…")
+    format = forms.ChoiceField(choices=Format.choices)
+    top_cut = forms.IntegerField(required=False, min_value=2, label="Top cut",
+                                 help_text="Swiss with a top cut: players in it (2, 4, 8…).")
+    rounds = forms.IntegerField(required=False, min_value=1, label="Swiss rounds",
+                                help_text="Empty: the recommended number for the field "
+                                          "(⌈log₂ players⌉).")
+    round_minutes = forms.IntegerField(min_value=1, initial=50, label="Round length (minutes)")
+    break_minutes = forms.IntegerField(min_value=0, initial=0, required=False,
+                                       label="Break between rounds (minutes)")
+    pairing_mode = forms.ChoiceField(choices=PairingMode.choices, label="Next round is paired",
+                                     initial=PairingMode.ON_COMPLETION)
+    tiebreaker_1 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False,
+                                     label="1st tiebreaker", initial=DEFAULT_TIEBREAKERS[0])
+    tiebreaker_2 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False,
+                                     label="2nd tiebreaker", initial=DEFAULT_TIEBREAKERS[1])
+    tiebreaker_3 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False,
+                                     label="3rd tiebreaker", initial=DEFAULT_TIEBREAKERS[2])
+    tiebreaker_4 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False,
+                                     label="4th tiebreaker")
+    tiebreaker_5 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False,
+                                     label="5th tiebreaker")
+    registration_closes_at = forms.DateTimeField(required=False, widget=DATETIME,
+                                                 label="Registration closes (UTC)")
+    check_in_opens_at = forms.DateTimeField(required=False, widget=DATETIME,
+                                            label="Check-in opens (UTC)",
+                                            help_text="Empty: no check-in.")
+    starts_at = forms.DateTimeField(required=False, widget=DATETIME, label="Starts (UTC)",
+                                    help_text="Check-in closes, round 1 is paired. Empty: "
+                                              "you start it by hand.")
+    max_players = forms.IntegerField(required=False, min_value=2, label="Most players")
+    late_entry = forms.BooleanField(required=False, label="Late entries (Swiss, first half)")
+    webhook_url = forms.URLField(required=False, label="Webhook URL",
+                                 help_text="Round paired, round finished and tournament "
+                                           "finished are POSTed here, signed.")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def service_fields(self) -> dict:
+        data = self.cleaned_data
+        fields = {k: data[k] for k in (
+            "name", "description", "battle", "deck_kind", "scale", "format", "top_cut",
+            "rounds", "pairing_mode", "registration_closes_at", "check_in_opens_at",
+            "starts_at", "max_players", "late_entry", "webhook_url")}
+        fields["round_seconds"] = data["round_minutes"] * 60
+        fields["break_seconds"] = (data["break_minutes"] or 0) * 60
+        fields["tiebreakers"] = [data[f"tiebreaker_{i}"] for i in range(1, 6)
+                                 if data[f"tiebreaker_{i}"]]
+        return fields
+
+
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    error, status = "", 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                t = services.create_tournament(request.user, **form.service_fields())
+            except services.TournamentError as exc:
+                error, status = exc.message, exc.status
+            else:
+                messages.success(request, f"{t.name} is open for registration.")
+                return redirect("tournament", pk=t.pk)
+        else:
+            status = 400
+    return render(request, TEMPLATES + "create.html", {"form": form, "error": error},
+                  status=status)
+
+
+# --- controls ------------------------------------------------------------------------------
+
+def _organiser_tournament(request: HttpRequest, pk: int):
+    t = get_tournament(pk)
+    try:
+        require_organiser(t, request.user)
+    except services.TournamentError as exc:
+        refuse(exc)
+    return t
+
+
+def _manage_page(request: HttpRequest, t, *, error: str = "", status: int = 200):
+    t = get_tournament(t.pk)  # fresh figures after an action
+    rounds = list(selectors.rounds(t))
+    current = next((r for r in rounds if r.number == t.current_round), None)
+    disputes = []
+    for m in selectors.disputes(t):
+        names = {m.french_id: m.french.user.username,
+                 m.allied_id: m.allied.user.username if m.allied else ""}
+        disputes.append({"m": m, "reports": [
+            {"player": names.get(r.entry_id, "?"), "french_games": r.french_games,
+             "allied_games": r.allied_games, "draws": r.draws} for r in m.reports.all()]})
+    return render(request, TEMPLATES + "manage.html", tournament_context(
+        request, t, tab="manage", error=error, rounds=rounds, current=current, disputes=disputes,
+        active=[e for e in selectors.entries(t) if not e.dropped],
+        round_complete=current is None or current.state == Round.State.FINISHED,
+        rounds_left=not t.planned_rounds or t.current_round < t.planned_rounds,
+        result_choices=_organiser_result_choices(t),
+    ), status=status)
+
+
+def _organiser_result_choices(t) -> list[tuple[str, str]]:
+    choices = [("french", "French won"), ("allied", "Allied won")]
+    if t.draws_allowed:
+        choices.append(("draw", "Draw"))
+    return choices
+
+
+@login_required
+def manage(request: HttpRequest, pk: int) -> HttpResponse:
+    return _manage_page(request, _organiser_tournament(request, pk))
+
+
+ACTIONS = {
+    "start": (lambda pk, u, data: services.start_tournament(pk, u),
+              "The tournament has started: round 1 is paired."),
+    "pause": (lambda pk, u, data: services.pause(pk, u), "Paused: the clock is stopped."),
+    "resume": (lambda pk, u, data: services.resume(pk, u), "Resumed."),
+    "pair-next": (lambda pk, u, data: services.pair_next_round(pk, u),
+                  "The next round is paired."),
+    "cancel": (lambda pk, u, data: services.cancel_tournament(pk, u),
+               "The tournament is cancelled."),
+    "publish-lists": (lambda pk, u, data: services.publish_lists(
+        pk, u, data.get("public", "1") == "1"), "Deck list visibility changed."),
+    "drop": (lambda pk, u, data: services.drop(pk, u, data.get("entry", "")),
+             "The player is dropped."),
+}
+
+
+@login_required
+@require_POST
+def action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    t = get_tournament(pk)
+    if name not in ACTIONS:
+        raise Http404("no such control")
+    run, done = ACTIONS[name]
+    try:
+        run(t.pk, request.user, request.POST)
+    except services.TournamentError as exc:
+        refuse(exc)
+        return _manage_page(request, t, error=exc.message, status=exc.status)
+    messages.success(request, done)
+    return redirect("tournament-manage", pk=t.pk)
+
+
+# --- a match: its log; settle and correct ---------------------------------------------------
+
+def _match(pk: int, match_id: int) -> Match:
+    try:
+        m = selectors.match(match_id)
+    except services.NotFound as exc:
+        raise Http404(exc.message) from None
+    if m.tournament_id != pk:
+        raise Http404("no such match in this tournament")
+    return m
+
+
+def match_page(request: HttpRequest, pk: int, match_id: int, *, error: str = "",
+               status: int = 200) -> HttpResponse:
+    t = get_tournament(pk)
+    m = _match(t.pk, match_id)
+    return render(request, TEMPLATES + "match.html", tournament_context(
+        request, t, tab="pairings", m=m, result=result_text(m), log=selectors.result_log(m),
+        error=error, result_choices=_organiser_result_choices(t),
+        can_settle=m.state != Match.State.SETTLED and t.status in STARTED,
+        can_correct=m.state == Match.State.SETTLED and not m.is_bye,
+    ), status=status)
+
+
+@login_required
+@require_POST
+def settle_or_correct(request: HttpRequest, pk: int, match_id: int, how: str) -> HttpResponse:
+    t = get_tournament(pk)
+    m = _match(t.pk, match_id)
+    result, reason = posted_result(request.POST), request.POST.get("reason", "")
+    try:
+        if how == "settle":
+            services.settle_dispute(m.pk, request.user, result, reason)
+        else:
+            services.correct_result(m.pk, request.user, result, reason)
+    except services.TournamentError as exc:
+        refuse(exc)
+        if request.POST.get("from") == "manage":
+            return _manage_page(request, t, error=exc.message, status=exc.status)
+        return match_page(request, pk, match_id, error=exc.message, status=exc.status)
+    messages.success(request, "Result settled." if how == "settle" else "Result corrected.")
+    if request.POST.get("from") == "manage":
+        return redirect("tournament-manage", pk=t.pk)
+    return redirect("tournament-match", pk=t.pk, match_id=m.pk)

@@ -1,0 +1,393 @@
+"""Tournament pages (Django test client): every page renders; registration with deck choice;
+my match and its report; organiser controls are the organiser's only (403, nothing changes);
+a match that is not yours cannot be reported; exports download with their content types."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tournaments import services
+from tournaments.models import Entry, Match, Report, ResultLog, Round, Status, Tournament
+
+from .test_tournament_helpers import field, organiser, player, register, report_both, tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user=None) -> Client:
+    c = Client()
+    if user is not None:
+        c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def org(catalogue):
+    return organiser()
+
+
+@pytest.fixture
+def running(org):
+    """A started 4-player Quatre Bras Swiss: (tournament, organiser, [players])."""
+    t, users = field(org, 4)
+    services.start_tournament(t.pk, org)
+    t.refresh_from_db()
+    return t, org, users
+
+
+def matches_of(t, number=1):
+    return list(Match.objects.filter(round__tournament=t, round__number=number,
+                                     allied__isnull=False).select_related("french__user",
+                                                                          "allied__user"))
+
+
+def url(name, t, *args):
+    return reverse(name, args=[t.pk, *args])
+
+
+# --- every page renders ----------------------------------------------------------------------
+
+def test_the_nav_shows_tournaments_to_everyone(catalogue):
+    page = client_for().get("/")
+    assert b'href="/tournaments/"' in page.content
+
+
+def test_list_groups_upcoming_running_finished(running, org):
+    t, _, _ = running
+    upcoming = tournament(org, name="Ligny Cup", battle="ligny")
+    page = client_for().get(reverse("tournaments"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    running_at = html.index('data-testid="group-running"')
+    finished_at = html.index('data-testid="group-finished"')
+    assert html.index("Ligny Cup") < running_at < html.index(t.name) < finished_at
+    assert upcoming.name in html
+
+
+@pytest.mark.parametrize("name", ["tournament", "tournament-pairings", "tournament-standings",
+                                  "tournament-how"])
+def test_public_pages_render_for_anyone(running, name):
+    t, _, users = running
+    for c in (client_for(), client_for(users[0])):
+        page = c.get(url(name, t))
+        assert page.status_code == 200, name
+        assert t.name.encode() in page.content
+
+
+def test_detail_shows_status_schedule_players_and_round(running):
+    t, _, _ = running
+    html = client_for().get(url("tournament", t)).content.decode()
+    assert "Running" in html and 'data-testid="players-count">4' in html
+    assert "Round 1" in html and "50 minutes" in html
+
+
+def test_pairings_table_per_round(running):
+    t, _, _ = running
+    page = client_for().get(url("tournament-round", t, 1))
+    html = page.content.decode()
+    for m in matches_of(t):
+        assert m.french.user.username in html and m.allied.user.username in html
+    assert client_for().get(url("tournament-round", t, 7)).status_code == 404
+
+
+def test_standings_and_how_computed_after_a_round(running):
+    t, org, _ = running
+    for m in matches_of(t):
+        report_both(m, {"result": "french"})
+    winners = {m.french.user.username for m in matches_of(t)}
+    html = client_for().get(url("tournament-standings", t)).content.decode()
+    assert "Standings after round 1" in html
+    first = html.split('data-testid="rank-1"')[1].split("</tr>")[0]
+    assert any(w in first for w in winners)
+    how = client_for().get(url("tournament-how", t) + "?round=1").content.decode()
+    assert "mean over opponents (byes excluded)" in how
+    assert "max(1/3, match points / (3 x rounds played))" in how
+    assert client_for().get(url("tournament-standings", t) + "?round=9").status_code == 404
+
+
+def test_create_page_and_organiser_pages_render(running, org):
+    t, _, _ = running
+    c = client_for(org)
+    assert c.get(reverse("tournament-create")).status_code == 200
+    assert c.get(url("tournament-manage", t)).status_code == 200
+    m = matches_of(t)[0]
+    assert c.get(url("tournament-match", t, m.pk)).status_code == 200
+
+
+# --- create --------------------------------------------------------------------------------
+
+FORM = {"name": "Quatre Bras Open", "battle": "quatre-bras", "deck_kind": "standard",
+        "scale": "1/2", "format": "swiss", "rounds": "", "top_cut": "", "round_minutes": "45",
+        "break_minutes": "5", "pairing_mode": "scheduled", "tiebreaker_1": "ogw",
+        "tiebreaker_2": "french", "tiebreaker_3": "", "tiebreaker_4": "", "tiebreaker_5": "",
+        "registration_closes_at": "", "check_in_opens_at": "", "starts_at": "",
+        "max_players": "", "webhook_url": "https://example.com/hook", "description": ""}
+
+
+def test_create_through_the_form(org):
+    page = client_for(org).post(reverse("tournament-create"), FORM)
+    t = Tournament.objects.get()
+    assert page.status_code == 302 and page["Location"] == url("tournament", t)
+    assert (t.organiser, t.scale, t.round_seconds, t.break_seconds) == (org, "1/2", 2700, 300)
+    assert t.tiebreakers == ["ogw", "french"] and t.rounds is None
+    assert t.pairing_mode == "scheduled" and t.webhook_secret
+
+
+def test_create_refused_by_the_service_shows_why_and_creates_nothing(org):
+    bad = {**FORM, "format": "swiss_top_cut"}
+    page = client_for(org).post(reverse("tournament-create"), bad)
+    assert page.status_code == 400
+    assert b"needs top_cut" in page.content
+    repeat = {**FORM, "tiebreaker_2": "ogw"}
+    assert client_for(org).post(reverse("tournament-create"), repeat).status_code == 400
+    assert not Tournament.objects.exists()
+
+
+def test_anonymous_cannot_create(catalogue):
+    page = client_for().post(reverse("tournament-create"), FORM)
+    assert page.status_code == 302 and "/accounts/login/" in page["Location"]
+    assert not Tournament.objects.exists()
+
+
+# --- registration, check-in ----------------------------------------------------------------
+
+def test_register_with_deck_choice(org):
+    t = tournament(org)
+    user, versions = player("ney")
+    c = client_for(user)
+    form = c.get(url("tournament-register", t)).content.decode()
+    assert f'value="{versions["french"].pk}"' in form
+    assert f'value="{versions["british"].pk}"' in form
+    assert 'name="prussian_version"' not in form  # no Prussians at Quatre Bras
+    page = c.post(url("tournament-register", t), {
+        "french_version": versions["french"].pk, "british_version": versions["british"].pk,
+        "club": "Grande Armée"})
+    assert page.status_code == 302
+    entry = Entry.objects.get(tournament=t, user=user)
+    assert entry.french_version == versions["french"] and entry.club == "Grande Armée"
+    assert b"You are registered" in c.get(url("tournament", t)).content
+
+
+def test_register_refusal_shows_the_deck_problems_and_changes_nothing(org):
+    t = tournament(org)
+    user, _ = player("ney")
+    _, theirs = player("soult")
+    page = client_for(user).post(url("tournament-register", t), {
+        "french_version": theirs["french"].pk, "british_version": theirs["british"].pk})
+    assert page.status_code == 400
+    assert b'data-testid="deck-problems"' in page.content and b"is not yours" in page.content
+    unbacked, mine = player("grouchy", own=False)
+    page = client_for(unbacked).post(url("tournament-register", t), {
+        "french_version": mine["french"].pk, "british_version": mine["british"].pk})
+    assert page.status_code == 400 and b"collection" in page.content
+    assert not Entry.objects.exists()
+
+
+def test_check_in_button(org):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    start = timezone.now() + timedelta(hours=2)
+    t = tournament(org, check_in_opens_at=timezone.now() + timedelta(hours=1), starts_at=start)
+    user, versions = player("ney")
+    register(t, user, versions)
+    c = client_for(user)
+    c.post(url("tournament-check-in", t))
+    assert Entry.objects.get(user=user).checked_in_at is None  # not open yet: refused
+    Tournament.objects.filter(pk=t.pk).update(status=Status.CHECK_IN)
+    assert b'data-testid="check-in"' in c.get(url("tournament", t)).content
+    assert c.post(url("tournament-check-in", t)).status_code == 302
+    assert Entry.objects.get(user=user).checked_in_at is not None
+
+
+def test_withdraw_before_the_start(org):
+    t = tournament(org)
+    user, versions = player("ney")
+    register(t, user, versions)
+    client_for(user).post(url("tournament-withdraw", t))
+    assert not Entry.objects.exists()
+
+
+# --- my match and reports ------------------------------------------------------------------
+
+def test_both_players_report_on_my_match_and_it_settles(running):
+    t, _, _ = running
+    m = matches_of(t)[0]
+    french, allied = client_for(m.french.user), client_for(m.allied.user)
+    page = french.get(url("tournament-my-match", t))
+    assert b'data-testid="report-form"' in page.content
+    assert b'data-testid="my-side">French' in page.content
+    assert french.post(url("tournament-my-match", t),
+                       {"match": m.pk, "result": "allied"}).status_code == 302
+    page = french.get(url("tournament-my-match", t)).content.decode()
+    assert "You reported; waiting for" in page and 'data-testid="report-form"' not in page
+    allied.post(url("tournament-my-match", t), {"match": m.pk, "result": "allied"})
+    m.refresh_from_db()
+    assert m.state == Match.State.SETTLED and m.allied_games == 1
+    assert b"Allied won" in allied.get(url("tournament-my-match", t)).content
+
+
+def test_disagreeing_reports_show_the_dispute(running):
+    t, _, _ = running
+    m = matches_of(t)[0]
+    client_for(m.french.user).post(url("tournament-my-match", t),
+                                   {"match": m.pk, "result": "french"})
+    client_for(m.allied.user).post(url("tournament-my-match", t),
+                                   {"match": m.pk, "result": "allied"})
+    page = client_for(m.french.user).get(url("tournament-my-match", t)).content.decode()
+    assert 'data-state="disputed"' in page and "Disputed" in page
+
+
+def test_second_report_is_refused(running):
+    t, _, _ = running
+    m = matches_of(t)[0]
+    c = client_for(m.french.user)
+    c.post(url("tournament-my-match", t), {"match": m.pk, "result": "french"})
+    page = c.post(url("tournament-my-match", t), {"match": m.pk, "result": "allied"})
+    assert page.status_code == 409 and b"already reported" in page.content
+    assert Report.objects.filter(match=m).count() == 1
+
+
+def test_reporting_a_match_not_yours_is_refused_and_changes_nothing(running, org):
+    t, _, _ = running
+    first, second = matches_of(t)[:2]
+    intruder = client_for(second.french.user)
+    page = intruder.post(url("tournament-my-match", t), {"match": first.pk, "result": "allied"})
+    assert page.status_code == 403
+    outsider, _ = player("wellington")
+    assert client_for(outsider).post(url("tournament-my-match", t),
+                                     {"match": first.pk, "result": "draw"}).status_code == 403
+    first.refresh_from_db()
+    assert first.state == Match.State.PENDING and not Report.objects.exists()
+
+
+# --- organiser controls --------------------------------------------------------------------
+
+def test_organiser_controls_are_the_organiser_only(running):
+    t, _, users = running
+    player_client = client_for(users[0])
+    assert player_client.get(url("tournament-manage", t)).status_code == 403
+    assert b'data-testid="manage-link"' not in player_client.get(url("tournament", t)).content
+    for action in ("pause", "pair-next", "cancel", "start", "drop"):
+        page = player_client.post(reverse("tournament-action", args=[t.pk, action]),
+                                  {"entry": t.entries.last().pk})
+        assert page.status_code == 403, action
+    m = matches_of(t)[0]
+    for name in ("tournament-settle", "tournament-correct"):
+        page = player_client.post(url(name, t, m.pk), {"result": "french", "reason": "mine"})
+        assert page.status_code == 403, name
+    anonymous = client_for().get(url("tournament-manage", t))
+    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
+    t.refresh_from_db()
+    m.refresh_from_db()
+    assert t.status == Status.RUNNING and t.current_round == 1
+    assert m.state == Match.State.PENDING and not ResultLog.objects.filter(match=m).exists()
+    assert not Entry.objects.filter(tournament=t, dropped_at__isnull=False).exists()
+
+
+def test_organiser_starts_from_the_controls(org):
+    t, _ = field(org, 4)
+    c = client_for(org)
+    assert b'data-testid="start"' in c.get(url("tournament-manage", t)).content
+    assert c.post(reverse("tournament-action", args=[t.pk, "start"])).status_code == 302
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING and Round.objects.filter(tournament=t).count() == 1
+    page = c.post(reverse("tournament-action", args=[t.pk, "start"]))
+    assert page.status_code == 409 and b"already started" in page.content
+    assert Round.objects.filter(tournament=t).count() == 1
+
+
+def test_pair_next_round_only_when_the_round_is_complete(running):
+    t, org, _ = running
+    c = client_for(org)
+    page = c.post(reverse("tournament-action", args=[t.pk, "pair-next"]))
+    assert page.status_code == 409 and b"round 1 is not complete" in page.content
+    for m in matches_of(t):
+        report_both(m, {"result": "french"})
+    assert b'data-testid="pair-next"' in c.get(url("tournament-manage", t)).content
+    assert c.post(reverse("tournament-action", args=[t.pk, "pair-next"])).status_code == 302
+    assert Round.objects.filter(tournament=t).count() == 2
+
+
+def test_pause_resume_and_drop(running):
+    t, org, users = running
+    c = client_for(org)
+    c.post(reverse("tournament-action", args=[t.pk, "pause"]))
+    t.refresh_from_db()
+    assert t.status == Status.PAUSED
+    c.post(reverse("tournament-action", args=[t.pk, "resume"]))
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING
+    entry = Entry.objects.get(tournament=t, user=users[1])
+    c.post(reverse("tournament-action", args=[t.pk, "drop"]), {"entry": entry.pk})
+    entry.refresh_from_db()
+    assert entry.dropped_after_round == 1
+
+
+def test_settle_a_dispute_and_correct_with_a_reason(running):
+    t, org, _ = running
+    m = matches_of(t)[0]
+    services.report_result(m.pk, m.french.user, {"result": "french"})
+    services.report_result(m.pk, m.allied.user, {"result": "allied"})
+    c = client_for(org)
+    manage = c.get(url("tournament-manage", t)).content.decode()
+    assert f'data-testid="dispute-{m.pk}"' in manage
+    c.post(url("tournament-settle", t, m.pk), {"result": "french", "from": "manage"})
+    m.refresh_from_db()
+    assert m.state == Match.State.SETTLED and m.source == "organiser"
+    page = c.post(url("tournament-correct", t, m.pk), {"result": "draw", "reason": ""})
+    assert page.status_code == 400 and b"needs a reason" in page.content
+    m.refresh_from_db()
+    assert m.draws == 0
+    c.post(url("tournament-correct", t, m.pk), {"result": "draw", "reason": "misread"})
+    m.refresh_from_db()
+    assert m.draws == 1 and m.source == "correction"
+    log = c.get(url("tournament-match", t, m.pk)).content.decode()
+    assert "misread" in log and org.username in log
+
+
+def test_publish_lists_after_the_end(running):
+    t, org, _ = running
+    c = client_for(org)
+    page = c.post(reverse("tournament-action", args=[t.pk, "publish-lists"]), {"public": "1"})
+    assert page.status_code == 409
+    t.refresh_from_db()
+    assert not t.lists_public
+
+
+# --- deck lists: never an opponent's before the match --------------------------------------
+
+def test_deck_lists_hidden_until_paired(org):
+    t, users = field(org, 4)
+    other = Entry.objects.get(tournament=t, user=users[1])
+    assert client_for(users[0]).get(url("tournament-decks", t, other.pk)).status_code == 403
+    assert client_for().get(url("tournament-decks", t, other.pk)).status_code == 403
+    assert client_for(org).get(url("tournament-decks", t, other.pk)).status_code == 200
+    mine = Entry.objects.get(tournament=t, user=users[0])
+    assert client_for(users[0]).get(url("tournament-decks", t, mine.pk)).status_code == 200
+    detail = client_for(users[0]).get(url("tournament", t)).content.decode()
+    row = detail.split(f'data-testid="player-{other.pk}"')[1].split("</tr>")[0]
+    assert "hidden" in row
+    services.start_tournament(t.pk, org)
+    m = Match.objects.get(round__tournament=t, french__user=users[0]) if Match.objects.filter(
+        round__tournament=t, french__user=users[0]).exists() else Match.objects.get(
+        round__tournament=t, allied__user=users[0])
+    opponent = m.allied if m.french.user == users[0] else m.french
+    page = client_for(users[0]).get(url("tournament-decks", t, opponent.pk))
+    assert page.status_code == 200 and b"French" in page.content
+
+
+# --- exports -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, content_type", [("standings.csv", "text/csv"),
+                                                ("pairings.csv", "text/csv"),
+                                                ("tournament.trf", "text/plain")])
+def test_exports_download(running, name, content_type):
+    t, _, _ = running
+    page = client_for().get(url("tournament-export", t, name))
+    assert page.status_code == 200
+    assert page["Content-Type"] == f"{content_type}; charset=utf-8"
+    assert page["Content-Disposition"] == f'attachment; filename="t{t.pk}-{name}"'
+    assert page.content
+    assert client_for().get(url("tournament-export", t, "secrets.txt")).status_code == 404
