@@ -168,4 +168,6 @@ def resolve(st: State, p: Piece, t: Piece, shock: bool, roller: Roller, events: 
 
 def reveal(st: State, p: Piece, events: list[dict]) -> None:
     p.up = True
+    if not st.cards[p.num].troop:
+        st.cache = None  # a General or decoy turned up changes the Field (troops do not)
     events.append({"type": "reveal", "piece": p.pid, "card": p.num, "visibility": "all"})

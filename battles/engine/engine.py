@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .board import PLACE_INDEX, SIDE_INDEX, SIDES, positions
+from .board import PLACE_INDEX, PLACE_NAMES, SIDE_INDEX, SIDES, positions
 from .combat import resolve, reveal
 from .dice import Roller, SeededDice
 from .errors import DiceExhausted, IllegalAction
@@ -57,6 +57,7 @@ def _deploy(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None
     p = Piece(st.next_pid, num, s, PLACE_INDEX[a["to"]], up=c.kind == "general")
     st.next_pid += 1
     st.pieces[p.pid] = p
+    st.cache = None
     if "occupy" in a:
         p.occ = a["occupy"]
     ev.append({"type": "deploy", "side": SIDES[s], "piece": p.pid, "to": a["to"],
@@ -74,6 +75,7 @@ def _decoy(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
     p = Piece(st.next_pid, num, s, PLACE_INDEX[a["to"]], up=False)
     st.next_pid += 1
     st.pieces[p.pid] = p
+    st.cache = None
     ev.append({"type": "deploy" if st.phase == "deploy" else "enter", "side": SIDES[s],
                "piece": p.pid, "to": a["to"], "army": st.cards[num].army, "visibility": "all"})
     ev.append({"type": "decoy_card", "side": SIDES[s], "piece": p.pid, "card": num,
@@ -97,6 +99,7 @@ def _play_terrain(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -
     p = Piece(st.next_pid, num, s, terrain_place(st, s, num), up=True)
     st.next_pid += 1
     st.pieces[p.pid] = p
+    st.cache = None
     ev.append({"type": "terrain", "side": SIDES[s], "piece": p.pid, "card": num,
                "at": _name(p.place), "visibility": "all"})
     if st.phase != "deploy":
@@ -104,8 +107,6 @@ def _play_terrain(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -
 
 
 def _name(place: int) -> str:
-    from .board import PLACE_NAMES
-
     return PLACE_NAMES[place]
 
 
@@ -116,8 +117,16 @@ def _play_special(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -
 
 
 def _move(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
-    do_move(st, s, a, ev)
+    dst = PLACE_INDEX[a["to"]]
+    engaging = dst != 4 * s and index(st).pres[1 - s][dst]  # 8.1 moving into enemy cards
+    p = do_move(st, s, a, ev)
     settle(st, ev)  # 8.1: revealed once the card has completed its movement
+    if engaging and st.outcome is None and st.reserve[1 - s] and p is not None and \
+            p.pid in st.pieces and index(st).eng[dst]:
+        # RULINGS 13.0-f: the enemy may answer an engagement with enemy_combat specials
+        # (the window opens on public facts only: a non-empty Reserve)
+        st.pending = {"type": "move", "piece": p.pid, "target": p.pid}
+        st.step, st.priority = "response", 1 - s
 
 
 def _change_formation(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
@@ -180,6 +189,8 @@ def _pass(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
     pend = st.pending
     st.pending = None
     st.step, st.priority = "main", st.active
+    if pend["type"] == "move":
+        return  # the window after an engaging move closes (RULINGS 13.0-f)
     resolve(st, st.pieces[pend["piece"]], st.pieces[pend["target"]], pend["type"] == "shock",
             roller, ev)
     settle(st, ev)

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
-from .board import PLACE_NAMES, SIDE_INDEX, SIDES, front, position_of, positions, reserve
-from .combat import fire_targets, shock_targets
-from .moves import cos_barred, move_actions, occupy_options
-from .queries import engaged, general_at, index, is_decoy, stack
+from .board import (
+    FRONTS,
+    PLACE_NAMES,
+    POSITIONS,
+    SIDE_INDEX,
+    SIDES,
+    front,
+    position_of,
+    positions,
+    reserve,
+)
+from .cards import TROOPS
+from .combat import fire_targets, shock_barred, shock_targets
+from .moves import (
+    PRUSSIAN_PLACES,
+    STACK_LIMIT,
+    cos_barred,
+    destinations,
+    move_actions,
+    occupy_options,
+    river_ignored,
+    step_ok,
+)
+from .queries import Field, engaged, index, is_decoy, on_field
 from .specials import playable, special_actions
-from .state import FORMATIONS, Piece, State
+from .state import COLUMN, FORMATIONS, Piece, State
 
 
 def legal_actions(st: State, side: str) -> list[dict]:
@@ -28,6 +48,13 @@ def legal_actions(st: State, side: str) -> list[dict]:
     if st.transit:
         p = st.pieces[st.transit]
         return move_actions(st, idx, s, st.cards[p.num], p, {"piece": p.pid})
+    return combat_actions(st, idx, s)
+
+
+def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
+    """The Combat Phase main step spelled out rule by rule (the readable specification of
+    ``combat_actions``, which must list the same actions in the same order)."""
+    side = SIDES[s]
     out: list[dict] = []
     for p in st.pieces.values():
         if p.side == s:
@@ -95,8 +122,9 @@ def decoy_actions(st: State, idx: list[list[Piece]], s: int, num: int, kind: str
                   ) -> list[dict]:
     """14.0: a General, Special or Terrain face-down in an unengaged own Position."""
     out = []
+    eng, stk = idx.eng, idx.stk[s]
     for pos in positions(s):
-        if engaged(st, idx[pos]) or stack(st, idx[pos], s) >= 4:
+        if eng[pos] or stk[pos] >= 4:
             continue
         out.append({"type": kind, "side": SIDES[s], "card": num, "to": PLACE_NAMES[pos]})
     return out
@@ -108,6 +136,8 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
     side = SIDES[s]
     out: list[dict] = []
     seen = set()
+    stk, gen = idx.stk[s], idx.gen[s]
+    occs = {}
     for num in st.reserve[s]:
         if num in seen:
             continue
@@ -115,19 +145,23 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
         c = st.cards[num]
         if c.army == "prussian" and not st.prussians:
             continue
-        if c.troop:
+        if c.kind in TROOPS:
             for pos in positions(s):
-                if stack(st, idx[pos], s) >= 4:
+                if stk[pos] >= 4:
                     continue
                 a = {"type": "deploy", "side": side, "card": num, "to": PLACE_NAMES[pos]}
                 out.append(a)
-                for t in occupy_options(st, idx, s, c, pos):
-                    out.append({**a, "occupy": t})
+                if idx.ter[pos]:
+                    key = (pos, c.kind == "infantry")
+                    if key not in occs:
+                        occs[key] = occupy_options(st, idx, s, c, pos)
+                    for t in occs[key]:
+                        out.append({**a, "occupy": t})
         elif c.kind == "general":
             if cos_barred(st, c):
                 continue
             for pos in positions(s):
-                if general_at(st, idx[pos], s) is None:
+                if gen[pos] is None:
                     out.append({"type": "deploy", "side": side, "card": num,
                                 "to": PLACE_NAMES[pos]})
         elif c.kind == "terrain":
@@ -155,6 +189,287 @@ def terrain_place(st: State, s: int, num: int) -> int:
     c = st.cards[num]
     pos = position_of(s, c.tpos)
     return front(pos) if c.tclass == "river" else pos
+
+
+# --- the Combat Phase main step, fast path -------------------------------------------------
+# ``legal_actions`` spends nearly all its time here, so this is one flat function with the
+# per-call facts (targets per place, blocked river fronts, reserve-entry destinations) worked
+# out once. It lists exactly what ``reference_combat_actions`` lists, in the same order;
+# tests/engine/test_golden_replays.py checks the two agree along random battles.
+
+_FORM_NAMES = FORMATIONS
+_TWO_MOVES = ("cavalry", "general")
+_OTHER_FORMS = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
+
+
+def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
+    side = SIDES[s]
+    cards = st.cards
+    pieces = st.pieces
+    eng, pres, stk, gen = idx.eng, idx.pres, idx.stk, idx.gen
+    foe_pres, own_stk, own_gen = pres[1 - s], stk[s], gen[s]
+    res = 4 * s
+    foe = 1 - s
+    waterloo = st.battle == "waterloo"
+    hit = st.hit
+    last_mover = st.last_mover
+    # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
+    blocked = [False] * 11
+    crossings = st.crossings
+    for fr in FRONTS:
+        here = idx[fr]
+        if here:
+            limit = 0
+            for q in here:
+                if q.up:
+                    limit += cards[q.num].move_limit
+            if limit and crossings.get(fr, 0) >= limit and not river_ignored(st, s, fr):
+                blocked[fr] = True
+    tokens = [False] * 11
+    for e in st.effects:
+        if e["side"] == s and e["left"] > 0 and cards[e["card"]].effect["kind"] == "extra_move":
+            tokens[e["place"]] = True
+    # 7.4 targets by place (enemy troop and face-down cards), after the "hit first" lock
+    tcache: dict[int, list] = {}
+
+    def targets(place: int) -> list:
+        got = tcache.get(place)
+        if got is None:
+            cands = []
+            for q in idx[place]:
+                if q.side == foe and (not q.up or cards[q.num].kind in TROOPS):
+                    cands.append(q)
+            fresh = [q for q in cands if q.pid not in hit]
+            got = tcache[place] = fresh if fresh else cands
+        return got
+
+    def in_woods(q: Piece) -> bool:
+        if q.occ:
+            t = pieces.get(q.occ)
+            return t is not None and cards[t.num].tclass == "woods"
+        return False
+
+    # 11.0 places holding friendly terrain (the only places where occupying is possible)
+    terrain_at = [False] * 11
+    ter = idx.ter
+    for place in POSITIONS:
+        if ter[place]:
+            for q in idx[place]:
+                if q.up and q.ctrl == s and cards[q.num].kind == "terrain":
+                    terrain_at[place] = True
+    occ_cache: dict[tuple, list] = {}
+
+    def occupy(c, place: int) -> list:
+        if not terrain_at[place] or c.kind not in TROOPS:
+            return ()
+        key = (place, c.kind == "infantry")
+        got = occ_cache.get(key)
+        if got is None:
+            got = occ_cache[key] = occupy_options(st, idx, s, c, place)
+        return got
+
+    out: list[dict] = []
+    append = out.append
+    for p in idx.own[s]:
+        if p.fired:
+            continue  # 7.0 a card that fired or shocked does nothing more this turn
+        c = cards[p.num]
+        kind = c.kind
+        troop = kind in TROOPS
+        if not troop and (kind != "general" or not p.up):
+            continue  # terrain and decoys never act (14.0)
+        pid = p.pid
+        src = p.place
+        m = p.moves
+        src_eng = eng[src]
+        # ---- moves (8.0-8.4)
+        limit = 2 if kind in _TWO_MOVES else 1
+        go = True
+        if m < limit:
+            second = m > 0
+            if second and last_mover != pid and not tokens[src]:
+                go = False
+        elif m == limit and tokens[src]:
+            second = True
+        else:
+            go = False
+        if go and not (second and src_eng):
+            dsts = []
+            for dst in ((res, 8 - src) if (src < 4) == (s == 0) else (8 - src,)):
+                ok = True
+                if dst != res:
+                    if waterloo and c.army == "prussian" and dst not in PRUSSIAN_PLACES:
+                        continue
+                    dst_enemy = foe_pres[dst]
+                else:
+                    dst_enemy = False
+                if src_eng:
+                    if second or (dst < 4) != (s == 0) or dst_enemy or p.eng:
+                        continue
+                elif dst_enemy:
+                    if p.dis or (kind == "artillery" and not c.horse):
+                        continue
+                if dst != res:
+                    if kind == "general":
+                        g = own_gen[dst]
+                        if g is not None and g is not p:
+                            continue
+                    elif blocked[front(src)]:
+                        continue
+                    if troop and own_stk[dst] >= STACK_LIMIT:
+                        ok = False
+                if ok:
+                    dsts.append(dst)
+                elif m == 0 and kind == "cavalry" and (dst < 4) == (s == 0) and \
+                        not foe_pres[dst] and \
+                        step_ok(st, idx, s, c, p, dst, 8 - dst, second=True):
+                    dsts.append(dst)  # 8.4 passing through an own Position
+            for dst in dsts:
+                to = PLACE_NAMES[dst]
+                occs = occupy(c, dst) if terrain_at[dst] else ()
+                if kind == "infantry" and dst != res:
+                    forms = (_FORM_NAMES[p.form],) if src_eng else _FORM_NAMES
+                    for f in forms:
+                        append({"type": "move", "side": side, "piece": pid, "to": to,
+                                "formation": f})
+                        for t in occs:
+                            append({"type": "move", "side": side, "piece": pid, "to": to,
+                                    "formation": f, "occupy": t})
+                else:
+                    append({"type": "move", "side": side, "piece": pid, "to": to})
+                    for t in occs:
+                        append({"type": "move", "side": side, "piece": pid, "to": to,
+                                "occupy": t})
+        if not troop:
+            continue
+        # ---- fire (7.21-7.24, 11.2)
+        cands = None
+        if kind == "artillery":
+            if m <= (1 if c.horse else 0):
+                if src_eng:
+                    cands = targets(src)
+                elif (src < 4) == (s == 0):
+                    there = 8 - src
+                    if not any(q.side == s for q in idx[there]):
+                        cands = targets(there)
+        elif not m and src_eng:
+            cands = targets(src)
+        if cands:
+            infantry = kind == "infantry"
+            for t in cands:
+                if not infantry and in_woods(t):
+                    continue
+                append({"type": "fire", "side": side, "piece": pid, "target": t.pid})
+        # ---- shock (7.3x, 9.x, 11.x)
+        if not m and src_eng and ((kind == "infantry" and p.form == COLUMN) or
+                                   (kind == "cavalry" and not p.blown)):
+            mine = pieces.get(p.occ) if p.occ else None
+            if mine is None or cards[mine.num].tclass != "building":
+                for t in targets(src):
+                    if shock_barred(st, c, t):
+                        continue
+                    append({"type": "shock", "side": side, "piece": pid, "target": t.pid})
+        # ---- formation changes (9.0) and occupying terrain (11.5)
+        if kind == "infantry" and ((m == 0) if src_eng else not p.formed):
+            for name in _OTHER_FORMS[p.form]:
+                append({"type": "change_formation", "side": side, "piece": pid,
+                        "formation": name})
+        if m == 0 and not p.occ and terrain_at[src]:
+            for t in occupy(c, src):
+                append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
+    # ---- cards in the Reserve
+    _reserve_actions(st, idx, s, out, occupy, terrain_at)
+    out.extend(special_actions(st, idx, s))
+    append({"type": "end_phase", "side": side})
+    return out
+
+
+def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
+                     terrain_at: list[bool]) -> None:
+    """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
+    decoys = st.settings.get("decoys")
+    prussians = st.prussians
+    reserve_ = st.reserve[s]
+    fresh = st.fresh[s]
+    cards = st.cards
+    side = SIDES[s]
+    append = out.append
+    # (plain, items) per kind of card: kept in the Field's memo when no terrain can be
+    # occupied (then only the Field, river crossings and effects matter), else per call
+    if any(terrain_at[place] for place in positions(s)):
+        entry: dict[tuple, tuple] = {}
+    else:
+        entry = idx.memo.setdefault(
+            ("entry", s, tuple(st.crossings.items()), tuple(e["eid"] for e in st.effects)), {})
+    seen = set()
+    for num in reserve_:
+        if num in seen:
+            continue
+        seen.add(num)
+        c = cards[num]
+        kind = c.kind
+        if kind == "special":
+            if not decoys:
+                continue  # specials are listed by special_actions below
+        # 10.0 (specials.playable)
+        if c.army == "prussian" and not prussians:
+            continue
+        if fresh and not (kind == "special" and c.timing and c.timing.startswith("enemy")) \
+                and reserve_.count(num) <= fresh.count(num):
+            continue
+        if kind in TROOPS or kind == "general":
+            if kind == "general":
+                key = ("general", False, c.army == "prussian")
+                moves = entry.get(key)
+                if c.cos:
+                    cmd = cards.commanders.get(c.army)
+                    if cmd is not None and on_field(st, cmd):
+                        moves = (False, ())  # 12.3 (cos_barred)
+            else:
+                key = (kind, c.horse, c.army == "prussian")
+                moves = entry.get(key)
+            if moves is None:
+                # (plain, items): items are destination names (or (name, formation) pairs
+                # for Infantry) when no terrain can be occupied, else (name, form, terrain)
+                inf = kind == "infantry"
+                dsts = destinations(st, idx, s, c, None)
+                occs = [occupy(c, dst) if idx[dst] else () for dst in dsts]
+                if not any(occs):
+                    if inf:
+                        moves = (True, tuple((PLACE_NAMES[d], f) for d in dsts
+                                             for f in _FORM_NAMES))
+                    else:
+                        moves = (True, tuple(PLACE_NAMES[d] for d in dsts))
+                else:
+                    items = []
+                    for dst, oc in zip(dsts, occs, strict=True):
+                        for f in (_FORM_NAMES if inf else (None,)):
+                            for t in (0, *oc):
+                                items.append((PLACE_NAMES[dst], f, t))
+                    moves = (False, tuple(items))
+                entry[key] = moves
+            plain, items = moves
+            if plain:
+                if kind == "infantry":
+                    out += [{"type": "move", "side": side, "card": num, "to": to,
+                             "formation": f} for to, f in items]
+                else:
+                    out += [{"type": "move", "side": side, "card": num, "to": to}
+                            for to in items]
+            else:
+                for to, f, t in items:
+                    a = {"type": "move", "side": side, "card": num, "to": to}
+                    if f is not None:
+                        a["formation"] = f
+                    if t:
+                        a["occupy"] = t
+                    append(a)
+        elif kind == "terrain":
+            t = terrain_action(st, idx, s, num, deploying=False)
+            if t:
+                append(t)
+        if decoys and kind not in TROOPS:
+            out.extend(decoy_actions(st, idx, s, num, "decoy"))
 
 
 __all__ = ["legal_actions", "reserve"]

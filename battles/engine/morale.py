@@ -8,7 +8,7 @@ from bisect import insort
 from .board import SIDES
 from .cards import Card
 from .dice import Roller
-from .effects import modifier
+from .effects import modifier, nation_ok, type_ok
 from .phases import capture, check_victory, eliminate, settle
 from .queries import attacking, general_at, index, on_field, terrain_of
 from .state import LINE, SQUARE, Piece, State
@@ -104,8 +104,6 @@ def resolve_morale(st: State, roller: Roller, events: list[dict]) -> None:
 
 
 def _rally_effect(st: State, p: Piece) -> dict | None:
-    from .effects import nation_ok, type_ok
-
     c = st.cards[p.num]
     for e in st.effects:
         sc = st.cards[e["card"]]
@@ -117,6 +115,7 @@ def _rally_effect(st: State, p: Piece) -> dict | None:
 
 def _rally(st: State, p: Piece, events: list[dict]) -> None:
     del st.pieces[p.pid]
+    st.cache = None
     for q in st.pieces.values():
         if q.occ == p.pid:
             q.occ = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import insort
 
-from .board import PLACE_NAMES, SIDES, facing, front, owner, reserve
+from .board import PLACE_INDEX, PLACE_NAMES, SIDES, facing, front, owner, reserve
 from .cards import TROOPS, Card
 from .errors import IllegalAction
 from .queries import (
@@ -194,8 +194,6 @@ def move_actions(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
 
 def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
     """Apply a (legal) move; returns the piece, or None if it went to the Reserve."""
-    from .board import PLACE_INDEX
-
     dst = PLACE_INDEX[a["to"]]
     idx = index(st)
     if "card" in a:
@@ -205,6 +203,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
         p = Piece(st.next_pid, num, side, dst, up=c.kind == "general")
         st.next_pid += 1
         st.pieces[p.pid] = p
+        st.cache = None
         p.moves = 1
         src = reserve(side)
         events.append({"type": "enter", "side": SIDES[side], "piece": p.pid,
@@ -227,6 +226,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
             p.dis = True
         p.moves += 1
         p.place = dst
+        st.cache = None
         p.occ = 0
         events.append({"type": "move", "side": SIDES[side], "piece": p.pid,
                        "from": PLACE_NAMES[src], "to": a["to"], "visibility": "all"})
@@ -259,6 +259,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
 def to_reserve(st: State, p: Piece) -> None:
     """8.1: a card moved to the Reserve goes face-down again, losing markers (9.0)."""
     del st.pieces[p.pid]
+    st.cache = None
     for q in st.pieces.values():
         if q.occ == p.pid:
             q.occ = 0

@@ -7,13 +7,14 @@ from bisect import insort
 
 from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
 from .combat import reveal
-from .queries import index, is_decoy, is_terrain
+from .queries import index, is_decoy
 from .state import Piece, State
 
 
 def eliminate(st: State, p: Piece, events: list[dict], reason: str) -> None:
     """A card leaves the field for good; its identity becomes public."""
     del st.pieces[p.pid]
+    st.cache = None
     for q in st.pieces.values():
         if q.occ == p.pid:
             q.occ = 0
@@ -62,12 +63,14 @@ def capture(st: State, events: list[dict], idx=None) -> None:
     """11.5: vacant terrain (or terrain whose defenders routed) is captured at once by
     enemy Infantry in its Position."""
     idx = idx if idx is not None else index(st)
+    cards = st.cards
+    ter = idx.ter
     for pos in POSITIONS:
-        here = idx[pos]
-        if not here:
+        if not ter[pos]:
             continue
+        here = idx[pos]
         for t in here:
-            if not is_terrain(st, t) or not idx.pres[1 - t.ctrl][pos]:
+            if not t.up or cards[t.num].kind != "terrain" or not idx.pres[1 - t.ctrl][pos]:
                 continue
             if any(q.occ == t.pid for q in here):
                 continue

@@ -42,7 +42,9 @@ def to_json(st: State) -> dict[str, Any]:
         "eliminated": {SIDES[i]: list(st.elim[i]) for i in (0, 1)},
         "discarded": {SIDES[i]: list(st.discard[i]) for i in (0, 1)},
         "specials": [{"id": e["eid"], "card": e["card"], "side": SIDES[e["side"]],
-                      "at": PLACE_NAMES[e["place"]], "left": e["left"]} for e in st.effects],
+                      "at": PLACE_NAMES[e["place"]], "left": e["left"],
+                      **({"pieces": list(e["pieces"])} if "pieces" in e else {})}
+                     for e in st.effects],
         "pending": dict(st.pending) if st.pending else None,
         "hit_this_turn": sorted(st.hit),
         "river_crossings": {PLACE_NAMES[k]: v for k, v in sorted(st.crossings.items())},
@@ -68,6 +70,7 @@ def from_json(d: dict[str, Any], cards: CardTable | None = None) -> State:
     st.priority = SIDE_INDEX[d["priority"]]
     st.next_pid, st.next_eid = d["next_piece"], d["next_special"]
     st.pieces = {}
+    st.cache = None
     for r in sorted(d["pieces"], key=lambda r: r["piece"]):
         p = Piece(r["piece"], r["card"], SIDE_INDEX[r["side"]], PLACE_INDEX[r["place"]],
                   r["face_up"])
@@ -85,7 +88,9 @@ def from_json(d: dict[str, Any], cards: CardTable | None = None) -> State:
     st.elim = [list(d["eliminated"][n]) for n in SIDES]
     st.discard = [list(d["discarded"][n]) for n in SIDES]
     st.effects = [{"eid": e["id"], "card": e["card"], "side": SIDE_INDEX[e["side"]],
-                   "place": PLACE_INDEX[e["at"]], "left": e["left"]} for e in d["specials"]]
+                   "place": PLACE_INDEX[e["at"]], "left": e["left"],
+                   **({"pieces": list(e["pieces"])} if "pieces" in e else {})}
+                  for e in d["specials"]]
     st.pending = dict(d["pending"]) if d["pending"] else None
     st.hit = set(d["hit_this_turn"])
     st.crossings = {PLACE_INDEX[k]: v for k, v in d["river_crossings"].items()}

@@ -10,36 +10,75 @@ from .state import Piece, State
 class Field(list):
     """Pieces by place (11 places, piece-id order), with per-place summaries computed once:
     ``eng[place]`` engaged (8.1), ``pres[side][place]`` any non-terrain card of the side,
-    ``stk[side][place]`` cards counting for stacking (8.4), ``gen[side][place]`` its General.
-    A snapshot: recompute after the state changes."""
+    ``stk[side][place]`` cards counting for stacking (8.4), ``gen[side][place]`` its General,
+    ``ter[place]`` whether it holds face-up Terrain (11.0), ``own[side]`` the side's pieces
+    (piece-id order); ``memo`` a dict for facts that
+    depend on these summaries only (legal.combat_actions).
+    A snapshot of where the pieces are: read-only for its users."""
 
-    __slots__ = ("eng", "pres", "stk", "gen")
+    __slots__ = ("eng", "pres", "stk", "gen", "ter", "own", "key", "memo")
+
+
+_CODE = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a troop card (3)
+
+
+def _codes(cards) -> dict[int, int]:
+    """card number -> 0 terrain, 1 general, 2 special, 3 troop (cached on the table)."""
+    codes = getattr(cards, "_codes", None)
+    if codes is None or len(codes) != len(cards):
+        codes = {n: _CODE.get(c.kind, 3) for n, c in cards.items()}
+        try:
+            cards._codes = codes
+        except AttributeError:  # a plain dict of cards: no cache
+            pass
+    return codes
 
 
 def index(st: State) -> Field:
-    idx = Field([] for _ in range(11))
-    pres = ([False] * 11, [False] * 11)
-    stk = ([0] * 11, [0] * 11)
-    gen: tuple[list, list] = ([None] * 11, [None] * 11)
-    cards = st.cards
+    """The per-place summary of the field, kept in ``st.cache`` until the engine changes
+    which pieces are where (or face-up). Code that edits a State by hand (tests) must set
+    ``st.cache = None`` after moving, adding, removing or turning up a piece; adding or
+    removing one is also caught by the key (piece count, next piece id)."""
+    idx = st.cache
+    key = (len(st.pieces), st.next_pid)
+    if idx is not None and idx.key == key:
+        return idx
+    idx = Field(([], [], [], [], [], [], [], [], [], [], []))
+    p0, p1 = [False] * 11, [False] * 11
+    k0, k1 = [0] * 11, [0] * 11
+    g0: list = [None] * 11
+    g1: list = [None] * 11
+    ter = [False] * 11
+    own: tuple[list, list] = ([], [])
+    codes = _codes(st.cards)
     for p in st.pieces.values():
         place = p.place
         idx[place].append(p)
-        s = p.side
-        if not p.up:
-            pres[s][place] = True
-            stk[s][place] += 1
-            continue
-        kind = cards[p.num].kind
-        if kind == "terrain":
-            continue
-        pres[s][place] = True
-        if kind == "general":
-            gen[s][place] = p
-        elif kind != "special":
-            stk[s][place] += 1
-    idx.eng = [a and b for a, b in zip(pres[0], pres[1], strict=True)]
-    idx.pres, idx.stk, idx.gen = pres, stk, gen
+        own[p.side].append(p)
+        if p.up:
+            code = codes[p.num]
+            if code == 0:
+                ter[place] = True
+                continue  # terrain neither engages nor stacks
+        else:
+            code = 3  # face-down cards look like troops (8.4, 14.0)
+        if p.side:
+            p1[place] = True
+            if code == 3:
+                k1[place] += 1
+            elif code == 1:
+                g1[place] = p
+        else:
+            p0[place] = True
+            if code == 3:
+                k0[place] += 1
+            elif code == 1:
+                g0[place] = p
+    idx.eng = [a and b for a, b in zip(p0, p1, strict=True)]
+    idx.pres, idx.stk, idx.gen, idx.ter, idx.own = (p0, p1), (k0, k1), (g0, g1), ter, own
+    idx.key = key
+    idx.memo = {}
+    st.cache = idx
     return idx
 
 

@@ -4,12 +4,14 @@ catalogue's closed effect vocabulary (cards/catalogue_rules.py EFFECT_KINDS)."""
 from __future__ import annotations
 
 from bisect import insort
+from itertools import combinations
 
-from .board import PLACE_NAMES, POSITIONS, SIDES, facing, owner
+from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, owner
+from .cards import TROOPS
 from .combat import reveal
 from .effects import nation_ok, type_ok
-from .phases import draw
-from .queries import engaged, general_at, is_terrain, rivers
+from .phases import draw, eliminate
+from .queries import general_at, index, rivers
 from .state import FORMATIONS, Piece, State
 
 # (phase, step) -> the timing a special needs (catalogue TIMINGS)
@@ -33,27 +35,47 @@ def playable(st: State, side: int, num: int) -> bool:
 def _own(st: State, idx: list[list[Piece]], side: int, place: int, sc) -> list[Piece]:
     """Own cards at a place the special may aid (type, elite, nationality)."""
     out = []
+    cards = st.cards
+    aids = aided(cards, sc)
     for q in idx[place]:
-        if q.side != side or is_terrain(st, q):
+        if q.side != side or q.num not in aids:
             continue
-        c = st.cards[q.num]
-        if type_ok(sc, c) and nation_ok(sc, c):
-            out.append(q)
+        if q.up and cards[q.num].kind == "terrain":
+            continue
+        out.append(q)
     return out
 
 
+def aided(cards, sc) -> frozenset:
+    """The card numbers a special's type, elite and nationality restrictions let it aid
+    (``type_ok`` and ``nation_ok``), worked out once per card table."""
+    memo = getattr(cards, "_aids", None)
+    if memo is None:
+        memo = {}
+        try:
+            cards._aids = memo
+        except AttributeError:  # a plain dict of cards: no cache
+            pass
+    got = memo.get(sc.num)
+    if got is None:
+        got = memo[sc.num] = frozenset(n for n, c in cards.items()
+                                       if type_ok(sc, c) and nation_ok(sc, c))
+    return got
+
+
 def base_ok(st: State, idx: list[list[Piece]], side: int, sc, place: int) -> bool:
-    mine = [e for e in st.effects if e["side"] == side and e["place"] == place]
-    if len(mine) >= 2 or any(e["card"] == sc.num for e in mine):
-        return False  # 13.0 at most two different Specials per Position per phase
+    if st.effects:
+        mine = [e for e in st.effects if e["side"] == side and e["place"] == place]
+        if len(mine) >= 2 or any(e["card"] == sc.num for e in mine):
+            return False  # 13.0 at most two different Specials per Position per phase
     r = sc.restrictions
     if not r:
         return True
     if "requires_general" in r and general_at(st, idx[place], side) is None:
         return False
-    if "engaged_only" in r and not engaged(st, idx[place]):
+    if "engaged_only" in r and not idx.eng[place]:
         return False
-    if "unengaged_only" in r and engaged(st, idx[place]):
+    if "unengaged_only" in r and idx.eng[place]:
         return False
     if "river_present" in r and not rivers(st, idx, place):
         return False
@@ -62,9 +84,15 @@ def base_ok(st: State, idx: list[list[Piece]], side: int, sc, place: int) -> boo
         return False
     if "own_nationals_only" in r:
         # 13.0 only in a Position holding cards of the owning army (and nationality)
-        if not any(q.side == side and not is_terrain(st, q) and
-                   st.cards[q.num].army == sc.army and
-                   (sc.nat is None or st.cards[q.num].nat == sc.nat) for q in idx[place]):
+        cards = st.cards
+        army, nat = sc.army, sc.nat
+        for q in idx[place]:
+            if q.side == side:
+                c = cards[q.num]
+                if c.army == army and (nat is None or c.nat == nat) and \
+                        not (q.up and c.kind == "terrain"):
+                    break
+        else:
             return False
     if st.battle == "waterloo" and sc.army == "prussian" and place not in (5, 3):
         return False  # 10.0 Prussians only on the British Left / French Right
@@ -77,12 +105,13 @@ def special_actions(st: State, idx: list[list[Piece]], side: int) -> list[dict]:
         return []
     out: list[dict] = []
     seen = set()
+    cards = st.cards
     for num in st.reserve[side]:
-        if num in seen:
+        sc = cards[num]
+        if sc.timing != window or sc.kind != "special" or num in seen:
             continue
         seen.add(num)
-        sc = st.cards[num]
-        if sc.kind != "special" or sc.timing != window or st.battle not in sc.battles:
+        if st.battle not in sc.battles:
             continue
         if not playable(st, side, num):
             continue
@@ -93,6 +122,10 @@ def special_actions(st: State, idx: list[list[Piece]], side: int) -> list[dict]:
 def _act(side: int, num: int, place: int, **extra) -> dict:
     return {"type": "play_special", "side": SIDES[side], "card": num, "at": PLACE_NAMES[place],
             **extra}
+
+
+# effects whose "enemy" form looks at enemy cards, not own ones
+_ENEMY_TARGETED = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
 
 
 def _options(st: State, idx: list[list[Piece]], side: int, sc) -> list[dict]:
@@ -120,46 +153,84 @@ def _options(st: State, idx: list[list[Piece]], side: int, sc) -> list[dict]:
                                                                               place, sc)):
                 return [_act(side, sc.num, place)]
         return []
+    needs_own = not enemy or kind not in _ENEMY_TARGETED
+    own_pres = idx.pres[side]
+    cards = st.cards
+    aids = aided(cards, sc)
+
+    def own(place: int) -> list[Piece]:  # _own, with the card's aid set looked up once
+        return [q for q in idx[place] if q.side == side and q.num in aids and
+                not (q.up and cards[q.num].kind == "terrain")]
+    # each Position: the effect's own test first, then the common limits (``base_ok``);
+    # both are pure, so the order only saves time
     for place in POSITIONS:
-        if not base_ok(st, idx, side, sc, place):
-            continue
+        if needs_own and not own_pres[place] and kind != "reveal_enemy":
+            continue  # the effect needs own cards here (a quick no for ``_own`` below)
         if kind == "morale_modifier":
             if enemy:
-                ok = any(q.side != side and q.hits and type_ok(sc, st.cards[q.num])
+                ok = any(q.side != side and q.hits and type_ok(sc, cards[q.num])
                          for q in idx[place])
             else:
-                ok = any(q.hits for q in _own(st, idx, side, place, sc))
+                ok = any(q.hits for q in own(place))
         elif kind in ("cv_modifier", "firepower_modifier", "shock_modifier"):
             if enemy:
                 ok = place == target_place
             else:
-                ok = any(st.cards[q.num].troop and not q.fired
-                         for q in _own(st, idx, side, place, sc))
-        elif kind in ("remove_hits", "rally_routed"):
-            ok = any(q.hits for q in _own(st, idx, side, place, sc))
+                ok = any(cards[q.num].kind in TROOPS and not q.fired
+                         for q in own(place))
+        elif kind == "remove_hits":
+            # 13.0-c the player picks the cards that lose hits (a card may lose several)
+            hurt = [q for q in own(place) if q.hits]
+            if hurt and base_ok(st, idx, side, sc, place):
+                out.extend(_act(side, sc.num, place, pieces=list(pick))
+                           for pick in _hit_picks(hurt, eff.get("count", 1)))
+            continue
+        elif kind == "rally_routed":
+            ok = any(q.hits for q in own(place))
         elif kind == "extra_move":
-            ok = bool(_own(st, idx, side, place, sc))
+            ok = bool(own(place))
         elif kind == "recover_blown":
-            ok = any(q.blown for q in _own(st, idx, side, place, sc))
+            ok = any(q.blown for q in own(place))
         elif kind == "ignore_river_limit":
-            ok = bool(_own(st, idx, side, place, sc))
+            ok = bool(own(place))
         elif kind == "reveal_enemy":
-            ok = owner(place) == side and any(q.side != side and not q.up
-                                              for q in idx[facing(place)])
+            # 13.0-c the player picks which face-down enemy cards to turn up
+            if owner(place) != side:
+                continue
+            hidden = [q.pid for q in idx[facing(place)] if q.side != side and not q.up]
+            if hidden and base_ok(st, idx, side, sc, place):
+                k = min(eff["count"], len(hidden))
+                out.extend(_act(side, sc.num, place, pieces=list(pick))
+                           for pick in combinations(hidden, k))
+            continue
         elif kind == "change_formation":
             if window_enemy(st) and place != target_place:
                 continue
-            infantry = [q for q in _own(st, idx, side, place, sc)
-                        if st.cards[q.num].kind == "infantry"]
+            # 13.0-c the player picks up to ``count`` Infantry cards and the formation
+            infantry = [q for q in own(place)
+                        if cards[q.num].kind == "infantry"]
+            opts = []
             for f, name in enumerate(FORMATIONS):
-                if any(q.form != f for q in infantry):
-                    out.append(_act(side, sc.num, place, formation=name))
+                can = [q.pid for q in infantry if q.form != f]
+                for k in range(1, min(eff["count"], len(can)) + 1):
+                    opts.extend(_act(side, sc.num, place, formation=name, pieces=list(pick))
+                                for pick in combinations(can, k))
+            if opts and base_ok(st, idx, side, sc, place):
+                out.extend(opts)
             continue
         else:
             ok = False
-        if ok:
+        if ok and base_ok(st, idx, side, sc, place):
             out.append(_act(side, sc.num, place))
     return out
+
+
+def _hit_picks(hurt: list[Piece], count: int) -> list[tuple[int, ...]]:
+    """Ways to take ``count`` hits (or all there are) off these cards: piece ids in order,
+    an id repeated for each hit it loses."""
+    pool = [q.pid for q in hurt for _ in range(q.hits)]
+    k = min(count, len(pool))
+    return sorted(set(combinations(pool, k)))
 
 
 def window_enemy(st: State) -> bool:
@@ -167,9 +238,6 @@ def window_enemy(st: State) -> bool:
 
 
 def play_special(st: State, side: int, a: dict, events: list[dict]) -> None:
-    from .board import PLACE_INDEX
-    from .queries import index
-
     num = a["card"]
     sc = st.cards[num]
     place = PLACE_INDEX[a["at"]]
@@ -178,6 +246,7 @@ def play_special(st: State, side: int, a: dict, events: list[dict]) -> None:
         st.fresh[side].remove(num)
     events.append({"type": "special", "side": SIDES[side], "card": num, "at": a["at"],
                    **({"formation": a["formation"]} if "formation" in a else {}),
+                   **({"pieces": list(a["pieces"])} if "pieces" in a else {}),
                    "visibility": "all"})
     eff = sc.effect
     kind = eff["kind"]
@@ -194,6 +263,8 @@ def play_special(st: State, side: int, a: dict, events: list[dict]) -> None:
     left = eff.get("count", eff.get("amount", 1))
     st.effects.append({"eid": st.next_eid, "card": num, "side": side, "place": place,
                        "left": left})
+    if kind == "remove_hits" and "pieces" in a:
+        st.effects[-1]["pieces"] = list(a["pieces"])  # applied at the rolls
     st.next_eid += 1
     idx = index(st)
     if kind == "draw_reinforcements":
@@ -205,13 +276,20 @@ def play_special(st: State, side: int, a: dict, events: list[dict]) -> None:
                 events.append({"type": "recovered", "piece": q.pid, "visibility": "all"})
     elif kind == "reveal_enemy":
         hidden = [q for q in idx[facing(place)] if q.side != side and not q.up]
+        if "pieces" in a:
+            hidden = [q for q in hidden if q.pid in a["pieces"]]
         for q in hidden[:eff["count"]]:
+            decoy = not st.cards[q.num].troop
             reveal(st, q, events)
+            if decoy:
+                eliminate(st, q, events, reason="decoy")  # RULINGS 14.0-b
     elif kind == "change_formation":
         f = FORMATIONS.index(a["formation"])
         infantry = [q for q in _own(st, idx, side, place, sc)
                     if st.cards[q.num].kind == "infantry" and q.form != f]
-        if st.pending:
+        if "pieces" in a:
+            infantry = [q for q in infantry if q.pid in a["pieces"]]
+        elif st.pending:  # an action without a choice (check=False callers): the old order
             infantry.sort(key=lambda q: (q.pid != st.pending["target"], q.pid))
         for q in infantry[:eff["count"]]:
             q.form = f
@@ -222,14 +300,22 @@ def play_special(st: State, side: int, a: dict, events: list[dict]) -> None:
 def apply_remove_hits(st: State, events: list[dict]) -> None:
     """remove_hits specials take effect just before the Morale rolls (so they can still be
     cancelled in the enemy's window)."""
-    from .queries import index
-
     idx = index(st)
     for e in st.effects:
         sc = st.cards[e["card"]]
         if sc.effect["kind"] != "remove_hits":
             continue
         left = e["left"]
+        if "pieces" in e:  # the player's choice (13.0-c)
+            for pid in e["pieces"]:
+                q = st.pieces.get(pid)
+                if left and q is not None and q.hits:
+                    q.hits -= 1
+                    left -= 1
+                    events.append({"type": "hit_removed", "piece": q.pid,
+                                   "visibility": "all"})
+            e["left"] = left
+            continue
         cands = sorted((q for q in _own(st, idx, e["side"], e["place"], sc) if q.hits),
                        key=lambda q: (-q.hits, q.pid))
         for q in cands:

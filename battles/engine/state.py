@@ -60,7 +60,9 @@ class State:
     __slots__ = ("cards", "battle", "settings", "turn", "active", "phase", "step", "priority",
                  "pieces", "next_pid", "reserve", "fresh", "decks", "rates", "elim",
                  "discard", "effects", "next_eid", "pending", "hit", "crossings",
-                 "last_mover", "transit", "prussians", "outcome", "deck_bp", "armies")
+                 "last_mover", "transit", "prussians", "outcome", "deck_bp", "armies", "cache")
+    # ``cache``: the last ``queries.index`` of this state, or None. Engine code that adds,
+    # removes, moves or turns up a piece sets it to None (see queries.index).
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -87,6 +89,7 @@ class State:
         s.outcome = dict(self.outcome) if self.outcome else None
         s.deck_bp = list(self.deck_bp)
         s.armies = self.armies
+        s.cache = None
         return s
 
     def restore(self, other: State) -> None:
@@ -129,6 +132,7 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
     s.outcome = None
     s.deck_bp = [0, 0]
     s.armies = tuple(BATTLES_CHART[battle])
+    s.cache = None
     rng = random.Random(f"eagles-setup:{battle}:{seed}")
     for army, entry in BATTLES_CHART[battle].items():
         deck = list((decks or {}).get(army) or historical_deck(battle, army, seed, cards))

@@ -51,6 +51,7 @@ def put(st: State, num: int, place: str, up: bool = True, **kw) -> Piece:
     for k, v in kw.items():
         setattr(p, k, FORMS[v] if k == "form" and isinstance(v, str) else v)
     st.pieces[p.pid] = p
+    st.cache = None
     return p
 
 

@@ -9,6 +9,7 @@ from .helpers import (
     FR_FOOT,
     FR_INF,
     PR_INF,
+    WELLINGTON,
     blank,
     do,
     event,
@@ -104,7 +105,7 @@ def test_13_0_remove_hits_before_morale():
     st = blank(phase="morale")
     st.reserve[0] = [107]
     p = put(st, FR_INF, "french_center", hits=1)
-    _play(st, "french", 107, "french_center")
+    _play(st, "french", 107, "french_center", pieces=[p.pid])
     ev = do(st, {"type": "roll_morale", "side": "french"}, [])
     assert event(ev, "hit_removed")["piece"] == p.pid and p.pid in st.pieces
 
@@ -159,7 +160,7 @@ def test_13_0_change_formation_in_response_to_shock():
     c = put(st, 162, "french_center")  # Netherlands cavalry
     t = put(st, FR_INF, "french_center")
     fire(st, c, t, kind="shock")
-    _play(st, "french", 104, "french_center", formation="square")
+    _play(st, "french", 104, "french_center", formation="square", pieces=[t.pid])
     ev = do(st, {"type": "pass", "side": "french"}, [])
     assert t.form == 2 and event(ev, "attack_void")
 
@@ -207,7 +208,7 @@ def test_13_0_reveal_enemy_at_deployment():
     x = put(st, BR_INF, "allied_center", up=False)
     y = put(st, BR_INF, "allied_center", up=False)
     put(st, FR_INF, "french_center", up=False)
-    _play(st, "french", 102, "french_center")
+    _play(st, "french", 102, "french_center", pieces=[x.pid, y.pid])
     assert x.up and y.up
 
 
@@ -329,3 +330,124 @@ def test_10_0_prussian_cards_in_waterloo():
     st = blank(active="allied")
     st.reserve[1] = [PR_INF]
     assert {a["to"] for a in legal(st, "allied", "move")} == {"allied_left"}
+
+
+# --- 13.0-c: specials that pick their own targets expose the choice (one action per pick) ---
+
+
+def test_13_0_c_remove_hits_player_picks_the_card():
+    st = blank(phase="morale")
+    st.reserve[0] = [107]  # Baron Larrey's Ambulances: remove 1 hit
+    a = put(st, FR_INF, "french_center", hits=1)
+    b = put(st, FR_INF, "french_center", hits=2)
+    picks = [x.get("pieces") for x in legal(st, "french", "play_special")]
+    assert picks == [[a.pid], [b.pid]]
+    _play(st, "french", 107, "french_center", pieces=[b.pid])
+    assert st.effects[0]["pieces"] == [b.pid]  # applied at the rolls (cancel still works)
+    ev = do(st, {"type": "roll_morale", "side": "french"}, [1, 1])
+    assert event(ev, "hit_removed")["piece"] == b.pid
+    assert [e["piece"] for e in ev if e["type"] == "morale"] == [a.pid, b.pid]
+
+
+def test_13_0_c_reveal_enemy_player_picks_which_cards():
+    st = blank(phase="deploy")
+    st.reserve[0] = [102, FR_INF]  # Light Cavalry Scouts: reveal 2
+    x = put(st, BR_INF, "allied_center", up=False)
+    y = put(st, BR_INF, "allied_center", up=False)
+    z = put(st, BR_INF, "allied_center", up=False)
+    put(st, FR_INF, "french_center", up=False)
+    picks = [x_.get("pieces") for x_ in legal(st, "french", "play_special")
+             if x_["at"] == "french_center"]
+    assert picks == [[x.pid, y.pid], [x.pid, z.pid], [y.pid, z.pid]]
+    _play(st, "french", 102, "french_center", pieces=[x.pid, z.pid])
+    assert x.up and z.up and not y.up
+
+
+def test_13_0_c_change_formation_player_picks_cards_and_formation():
+    st = blank(active="allied", battle="quatre-bras")
+    st.reserve[0] = [104]  # Form Square: up to 2 Infantry
+    c = put(st, 162, "french_center")  # Netherlands cavalry
+    t = put(st, FR_INF, "french_center")
+    u = put(st, FR_INF, "french_center")
+    fire(st, c, t, kind="shock")
+    squares = [x["pieces"] for x in legal(st, "french", "play_special")
+               if x.get("formation") == "square"]
+    assert squares == [[t.pid], [u.pid], [t.pid, u.pid]]
+    _play(st, "french", 104, "french_center", formation="square", pieces=[u.pid])
+    ev = do(st, {"type": "pass", "side": "french"}, [1, 1, 1])
+    assert u.form == 2 and t.form == 0 and event(ev, "shock")["target"] == t.pid
+
+
+# --- 13.0-f: enemy_combat specials answer an engaging move too ---------------------------
+
+
+def test_13_0_f_enemy_combat_special_answers_an_engaging_move():
+    st = blank(active="allied", battle="quatre-bras")
+    st.reserve[0] = [104]
+    t = put(st, FR_INF, "french_center")
+    c = put(st, 162, "allied_center")
+    do(st, {"type": "move", "side": "allied", "piece": c.pid, "to": "french_center"})
+    assert st.step == "response" and st.priority == 0
+    assert st.pending == {"type": "move", "piece": c.pid, "target": c.pid}
+    assert legal(st, "allied") == []
+    _play(st, "french", 104, "french_center", formation="square", pieces=[t.pid])
+    do(st, {"type": "pass", "side": "french"})
+    assert st.step == "main" and st.priority == 1 and st.pending is None
+    assert t.form == 2
+    assert not [a for a in legal(st, "allied", "shock")]  # 7.33 no shock on a square
+
+
+def test_13_0_f_no_window_without_engagement_or_without_a_reserve():
+    st = blank(active="allied", battle="quatre-bras")
+    st.reserve[0] = [104]
+    put(st, FR_INF, "french_center")
+    c = put(st, 162, "allied_left")
+    do(st, {"type": "move", "side": "allied", "piece": c.pid, "to": "allied_reserve"})
+    assert st.step == "main" and st.priority == 1  # not engaging: no window
+    st2 = blank(active="allied", battle="quatre-bras")
+    put(st2, FR_INF, "french_center")
+    c2 = put(st2, 162, "allied_center")
+    do(st2, {"type": "move", "side": "allied", "piece": c2.pid, "to": "french_center"})
+    assert st2.step == "main" and st2.priority == 1  # empty Reserve: nothing to answer with
+
+
+# --- 14.0-b: a decoy turned face-up by a special is eliminated ----------------------------
+
+
+def test_14_0_b_decoy_revealed_by_a_special_is_eliminated():
+    st = blank(phase="deploy")
+    st.settings["decoys"] = True
+    st.reserve[0] = [102, FR_INF]
+    d = put(st, 116, "allied_center", up=False)  # Cooke face-down: a decoy
+    b = put(st, BR_INF, "allied_center", up=False)
+    put(st, FR_INF, "french_center", up=False)
+    ev = _play(st, "french", 102, "french_center", pieces=[d.pid, b.pid])
+    assert d.pid not in st.pieces and 116 in st.elim[1] and b.up
+    assert [e for e in ev if e["type"] == "eliminated" and e["reason"] == "decoy"]
+
+
+def test_14_0_decoy_never_moves_fires_or_supports():
+    st = blank(phase="morale", active="allied")
+    st.settings["decoys"] = True
+    d = put(st, WELLINGTON, "allied_center", up=False)
+    p = put(st, BR_INF, "allied_center", hits=1)
+    acts = legal(st, "allied")
+    assert not [a for a in acts if a.get("piece") == d.pid]
+    ev = do(st, {"type": "roll_morale", "side": "allied"}, [4])
+    assert event(ev, "morale")["value"] == 3 and event(ev, "morale")["piece"] == p.pid
+
+
+def test_13_0_c_trusted_action_without_a_pick_falls_back_to_the_old_choice():
+    from battles.engine import apply
+
+    st = blank(phase="morale")
+    st.reserve[0] = [107]
+    a = put(st, FR_INF, "french_center", hits=1)
+    b = put(st, FR_INF, "french_center", hits=2)
+    act = {"type": "play_special", "side": "french", "card": 107, "at": "french_center"}
+    assert act not in legal(st, "french")  # a checked caller must name the pick
+    apply(st, act, [], check=False)
+    ev = do(st, {"type": "roll_morale", "side": "french"}, [1, 1])
+    assert event(ev, "hit_removed")["piece"] == b.pid  # the most-hit card first
+    assert [(e["piece"], len(e["dice"])) for e in ev if e["type"] == "morale"] == \
+        [(a.pid, 1), (b.pid, 1)]
