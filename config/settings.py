@@ -126,6 +126,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 
+# Tournament webhooks may only call public addresses (SSRF); true allows private, loopback and
+# link-local ones too (local development, tests with a 127.0.0.1 receiver). Never in production.
+EAGLES_WEBHOOK_ALLOW_PRIVATE = env_bool("EAGLES_WEBHOOK_ALLOW_PRIVATE", False)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

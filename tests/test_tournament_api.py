@@ -239,3 +239,34 @@ def test_rounds_and_pairings(running, api):
     detail = api.get(f"/api/tournaments/{tid}/rounds/1/").data
     assert len(detail["matches"]) == 2 and detail["matches"][0]["french"]
     assert api.get(f"/api/tournaments/{tid}/rounds/2/").status_code == 404
+
+
+def test_double_elimination_through_the_api(org_api):
+    t = create(org_api, format="double_elimination")
+    assert t["format"] == "double_elimination"
+    players = [join(t["id"], f"p{k}") for k in range(3)]
+    r = org_api.post(f"/api/tournaments/{t['id']}/start/")
+    assert r.status_code == 200 and r.data["planned_rounds"] == 5, r.data
+    pairings = org_api.get(f"/api/tournaments/{t['id']}/rounds/1/").data
+    matches = pairings["matches"] if isinstance(pairings, dict) else pairings
+    assert {m["bracket"] for m in matches} == {"W1"}
+    game = next(m for m in matches if not m["bye"])
+    # a draw is refused in an elimination match
+    user = next(u for u, api, _ in players
+                if Entry.objects.filter(user=u, pk=game["french_entry"]).exists())
+    r = client_for(user).post(f"/api/matches/{game['id']}/report/", {"result": "draw"},
+                              format="json")
+    assert r.status_code == 400
+    r = org_api.get(f"/api/tournaments/{t['id']}/standings/")
+    assert r.status_code == 200 and all("finish" in row for row in r.data["rows"])
+
+
+def test_registering_a_version_entered_elsewhere_is_400_naming_it(org_api):
+    first = create(org_api, name="First Open")
+    second = create(org_api, name="Second Open")
+    user, api, versions = join(first["id"], "ney")
+    r = api.post(f"/api/tournaments/{second['id']}/register/",
+                 {"french_version": versions["french"].pk,
+                  "british_version": versions["british"].pk}, format="json")
+    assert r.status_code == 400 and "First Open" in r.data["detail"]
+    assert not Entry.objects.filter(tournament_id=second["id"]).exists()

@@ -78,7 +78,8 @@ def test_signature_is_hmac_sha256_of_the_body():
     assert not verify("s3cret", body + b" ", sig)
 
 
-def test_events_are_recorded_once(catalogue, django_capture_on_commit_callbacks):
+def test_events_are_recorded_once(catalogue, django_capture_on_commit_callbacks, settings):
+    settings.EAGLES_WEBHOOK_ALLOW_PRIVATE = True  # a local address
     org = organiser()
     t, _ = field(org, 4, rounds=1, webhook_url="http://127.0.0.1:9/hook")
     assert len(t.webhook_secret) == 64
@@ -104,9 +105,10 @@ class _Flaky(BaseHTTPRequestHandler):
         pass
 
 
-def test_delivery_retried_until_the_server_accepts(catalogue, monkeypatch):
+def test_delivery_retried_until_the_server_accepts(catalogue, monkeypatch, settings):
     """In-process (eager) run of the Celery task: two failures, then success; the backoff
     doubles (countdowns recorded); the real-worker version is in test_tournament_worker."""
+    settings.EAGLES_WEBHOOK_ALLOW_PRIVATE = True  # the receiver is on 127.0.0.1
     _Flaky.calls = []
     server = HTTPServer(("127.0.0.1", 0), _Flaky)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -136,5 +138,145 @@ def test_delivery_retried_until_the_server_accepts(catalogue, monkeypatch):
         # delivered: a doubled task sends nothing more
         tasks.deliver_webhook.apply(args=[d.pk])
         assert len(_Flaky.calls) == 3
+    finally:
+        server.shutdown()
+
+
+# --- webhook URL safety (SSRF) ---------------------------------------------------------------
+
+def _resolving_to(monkeypatch, address):
+    """Make every host name resolve to ``address`` (no real DNS in tests)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+
+    def fake(host, port, *args, **kwargs):
+        return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr("tournaments.services.webhooks.socket.getaddrinfo", fake)
+
+
+@pytest.mark.parametrize("url, message", [
+    ("ftp://hooks.example.com/x", "http(s)"),
+    ("file:///etc/passwd", "http(s)"),
+    ("http://127.0.0.1:8000/hook", "loopback"),
+    ("http://[::1]/hook", "loopback"),
+    ("http://10.1.2.3/hook", "private"),
+    ("http://192.168.0.10/hook", "private"),
+    ("http://169.254.169.254/latest/meta-data", "link-local"),
+    ("http://224.0.0.1/hook", "multicast"),
+    ("http://240.0.0.1/hook", "reserved"),
+    ("http://0.0.0.0/hook", "unspecified"),
+    ("http://[::ffff:127.0.0.1]/hook", "loopback"),
+    ("http://100.64.0.1/hook", "not public"),
+])
+def test_webhook_url_must_be_http_and_public(catalogue, url, message):
+    org = organiser()
+    with pytest.raises(services.TournamentError, match="webhook_url") as exc:
+        services.create_tournament(org, name="X", battle="ligny", webhook_url=url)
+    assert message in exc.value.message and exc.value.status == 400
+    from tournaments.models import Tournament
+
+    assert not Tournament.objects.exists()
+
+
+def test_webhook_host_resolving_to_a_private_address_is_refused(catalogue, monkeypatch):
+    org = organiser()
+    _resolving_to(monkeypatch, "10.0.0.5")
+    with pytest.raises(services.TournamentError, match="10.0.0.5 \\(private\\)"):
+        services.create_tournament(org, name="X", battle="ligny",
+                                   webhook_url="https://hooks.example.com/eagles")
+    _resolving_to(monkeypatch, "93.184.215.14")
+    t = services.create_tournament(org, name="X", battle="ligny",
+                                   webhook_url="https://hooks.example.com/eagles")
+    assert t.webhook_url == "https://hooks.example.com/eagles" and t.webhook_secret
+    _resolving_to(monkeypatch, "fd00::1")
+    with pytest.raises(services.TournamentError, match="private"):
+        services.update_tournament(t.pk, org, webhook_url="https://other.example.com/")
+
+
+def test_webhook_unresolvable_host_is_accepted_at_save_and_retried_at_delivery(
+        catalogue, monkeypatch):
+    """Saving does not depend on DNS; a delivery to a host that does not resolve is a network
+    error (retried with backoff), not a refusal."""
+    import socket
+
+    def fail(*args, **kwargs):
+        raise socket.gaierror(-2, "Name or service not known")
+
+    monkeypatch.setattr("tournaments.services.webhooks.socket.getaddrinfo", fail)
+    t = services.create_tournament(organiser(), name="X", battle="ligny",
+                                   webhook_url="https://nowhere.invalid/")
+    d = WebhookDelivery.objects.create(tournament=t, event="round.paired", key="k",
+                                       url=t.webhook_url, payload={"event": "round.paired"})
+    from tournaments.services.webhooks import DeliveryFailed, deliver
+
+    with pytest.raises(DeliveryFailed, match="does not resolve"):
+        deliver(d.pk)
+    d.refresh_from_db()
+    assert d.state == "pending" and "does not resolve" in d.last_error
+
+
+def test_webhook_private_allowed_by_the_setting(catalogue, settings):
+    settings.EAGLES_WEBHOOK_ALLOW_PRIVATE = True
+    t = services.create_tournament(organiser(), name="X", battle="ligny",
+                                   webhook_url="http://127.0.0.1:9/hook")
+    assert t.webhook_url == "http://127.0.0.1:9/hook"
+    with pytest.raises(services.TournamentError, match="http\\(s\\)"):
+        services.update_tournament(t.pk, t.organiser, webhook_url="gopher://127.0.0.1/")
+
+
+def test_api_refuses_a_private_webhook_with_a_clear_400(catalogue):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(organiser())
+    r = client.post("/api/tournaments/", {"name": "X", "battle": "ligny",
+                                          "webhook_url": "http://169.254.169.254/"},
+                    format="json")
+    assert r.status_code == 400
+    assert "public address" in r.json()["detail"] and "link-local" in r.json()["detail"]
+
+
+def test_delivery_refused_when_dns_now_points_inside(catalogue, monkeypatch):
+    """Saved while public; at delivery the host resolves to a private address: the delivery
+    is failed with the reason, nothing is sent and Celery does not retry."""
+    _resolving_to(monkeypatch, "93.184.215.14")
+    org = organiser()
+    t = services.create_tournament(org, name="X", battle="ligny",
+                                   webhook_url="https://hooks.example.com/eagles")
+    d = WebhookDelivery.objects.create(tournament=t, event="round.paired", key="k",
+                                       url=t.webhook_url, payload={"event": "round.paired"})
+    _resolving_to(monkeypatch, "127.0.0.1")
+    sent, retries = [], []
+    monkeypatch.setattr("tournaments.services.webhooks._post",
+                        lambda *a, **k: sent.append(a) or 200)
+    monkeypatch.setattr(tasks.deliver_webhook, "retry",
+                        lambda *a, **k: retries.append(k) or None)
+    result = tasks.deliver_webhook.apply(args=[d.pk])
+    assert result.get() == "failed"
+    d.refresh_from_db()
+    assert d.state == "failed" and d.attempts == 1 and d.last_status is None
+    assert d.last_error.startswith("refused:") and "127.0.0.1 (loopback)" in d.last_error
+    assert sent == [] and retries == []
+
+
+def test_delivery_connects_to_the_checked_address(catalogue, monkeypatch, settings):
+    """The POST goes to the address validated just before (no second lookup to rebind)."""
+    settings.EAGLES_WEBHOOK_ALLOW_PRIVATE = True
+    _Flaky.calls = [None, None]  # the next call answers 204
+    server = HTTPServer(("127.0.0.1", 0), _Flaky)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        _resolving_to(monkeypatch, "127.0.0.1")
+        t = services.create_tournament(
+            organiser(), name="X", battle="ligny",
+            webhook_url=f"http://hooks.example.com:{server.server_port}/in?x=1")
+        d = WebhookDelivery.objects.create(tournament=t, event="round.paired", key="k",
+                                           url=t.webhook_url, payload={"event": "round.paired"})
+        assert tasks.deliver_webhook.apply(args=[d.pk]).get() == "delivered"
+        headers, body = _Flaky.calls[-1]
+        assert headers["Host"] == f"hooks.example.com:{server.server_port}"
+        assert verify(t.webhook_secret, body, headers["X-Eagles-Signature"])
     finally:
         server.shutdown()

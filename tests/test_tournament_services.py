@@ -108,6 +108,120 @@ def test_second_registration_is_a_conflict(org):
     assert not t.entries.exists()
 
 
+def _two_players(org):
+    """Two tournaments and an opponent in each (so either can start)."""
+    a, b = tournament(org, name="Ligny Open"), tournament(org, name="Wavre Cup")
+    for t, name in ((a, "soult"), (b, "grouchy")):
+        other, theirs = player(name)
+        register(t, other, theirs)
+    return a, b
+
+
+def test_a_deck_version_plays_one_active_tournament_at_a_time(org):
+    a, b = _two_players(org)
+    user, versions = player("ney")
+    register(a, user, versions)
+    with pytest.raises(services.TournamentError) as exc:
+        register(b, user, versions)
+    assert "Ligny Open" in exc.value.message and f"#{a.pk}" in exc.value.message
+    assert sum("already entered" in p for p in exc.value.extra["problems"]) == 2
+    assert not b.entries.filter(user=user).exists()
+    # withdrawing frees it
+    services.withdraw(a.pk, user)
+    register(b, user, versions)
+    # ... and now it is held by b
+    with pytest.raises(services.TournamentError, match="Wavre Cup"):
+        register(a, user, versions)
+
+
+def test_a_running_tournament_holds_the_version_until_a_drop_or_its_end(org):
+    a, b = _two_players(org)
+    user, versions = player("ney")
+    register(a, user, versions)
+    services.start_tournament(a.pk, org)
+    with pytest.raises(services.TournamentError, match="Ligny Open"):
+        register(b, user, versions)
+    services.withdraw(a.pk, user)  # after the start: a drop, which frees the version
+    register(b, user, versions)
+    services.withdraw(b.pk, user)
+    c = tournament(org, name="Later")
+    entry = Entry.objects.get(tournament=a, user=user)
+    assert entry.dropped  # still listed in a, but no longer holds the version
+    register(c, user, versions)
+    services.withdraw(c.pk, user)
+    # a tournament that finishes frees it too
+    a2 = tournament(org, name="Short", rounds=1)
+    register(a2, user, versions)
+    register(a2, *player("murat"))
+    services.start_tournament(a2.pk, org)
+    with pytest.raises(services.TournamentError, match="Short"):
+        register(c, user, versions)
+    for m in current_matches(a2):
+        report_both(m, {"result": "french"})
+    a2.refresh_from_db()
+    assert a2.status == Status.FINISHED
+    register(c, user, versions)
+
+
+def test_the_lock_is_per_version(org):
+    a, b = _two_players(org)
+    user, versions = player("ney")
+    register(a, user, versions)
+    from decks import services as deck_services
+
+    # new versions of the same decks (same cards): a is not running, nothing is locked yet,
+    # so the collection covers them
+    newer = {army: deck_services.save_version(v.deck) for army, v in versions.items()}
+    assert register(b, user, newer).french_version == newer["french"]
+
+
+def test_copies_locked_by_another_deck_or_version_are_not_free(org):
+    """The collection (one copy of each card) covers one deck at a time: copies locked by a
+    running tournament are not free for another deck - nor for another version of the same
+    deck - in a second tournament."""
+    from decks import services as deck_services
+    from decks.selectors import owned_counts
+
+    a, b = _two_players(org)
+    user, versions = player("ney")
+    register(a, user, versions)
+    services.start_tournament(a.pk, org)
+    assert DeckVersion.objects.get(pk=versions["french"].pk).locked_at is not None
+    french = versions["french"]
+    numbers = [n for n, _, _ in french.entries]
+    # another deck with the same cards: owned_counts subtracts the locked version
+    twin = deck_services.create_deck(user, name="twin", battle=french.battle, army="french",
+                                     entries=[tuple(e) for e in french.entries]).latest
+    assert all(owned_counts(user, exclude_deck=twin.deck).get(n, 0) == 0 for n in numbers)
+    # (the British side is covered: a second British deck with a second copy of its cards)
+    from cards.models import CollectionEntry
+
+    british = versions["british"]
+    CollectionEntry.objects.filter(
+        user=user, printing__card__number__in=[n for n, _, _ in british.entries]
+    ).update(quantity=2)
+    british2 = deck_services.create_deck(user, name="b2", battle=british.battle,
+                                         army="british",
+                                         entries=[tuple(e) for e in british.entries]).latest
+    with pytest.raises(services.TournamentError) as exc:
+        services.register(b.pk, user, french_version=twin.pk, british_version=british2.pk)
+    problems = exc.value.extra["problems"]
+    assert any(f"deck version {twin.pk}" in p and "collection" in p for p in problems)
+    # another version of the locked deck itself: its locked version 1 holds the copies
+    v2 = deck_services.save_version(french.deck)
+    with pytest.raises(services.TournamentError) as exc:
+        services.register(b.pk, user, french_version=v2.pk, british_version=british2.pk)
+    assert [p for p in exc.value.extra["problems"]
+            if f"deck version {v2.pk}" in p and "collection" in p]
+    assert not any("british" in p for p in exc.value.extra["problems"])
+    assert not b.entries.filter(user=user).exists()
+    # a second copy of every French card: the other deck fits
+    CollectionEntry.objects.filter(user=user, printing__card__number__in=numbers).update(
+        quantity=2)
+    entry = services.register(b.pk, user, french_version=twin.pk, british_version=british2.pk)
+    assert entry.french_version_id == twin.pk
+
+
 # --- a whole Swiss ---------------------------------------------------------------------------
 
 def test_swiss_registers_pairs_takes_results_and_shows_standings(org):
@@ -447,3 +561,64 @@ def test_late_entry_joins_with_zero_points(org):
     services.advance(t.pk)
     assert Match.objects.filter(round__number=2, french=entry).exists() or \
         Match.objects.filter(round__number=2, allied=entry).exists()
+
+
+def test_double_elimination_runs_to_the_end_through_record_result(org):
+    """6 players: seeds 1-2 get round-1 byes; every result enters through record_result;
+    everyone but the champion leaves after exactly two losses; standings give the places."""
+    t, _ = field(org, 6, format="double_elimination")
+    services.start_tournament(t.pk, org)
+    t.refresh_from_db()
+    assert t.planned_rounds == 7  # the longest case: the grand final needs a reset
+    first = Match.objects.filter(tournament=t, round__number=1)
+    byes = first.filter(allied__isnull=True)
+    assert sorted(e.seed for e in Entry.objects.filter(pk__in=byes.values("french"))) == [1, 2]
+    assert set(first.values_list("bracket", flat=True)) == {"W1"}
+    m = first.filter(allied__isnull=False).first()
+    with pytest.raises(services.TournamentError, match="winner"):
+        services.record_result(m.pk, {"result": "draw"}, source="online")
+    rng = random.Random(5)
+    for _ in range(12):
+        t.refresh_from_db()
+        if t.status == Status.FINISHED:
+            break
+        for m in current_matches(t):
+            assert m.round.stage == "elimination" and m.bracket
+            services.record_result(m.pk, {"result": rng.choice(["french", "allied"])},
+                                   source=ResultLog.Source.ONLINE)
+        services.advance(t.pk)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED and t.current_round <= 7
+    losses = {}
+    for m in Match.objects.filter(tournament=t, allied__isnull=False):
+        loser = m.allied_id if m.french_games > m.allied_games else m.french_id
+        losses[loser] = losses.get(loser, 0) + 1
+    rows = StandingSnapshot.objects.get(tournament=t, round_number=t.current_round).rows
+    champion = int(rows[0]["player"])
+    assert rows[0]["finish"] == 1 and losses.get(champion, 0) <= 1
+    assert all(losses[int(r["player"])] == 2 for r in rows[1:])
+    assert [r["finish"] for r in rows][:3] == [1, 2, 3]
+    assert [r["rank"] for r in rows] == list(range(1, 7))
+    assert all("finish" in r["how"] for r in rows)
+    labels = set(Match.objects.filter(tournament=t).values_list("bracket", flat=True))
+    assert {"W1", "W2", "L2", "GF"} <= labels
+    # a round after the end is refused; decks are unlocked
+    with pytest.raises(services.Conflict):
+        services.pair_round(t.pk, t.current_round + 1, user=org)
+    assert not DeckVersion.objects.filter(locked_at__isnull=False).exists()
+
+
+def test_double_elimination_drop_ends_a_decided_bracket(org):
+    t, users = field(org, 2, format="double_elimination")
+    services.start_tournament(t.pk, org)
+    m = current_matches(t)[0]
+    services.record_result(m.pk, {"result": "french"}, source="online")
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING and t.current_round == 1
+    # the loser of the only winners' match drops before the grand final: the event is decided
+    loser = Entry.objects.get(pk=m.allied_id)
+    services.drop(t.pk, loser.user, loser.pk)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    rows = StandingSnapshot.objects.get(tournament=t, round_number=1).rows
+    assert rows[0]["player"] == str(m.french_id) and rows[0]["finish"] == 1

@@ -163,9 +163,13 @@ def flaky_server():
     server.shutdown()
 
 
-def test_webhook_retried_with_backoff_by_a_real_worker(catalogue, worker, flaky_server):
+def test_webhook_retried_with_backoff_by_a_real_worker(catalogue, worker, flaky_server,
+                                                       settings):
     server, calls = flaky_server
     org = organiser()
+    # the receiver is on 127.0.0.1: allowed here (saving) and in the worker (delivering)
+    settings.EAGLES_WEBHOOK_ALLOW_PRIVATE = True
+    worker.env_extra["EAGLES_WEBHOOK_ALLOW_PRIVATE"] = "1"
     worker.env_extra["EAGLES_WEBHOOK_BACKOFF"] = "0.5"
     t, _ = field(org, 4, webhook_url=f"http://127.0.0.1:{server.server_port}/hook")
     worker.start()

@@ -24,6 +24,7 @@ class Format(models.TextChoices):
     SWISS_TWO_GAME = "swiss_two_game", "Swiss, two-game matches"
     ROUND_ROBIN = "round_robin", "Round robin"
     SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
     SWISS_TOP_CUT = "swiss_top_cut", "Swiss with a top cut"
 
 
@@ -107,7 +108,7 @@ class Tournament(models.Model):
 
     @property
     def draws_allowed(self) -> bool:
-        return self.format != Format.SINGLE_ELIMINATION
+        return self.format not in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
 
     @property
     def tiebreaker_order(self) -> list[str]:
@@ -212,6 +213,9 @@ class Match(models.Model):
     double_loss = models.BooleanField(default=False)
     source = models.CharField(max_length=16, blank=True, default="",
                               help_text="How the result entered (see ResultLog.Source).")
+    bracket = models.CharField(
+        max_length=8, blank=True, default="",
+        help_text="Double elimination: W2 (winners' round 2), L3 (losers' round 3), GF, GF2.")
     settled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -52,7 +52,7 @@ class MatchSerializer(serializers.ModelSerializer):
         model = Match
         fields = ["id", "round", "table", "french", "allied", "french_entry", "allied_entry",
                   "bye", "state", "french_games", "allied_games", "draws", "double_loss",
-                  "source", "settled_at"]
+                  "source", "bracket", "settled_at"]
 
     def get_french(self, m) -> str | None:
         return _name(m.french)
@@ -88,7 +88,8 @@ class TournamentInput(serializers.Serializer):
     deck_kind = serializers.CharField(required=False, help_text="standard, custom, historical")
     scale = serializers.CharField(required=False)
     format = serializers.CharField(required=False, help_text="swiss, swiss_two_game, "
-                                   "round_robin, single_elimination, swiss_top_cut")
+                                   "round_robin, single_elimination, double_elimination, "
+                                   "swiss_top_cut")
     rounds = serializers.IntegerField(required=False, allow_null=True)
     top_cut = serializers.IntegerField(required=False, allow_null=True)
     round_seconds = serializers.IntegerField(required=False)

@@ -184,6 +184,33 @@ def compute(players: list[dict], matches: list[MatchRecord], tiebreakers: list[s
     return rows
 
 
+def apply_finish(rows: list[dict], places: dict[str, int], losses: dict[str, int],
+                 out: dict[str, str]) -> list[dict]:
+    """Elimination standings: players still in first (in the order of ``rows``), then the
+    players who are out by finishing place (the champion first; a later exit is a better
+    place; players out in the same losers' round share the place). Adds ``finish`` (the
+    place, None while still in), ``losses``, ``out_in`` (the bracket match) and ``how``."""
+    def key(item):
+        k, row = item
+        place = places.get(row["player"])
+        return (0 if place is None or place == 1 else 1, place or 0, k)
+
+    ranked = [row for _k, row in sorted(enumerate(rows), key=key)]
+    for rank, row in enumerate(ranked, start=1):
+        pid = row["player"]
+        row["rank"] = rank
+        row["finish"] = places.get(pid)
+        row["losses"] = losses.get(pid, 0)
+        row["out_in"] = out.get(pid)
+        row["how"]["finish"] = {
+            "formula": "champion 1; then by the bracket match of elimination, later first "
+                       "(grand final, then losers' rounds from the last); same round: same "
+                       "place; players still in are listed first, by match points",
+            "terms": {"losses": row["losses"], "out_in": row["out_in"]},
+            "value": row["finish"]}
+    return ranked
+
+
 def _record(side: tuple) -> dict:
     return {"won": side[0], "drawn": side[1], "lost": side[2]}
 

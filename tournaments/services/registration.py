@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from cards.models import Army, Battle
+from decks.catalogue import cards_by_number
 from decks.models import DeckKind as DeckRulesKind
 from decks.models import DeckVersion
-from decks.services import check_version
+from decks.rules import validate
+from decks.selectors import owned_counts
+from decks.services import rules_deck
 
 from ..models import BEFORE_START, STARTED, DeckKind, Entry, Format, Status, Tournament
 from .common import is_organiser, lock_tournament
 from .errors import Conflict, NotAllowed, NotFound, TournamentError
+
+ACTIVE = (*BEFORE_START, *STARTED)  # a tournament not over
 
 SIDE_ARMIES = {"french_version": Army.FRENCH, "british_version": Army.BRITISH,
                "prussian_version": Army.PRUSSIAN}
@@ -50,7 +56,7 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
         problems.append(f"{label} is at scale {version.scale}; the tournament plays {t.scale}")
     if problems:
         return problems
-    result = check_version(version, user)
+    result = validate(rules_deck(version), cards_by_number(), free_copies(version, user))
     if not result.valid:
         problems.append(f"{label} breaks the deck rules: "
                         + "; ".join(p.message for p in result.errors))
@@ -58,6 +64,32 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
         problems.append(f"{label} needs cards your collection does not have free: "
                         + "; ".join(p.message for p in result.problems if p.code == "not_owned"))
     return problems
+
+
+def free_copies(version: DeckVersion, user) -> dict[int, int]:
+    """Copies per card number the user can put behind ``version``: the collection, less the
+    copies committed to every LOCKED version other than this one (``owned_counts`` subtracts
+    the user's other decks' locked versions; other locked versions of the same deck are
+    subtracted here: each is a deck held by a running tournament)."""
+    owned = owned_counts(user, exclude_deck=version.deck)
+    same_deck = (DeckVersion.objects.filter(deck_id=version.deck_id, locked_at__isnull=False)
+                 .exclude(pk=version.pk).values_list("entries", flat=True))
+    for entries in same_deck:
+        for number, count, _printing in entries:
+            if number in owned:
+                owned[number] = max(0, owned[number] - count)
+    return owned
+
+
+def entered_elsewhere(version: DeckVersion, tournament: Tournament | None = None):
+    """Tournaments not over (registration to running/paused) where ``version`` is entered by
+    a player still in (withdrawn or dropped entries free it), other than ``tournament``."""
+    holding = Entry.objects.filter(
+        Q(french_version=version) | Q(british_version=version) | Q(prussian_version=version),
+        tournament__status__in=ACTIVE, dropped_at__isnull=True)
+    if tournament is not None:
+        holding = holding.exclude(tournament=tournament)
+    return Tournament.objects.filter(pk__in=holding.values("tournament_id")).order_by("pk")
 
 
 def _version(value, side: str) -> DeckVersion:
@@ -104,8 +136,27 @@ def register(tournament_id, user, *, french_version, british_version=None,
                 raise TournamentError(f"{side} is required at {t.get_battle_display()}")
             versions[side] = _version(given[side], side)
             problems += deck_problems(t, versions[side], SIDE_ARMIES[side], user)
-        if problems:
-            raise TournamentError("these decks cannot be registered", problems=problems)
+        # one active tournament per deck version: lock the versions (in pk order), so two
+        # registrations of one version in two tournaments run one after the other
+        list(DeckVersion.objects.select_for_update().filter(
+            pk__in=[v.pk for v in versions.values()]).order_by("pk").values_list("pk",
+                                                                                flat=True))
+        held = []
+        for side in needed:
+            v = versions[side]
+            if v.deck.owner_id != user.pk:
+                continue
+            for other in entered_elsewhere(v, t)[:1]:
+                held.append(
+                    f'deck version {v.pk} ({v.deck.name} v{v.number}) is already entered in '
+                    f'the tournament "{other.name}" (#{other.pk}), which is not over; a '
+                    "version plays one tournament at a time: withdraw it there, wait for "
+                    "that tournament to end, or save a new version")
+        if problems or held:
+            message = "these decks cannot be registered"
+            if held:
+                message += ": " + held[0]
+            raise TournamentError(message, problems=problems + held)
         seed = (t.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
         entry = Entry.objects.create(tournament=t, user=user, seed=seed, late=late,
                                      club=str(club or "")[:60], **versions)
@@ -168,4 +219,18 @@ def drop(tournament_id, actor, entry_id) -> Entry:
         entry.dropped_at = timezone.now()
         entry.dropped_after_round = t.current_round
         entry.save(update_fields=["dropped_at", "dropped_after_round"])
+        if t.format == Format.DOUBLE_ELIMINATION:
+            _finish_if_decided(t)
     return entry
+
+
+def _finish_if_decided(t: Tournament) -> None:
+    """Double elimination between rounds: a drop that leaves the bracket decided (a finalist
+    left, say) ends the event now, since no further round can be paired."""
+    from .rounds import _elimination_over, _finish
+    from .standings import snapshot
+
+    if t.round_set.filter(state="playing").exists() or not t.current_round:
+        return  # the round's end checks it
+    if _elimination_over(t):
+        _finish(t, timezone.now(), snapshot(t, t.current_round))

@@ -33,10 +33,18 @@ from ..models import (
 )
 from ..pairing import NoValidPairing, Player, elimination_round, pair_swiss, round_robin_round
 from ..pairing import top_cut as top_cut_pairs
+from ..pairing.double_bracket import double_elimination_round
 from .common import lock_tournament, require_organiser
 from .errors import Conflict, TournamentError
 from .setup import planned_rounds
-from .standings import compute_rows, snapshot
+from .standings import (
+    bracket_dropped,
+    bracket_games,
+    bracket_seeds,
+    bracket_state,
+    compute_rows,
+    snapshot,
+)
 from .webhooks import emit
 
 # Test hook for the worker-kill test: "SECONDS:PATH" pauses pairing for SECONDS (while holding
@@ -144,17 +152,23 @@ def _pair(t: Tournament, number: int, now) -> Round:
     started = time.perf_counter()
     entries = list(t.entries.select_related("user"))
     active = _active_ids(entries, number)
-    stage, pairs, byes = _pairings(t, number, entries, active)
+    labels: dict = {}
+    if t.format == Format.DOUBLE_ELIMINATION:
+        stage, pairs, byes, labels = _double_elimination(t, number)
+    else:
+        stage, pairs, byes = _pairings(t, number, entries, active)
     _pause_hook()
     rnd = Round.objects.create(tournament=t, number=number, stage=stage,
                                ends_at=now + timedelta(seconds=t.round_seconds))
     games = t.games_per_match
-    matches = [Match(tournament=t, round=rnd, table=k, french_id=f, allied_id=a)
+    matches = [Match(tournament=t, round=rnd, table=k, french_id=f, allied_id=a,
+                     bracket=labels.get((f, a), ""))
                for k, (f, a) in enumerate(pairs, start=1)]
     for k, pid in enumerate(byes, start=len(pairs) + 1):
         matches.append(Match(tournament=t, round=rnd, table=k, french_id=pid, allied_id=None,
                              state=Match.State.SETTLED, french_games=games, allied_games=0,
-                             draws=0, source=ResultLog.Source.BYE, settled_at=now))
+                             draws=0, source=ResultLog.Source.BYE, settled_at=now,
+                             bracket=labels.get((pid, None), "")))
     Match.objects.bulk_create(matches, batch_size=500)
     bye_matches = list(Match.objects.filter(round=rnd, allied__isnull=True))
     ResultLog.objects.bulk_create(
@@ -242,6 +256,23 @@ def _losers(t: Tournament, from_round: int = 1) -> set[int]:
     return lost
 
 
+def _double_elimination(t: Tournament, number: int):
+    """(stage, pairs, byes, {(french, allied): bracket label}) for round ``number`` of a
+    double elimination, replayed from the results so far (``pairing/double_bracket.py``)."""
+    try:
+        state = double_elimination_round(bracket_seeds(t), bracket_games(t, number - 1),
+                                         number, bracket_dropped(t))
+    except ValueError as exc:  # results that do not fit the bracket (never by the services)
+        raise Conflict(f"round {number} cannot be paired: {exc}") from None
+    if state.finished or not (state.pairings or state.byes):
+        raise Conflict("the double elimination is over")
+    pairs = [(int(p.french), int(p.allied)) for p in state.pairings]
+    labels = {(int(p.french), int(p.allied)): p.label for p in state.pairings}
+    byes = [int(b) for b in state.byes]
+    labels.update({(b, None): "W1" for b in byes})
+    return Round.Stage.ELIMINATION, pairs, byes, labels
+
+
 def _pairings(t: Tournament, number: int, entries: list[Entry], active: list[Entry]):
     """(stage, [(french id, allied id)], [bye ids]) for round ``number``."""
     active_ids = {e.pk for e in active}
@@ -319,6 +350,8 @@ def _maybe_finish_round(t: Tournament, rnd: Round, now) -> bool:
 
 
 def _elimination_over(t: Tournament) -> bool:
+    if t.format == Format.DOUBLE_ELIMINATION:
+        return bracket_state(t).finished
     if t.format != Format.SINGLE_ELIMINATION:
         return False
     alive = t.entries.filter(dropped_at__isnull=True).exclude(pk__in=_losers(t)).count()

@@ -22,8 +22,10 @@ from ..models import (
     Status,
     Tournament,
 )
+from ..pairing.double_bracket import double_elimination_max_rounds
 from .common import lock_tournament, require_organiser
 from .errors import Conflict, TournamentError
+from .webhooks import check_webhook_url
 
 EDITABLE = ("name", "description", "battle", "deck_kind", "scale", "format", "rounds",
             "top_cut", "round_seconds", "break_seconds", "pairing_mode", "tiebreakers",
@@ -43,6 +45,8 @@ def planned_rounds(t: Tournament, players: int) -> int:
         return players - 1 if players % 2 == 0 else players
     if t.format == Format.SINGLE_ELIMINATION:
         return recommended_rounds(players)
+    if t.format == Format.DOUBLE_ELIMINATION:  # the longest case: the final needs a reset
+        return double_elimination_max_rounds(players)
     swiss = t.rounds or recommended_rounds(players)
     if t.format == Format.SWISS_TOP_CUT:
         return swiss + int(math.log2(t.top_cut or 2))
@@ -138,8 +142,10 @@ def clean(fields: dict) -> dict:
             out[key] = _time(out[key], key)
     if "webhook_url" in out:
         url = str(out["webhook_url"] or "").strip()
-        if url and not url.startswith(("http://", "https://")):
-            raise TournamentError("webhook_url must be an http(s) URL")
+        if len(url) > 200:
+            raise TournamentError("webhook_url must be at most 200 characters")
+        if url:
+            check_webhook_url(url)  # http(s), public addresses only (SSRF)
         out["webhook_url"] = url
     return out
 

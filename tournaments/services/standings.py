@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..models import Entry, Match, Round, StandingSnapshot, Tournament
-from ..standings import MatchRecord, compute
+from ..models import BEFORE_START, Entry, Format, Match, Round, StandingSnapshot, Tournament
+from ..pairing.double_bracket import Game, double_elimination_state
+from ..standings import MatchRecord, apply_finish, compute
 
 
 def match_records(t: Tournament, through_round: int | None = None) -> list[MatchRecord]:
@@ -28,8 +29,47 @@ def player_records(t: Tournament, through_round: int | None = None) -> list[dict
 
 
 def compute_rows(t: Tournament, through_round: int | None = None) -> list[dict]:
-    return compute(player_records(t, through_round), match_records(t, through_round),
+    rows = compute(player_records(t, through_round), match_records(t, through_round),
                    t.tiebreaker_order, t.games_per_match, through_round)
+    if t.format == Format.DOUBLE_ELIMINATION and t.status not in BEFORE_START and \
+            len(rows) >= 2:
+        state = bracket_state(t, through_round)
+        rows = apply_finish(rows, state.places, state.losses, state.out)
+    return rows
+
+
+# --- double elimination ----------------------------------------------------------------------
+
+def bracket_seeds(t: Tournament) -> list[str]:
+    """Entries in seed order (the bracket's seeding; no-shows included: they lose round 1)."""
+    return [str(pk) for pk in Entry.objects.filter(tournament=t).order_by("seed", "pk")
+            .values_list("pk", flat=True)]
+
+
+def bracket_games(t: Tournament, through_round: int | None = None) -> list[Game]:
+    """Settled games (not byes) as the pure core's ``Game`` records."""
+    qs = Match.objects.filter(tournament=t, state=Match.State.SETTLED, allied__isnull=False)
+    if through_round is not None:
+        qs = qs.filter(round__number__lte=through_round)
+    games = []
+    for rnd, f, a, fg, ag, dl in qs.values_list("round__number", "french_id", "allied_id",
+                                                "french_games", "allied_games", "double_loss"):
+        winner = None if dl or fg == ag else str(f) if fg > ag else str(a)
+        games.append(Game(rnd, str(f), str(a), winner))
+    return games
+
+
+def bracket_dropped(t: Tournament) -> dict[str, int]:
+    return {str(pk): after for pk, after in Entry.objects.filter(
+        tournament=t, dropped_after_round__isnull=False).values_list("pk", "dropped_after_round")}
+
+
+def bracket_state(t: Tournament, through_round: int | None = None):
+    """The double-elimination bracket after ``through_round`` (default: every result)."""
+    if through_round is None:
+        through_round = t.current_round
+    return double_elimination_state(bracket_seeds(t), bracket_games(t, through_round),
+                                    through_round, bracket_dropped(t))
 
 
 def snapshot(t: Tournament, round_number: int) -> StandingSnapshot:
