@@ -100,12 +100,27 @@ class State:
 def historical_deck(battle: str, army: str, seed: int | str, cards: CardTable | None = None
                     ) -> list[int]:
     """A Battle Deck of the chart's size D dealt at random from the cards that fought the
-    battle (2.0 note; terrain is always historical)."""
+    battle (2.0 note; terrain is always historical), keeping the card types in the proportions
+    of that pool (RULINGS: default decks), as a player building a historical deck would."""
     cards = cards or default_cards()
     size = BATTLES_CHART[battle][army].deck
     pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
     rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
-    return sorted(rng.sample(pool, min(size, len(pool))))
+    if size >= len(pool):
+        return pool
+    by_kind: dict[str, list[int]] = {}
+    for num in pool:
+        by_kind.setdefault(cards[num].kind, []).append(num)
+    # Largest-remainder apportionment of the D places over the card types.
+    shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
+    quota = {kind: int(share) for kind, share in shares.items()}
+    by_remainder = sorted(shares, key=lambda kind: (quota[kind] - shares[kind], kind))
+    for kind in by_remainder[: size - sum(quota.values())]:
+        quota[kind] += 1
+    deck: list[int] = []
+    for kind in sorted(by_kind):
+        deck.extend(rng.sample(by_kind[kind], quota[kind]))
+    return sorted(deck)
 
 
 def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | None = None,

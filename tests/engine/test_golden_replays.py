@@ -8,7 +8,8 @@ why in RULINGS.md / the commit message.
 
 History: taken before the speed work (issue 4) and unchanged by it; updated once after, for
 the rule changes RULINGS 13.0-c (specials name their targets), 13.0-f (a window after an
-engaging move) and 14.0-b (a decoy revealed by a special is eliminated).
+engaging move) and 14.0-b (a decoy revealed by a special is eliminated); and once for the
+default decks, which now keep the card-type proportions of the battle's pool (RULINGS).
 """
 
 from __future__ import annotations
@@ -25,15 +26,15 @@ from battles.engine.queries import index
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "fbf2e68caf55a068815f7ffb714fa2a46833953dffaf295a0f6d5072f731d44b"
+        10, "18b54f7da0a7b24c4487650767d0ff8c4e1affcc192e3e13831696e349e54627"
     ),
-    ("ligny", False): (10, "8fd524cb0c5ed012cc4fb251559087dbccb278ee1865af758bacc4a7bfe82980"),
-    ("wavre", False): (10, "f1b5fbc7f49a038ce84f5ed509c38a2657ec482b19675a020feb45ac10aab951"),
-    ("waterloo", False): (10, "8179cb7715b275a6e4fbca71a758e028444b6dad6667ebe9df600e7d66337d8a"),
-    ("quatre-bras", True): (5, "8b51ea7af497d2e8209cda2985b4f34114c6dc3be3e15343adb5e54dde51ae8c"),
-    ("ligny", True): (5, "9adfc0208e33ff969a2dcda962959dbbaa78c9347455ac4783991f3f32f3ea72"),
-    ("wavre", True): (5, "2c4a0d86c8010783fa48c966e32e58b01756a1822bf14e7274f8d5e7fd3b755c"),
-    ("waterloo", True): (5, "e1d322c3d40e3d50c92aeb59feadb1e6c762ed82e2e2a3b48d63dbf7512f3b67"),
+    ("ligny", False): (10, "deb4c75835d1e6a5e29ffac6793fb6483d8007b1891af467a8c82f84fd8ee2bc"),
+    ("wavre", False): (10, "456a4b87f2e81b5af0a5360f20ce756e83a4a8d661b74a254d234a860dfa6c9b"),
+    ("waterloo", False): (10, "59c0ffee969da55f8051a85189f3e2a5719c351258084cd1abb89269bdfe91f3"),
+    ("quatre-bras", True): (5, "a92399625b646b2d43b1eca2039d871ebbd9fb9a6cd2caafd246e5e6317446d9"),
+    ("ligny", True): (5, "ace22f2cedae0ff6747db9ae8c2b30e5b29c46efdce23faa618cfda241e66688"),
+    ("wavre", True): (5, "b5247f9487fb2f9b4895952ec2be52b919309117e5774c5d1f8f45a05c0cc33c"),
+    ("waterloo", True): (5, "94b32e40bbfe98740c245fffe23d5ec25c02f358be4f7d92782d3a069bc1719e"),
 }
 
 

@@ -225,3 +225,23 @@ def test_wrong_side_cannot_act():
     put(st, FR_INF, "french_center")
     with pytest.raises(IllegalAction):
         do(st, {"type": "end_phase", "side": "allied"})
+
+
+def test_4_1_d_default_deck_keeps_type_proportions():
+    from collections import Counter
+
+    from battles.engine import default_cards, historical_deck
+    from decks.rules.chart import BATTLES_CHART
+
+    cards = default_cards()
+    for battle, army in [("quatre-bras", "british"), ("wavre", "french"), ("waterloo", "french"),
+                         ("waterloo", "prussian"), ("ligny", "prussian")]:
+        pool = [c for c in cards.values() if c.army == army and battle in c.battles]
+        size = BATTLES_CHART[battle][army].deck
+        deck = historical_deck(battle, army, seed=3, cards=cards)
+        assert len(deck) == len(set(deck)) == size
+        assert all(battle in cards[n].battles and cards[n].army == army for n in deck)
+        have = Counter(cards[n].kind for n in deck)
+        for kind, count in Counter(c.kind for c in pool).items():
+            assert abs(have[kind] - count * size / len(pool)) < 1, (battle, army, kind)
+        assert historical_deck(battle, army, seed=3, cards=cards) == deck  # seeded
