@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from config.api_errors import bad_request
 
+from .catalogue_cache import records_by_number
 from .catalogue_serializers import CardSerializer, CatalogueSerializer, ErrorSerializer
 from .models import Card
 from .search import MAX_QUERY_LENGTH, QueryError
@@ -27,7 +28,6 @@ from .selectors import (
     FIRST_NUMBER,
     LAST_NUMBER,
     ORDERING_KEYS,
-    attach_finishes,
     cards_matching,
     catalogue_summary,
     filter_q,
@@ -175,9 +175,13 @@ class CardListView(generics.ListAPIView):
             return Card.objects.none()
         return cards_matching(self.request.query_params.get("q", ""))
 
-    def paginate_queryset(self, queryset):
-        page = super().paginate_queryset(queryset)
-        return attach_finishes(list(page)) if page is not None else None
+    def list(self, request, *args, **kwargs):
+        # Only the matching numbers come from the database; the records come from the
+        # per-version cache (building 50 model instances and records was most of the cost).
+        numbers = self.filter_queryset(self.get_queryset()).values_list("number", flat=True)
+        page = self.paginate_queryset(numbers)
+        records = records_by_number()
+        return self.get_paginated_response([records[number] for number in page])
 
     def handle_exception(self, exc):
         if isinstance(exc, QueryError):

@@ -1,0 +1,58 @@
+"""The catalogue's public records, built once per process and catalogue version.
+
+Every search, deck check and validation needs card records; building 300 model instances and
+records per request costs more than the search itself. The records are kept until the loaded
+catalogue version changes (a new ``CatalogueRelease``): one tiny query per call checks the
+version, so another process loading a corrected catalogue is seen at once.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .models import RARITY, Card, CatalogueRelease, Printing
+from .records import card_record
+from .selectors import FINISH_ORDER
+
+_lock = threading.Lock()
+_cache: dict = {"key": None, "records": None}
+
+
+def _version_key() -> tuple | None:
+    return (CatalogueRelease.objects.order_by("-loaded_at", "-id")
+            .values_list("id", "version").first())
+
+
+def _build() -> dict[int, dict]:
+    finishes: dict[int, list[str]] = {}
+    for number, finish in Printing.objects.order_by().values_list("card__number", "finish"):
+        finishes.setdefault(number, []).append(finish)
+    records = {}
+    for card in Card.objects.all():
+        record = card_record(card)
+        record["printings"] = [{"finish": f, "rarity": RARITY[f]} for f in
+                               sorted(finishes.get(card.number, ()), key=FINISH_ORDER.get)]
+        records[card.number] = record
+    return records
+
+
+def records_by_number() -> dict[int, dict]:
+    """Card number -> the card's public record (cards/records.py) with its printings.
+
+    Shared between callers: treat as read-only. Without a release (a database filled by hand,
+    as some tests do) nothing is cached."""
+    key = _version_key()
+    records = _cache["records"]
+    if key is not None and key == _cache["key"] and records is not None:
+        return records
+    records = _build()
+    if key is not None:
+        with _lock:
+            _cache["key"], _cache["records"] = key, records
+    return records
+
+
+def clear() -> None:
+    """Forget the cached records (tests that rewrite cards without a new release)."""
+    with _lock:
+        _cache["key"], _cache["records"] = None, None
