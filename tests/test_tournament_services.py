@@ -167,12 +167,116 @@ def test_the_lock_is_per_version(org):
     a, b = _two_players(org)
     user, versions = player("ney")
     register(a, user, versions)
+    from cards.models import CollectionEntry
     from decks import services as deck_services
 
-    # new versions of the same decks (same cards): a is not running, nothing is locked yet,
-    # so the collection covers them
+    # new versions of the same decks are not held by a - but their cards are committed to a
+    # (entered, not started yet): a second copy of each card lets them in
     newer = {army: deck_services.save_version(v.deck) for army, v in versions.items()}
+    with pytest.raises(services.TournamentError, match="cannot be registered"):
+        register(b, user, newer)
+    CollectionEntry.objects.filter(user=user).update(quantity=2)
     assert register(b, user, newer).french_version == newer["french"]
+
+
+def test_copies_entered_in_a_tournament_not_started_are_committed(org):
+    """Two different versions sharing cards, in two tournaments that have not started: the
+    second registration counts the first one's copies (locked or not)."""
+    from decks import services as deck_services
+
+    a, b = _two_players(org)
+    user, versions = player("ney")
+    register(a, user, versions)
+    newer = {army: deck_services.save_version(v.deck) for army, v in versions.items()}
+    with pytest.raises(services.TournamentError) as exc:
+        register(b, user, newer)
+    problems = exc.value.extra["problems"]
+    assert len(problems) == 2 and all("collection" in p for p in problems)
+    assert not b.entries.filter(user=user).exists()
+    # withdrawing from a frees the copies
+    services.withdraw(a.pk, user)
+    register(b, user, newer)
+    # a dropped entry (after a start) frees them too
+    services.withdraw(b.pk, user)
+    register(a, user, versions)
+    services.start_tournament(a.pk, org)
+    services.drop(a.pk, user, Entry.objects.get(tournament=a, user=user).pk)
+    c = tournament(org, name="Later")
+    # (a still runs: version 1 stays locked until a ends, so newer is still short)
+    with pytest.raises(services.TournamentError, match="cannot be registered"):
+        register(c, user, newer)
+    assert register(c, user, versions).french_version == versions["french"]
+
+
+def _remove_one_card(user, version):
+    from cards.models import CollectionEntry
+
+    number = version.entries[0][0]
+    CollectionEntry.objects.filter(user=user, printing__card__number=number).delete()
+    return number
+
+
+@pytest.mark.parametrize("fmt", ["swiss", "round_robin", "single_elimination",
+                                 "double_elimination"])
+def test_start_drops_a_player_whose_collection_no_longer_covers_the_deck(org, fmt):
+    t, users = field(org, 5, format=fmt)
+    ney = users[1]
+    entry = Entry.objects.get(tournament=t, user=ney)
+    _remove_one_card(ney, entry.french_version)  # traded away since registration
+    rnd = services.start_tournament(t.pk, org)
+    entry.refresh_from_db()
+    assert entry.dropped and entry.dropped_after_round == 0 and not entry.no_show
+    assert "not started" in entry.drop_reason
+    assert f"deck version {entry.french_version_id}" in entry.drop_reason
+    played = {x for m in rnd.matches.all() for x in m.players() if x}
+    assert entry.pk not in played and len(played) == 4
+    assert DeckVersion.objects.get(pk=entry.french_version_id).locked_at is None
+    others = Entry.objects.filter(tournament=t).exclude(pk=entry.pk)
+    assert all(DeckVersion.objects.get(pk=e.french_version_id).locked_at for e in others)
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING
+    if fmt == "round_robin":
+        assert t.planned_rounds == 3  # 4 players
+    # the organiser sees it on the players list
+    from tournaments.serializers import TournamentEntrySerializer
+
+    assert TournamentEntrySerializer(entry).data["drop_reason"] == entry.drop_reason
+    run_to_end(t, random.Random(3))
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+
+
+def test_start_counts_copies_held_by_a_started_tournament(org):
+    """At the start, copies locked by a tournament that started first are not free: the
+    second tournament starts without the player (the first one keeps the cards)."""
+    from cards.models import CollectionEntry
+    from decks import services as deck_services
+
+    a, b = _two_players(org)
+    user, versions = player("ney")
+    CollectionEntry.objects.filter(user=user).update(quantity=2)
+    register(a, user, versions)
+    newer = {army: deck_services.save_version(v.deck) for army, v in versions.items()}
+    register(b, user, newer)
+    register(b, *player("vandamme"))
+    CollectionEntry.objects.filter(user=user).update(quantity=1)  # traded one copy away
+    services.start_tournament(a.pk, org)
+    assert not Entry.objects.get(tournament=a, user=user).dropped
+    services.start_tournament(b.pk, org)
+    entry = Entry.objects.get(tournament=b, user=user)
+    assert entry.dropped_after_round == 0 and "collection" in entry.drop_reason
+
+
+def test_start_with_fewer_than_2_covered_players_changes_nothing(org):
+    t, users = field(org, 2)
+    entry = Entry.objects.get(tournament=t, user=users[0])
+    _remove_one_card(users[0], entry.french_version)
+    with pytest.raises(services.Conflict, match="collections"):
+        services.start_tournament(t.pk, org)
+    entry.refresh_from_db()
+    t.refresh_from_db()
+    assert not entry.dropped and entry.drop_reason == "" and t.status == Status.REGISTRATION
+    assert not DeckVersion.objects.filter(locked_at__isnull=False).exists()
 
 
 def test_copies_locked_by_another_deck_or_version_are_not_free(org):

@@ -138,6 +138,10 @@ class Entry(models.Model):
     no_show = models.BooleanField(default=False)
     dropped_at = models.DateTimeField(null=True, blank=True)
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    drop_reason = models.CharField(
+        max_length=1000, blank=True, default="",
+        help_text="Why the tournament dropped the player (e.g. at the start: the collection "
+                  "no longer covers the decks); empty for a player's own drop.")
 
     class Meta:
         ordering = ["tournament", "seed", "id"]

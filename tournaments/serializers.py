@@ -33,7 +33,7 @@ class TournamentEntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "player", "seed", "club", "late", "checked_in_at", "no_show",
-                  "dropped", "dropped_after_round", "registered_at"]
+                  "dropped", "dropped_after_round", "drop_reason", "registered_at"]
 
 
 def _name(entry):

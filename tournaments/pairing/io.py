@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .double_bracket import Game, double_elimination_round
 from .elimination import double_elimination, elimination_round, top_cut
 from .model import SIDES, PairingError, Player, ranked
 from .round_robin import round_robin_round
@@ -130,6 +131,8 @@ def pair_round_json(data: dict) -> dict:
     else:
         rnd = None
     rules = parse_rules(data)
+    if rules["system"] == "double_elimination":
+        return _double_elimination_json(data, rnd)
     players = parse_players(data)
     ids = {p.id for p in players}
     for group in rules["keep_apart"]:
@@ -168,8 +171,6 @@ def pair_round_json(data: dict) -> dict:
             "bye": walkovers[0] if len(walkovers) == 1 else None,
             "byes": walkovers,
         }
-    if system == "double_elimination":
-        return {"pairings": [], "bye": None, "bracket": double_elimination(seeds)}
     # top cut
     cut = rules.get("cut")
     if not isinstance(cut, int) or isinstance(cut, bool) or cut < 2:
@@ -189,3 +190,129 @@ def _seeded(players: list[Player]) -> list[Player]:
     if all(p.seed is not None for p in players):
         return sorted(players, key=lambda p: p.seed)
     return sorted(players, key=lambda p: (-p.rating, p.id))
+
+
+def _de_players(data: dict) -> tuple[list[str], dict[str, int | None], set[str]]:
+    """Double elimination players: ``id``, optional ``seed`` (else rating order),
+    ``dropped_after`` (last round paired) or ``dropped``. Returns (seeds, dropped_after,
+    dropped without a round)."""
+    raw = data.get("players")
+    if raw is None:
+        raise PairingError('missing key "players"')
+    _type(raw, (list,), "top level", '"players"')
+    rows, seen, dropped_after, dropped = [], set(), {}, set()
+    for k, item in enumerate(raw):
+        _type(item, (dict,), f"players[{k}]", "a player")
+        if "id" not in item:
+            raise PairingError(f'players[{k}]: missing key "id"')
+        pid = _type(item["id"], (str,), f"players[{k}]", '"id"')
+        where = f'player "{pid}"'
+        if pid in seen:
+            raise PairingError(f'duplicate player id "{pid}"')
+        seen.add(pid)
+        seed = item.get("seed")
+        if seed is not None:
+            _type(seed, (int,), where, '"seed"')
+        rating = _type(item.get("rating", 0), (int, float), where, '"rating"')
+        if item.get("dropped_after") is not None:
+            after = _type(item["dropped_after"], (int,), where, '"dropped_after"')
+            if after < 0:
+                raise PairingError(f'{where}: "dropped_after" must not be negative')
+            dropped_after[pid] = after
+        elif _type(item.get("dropped", False), (bool,), where, '"dropped"'):
+            dropped.add(pid)
+        rows.append((pid, seed, rating))
+    if len(rows) < 2:
+        raise PairingError("a double elimination needs at least 2 players")
+    seeded = [r for r in rows if r[1] is not None]
+    if seeded and len(seeded) != len(rows):
+        raise PairingError('give every player a "seed", or none (rating order)')
+    if seeded:
+        if len({r[1] for r in rows}) != len(rows):
+            raise PairingError("seeds must be distinct")
+        order = sorted(rows, key=lambda r: r[1])
+    else:
+        order = sorted(rows, key=lambda r: (-r[2], r[0]))
+    return [r[0] for r in order], dropped_after, dropped
+
+
+def _de_games(data: dict, ids: set[str]) -> list[tuple[Game, str | None]]:
+    raw = data.get("games", [])
+    _type(raw, (list,), "top level", '"games"')
+    games = []
+    for k, item in enumerate(raw):
+        where = f"games[{k}]"
+        _type(item, (dict,), where, "a game")
+        for key in ("round", "french", "allied", "winner"):
+            if key not in item:
+                raise PairingError(f'{where}: missing key "{key}"')
+        rnd = _type(item["round"], (int,), where, '"round"')
+        if rnd < 1:
+            raise PairingError(f'{where}: "round" must be at least 1')
+        french = _type(item["french"], (str,), where, '"french"')
+        allied = _type(item["allied"], (str,), where, '"allied"')
+        for pid in (french, allied):
+            if pid not in ids:
+                raise PairingError(f'{where}: unknown player "{pid}"')
+        if french == allied:
+            raise PairingError(f'{where}: "{french}" plays itself')
+        winner = item["winner"]
+        if winner is not None and winner not in (french, allied):
+            raise PairingError(f'{where}: "winner" must be "{french}", "{allied}" or null '
+                               "(a double loss)")
+        label = item.get("bracket")
+        if label is not None:
+            _type(label, (str,), where, '"bracket"')
+        games.append((Game(rnd, french, allied, winner), label))
+    return games
+
+
+def _double_elimination_json(data: dict, rnd: int | None) -> dict:
+    """Round ``rnd`` (default: the round after the last game) of a double elimination from
+    the games played so far; every bracket match of the earlier rounds needs its game."""
+    seeds, dropped_after, dropped = _de_players(data)
+    games = _de_games(data, set(seeds))
+    last = max((g.round for g, _ in games), default=0)
+    if rnd is None:
+        rnd = last + 1
+    elif last >= rnd:
+        raise PairingError(f'games[]: a game of round {last} is not before "round" {rnd}')
+    for pid in dropped:
+        dropped_after[pid] = rnd - 1
+    plain = [g for g, _ in games]
+    try:
+        for k in range(1, rnd):  # every earlier round: exactly its open matches were played
+            state = double_elimination_round(seeds, plain, k, dropped_after)
+            if state.finished:
+                raise PairingError(f"the bracket was decided after round {k - 1}; "
+                                   f"there is no round {k}")
+            played = {frozenset((g.french, g.allied)): label
+                      for g, label in games if g.round == k}
+            open_now = {frozenset((p.french, p.allied)) for p in state.pairings}
+            for g, _label in games:
+                if g.round == k and frozenset((g.french, g.allied)) not in open_now:
+                    raise PairingError(f"round {k}: {g.french} v {g.allied} is not an open "
+                                       "match of the bracket")
+            for p in state.pairings:
+                key = frozenset((p.french, p.allied))
+                if key not in played:
+                    raise PairingError(f"round {k}: no result for bracket match {p.label} "
+                                       f"({p.french} v {p.allied})")
+                if played[key] not in (None, p.label):
+                    raise PairingError(f"round {k}: {p.french} v {p.allied} is bracket match "
+                                       f"{p.label}, not {played[key]}")
+        state = double_elimination_round(seeds, plain, rnd, dropped_after)
+    except ValueError as exc:
+        raise PairingError(str(exc)) from None
+    return {
+        "round": rnd,
+        "pairings": [{"french": p.french, "allied": p.allied, "bracket": p.label}
+                     for p in state.pairings],
+        "bye": state.byes[0] if len(state.byes) == 1 else None,
+        "byes": state.byes,
+        "finished": state.finished,
+        "champion": state.champion,
+        "losses": {p: state.losses.get(p, 0) for p in seeds},
+        "out": state.out,
+        "bracket": double_elimination(seeds),
+    }

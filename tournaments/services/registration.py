@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 
-from cards.models import Army, Battle
+from cards.models import Army, Battle, CollectionEntry
 from decks.catalogue import cards_by_number
 from decks.models import DeckKind as DeckRulesKind
 from decks.models import DeckVersion
 from decks.rules import validate
-from decks.selectors import owned_counts
 from decks.services import rules_deck
 
 from ..models import BEFORE_START, STARTED, DeckKind, Entry, Format, Status, Tournament
@@ -56,7 +55,8 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
         problems.append(f"{label} is at scale {version.scale}; the tournament plays {t.scale}")
     if problems:
         return problems
-    result = validate(rules_deck(version), cards_by_number(), free_copies(version, user))
+    result = validate(rules_deck(version), cards_by_number(),
+                      free_copies(version, user, tournament=t))
     if not result.valid:
         problems.append(f"{label} breaks the deck rules: "
                         + "; ".join(p.message for p in result.errors))
@@ -66,19 +66,69 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
     return problems
 
 
-def free_copies(version: DeckVersion, user) -> dict[int, int]:
-    """Copies per card number the user can put behind ``version``: the collection, less the
-    copies committed to every LOCKED version other than this one (``owned_counts`` subtracts
-    the user's other decks' locked versions; other locked versions of the same deck are
-    subtracted here: each is a deck held by a running tournament)."""
-    owned = owned_counts(user, exclude_deck=version.deck)
-    same_deck = (DeckVersion.objects.filter(deck_id=version.deck_id, locked_at__isnull=False)
-                 .exclude(pk=version.pk).values_list("entries", flat=True))
-    for entries in same_deck:
+def committed_versions(user, *, exclude_tournament=None, open_entries: bool = True):
+    """The user's deck versions whose copies are spoken for: every LOCKED version (held by a
+    started tournament) and, with ``open_entries``, every version the user has entered - as a
+    player still in (not withdrawn, not dropped) - in any tournament that is not over (not
+    started yet or running), other than ``exclude_tournament``."""
+    held = Q(locked_at__isnull=False)
+    if open_entries:
+        entries = Entry.objects.filter(user=user, tournament__status__in=ACTIVE,
+                                       dropped_at__isnull=True)
+        if exclude_tournament is not None:
+            entries = entries.exclude(tournament=exclude_tournament)
+        ids = {v for row in entries.values_list("french_version_id", "british_version_id",
+                                                "prussian_version_id")
+               for v in row if v is not None}
+        held |= Q(pk__in=ids)
+    return DeckVersion.objects.filter(deck__owner=user).filter(held)
+
+
+def _collection(user) -> dict[int, int]:
+    return dict(CollectionEntry.objects.filter(user=user, quantity__gt=0)
+                .values("printing__card__number").annotate(n=Sum("quantity"))
+                .values_list("printing__card__number", "n"))
+
+
+def _net(owned: dict[int, int], committed: list[tuple[int, list]], version_pk) -> dict:
+    free = dict(owned)
+    for pk, entries in committed:
+        if pk == version_pk:
+            continue
         for number, count, _printing in entries:
-            if number in owned:
-                owned[number] = max(0, owned[number] - count)
-    return owned
+            if number in free:
+                free[number] = max(0, free[number] - count)
+    return free
+
+
+def free_copies(version: DeckVersion, user, *, tournament=None,
+                open_entries: bool = True) -> dict[int, int]:
+    """Copies per card number the user can put behind ``version`` (in ``tournament``): the
+    collection less the copies of every committed version other than this one
+    (``committed_versions``: locked versions, and the versions entered in the user's other
+    unfinished tournaments - each is a physical deck another tournament counts on)."""
+    committed = list(committed_versions(user, exclude_tournament=tournament,
+                                        open_entries=open_entries)
+                     .values_list("pk", "entries"))
+    return _net(_collection(user), committed, version.pk)
+
+
+def uncovered(entry: Entry, tournament: Tournament) -> list[str]:
+    """At the start: why the collection of ``entry``'s player no longer backs its decks, net
+    of the copies held by started tournaments (LOCKED versions; empty: it does)."""
+    user = entry.user
+    owned = _collection(user)
+    committed = list(committed_versions(user, open_entries=False).values_list("pk", "entries"))
+    problems = []
+    for version in entry.versions():
+        result = validate(rules_deck(version), cards_by_number(),
+                          _net(owned, committed, version.pk))
+        if result.playable_from_collection is False:
+            problems.append(
+                f"deck version {version.pk} ({version.deck.name} v{version.number}) needs "
+                "cards the collection no longer has free: "
+                + "; ".join(p.message for p in result.problems if p.code == "not_owned"))
+    return problems
 
 
 def entered_elsewhere(version: DeckVersion, tournament: Tournament | None = None):

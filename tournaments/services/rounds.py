@@ -7,6 +7,7 @@ retried or doubled task changes nothing.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
@@ -50,6 +51,7 @@ from .webhooks import emit
 # Test hook for the worker-kill test: "SECONDS:PATH" pauses pairing for SECONDS (while holding
 # the lock, before commit) after touching PATH. Unset in production.
 _PAUSE_ENV = "EAGLES_TEST_PAUSE_PAIRING"
+logger = logging.getLogger(__name__)
 
 
 def _active_ids(entries: list[Entry], number: int) -> list[Entry]:
@@ -75,9 +77,12 @@ def _start(t: Tournament, now) -> Round:
     if t.status not in BEFORE_START:
         raise Conflict("the tournament has already started" if t.status in STARTED
                        else "the tournament is over")
-    entries = list(t.entries.all())
+    entries = list(t.entries.select_related("user"))
     if len(entries) < 2:
         raise Conflict("a tournament needs at least 2 players to start")
+    entries = _drop_uncovered(t, entries, now)
+    if len(entries) < 2:
+        raise Conflict("fewer than 2 players whose collections still cover their decks")
     if t.check_in_opens_at is not None:
         absent = [e.pk for e in entries if e.checked_in_at is None]
         if len(entries) - len(absent) < 2:
@@ -92,6 +97,41 @@ def _start(t: Tournament, now) -> Round:
     t.planned_rounds = planned_rounds(t, len(entries))
     t.save()
     return _pair(t, 1, now)
+
+
+def _drop_uncovered(t: Tournament, entries: list[Entry], now) -> list[Entry]:
+    """Re-check at the start that each player's collection still backs their decks, net of
+    the copies held by started tournaments (a trade or an edit since registration can break
+    it). A player it no longer backs is dropped before round 1 (``dropped_after_round=0``:
+    never paired, decks not locked) with ``drop_reason`` saying which cards are missing.
+    Returns the entries that start. The player's deck versions are locked (row locks, pk
+    order) first, so two starts or a start and a registration sharing a player run one
+    after the other."""
+    from .registration import uncovered
+
+    users = {e.user_id for e in entries}
+    list(DeckVersion.objects.select_for_update().filter(deck__owner_id__in=users)
+         .order_by("pk").values_list("pk", flat=True))
+    versions = {v.pk: v for v in DeckVersion.objects.select_related("deck").filter(
+        pk__in=[pk for e in entries for pk in (e.french_version_id, e.british_version_id,
+                                                e.prussian_version_id) if pk])}
+    starting = []
+    for e in entries:
+        for side in ("french_version", "british_version", "prussian_version"):
+            pk = getattr(e, f"{side}_id")
+            if pk is not None:
+                setattr(e, side, versions[pk])
+        problems = uncovered(e, t)
+        if not problems:
+            starting.append(e)
+            continue
+        e.dropped_at, e.dropped_after_round = now, 0
+        e.drop_reason = ("not started: the collection no longer covers the decks - "
+                         + " | ".join(problems))[:1000]
+        e.save(update_fields=["dropped_at", "dropped_after_round", "drop_reason"])
+        logger.warning("tournament %s: entry %s (%s) dropped at the start: %s", t.pk, e.pk,
+                       e.user.username, e.drop_reason)
+    return starting
 
 
 # --- pairing ---------------------------------------------------------------------------------
@@ -276,7 +316,9 @@ def _double_elimination(t: Tournament, number: int):
 def _pairings(t: Tournament, number: int, entries: list[Entry], active: list[Entry]):
     """(stage, [(french id, allied id)], [bye ids]) for round ``number``."""
     active_ids = {e.pk for e in active}
-    seeds = [e.pk for e in sorted(entries, key=lambda e: (e.seed, e.pk))]
+    # entries dropped at the start (``dropped_after_round=0``) are in no schedule or bracket
+    seeds = [e.pk for e in sorted(entries, key=lambda e: (e.seed, e.pk))
+             if e.dropped_after_round != 0]
     if t.format == Format.ROUND_ROBIN:
         pairs, _sits_out = round_robin_round([str(s) for s in seeds], number)
         played = [(int(f), int(a)) for f, a in pairs

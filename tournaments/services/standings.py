@@ -41,9 +41,10 @@ def compute_rows(t: Tournament, through_round: int | None = None) -> list[dict]:
 # --- double elimination ----------------------------------------------------------------------
 
 def bracket_seeds(t: Tournament) -> list[str]:
-    """Entries in seed order (the bracket's seeding; no-shows included: they lose round 1)."""
-    return [str(pk) for pk in Entry.objects.filter(tournament=t).order_by("seed", "pk")
-            .values_list("pk", flat=True)]
+    """Entries in seed order (the bracket's seeding; no-shows included: they lose round 1;
+    entries dropped at the start, ``dropped_after_round=0``, are not in the bracket)."""
+    return [str(pk) for pk in Entry.objects.filter(tournament=t).exclude(dropped_after_round=0)
+            .order_by("seed", "pk").values_list("pk", flat=True)]
 
 
 def bracket_games(t: Tournament, through_round: int | None = None) -> list[Game]:
