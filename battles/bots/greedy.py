@@ -23,6 +23,10 @@ STACK = 4
 
 WIN = 1000.0
 NEVER = -100.0
+LONE_BONUS = 30.0
+ENGAGE_AT = 1.3
+ENGAGE_AGAIN = 1.0
+DEPLOY_FACING = 2.0
 
 
 def pass_chance(morale: float) -> float:
@@ -379,7 +383,7 @@ class GreedyBot(Bot):
                 len(ctx.troops(p, ctx.me)) >= 2 for p in POSITIONS[ctx.me]):
             return -5.0
         s = 60.0 - 10.0 * n - 0.5 * ctx.side_strength(dest, ctx.me) + c.cv * 0.1
-        s += 2.0 * len(ctx.troops(FACING[dest], ctx.foe))  # French adjust last (4.1)
+        s += DEPLOY_FACING * len(ctx.troops(FACING[dest], ctx.foe))  # French adjust last (4.1)
         if "occupy" in a:
             s += self.occupy_bonus(ctx, c, a["occupy"])
         return s
@@ -391,17 +395,21 @@ class GreedyBot(Bot):
         enemy = eff.get("target") == "enemy"
         timing = sc.timing or ""
         if timing.startswith("enemy"):
+            pend = ctx.pending.get("type") if ctx.pending else None
             if kind in ("cv_modifier", "firepower_modifier", "shock_modifier",
                         "morale_modifier") and enemy:
-                return 10.0
-            if kind == "change_formation" and ctx.pending and \
-                    ctx.pending.get("type") == "shock":
+                if pend == "move":
+                    return NEVER  # a card that moved cannot fire this turn (7.0): wasted
+                # scarce: spend it where a Position hangs on one or two defenders
+                return 10.0 + 5.0 * max(0, 3 - len(ctx.troops(a["at"], ctx.me)))
+            if kind == "change_formation" and pend == "shock":
                 return 10.0 if a.get("formation") == "square" else NEVER
             return NEVER
         if timing == "own_morale":
             if kind in ("remove_hits", "rally_routed") or (kind == "morale_modifier"
                                                            and not enemy):
-                return 10.0
+                # where a rout would cost the Position: the fewest defenders
+                return 10.0 + 5.0 * max(0, 3 - len(ctx.troops(a["at"], ctx.me)))
             return NEVER
         if kind == "draw_reinforcements":
             return 3.0
@@ -463,7 +471,7 @@ class GreedyBot(Bot):
                 return NEVER  # only Infantry and Cavalry take an empty Position (4.3)
             ratio = ctx.plan(dest)
             already = ctx.present(dest, me)
-            if ratio >= (1.0 if already else 1.3):
+            if ratio >= (ENGAGE_AGAIN if already else ENGAGE_AT):
                 return 45.0 + 4.0 * min(ratio, 4.0) + 0.2 * strength(c) + bonus
             return NEVER
         # into one of our own Positions
@@ -487,6 +495,8 @@ class GreedyBot(Bot):
             theirs = ctx.side_strength(dest, ctx.foe)
             ours = ctx.side_strength(dest, me)
             s += 20.0 + 10.0 * min(3.0, theirs / (ours + 0.5))
+            if n == 1:
+                s += LONE_BONUS  # a lone defender's rout loses the battle (4.3)
         if n == 0:
             s += 40.0
         if c.kind == "cavalry" and not engaged and n > 0:
