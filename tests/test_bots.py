@@ -12,13 +12,14 @@ from battles.engine import SIDES, SeededDice, apply, legal_actions, new_battle, 
 from battles.simulate import run
 
 BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
-# Games per battle in the strength tests: 150 per side in all, weighted to the quick battles
-# (the full 200-per-battle figures are in battles/bots/README.md, from `manage.py simulate`).
-STRENGTH_GAMES = {"quatre-bras": 50, "wavre": 50, "ligny": 25, "waterloo": 25}
-STRENGTH_THRESHOLD = 0.88
-# Per battle as well, so a collapse in one battle cannot hide in the pool. Quatre Bras is the
-# weakest cell (thin Musters, see the README); 0.76 of 50 is about 4 SD below its 86 %.
-BATTLE_FLOOR = 0.76
+# Issue 4: greedy beats random in at least 90 % of 200 battles on each side. The 200 are
+# spread evenly over the four battles (the 200-per-battle figures of every battle are in
+# battles/bots/README.md, from `manage.py simulate`).
+STRENGTH_GAMES = {"quatre-bras": 50, "wavre": 50, "ligny": 50, "waterloo": 50}
+STRENGTH_THRESHOLD = 0.90
+# Per battle as well, so a collapse in one battle cannot hide in the pool. Wavre as French and
+# Quatre Bras as Allied are the weakest cells (thin Musters, see the README: 86-92 %).
+BATTLE_FLOOR = 0.80
 
 
 def test_registry_names_random_and_greedy():
