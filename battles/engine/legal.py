@@ -19,7 +19,6 @@ from .moves import (
     PRUSSIAN_PLACES,
     STACK_LIMIT,
     cos_barred,
-    destinations,
     move_actions,
     occupy_options,
     river_ignored,
@@ -199,6 +198,7 @@ def terrain_place(st: State, s: int, num: int) -> int:
 
 _FORM_NAMES = FORMATIONS
 _TWO_MOVES = ("cavalry", "general")
+_FRONT = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
 _OTHER_FORMS = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
 
 
@@ -213,18 +213,33 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     waterloo = st.battle == "waterloo"
     hit = st.hit
     last_mover = st.last_mover
+    # Field-level facts, kept in the Field's memo: river Move Limits per front, face-up
+    # Terrain per Position, and the enemy cards that could be targeted per place
+    facts = idx.memo.get(("combat", s))
+    if facts is None:
+        rivers_ = []
+        for fr in FRONTS:
+            limit = 0
+            for q in idx[fr]:
+                if q.up:
+                    limit += cards[q.num].move_limit
+            if limit:
+                rivers_.append((fr, limit))
+        terrains = []
+        ter = idx.ter
+        for place in POSITIONS:
+            if ter[place]:
+                ts = [q for q in idx[place] if q.up and cards[q.num].kind == "terrain"]
+                if ts:
+                    terrains.append((place, ts))
+        facts = idx.memo[("combat", s)] = (rivers_, terrains, {})
+    rivers_, terrains, cand_memo = facts
     # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
     blocked = [False] * 11
     crossings = st.crossings
-    for fr in FRONTS:
-        here = idx[fr]
-        if here:
-            limit = 0
-            for q in here:
-                if q.up:
-                    limit += cards[q.num].move_limit
-            if limit and crossings.get(fr, 0) >= limit and not river_ignored(st, s, fr):
-                blocked[fr] = True
+    for fr, limit in rivers_:
+        if crossings.get(fr, 0) >= limit and not river_ignored(st, s, fr):
+            blocked[fr] = True
     tokens = [False] * 11
     for e in st.effects:
         if e["side"] == s and e["left"] > 0 and cards[e["card"]].effect["kind"] == "extra_move":
@@ -234,13 +249,17 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 
     def targets(place: int) -> list:
         got = tcache.get(place)
-        if got is None:
-            cands = []
-            for q in idx[place]:
-                if q.side == foe and (not q.up or cards[q.num].kind in TROOPS):
-                    cands.append(q)
+        if got is not None:
+            return got
+        cands = cand_memo.get(place)
+        if cands is None:
+            cands = cand_memo[place] = [q for q in idx[place] if q.side == foe and
+                                        (not q.up or cards[q.num].kind in TROOPS)]
+        if hit and cands:
             fresh = [q for q in cands if q.pid not in hit]
             got = tcache[place] = fresh if fresh else cands
+        else:
+            got = tcache[place] = cands
         return got
 
     def in_woods(q: Piece) -> bool:
@@ -251,12 +270,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 
     # 11.0 places holding friendly terrain (the only places where occupying is possible)
     terrain_at = [False] * 11
-    ter = idx.ter
-    for place in POSITIONS:
-        if ter[place]:
-            for q in idx[place]:
-                if q.up and q.ctrl == s and cards[q.num].kind == "terrain":
-                    terrain_at[place] = True
+    for place, ts in terrains:
+        for q in ts:
+            if q.ctrl == s:
+                terrain_at[place] = True
     occ_cache: dict[tuple, list] = {}
 
     def occupy(c, place: int) -> list:
@@ -276,6 +293,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         c = cards[p.num]
         kind = c.kind
         troop = kind in TROOPS
+        prussian = waterloo and c.army == "prussian"
         if not troop and (kind != "general" or not p.up):
             continue  # terrain and decoys never act (14.0)
         pid = p.pid
@@ -295,35 +313,31 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             go = False
         if go and not (second and src_eng):
             dsts = []
-            for dst in ((res, 8 - src) if (src < 4) == (s == 0) else (8 - src,)):
-                ok = True
-                if dst != res:
-                    if waterloo and c.army == "prussian" and dst not in PRUSSIAN_PLACES:
-                        continue
-                    dst_enemy = foe_pres[dst]
-                else:
-                    dst_enemy = False
+            own_src = (src >> 2) == s
+            # back to the Reserve: only from an own Position (8.2 disengaging rules)
+            if own_src and not (src_eng and (second or p.eng)):
+                dsts.append(res)
+            # across the Middle Ground to the facing Position
+            dst = 8 - src
+            if not (prussian and dst not in PRUSSIAN_PLACES):
+                dst_enemy = foe_pres[dst]
                 if src_eng:
-                    if second or (dst < 4) != (s == 0) or dst_enemy or p.eng:
-                        continue
+                    go = not (second or own_src or dst_enemy or p.eng)
                 elif dst_enemy:
-                    if p.dis or (kind == "artillery" and not c.horse):
-                        continue
-                if dst != res:
+                    go = not (p.dis or (kind == "artillery" and not c.horse))
+                if go:
                     if kind == "general":
                         g = own_gen[dst]
-                        if g is not None and g is not p:
-                            continue
-                    elif blocked[front(src)]:
-                        continue
-                    if troop and own_stk[dst] >= STACK_LIMIT:
-                        ok = False
-                if ok:
-                    dsts.append(dst)
-                elif m == 0 and kind == "cavalry" and (dst < 4) == (s == 0) and \
-                        not foe_pres[dst] and \
-                        step_ok(st, idx, s, c, p, dst, 8 - dst, second=True):
-                    dsts.append(dst)  # 8.4 passing through an own Position
+                        go = g is None or g is p
+                    elif blocked[_FRONT[src]]:
+                        go = False
+                if go:
+                    if not troop or own_stk[dst] < STACK_LIMIT:
+                        dsts.append(dst)
+                    elif m == 0 and kind == "cavalry" and not own_src and \
+                            not foe_pres[dst] and \
+                            step_ok(st, idx, s, c, p, dst, 8 - dst, second=True):
+                        dsts.append(dst)  # 8.4 passing through an own Position
             for dst in dsts:
                 to = PLACE_NAMES[dst]
                 occs = occupy(c, dst) if terrain_at[dst] else ()
@@ -378,14 +392,14 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             for t in occupy(c, src):
                 append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
-    _reserve_actions(st, idx, s, out, occupy, terrain_at)
+    _reserve_actions(st, idx, s, out, occupy, terrain_at, blocked)
     out.extend(special_actions(st, idx, s))
     append({"type": "end_phase", "side": side})
     return out
 
 
 def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
-                     terrain_at: list[bool]) -> None:
+                     terrain_at: list[bool], blocked: list[bool]) -> None:
     """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
     decoys = st.settings.get("decoys")
     prussians = st.prussians
@@ -394,45 +408,49 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     cards = st.cards
     side = SIDES[s]
     append = out.append
-    # (plain, items) per kind of card: kept in the Field's memo when no terrain can be
-    # occupied (then only the Field, river crossings and effects matter), else per call
-    if any(terrain_at[place] for place in positions(s)):
-        entry: dict[tuple, tuple] = {}
-    else:
-        entry = idx.memo.setdefault(
-            ("entry", s, tuple(st.crossings.items()), tuple(e["eid"] for e in st.effects)), {})
+    # (plain, items) per kind of card: kept in the Field's memo, keyed by what else they
+    # read (river crossings, effects, who occupies and controls own Positions' terrain)
+    occsig = None
+    for place in positions(s):
+        if terrain_at[place]:
+            if occsig is None:
+                occsig = []
+            for q in idx[place]:
+                occsig.append(q.occ)
+                occsig.append(q.ctrl)
+    key = ("entry", s, tuple(st.crossings.items()), tuple(e["eid"] for e in st.effects),
+           tuple(occsig) if occsig else None)
+    entry = idx.memo.get(key)
+    if entry is None:
+        entry = idx.memo[key] = {}
+    facts = _card_facts(cards)
+    # 10.0 cards drawn this turn (all copies of their number just drawn) wait
+    stale = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh else ()
     seen = set()
     for num in reserve_:
         if num in seen:
             continue
         seen.add(num)
-        c = cards[num]
-        kind = c.kind
-        if kind == "special":
-            if not decoys:
-                continue  # specials are listed by special_actions below
+        kind, special, prussian, exempt, key, cos, troop = facts[num]
+        if special and not decoys:
+            continue  # specials are listed by special_actions below
         # 10.0 (specials.playable)
-        if c.army == "prussian" and not prussians:
+        if prussian and not prussians:
             continue
-        if fresh and not (kind == "special" and c.timing and c.timing.startswith("enemy")) \
-                and reserve_.count(num) <= fresh.count(num):
+        if num in stale and not exempt:
             continue
-        if kind in TROOPS or kind == "general":
-            if kind == "general":
-                key = ("general", False, c.army == "prussian")
-                moves = entry.get(key)
-                if c.cos:
-                    cmd = cards.commanders.get(c.army)
-                    if cmd is not None and on_field(st, cmd):
-                        moves = (False, ())  # 12.3 (cos_barred)
-            else:
-                key = (kind, c.horse, c.army == "prussian")
-                moves = entry.get(key)
+        c = cards[num]
+        if key is not None:  # troops and Generals
+            moves = entry.get(key)
+            if cos:
+                cmd = cards.commanders.get(c.army)
+                if cmd is not None and on_field(st, cmd):
+                    moves = (False, ())  # 12.3 (cos_barred)
             if moves is None:
                 # (plain, items): items are destination names (or (name, formation) pairs
                 # for Infantry) when no terrain can be occupied, else (name, form, terrain)
                 inf = kind == "infantry"
-                dsts = destinations(st, idx, s, c, None)
+                dsts = _entry_destinations(st, idx, s, c, blocked)
                 occs = [occupy(c, dst) if idx[dst] else () for dst in dsts]
                 if not any(occs):
                     if inf:
@@ -468,8 +486,63 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
             t = terrain_action(st, idx, s, num, deploying=False)
             if t:
                 append(t)
-        if decoys and kind not in TROOPS:
+        if decoys and not troop:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
+
+
+def _card_facts(cards) -> dict[int, tuple]:
+    """card number -> (kind, special, Prussian, playable when just drawn (an enemy-timed
+    Special, 10.0), entry key (troops and Generals: what their Reserve moves depend on; else
+    None), chief of staff (12.3), troop card), worked out once per card table."""
+    got = getattr(cards, "_card_facts", None)
+    if got is None or len(got) != len(cards):
+        got = {}
+        for num, c in cards.items():
+            kind = c.kind
+            prussian = c.army == "prussian"
+            if kind == "general":
+                key = ("general", False, prussian)
+            elif kind in TROOPS:
+                key = (kind, c.horse, prussian)
+            else:
+                key = None
+            got[num] = (kind, kind == "special", prussian,
+                        bool(kind == "special" and c.timing and c.timing.startswith("enemy")),
+                        key, kind == "general" and c.cos, kind in TROOPS)
+        try:
+            cards._card_facts = got
+        except AttributeError:  # a plain dict of cards: no cache
+            pass
+    return got
+
+
+def _entry_destinations(st: State, idx: Field, s: int, c, blocked: list[bool]) -> list[int]:
+    """``moves.destinations`` for a card entering from the Reserve (not barred by 12.3 or
+    10.0), spelled out: ``blocked`` are the river fronts troop cards may not cross now."""
+    kind = c.kind
+    troop = kind in TROOPS
+    foe_pres, own_stk = idx.pres[1 - s], idx.stk[s]
+    own_gen = idx.gen[s]
+    prussian = st.battle == "waterloo" and c.army == "prussian"
+    foot_artillery = kind == "artillery" and not c.horse
+    out = []
+    for dst in positions(s):
+        if prussian and dst not in PRUSSIAN_PLACES:
+            continue
+        if foe_pres[dst] and foot_artillery:
+            continue
+        if kind == "general" and own_gen[dst] is not None:
+            continue
+        if troop and own_stk[dst] >= STACK_LIMIT:
+            # 8.4 cavalry may pass through an overstacked own Position to the facing one
+            there = 8 - dst
+            if kind == "cavalry" and not foe_pres[dst] and \
+                    not (prussian and there not in PRUSSIAN_PLACES) and \
+                    not blocked[_FRONT[dst]] and own_stk[there] < STACK_LIMIT:
+                out.append(dst)
+            continue
+        out.append(dst)
+    return out
 
 
 __all__ = ["legal_actions", "reserve"]

@@ -14,6 +14,7 @@ from .queries import (
     is_decoy,
     on_field,
     rivers,
+    shifted,
 )
 from .state import FORMATIONS, LINE, Piece, State
 
@@ -203,7 +204,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
         p = Piece(st.next_pid, num, side, dst, up=c.kind == "general")
         st.next_pid += 1
         st.pieces[p.pid] = p
-        st.cache = None
+        st.cache = shifted(st, idx, p, None, dst)
         p.moves = 1
         src = reserve(side)
         events.append({"type": "enter", "side": SIDES[side], "piece": p.pid,
@@ -226,7 +227,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
             p.dis = True
         p.moves += 1
         p.place = dst
-        st.cache = None
+        st.cache = shifted(st, idx, p, src, dst) if dst != reserve(side) else None
         p.occ = 0
         events.append({"type": "move", "side": SIDES[side], "piece": p.pid,
                        "from": PLACE_NAMES[src], "to": a["to"], "visibility": "all"})

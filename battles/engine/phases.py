@@ -7,14 +7,17 @@ from bisect import insort
 
 from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
 from .combat import reveal
-from .queries import index, is_decoy
+from .queries import index, is_decoy, shifted
 from .state import Piece, State
 
 
 def eliminate(st: State, p: Piece, events: list[dict], reason: str) -> None:
     """A card leaves the field for good; its identity becomes public."""
+    old = st.cache
+    if old is not None and old.key != (len(st.pieces), st.next_pid):
+        old = None
     del st.pieces[p.pid]
-    st.cache = None
+    st.cache = shifted(st, old, p, p.place, None)
     for q in st.pieces.values():
         if q.occ == p.pid:
             q.occ = 0

@@ -82,6 +82,75 @@ def index(st: State) -> Field:
     return idx
 
 
+def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | None
+            ) -> Field | None:
+    """The Field after one piece ``p`` went from ``src`` to ``dst`` (None: off the field),
+    made from ``old`` (the Field just before, or None: nothing to start from) by redoing
+    only those two places, with the key of the state as it is now and an empty memo. Lists
+    in ``old`` are left as they were (callers may still be reading them)."""
+    if old is None:
+        return None
+    new = Field(map(list, old))
+    eng = list(old.eng)
+    pres = (list(old.pres[0]), list(old.pres[1]))
+    stk = (list(old.stk[0]), list(old.stk[1]))
+    gen = (list(old.gen[0]), list(old.gen[1]))
+    ter = list(old.ter)
+    own = old.own
+    if src is None or dst is None:
+        own = (list(own[0]), list(own[1]))
+        mine = own[p.side]
+        if src is None:
+            mine.append(p)  # the newest piece id
+        else:
+            mine.remove(p)
+    if src is not None:
+        new[src].remove(p)
+    if dst is not None:
+        here = new[dst]
+        pid = p.pid
+        at = len(here)
+        while at and here[at - 1].pid > pid:
+            at -= 1
+        here.insert(at, p)
+    codes = _codes(st.cards)
+    for place in (src, dst):
+        if place is None:
+            continue
+        p0 = p1 = t = False
+        k0 = k1 = 0
+        g0 = g1 = None
+        for q in new[place]:
+            if q.up:
+                code = codes[q.num]
+                if code == 0:
+                    t = True
+                    continue
+            else:
+                code = 3
+            if q.side:
+                p1 = True
+                if code == 3:
+                    k1 += 1
+                elif code == 1:
+                    g1 = q
+            else:
+                p0 = True
+                if code == 3:
+                    k0 += 1
+                elif code == 1:
+                    g0 = q
+        eng[place] = p0 and p1
+        pres[0][place], pres[1][place] = p0, p1
+        stk[0][place], stk[1][place] = k0, k1
+        gen[0][place], gen[1][place] = g0, g1
+        ter[place] = t
+    new.eng, new.pres, new.stk, new.gen, new.ter, new.own = eng, pres, stk, gen, ter, own
+    new.key = (len(st.pieces), st.next_pid)
+    new.memo = {}
+    return new
+
+
 def card(st: State, p: Piece) -> Card:
     return st.cards[p.num]
 

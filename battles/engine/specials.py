@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import insort
 from itertools import combinations
 
-from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, owner
+from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
 from .cards import TROOPS
 from .combat import reveal
 from .effects import nation_ok, type_ok
@@ -163,9 +163,19 @@ def _options(st: State, idx: list[list[Piece]], side: int, sc) -> list[dict]:
                 not (q.up and cards[q.num].kind == "terrain")]
     # each Position: the effect's own test first, then the common limits (``base_ok``);
     # both are pure, so the order only saves time
+    # restrictions ``base_ok`` would refuse on the Field alone, checked first (a quick no)
+    r = sc.restrictions
+    need_river = "river_present" in r
+    need_eng = "engaged_only" in r
+    need_uneng = "unengaged_only" in r
+    eng = idx.eng
     for place in POSITIONS:
         if needs_own and not own_pres[place] and kind != "reveal_enemy":
             continue  # the effect needs own cards here (a quick no for ``_own`` below)
+        if need_river and not any(q.up for q in idx[front(place)]):
+            continue
+        if (need_eng and not eng[place]) or (need_uneng and eng[place]):
+            continue
         if kind == "morale_modifier":
             if enemy:
                 ok = any(q.side != side and q.hits and type_ok(sc, cards[q.num])
