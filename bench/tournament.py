@@ -3,8 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/eagles REDIS_URL=redis://127.0.0.1:6379/1 \\
         .venv/bin/python bench/tournament.py [PLAYERS] [ROUNDS]
 
-Uses its own database (``<name>_bench``, created and migrated if missing, emptied of
-tournaments first). The clock (worker) pairs each round when the previous one completes; this
+Uses its own database (``<name>_bench``, dropped and created afresh each run). The clock
+(worker) pairs each round when the previous one completes; this
 process feeds random results through ``record_result``. Printed per round: the worker's pairing
 + match creation time (measured inside the pairing transaction; target <= 5 s), the delay from
 the last result's commit to the round being visible, and the time to enter 512 results.
@@ -34,10 +34,9 @@ def bench_database_url() -> str:
     import psycopg
 
     with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                              [f"{name}_bench"]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}_bench"')
+        # A fresh database each run: earlier runs' tournaments protect their entries.
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}_bench" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}_bench"')
     return bench
 
 
@@ -57,19 +56,24 @@ def main(players: int = 1024, rounds: int = 10) -> None:
     from django.contrib.auth.models import User
     from django.utils import timezone
 
+    from cards.models import CollectionEntry, Printing
     from decks.models import Deck, DeckVersion
     from tests.test_tournament_helpers import valid_entries
     from tournaments import services
     from tournaments.models import Entry, Match, Round, Tournament
 
     print(f"setting up {players} players ...", flush=True)
-    Tournament.objects.filter(name__startswith="bench").delete()
-    User.objects.filter(username__startswith="bench-").delete()
     org = User.objects.create_user(f"bench-org-{queue}")
     users = User.objects.bulk_create([User(username=f"bench-{k:05d}") for k in range(players)])
     stored = {}
+    printings = {p.card.number: p for p in Printing.objects.select_related("card")
+                 .filter(finish="bronze")}
     for army in ("french", "british"):
         entries = valid_entries(army, "quatre-bras")
+        # Each player owns the deck's cards: the start re-checks every collection.
+        CollectionEntry.objects.bulk_create([
+            CollectionEntry(user=u, printing=printings[number], quantity=count)
+            for u in users for number, count, _ in entries])
         decks = Deck.objects.bulk_create([
             Deck(owner=u, name=f"{army} {u.username}", battle="quatre-bras", army=army)
             for u in users])
