@@ -12,6 +12,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.parsers import ObjectJSONParser
+
 from . import collection_csv as csv_io
 from . import collection_services as svc
 from . import trades
@@ -166,7 +168,7 @@ class CsvTextParser(parsers.BaseParser):
 class ImportView(ServiceView):
     """Multipart (`file`, `mode`), JSON (`csv`, `mode`) or a text/csv body (?mode=...)."""
 
-    parser_classes = [parsers.MultiPartParser, parsers.FormParser, parsers.JSONParser,
+    parser_classes = [parsers.MultiPartParser, parsers.FormParser, ObjectJSONParser,
                       CsvTextParser]
 
     @extend_schema(
@@ -179,6 +181,9 @@ class ImportView(ServiceView):
         responses=ImportReportSerializer)
     def post(self, request):
         raw = request.data
+        if raw is None or not hasattr(raw, "keys"):  # e.g. a body with no content type
+            raise svc.ServiceError("send the CSV as a 'file' upload, as 'csv' text or as"
+                                   " a text/csv body")
         if "csv_bytes" in raw:
             data = self.valid(ImportInput, {"mode": request.query_params.get("mode", "add")})
             content = raw["csv_bytes"]
