@@ -64,7 +64,7 @@ def test_add_remove_list_and_filter(catalogue, user, alice_api):
     ({"number": 1, "finish": "gold", "count": None}, "count: This field may not be null."),
     ({"finish": "gold"}, "number: This field is required."),
     ({"number": 1}, "finish: This field is required."),
-    ([1, 2], "Invalid data"),
+    ([1, 2], "must be a JSON object"),
 ])
 def test_bad_input_is_400_and_changes_nothing(catalogue, user, alice_api, body, message):
     svc.add_copies(user, 1, "gold", 1)
