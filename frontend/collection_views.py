@@ -18,6 +18,7 @@ from cards import collection_csv as csv_io
 from cards import collection_services as svc
 from cards import trades
 from cards.models import Army, CardType, Finish, StarterDeck
+from decks.selectors import decks_using_cards
 
 PAGE_SIZE = 50
 
@@ -43,6 +44,15 @@ def _completion_rows(done: dict) -> dict:
     }
 
 
+def _rows(user, cards) -> list[dict]:
+    """Collection rows, each with the user's decks whose latest version uses the card."""
+    rows = svc.grid_rows(user, cards)
+    using = decks_using_cards(user)
+    for row in rows:
+        row["decks"] = using.get(row["card"].number, [])
+    return rows
+
+
 @login_required
 def collection(request: HttpRequest) -> HttpResponse:
     filters = {key: request.GET.get(key, "").strip() for key in ("army", "type", "owned", "q")}
@@ -56,7 +66,7 @@ def collection(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "frontend/collection/collection.html", {
-        "rows": svc.grid_rows(request.user, page.object_list),
+        "rows": _rows(request.user, page.object_list),
         "page": page,
         "query": query.urlencode(),
         "filters": filters,
@@ -95,7 +105,7 @@ def collection_change(request: HttpRequest) -> HttpResponse:
         return HttpResponse(format_html('<p class="error" role="alert">{}</p>', error),
                             status=400)
     response = render(request, "frontend/collection/_row.html", {
-        "row": svc.grid_rows(request.user, [card])[0], "error": error})
+        "row": _rows(request.user, [card])[0], "error": error})
     if not error:
         response["HX-Trigger"] = "collection-changed"  # the completion figures reload
     return response

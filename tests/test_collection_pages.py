@@ -151,3 +151,23 @@ def test_trades_page_offer_accept_and_suggestions(catalogue, user, other_user, c
     assert "no such trade" in r.content.decode()
     assert client.post(f"/trades/{trade.id}/explode/").status_code == 302
     assert trades.get_trade(user, trade.id).status == "accepted"
+
+
+def test_collection_shows_which_of_my_decks_use_each_card(catalogue, user, other_user,
+                                                          alice_client):
+    from decks import services as deck_services
+
+    svc.add_copies(user, 1, "bronze", 1)
+    svc.add_copies(user, 2, "gold", 1)
+    deck = deck_services.create_deck(user, name="Grande Armée", battle="waterloo",
+                                     army="french", entries=[(1, 1, None)])
+    deck_services.create_deck(other_user, name="Not mine", battle="waterloo", army="french",
+                              entries=[(2, 1, None)])
+    page = alice_client.get("/collection/?owned=1").content.decode()
+    assert 'data-testid="decks-1"' in page and "Grande Armée" in page
+    assert f"/decks/{deck.id}/" in page
+    assert 'data-testid="decks-2"' not in page and "Not mine" not in page
+    # The htmx row a quick edit returns keeps the deck list.
+    row = alice_client.post("/collection/change/", {"number": 1, "finish": "bronze",
+                                                    "op": "add"}, HTTP_HX_REQUEST="true")
+    assert "Grande Armée" in row.content.decode()
