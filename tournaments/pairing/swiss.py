@@ -24,9 +24,12 @@ from fractions import Fraction
 
 from .matching import min_cost_perfect_matching
 from .model import FRENCH, NoValidPairing, Player, keep_apart_index, ranked
+from .plan import TypeProgram, realize
 from .sides import STRONG, SideInfo, orient
 
 EXACT_LIMIT = 64
+# a large-path pairing that misses the type-level bound is re-solved exactly up to this size
+EXACT_FALLBACK = 160
 FAST_MIN = 48
 CHUNK = 64
 
@@ -35,6 +38,12 @@ CHUNK = 64
 class SwissResult:
     pairings: list[tuple[str, str]]  # (french, allied)
     bye: str | None
+    # True when levels 1-4 of the objective are proved optimal: by the exact solver, or by
+    # meeting the type-level lower bound (:mod:`.plan`)
+    optimal: bool = False
+    # (sum d^2, unmet, unmet strong) the pairing reaches, and the proved lower bound
+    objective: tuple[int, int, int] | None = None
+    lower_bound: tuple[int, int, int] | None = None
 
 
 class _Field:
@@ -92,15 +101,29 @@ def pair_swiss(
     side): no side rules, the higher-ranked player is listed as French for game 1."""
     fld = _Field(players, keep_apart, use_sides)
     if fld.n == 0:
-        return SwissResult([], None)
+        return SwissResult([], None, True, (0, 0, 0), (0, 0, 0))
     if fld.n <= exact_limit:
         pairs, bye = _exact(fld, list(range(fld.n)), fld.n % 2 == 1)
+        value = _objective(fld, pairs)
+        optimal, bound = True, value
     else:
-        pairs, bye = _large(fld)
+        pairs, bye, bound = _large(fld)
+        value = _objective(fld, pairs)
+        optimal = value == bound
     out = []
     for f, a in sorted(pairs, key=lambda fa: min(fa)):
         out.append((fld.players[f].id, fld.players[a].id))
-    return SwissResult(out, None if bye is None else fld.players[bye].id)
+    return SwissResult(out, None if bye is None else fld.players[bye].id, optimal, value, bound)
+
+
+def _objective(fld: _Field, pairs) -> tuple[int, int, int]:
+    """Levels 2-4 of the objective (in the field's integer score units)."""
+    total = [0, 0, 0]
+    for f, a in pairs:
+        levels = fld.pair(min(f, a), max(f, a))[0]
+        for k in range(3):
+            total[k] += levels[k]
+    return tuple(total)
 
 
 def _encode(levels: list[tuple], n: int) -> list[int]:
@@ -189,22 +212,52 @@ def _no_pairing_message(fld: _Field, members: list[int]) -> str:
 
 
 def _large(fld: _Field):
-    eligible = [i for i in range(fld.n - 1, -1, -1) if not fld.players[i].had_bye]
+    """(pairs, bye, proved lower bound of levels 2-4 for that bye).
+
+    For each bye candidate, lowest-ranked first (level 1): the type-level relaxation
+    (:mod:`.plan`) proves the candidate impossible or bounds the objective; the bracket
+    method pairs the field (complete: it widens up to the exact solver); when its value
+    is above the LP bound, the exact type-level integer program decides -- equal value:
+    proved optimal; lower: its plan is realised (optimal when that succeeds), and on fields
+    up to ``EXACT_FALLBACK`` players the exact solver settles what is left."""
     if fld.n % 2 == 0:
-        return _brackets(fld, None), None
-    if not eligible:
-        raise NoValidPairing("no valid pairing exists: every player has already had a bye")
+        candidates: list[int | None] = [None]
+    else:
+        candidates = [i for i in range(fld.n - 1, -1, -1) if not fld.players[i].had_bye]
+        if not candidates:
+            raise NoValidPairing("no valid pairing exists: every player has already had a bye")
     last_error = None
-    for bye in eligible[:8]:
+    for bye in candidates:
+        members = [i for i in range(fld.n) if i != bye]
+        program = TypeProgram(fld, members)
+        if program.lp_bound((0, 0, 0)) is None:  # even the relaxation cannot pair the rest
+            last_error = NoValidPairing(_no_pairing_message(fld, members))
+            continue
         try:
-            return _brackets(fld, bye), bye
+            pairs = _brackets(fld, bye)
         except NoValidPairing as exc:
             last_error = exc
-    # rare: fall back to the exact solver on the whole field
-    try:
-        return _exact(fld, list(range(fld.n)), True)
-    except NoValidPairing:
-        raise last_error from None
+            continue
+        value = _objective(fld, pairs)
+        bound = program.lp_bound(value)
+        if bound == value:
+            return pairs, bye, bound
+        plan = program.plan()
+        if plan.objective == value:
+            return pairs, bye, value
+        real = realize(fld, plan)
+        if real is not None:
+            return [_oriented(fld, i, j) for i, j in real], bye, plan.objective
+        if len(members) <= EXACT_FALLBACK:
+            pairs, _ = _exact(fld, members, False)
+            return pairs, bye, _objective(fld, pairs)  # the exact optimum
+        return pairs, bye, plan.objective
+    raise last_error
+
+
+def _oriented(fld: _Field, i: int, j: int) -> tuple[int, int]:
+    r = fld.pair(i, j)
+    return r[1], r[2]
 
 
 def _deficit(fld: _Field, group: list[int]):
