@@ -125,6 +125,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# The tournament clock's safety-net ``tick`` (celery beat; tournaments/tasks.py): its period in
+# seconds (tests run beat with 1). Beat's schedule file lives in var/, never the repo root.
+EAGLES_TICK_SECONDS = float(os.environ.get("EAGLES_TICK_SECONDS", "30"))
+if EAGLES_TICK_SECONDS <= 0:
+    raise ValueError("EAGLES_TICK_SECONDS must be a positive number of seconds")
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+VAR_DIR.mkdir(parents=True, exist_ok=True)  # beat cannot create the folder itself (Redis)
 
 # Tournament webhooks may only call public addresses (SSRF); true allows private, loopback and
 # link-local ones too (local development, tests with a 127.0.0.1 receiver). Never in production.

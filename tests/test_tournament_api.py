@@ -270,3 +270,110 @@ def test_registering_a_version_entered_elsewhere_is_400_naming_it(org_api):
                   "british_version": versions["british"].pk}, format="json")
     assert r.status_code == 400 and "First Open" in r.data["detail"]
     assert not Entry.objects.filter(tournament_id=second["id"]).exists()
+
+
+# --- two-game matches: per-game outcomes ---------------------------------------------------
+
+@pytest.fixture
+def two_game(org_api):
+    t = create(org_api, format="swiss_two_game")
+    players = [join(t["id"], f"p{k}") for k in range(4)]
+    assert org_api.post(f"/api/tournaments/{t['id']}/start/").status_code == 200
+    apis = {user.pk: api for user, api, _ in players}
+    m = Match.objects.filter(round__number=1, allied__isnull=False).first()
+    return t["id"], m, apis[m.french.user_id], apis[m.allied.user_id]
+
+
+def test_two_game_report_game_by_game(two_game, org_api):
+    tid, m, french, allied = two_game
+    url = f"/api/matches/{m.pk}/report/"
+    # contradicting totals, an unclear split, per-game outcomes of the wrong shape: 400
+    for bad in ({"games": ["french", "allied"], "french_games": 2, "allied_games": 0},
+                {"french_games": 1, "allied_games": 1, "draws": 0},
+                {"games": ["french"]}, {"games": ["french", "nobody"]}):
+        r = french.post(url, bad, format="json")
+        assert r.status_code == 400 and r.data["detail"], bad
+    assert not m.reports.exists() and Match.objects.get(pk=m.pk).state == "pending"
+    # each player won as French
+    r = french.post(url, {"games": ["french", "allied"]}, format="json")
+    assert r.status_code == 200 and r.data["state"] == "reported" and r.data["games"] is None
+    mine = french.get(f"/api/tournaments/{tid}/my-match/").data
+    assert mine["my_report"] == {"french_games": 1, "allied_games": 1, "draws": 0,
+                                 "games": ["french", "allied"]}
+    r = allied.post(url, {"games": ["french", "allied"]}, format="json")
+    assert r.status_code == 200 and r.data["state"] == "settled"
+    assert r.data["games"] == ["french", "allied"]
+    assert (r.data["french_games"], r.data["allied_games"], r.data["draws"]) == (1, 1, 0)
+    other = Match.objects.filter(round__number=1, allied__isnull=False).exclude(pk=m.pk).get()
+    r = org_api.post(f"/api/matches/{other.pk}/settle/", {"games": ["draw", "draw"]},
+                     format="json")
+    assert r.status_code == 200  # round 1 complete: standings after it
+    rows = {int(row["player"]): row for row in
+            org_api.get(f"/api/tournaments/{tid}/standings/").data["rows"]}
+    for entry_id in (m.french_id, m.allied_id):
+        assert rows[entry_id]["french_record"]["won"] == 1
+        assert rows[entry_id]["allied_record"] == {"won": 0, "drawn": 0, "lost": 1}
+    csv_text = org_api.get(f"/api/tournaments/{tid}/export/standings.csv").content.decode()
+    head, *body = [line.split(",") for line in csv_text.splitlines()]
+    french_won, allied_won = head.index("french_won"), head.index("allied_won")
+    for name in (m.french.user.username, m.allied.user.username):
+        row = next(r for r in body if r[1] == name)
+        assert (row[french_won], row[allied_won]) == ("1", "0")
+
+
+def test_two_game_dispute_shows_the_games_and_the_organiser_settles(two_game, org_api):
+    tid, m, french, allied = two_game
+    url = f"/api/matches/{m.pk}/report/"
+    french.post(url, {"games": ["french", "allied"]}, format="json")
+    r = allied.post(url, {"games": ["allied", "french"]}, format="json")
+    assert r.data["state"] == "disputed"  # same 1-1 totals, other games
+    reports = org_api.get(f"/api/tournaments/{tid}/disputes/").data["results"][0]["reports"]
+    assert sorted(x["games"] for x in reports) == [["allied", "french"], ["french", "allied"]]
+    r = org_api.post(f"/api/matches/{m.pk}/settle/", {"games": ["draw", "french"]},
+                     format="json")
+    assert r.status_code == 200 and r.data["games"] == ["draw", "french"]
+    r = org_api.post(f"/api/matches/{m.pk}/correct/", {"games": ["draw", "allied"],
+                                                       "french_games": 1, "reason": "typo"},
+                     format="json")
+    assert r.status_code == 400 and "contradict" in r.data["detail"]
+    assert Match.objects.get(pk=m.pk).games == ["draw", "french"]
+    log = org_api.get(f"/api/matches/{m.pk}/log/").data["results"]
+    assert [x["after"]["games"] for x in log] == [["draw", "french"]]
+
+
+def test_one_game_match_refuses_per_game_outcomes(running):
+    tid, players = running
+    m = Match.objects.filter(round__number=1, allied__isnull=False).first()
+    api = next(a for u, a, _ in players if u.pk == m.french.user_id)
+    r = api.post(f"/api/matches/{m.pk}/report/", {"games": ["french", "allied"]},
+                 format="json")
+    assert r.status_code == 400 and "two-game" in r.data["detail"]
+    assert not m.reports.exists()
+
+
+def test_two_game_report_page_has_a_select_per_game(two_game):
+    """The my-match page (same service): game 1 and game 2 selects name who won."""
+    from django.test import Client
+    from django.urls import reverse
+
+    tid, m, _, _ = two_game
+    pages = []
+    for user in (m.french.user, m.allied.user):
+        c = Client()
+        c.force_login(user)
+        pages.append(c)
+    url = reverse("tournament-my-match", args=[tid])
+    html = pages[0].get(url).content.decode()
+    fr, al = m.french.user.username, m.allied.user.username
+    assert f"Game 1 ({fr} French, {al} Allied)" in html and 'name="game1"' in html
+    assert f"Game 2 ({al} French, {fr} Allied)" in html and 'name="game2"' in html
+    assert 'name="french_games"' not in html
+    bad = pages[0].post(url, {"match": m.pk, "game1": "french"})
+    assert bad.status_code == 400 and not m.reports.exists()
+    for c in pages:
+        assert c.post(url, {"match": m.pk, "game1": "allied", "game2": "draw"}
+                      ).status_code == 302
+    m.refresh_from_db()
+    assert m.games == ["allied", "draw"] and (m.allied_games, m.draws) == (1, 1)
+    html = pages[0].get(url).content.decode()
+    assert f"0-1-1 (game 1: {al} won, game 2: draw)" in html

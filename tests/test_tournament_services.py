@@ -5,6 +5,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.utils import timezone
 
 from decks.models import DeckVersion
@@ -634,12 +635,171 @@ def test_two_game_swiss(org):
     a, _ = players_of(m)
     with pytest.raises(services.TournamentError, match="two-game"):
         services.report_result(m.pk, a, {"result": "french"})
-    report_both(m, {"french_games": 1, "allied_games": 1, "draws": 0})
+    report_both(m, {"games": ["french", "allied"]})
     m.refresh_from_db()
-    assert m.state == "settled"
+    assert m.state == "settled" and m.games == ["french", "allied"]
+    assert (m.french_games, m.allied_games, m.draws) == (1, 1, 0)
+    # totals that say how each game went are still accepted (a sweep)
     run_to_end(t, random.Random(4), {"french_games": 2, "allied_games": 0})
+    assert Match.objects.filter(tournament=t, allied__isnull=False, round__number=2
+                                ).first().games == ["french", "french"]
     rows = StandingSnapshot.objects.filter(tournament=t).last().rows
     assert rows[0]["how"]["gw"]["terms"]["games"] == 4
+
+
+@pytest.fixture
+def two_game(org):
+    t, users = field(org, 4, format="swiss_two_game")
+    services.start_tournament(t.pk, org)
+    return t, users
+
+
+def side_records(t, round_number=1, live=False):
+    """(French games won, Allied games won) per entry, from the round's snapshot (or live)."""
+    rows = services.compute_rows(t, round_number) if live else StandingSnapshot.objects.get(
+        tournament=t, round_number=round_number).rows
+    return {int(r["player"]): (r["french_record"]["won"], r["allied_record"]["won"])
+            for r in rows}
+
+
+def test_two_game_split_counts_each_game_on_the_side_it_was_won(two_game):
+    t, _ = two_game
+    m1, m2 = current_matches(t)
+    # table 1: each player wins as French (game 1 listed French, game 2 listed Allied)
+    report_both(m1, {"games": ["french", "allied"]})
+    # table 2: each player wins as Allied
+    report_both(m2, {"games": ["allied", "french"]})
+    records = side_records(t)
+    assert records[m1.french_id] == records[m1.allied_id] == (1, 0)
+    assert records[m2.french_id] == records[m2.allied_id] == (0, 1)
+    m1.refresh_from_db()
+    assert m1.log.get().after == {"french_games": 1, "allied_games": 1, "draws": 0,
+                                  "double_loss": False, "games": ["french", "allied"]}
+    # the standings CSV shows the same French / Allied figures
+    import csv
+    import io
+
+    from tournaments.services import exports
+
+    rows = list(csv.DictReader(io.StringIO(exports.standings_csv(t))))
+    by_name = {r["player"]: (int(r["french_won"]), int(r["allied_won"])) for r in rows}
+    for m, won in ((m1, (1, 0)), (m2, (0, 1))):
+        for entry_id in m.players():
+            assert by_name[Entry.objects.get(pk=entry_id).user.username] == won
+
+
+def test_two_game_contradicting_or_unclear_reports_are_refused(two_game):
+    t, _ = two_game
+    m = current_matches(t)[0]
+    a, _ = players_of(m)
+    for bad, message in (
+            ({"games": ["french", "allied"], "french_games": 2, "allied_games": 0},
+             "contradict"),
+            ({"games": ["french", "draw"], "draws": 0}, "contradict"),
+            ({"french_games": 1, "allied_games": 1}, "which player won which game"),
+            ({"french_games": 1, "allied_games": 0, "draws": 1}, "which player won"),
+            ({"games": ["french"]}, "game 1 and game 2"),
+            ({"games": "french,allied"}, "game 1 and game 2"),
+            ({"games": ["french", "won"]}, "game 2 must be"),
+            ({"games": ["french", "allied"], "result": "french"}, "not both")):
+        with pytest.raises(services.TournamentError, match=message):
+            services.report_result(m.pk, a, bad)
+    m.refresh_from_db()
+    assert m.state == "pending" and not m.reports.exists() and not m.log.exists()
+    # consistent totals next to the games are fine
+    services.report_result(m.pk, a, {"games": ["french", "allied"], "french_games": 1,
+                                     "allied_games": 1, "draws": 0})
+    assert m.reports.get().games == ["french", "allied"]
+
+
+def test_per_game_outcomes_are_refused_for_one_game_matches(running):
+    t, _ = running
+    m = current_matches(t)[0]
+    a, _ = players_of(m)
+    with pytest.raises(services.TournamentError, match="only for two-game matches"):
+        services.report_result(m.pk, a, {"games": ["french", "allied"]})
+    with pytest.raises(services.TournamentError, match="only for two-game matches"):
+        services.record_result(m.pk, {"games": ["french", "french"]}, source="online")
+    m.refresh_from_db()
+    assert m.state == "pending" and not m.reports.exists()
+
+
+def test_two_game_reports_with_the_same_totals_but_other_games_are_a_dispute(two_game, org):
+    t, _ = two_game
+    m = current_matches(t)[0]
+    a, b = players_of(m)
+    services.report_result(m.pk, a, {"games": ["french", "allied"]})
+    m = services.report_result(m.pk, b, {"games": ["allied", "french"]})
+    assert m.state == "disputed"
+    with pytest.raises(services.TournamentError, match="which player won"):
+        services.settle_dispute(m.pk, org, {"french_games": 1, "allied_games": 1})
+    m = services.settle_dispute(m.pk, org, {"games": ["allied", "french"]}, "saw it")
+    assert m.state == "settled" and m.games == ["allied", "french"]
+
+
+def test_two_game_correction_changes_the_games_and_the_standings(two_game, org):
+    t, _ = two_game
+    m, other = current_matches(t)
+    report_both(m, {"games": ["french", "allied"]})
+    report_both(other, {"games": ["draw", "draw"]})
+    assert side_records(t)[m.french_id] == (1, 0)
+    services.correct_result(m.pk, org, {"games": ["allied", "french"]}, "games swapped")
+    m.refresh_from_db()
+    assert m.games == ["allied", "french"] and (m.french_games, m.allied_games) == (1, 1)
+    log = m.log.order_by("-id").first()
+    assert log.before["games"] == ["french", "allied"]
+    assert log.after["games"] == ["allied", "french"]
+    records = side_records(t)
+    assert records[m.french_id] == records[m.allied_id] == (0, 1)
+    # a double loss has no per-game outcomes: every game a loss on both sides
+    m = services.correct_result(m.pk, org, {"double_loss": True}, "both cheated")
+    assert m.games is None and m.log.order_by("-id").first().after["games"] is None
+    assert side_records(t)[m.french_id] == (0, 0)
+
+
+def test_two_game_time_limit_keeps_the_single_reports_games(two_game):
+    t, _ = two_game
+    m1, m2 = current_matches(t)
+    a, _ = players_of(m1)
+    services.report_result(m1.pk, a, {"games": ["allied", "french"]})
+    rnd = m1.round
+    services.time_limit(rnd.pk, now=rnd.ends_at + timedelta(seconds=1))
+    m1.refresh_from_db()
+    m2.refresh_from_db()
+    assert (m1.source, m1.games, m1.french_games, m1.allied_games) == (
+        "time_limit", ["allied", "french"], 1, 1)
+    assert (m2.source, m2.games, m2.draws) == ("time_limit", ["draw", "draw"], 2)
+    records = side_records(t)
+    assert records[m1.french_id] == records[m1.allied_id] == (0, 1)
+
+
+def test_two_game_time_limit_old_split_report_goes_to_the_organiser(two_game):
+    t, _ = two_game
+    m = current_matches(t)[0]
+    # a report stored before per-game outcomes existed: a 1-1 split, sides unknown
+    from tournaments.models import Report
+
+    Report.objects.create(match=m, entry_id=m.french_id, french_games=1, allied_games=1)
+    services.time_limit(m.round_id, now=m.round.ends_at + timedelta(seconds=1))
+    m.refresh_from_db()
+    assert m.state == "disputed" and not m.log.exists()
+
+
+def test_two_game_no_show_loses_both_games(org):
+    now = timezone.now()
+    t, users = field(org, 4, format="swiss_two_game", check_in_opens_at=now,
+                     starts_at=now + timedelta(minutes=1))
+    services.advance(t.pk, now=now)
+    for u in users[:3]:
+        services.check_in(t.pk, u)
+    services.advance(t.pk, now=now + timedelta(seconds=61))
+    absent = Entry.objects.get(user=users[3])
+    m = Match.objects.get(Q(french=absent) | Q(allied=absent), round__number=1)
+    winner = "allied" if m.french_id == absent.pk else "french"
+    assert m.source == "no_show" and m.games == [winner, winner]
+    present = m.allied_id if winner == "allied" else m.french_id
+    records = side_records(t, live=True)  # the other table has not reported yet
+    assert records[present] == (1, 1) and records[absent.pk] == (0, 0)
 
 
 def test_keep_apart_clubs(org):

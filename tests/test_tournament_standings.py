@@ -88,3 +88,64 @@ def test_module_imports_no_django():
     names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     names += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     assert not any(name.startswith("django") for name in names)
+
+
+# --- two-game matches: each game on the side it was played ----------------------------------
+
+def sides(row):
+    return row["french_record"], row["allied_record"]
+
+
+def test_two_game_split_counts_each_game_on_the_side_it_was_won():
+    # game 1: a (French) beats b (Allied); game 2, sides swapped: b (French) beats a (Allied)
+    rows = rows_by_id(compute(P[:2], [MatchRecord(1, "a", "b", 1, 1, 0,
+                                                  games=("french", "allied"))],
+                              ["french", "allied"], 2))
+    for pid in "ab":
+        assert sides(rows[pid]) == ({"won": 1, "drawn": 0, "lost": 0},
+                                    {"won": 0, "drawn": 0, "lost": 1})
+        assert rows[pid]["tiebreaks"] == {"french": 1, "allied": 0}
+        assert rows[pid]["how"]["french"]["value"] == 1
+    # the other split: each won as Allied
+    rows = rows_by_id(compute(P[:2], [MatchRecord(1, "a", "b", 1, 1, 0,
+                                                  games=("allied", "french"))], [], 2))
+    for pid in "ab":
+        assert rows[pid]["french_record"]["won"] == 0 and rows[pid]["allied_record"]["won"] == 1
+
+
+def test_two_game_win_and_draw_and_sweep():
+    # game 1 drawn; game 2: a, now Allied, wins against b as French
+    rows = rows_by_id(compute(P[:2], [MatchRecord(1, "a", "b", 1, 0, 1,
+                                                  games=("draw", "french"))], [], 2))
+    assert sides(rows["a"]) == ({"won": 0, "drawn": 1, "lost": 0},
+                                {"won": 1, "drawn": 0, "lost": 0})
+    assert sides(rows["b"]) == ({"won": 0, "drawn": 0, "lost": 1},
+                                {"won": 0, "drawn": 1, "lost": 0})
+    rows = rows_by_id(compute(P[:2], [MatchRecord(1, "a", "b", 0, 2, 0,
+                                                  games=("allied", "allied"))], [], 2))
+    assert rows["b"]["french_record"]["won"] == rows["b"]["allied_record"]["won"] == 1
+    assert rows["a"]["french_record"]["lost"] == rows["a"]["allied_record"]["lost"] == 1
+
+
+def test_two_game_double_loss_is_a_loss_on_both_sides():
+    rows = rows_by_id(compute(P[:2], [MatchRecord(1, "a", "b", 0, 0, 0, True)], [], 2))
+    for pid in "ab":
+        assert sides(rows[pid]) == ({"won": 0, "drawn": 0, "lost": 1},
+                                    {"won": 0, "drawn": 0, "lost": 1})
+
+
+def test_old_two_game_totals_without_games():
+    # stored as totals only (before per-game outcomes): a sweep still counts once per side,
+    # a 1-1 split cannot say which side won and counts on neither
+    rows = rows_by_id(compute(P, [MatchRecord(1, "a", "b", 2, 0, 0),
+                                  MatchRecord(1, "c", "d", 1, 1, 0)], [], 2))
+    assert rows["a"]["french_record"]["won"] == rows["a"]["allied_record"]["won"] == 1
+    assert rows["c"]["french_record"] == rows["c"]["allied_record"] == {
+        "won": 0, "drawn": 0, "lost": 0}
+
+
+def test_game_outcomes_must_agree_with_the_totals():
+    with pytest.raises(ValueError, match="contradict"):
+        MatchRecord(1, "a", "b", 2, 0, 0, games=("french", "allied"))
+    with pytest.raises(ValueError, match="french, allied or draw"):
+        MatchRecord(1, "a", "b", 1, 1, 0, games=("french", "won"))

@@ -57,8 +57,8 @@ class MatchAdmin(admin.ModelAdmin):
                     "french_games", "allied_games", "draws", "source"]
     list_filter = ["state", "source"]
     raw_id_fields = ["tournament", "round", "french", "allied"]
-    readonly_fields = ["state", "french_games", "allied_games", "draws", "double_loss",
-                       "source", "settled_at"]
+    readonly_fields = ["state", "french_games", "allied_games", "draws", "game1", "game2",
+                       "double_loss", "source", "settled_at"]
     inlines = [ReportInline, ResultLogInline]
 
 

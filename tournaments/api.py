@@ -57,8 +57,18 @@ def _tournament_data(t, user) -> dict:
 def _result(data) -> dict:
     return {
         k: data[k]
-        for k in ("result", "french_games", "allied_games", "draws", "double_loss")
+        for k in ("result", "games", "french_games", "allied_games", "draws", "double_loss")
         if k in data
+    }
+
+
+def _report_data(report) -> dict:
+    """A player's report: totals, and ``games`` (per-game outcomes) for two-game matches."""
+    return {
+        "french_games": report.french_games,
+        "allied_games": report.allied_games,
+        "draws": report.draws,
+        "games": report.games,
     }
 
 
@@ -261,9 +271,8 @@ class MyMatch(TournamentAPIView):
         data = MatchSerializer(m).data
         entry = selectors.entry_of(t, request.user)
         data["my_side"] = "french" if m.french_id == entry.pk else "allied"
-        data["my_report"] = (
-            m.reports.filter(entry=entry).values("french_games", "allied_games", "draws").first()
-        )
+        report = m.reports.filter(entry=entry).first()
+        data["my_report"] = None if report is None else _report_data(report)
         return Response(data)
 
 
@@ -277,15 +286,7 @@ class Disputes(TournamentAPIView):
         out = []
         for m in selectors.disputes(t):
             row = MatchSerializer(m).data
-            row["reports"] = [
-                {
-                    "entry": r.entry_id,
-                    "french_games": r.french_games,
-                    "allied_games": r.allied_games,
-                    "draws": r.draws,
-                }
-                for r in m.reports.all()
-            ]
+            row["reports"] = [{"entry": r.entry_id, **_report_data(r)} for r in m.reports.all()]
             out.append(row)
         return Response({"results": out})
 

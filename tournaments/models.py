@@ -1,9 +1,10 @@
 """Tournaments: entries with locked deck lists, rounds, matches, reports, results, standings.
 
 Every result enters through ``tournaments.services.results.record_result`` (reports, disputes,
-corrections, the time limit, no-shows and, later, online battles). A round is unique per
-tournament (``one_round_number_per_tournament``): a doubled or retried pairing task can never
-create it twice.
+corrections, the time limit, no-shows and, later, online battles). Two-game matches (and their
+reports) also store each game's outcome (``game1``, ``game2``: ``GameOutcome``); the totals
+agree with them. A round is unique per tournament (``one_round_number_per_tournament``): a
+doubled or retried pairing task can never create it twice.
 """
 
 from django.conf import settings
@@ -48,6 +49,31 @@ STARTED = (Status.RUNNING, Status.PAUSED)
 
 TIEBREAKERS = ("omw", "gw", "ogw", "french", "allied")
 DEFAULT_TIEBREAKERS = ["omw", "gw", "ogw"]
+
+
+class GameOutcome(models.TextChoices):
+    """One game of a two-game match, named by the match's listing: ``french`` = won by the
+    player listed as French (who plays French in game 1 and Allied in game 2), ``allied`` =
+    won by the player listed as Allied, ``draw``."""
+
+    FRENCH = "french", "Won by the player listed as French"
+    ALLIED = "allied", "Won by the player listed as Allied"
+    DRAW = "draw", "Drawn"
+
+
+def _per_game_fields_agree(prefix: str) -> models.CheckConstraint:
+    """Both games recorded or neither (one-game matches, double losses, byes, legacy 1-1)."""
+    return models.CheckConstraint(
+        condition=Q(game1="", game2="") | (~Q(game1="") & ~Q(game2="")),
+        name=f"{prefix}_both_games_or_neither")
+
+
+def _game_field(number: int) -> models.CharField:
+    side = "French" if number == 1 else "Allied"
+    return models.CharField(
+        max_length=6, choices=GameOutcome.choices, blank=True, default="",
+        help_text=f"Two-game matches: game {number} (the listed French player plays {side}); "
+                  "empty for one-game matches and double losses.")
 
 
 class Tournament(models.Model):
@@ -215,6 +241,8 @@ class Match(models.Model):
     allied_games = models.PositiveSmallIntegerField(null=True, blank=True)
     draws = models.PositiveSmallIntegerField(null=True, blank=True)
     double_loss = models.BooleanField(default=False)
+    game1 = _game_field(1)
+    game2 = _game_field(2)
     source = models.CharField(max_length=16, blank=True, default="",
                               help_text="How the result entered (see ResultLog.Source).")
     bracket = models.CharField(
@@ -228,6 +256,7 @@ class Match(models.Model):
             models.UniqueConstraint(fields=["round", "table"], name="one_match_per_table"),
             models.UniqueConstraint(fields=["round", "french"], name="french_once_per_round"),
             models.UniqueConstraint(fields=["round", "allied"], name="allied_once_per_round"),
+            _per_game_fields_agree("match"),
         ]
         indexes = [models.Index(fields=["tournament", "state"])]
 
@@ -241,6 +270,11 @@ class Match(models.Model):
     def players(self) -> list[int]:
         return [e for e in (self.french_id, self.allied_id) if e is not None]
 
+    @property
+    def games(self) -> list[str] | None:
+        """Two-game matches: ``[game 1, game 2]`` outcomes (``GameOutcome``); else None."""
+        return [self.game1, self.game2] if self.game1 and self.game2 else None
+
 
 class Report(models.Model):
     """One player's report of a match (at most one each)."""
@@ -250,13 +284,20 @@ class Report(models.Model):
     french_games = models.PositiveSmallIntegerField()
     allied_games = models.PositiveSmallIntegerField()
     draws = models.PositiveSmallIntegerField(default=0)
+    game1 = _game_field(1)
+    game2 = _game_field(2)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["match", "created_at"]
         constraints = [
             models.UniqueConstraint(fields=["match", "entry"], name="one_report_per_player"),
+            _per_game_fields_agree("report"),
         ]
+
+    @property
+    def games(self) -> list[str] | None:
+        return [self.game1, self.game2] if self.game1 and self.game2 else None
 
 
 class ResultLog(models.Model):

@@ -2,7 +2,11 @@
 
 from rest_framework import serializers
 
-from .models import Entry, Match, ResultLog, Round, Tournament
+from .models import Entry, GameOutcome, Match, ResultLog, Round, Tournament
+
+GAMES_HELP = ("Two-game matches: the outcome of game 1 and game 2, each french (won by the "
+              "player listed as French, who plays French in game 1 and Allied in game 2), "
+              "allied (won by the player listed as Allied) or draw.")
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -47,12 +51,16 @@ class MatchSerializer(serializers.ModelSerializer):
     french_entry = serializers.IntegerField(source="french_id")
     allied_entry = serializers.IntegerField(source="allied_id", allow_null=True)
     bye = serializers.BooleanField(source="is_bye")
+    games = serializers.ListField(
+        child=serializers.ChoiceField(choices=GameOutcome.choices), read_only=True,
+        allow_null=True, help_text=GAMES_HELP + " Null for one-game matches, byes, double "
+        "losses and unsettled matches.")
 
     class Meta:
         model = Match
         fields = ["id", "round", "table", "french", "allied", "french_entry", "allied_entry",
-                  "bye", "state", "french_games", "allied_games", "draws", "double_loss",
-                  "source", "bracket", "settled_at"]
+                  "bye", "state", "french_games", "allied_games", "draws", "games",
+                  "double_loss", "source", "bracket", "settled_at"]
 
     def get_french(self, m) -> str | None:
         return _name(m.french)
@@ -116,8 +124,15 @@ class DropInput(serializers.Serializer):
 
 
 class ResultInput(serializers.Serializer):
-    result = serializers.CharField(required=False, help_text="french, allied or draw")
-    french_games = serializers.IntegerField(required=False)
+    result = serializers.CharField(required=False, help_text="One-game matches: french, "
+                                   "allied or draw")
+    games = serializers.ListField(
+        child=serializers.ChoiceField(choices=GameOutcome.choices), required=False,
+        min_length=2, max_length=2,
+        help_text=GAMES_HELP + " Required for two-game matches unless the totals say how each "
+        "game went (2-0, 0-2, both drawn); refused for one-game matches.")
+    french_games = serializers.IntegerField(required=False, help_text="Optional with games "
+                                            "(then it must agree)")
     allied_games = serializers.IntegerField(required=False)
     draws = serializers.IntegerField(required=False)
     double_loss = serializers.BooleanField(required=False)

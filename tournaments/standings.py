@@ -8,7 +8,8 @@ Magic Tournament Rules, Appendix C, adapted to sides:
 * OMW% / OGW% = mean of the opponents' MW% / GW% (byes are no opponent), each opponent's
   figure floored at 1/3; no opponent: 1/3 (the floor);
 * French / Allied: games won on that side (two-game matches: game 1 is played by the "french"
-  player as French, game 2 with sides swapped).
+  player as French, game 2 with sides swapped; ``MatchRecord.games`` says who won each game,
+  so every game counts on the side its winner, loser or drawer actually played).
 
 Every figure comes with ``how``: the terms it was computed from, for a "how computed" page.
 """
@@ -28,8 +29,16 @@ TIEBREAKER_NAMES = {
 }
 
 
+GAME_OUTCOMES = ("french", "allied", "draw")
+
+
 @dataclass(frozen=True)
 class MatchRecord:
+    """A settled match. ``games``: two-game matches, the outcome of game 1 and game 2, each
+    ``"french"`` (won by the player listed as ``french``), ``"allied"`` or ``"draw"``; it
+    must agree with the totals. None: one-game match, double loss, or an old two-game result
+    stored as totals only."""
+
     round: int
     french: str
     allied: str | None  # None: a bye for ``french``
@@ -37,6 +46,18 @@ class MatchRecord:
     allied_games: int
     draws: int
     double_loss: bool = False
+    games: tuple[str, ...] | None = None
+
+    def __post_init__(self):
+        if self.games is None:
+            return
+        if any(g not in GAME_OUTCOMES for g in self.games):
+            raise ValueError(f"game outcomes must be french, allied or draw: {self.games!r}")
+        totals = tuple(self.games.count(g) for g in GAME_OUTCOMES)
+        if not self.double_loss and totals != (self.french_games, self.allied_games,
+                                               self.draws):
+            raise ValueError(f"game outcomes {self.games!r} contradict the totals "
+                             f"{self.french_games}-{self.allied_games}-{self.draws}")
 
 
 @dataclass
@@ -102,13 +123,15 @@ def compute(players: list[dict], matches: list[MatchRecord], tiebreakers: list[s
                 t.draws += 1
             else:
                 t.losses += 1
-        if m.double_loss:
+        if m.double_loss:  # every game lost, each on the side the player had in it
             f.french = _add(f.french, 0, 0, 1)
             a.allied = _add(a.allied, 0, 0, 1)
+            if games_per_match == 2:
+                f.allied = _add(f.allied, 0, 0, 1)
+                a.french = _add(a.french, 0, 0, 1)
             continue
         if games_per_match == 2:
-            # game 1: "french" player is French; game 2 swapped.  Reports carry totals only,
-            # so per-side figures split wins evenly between the two games' sides.
+            # game 1: the "french" player is French; game 2: sides swapped
             _two_game_sides(f, a, m)
         else:
             f.french = _add(f.french, m.french_games, m.draws, m.allied_games)
@@ -215,19 +238,30 @@ def _record(side: tuple) -> dict:
     return {"won": side[0], "drawn": side[1], "lost": side[2]}
 
 
+# a game's outcome -> (won, drawn, lost) for the player listed as French, and for the other
+_FOR_FRENCH = {"french": (1, 0, 0), "allied": (0, 0, 1), "draw": (0, 1, 0)}
+_FOR_ALLIED = {"french": (0, 0, 1), "allied": (1, 0, 0), "draw": (0, 1, 0)}
+
+
 def _two_game_sides(f: _Tally, a: _Tally, m: MatchRecord) -> None:
-    """Two-game match, reported as totals: each player played one game per side. A sweep
-    (2-0) is one win on each side, a drawn game a draw on each side; a 1-1 split does not say
-    which side won which game, so it counts on neither side (documented in the README)."""
-    for t, won, lost in ((f, m.french_games, m.allied_games), (a, m.allied_games, m.french_games)):
-        if won == 2:
-            t.french, t.allied = _add(t.french, 1, 0, 0), _add(t.allied, 1, 0, 0)
-        elif lost == 2:
-            t.french, t.allied = _add(t.french, 0, 0, 1), _add(t.allied, 0, 0, 1)
-        elif m.draws == 2:
-            t.french, t.allied = _add(t.french, 0, 1, 0), _add(t.allied, 0, 1, 0)
-        elif m.draws == 1:  # one win (or loss) and one draw: sides unknown too
-            pass
+    """Two-game match: each player plays one game per side, the "french" player French in
+    game 1 and Allied in game 2. With ``m.games`` each game counts on the side each player
+    actually played in it (a 1-1 split where each won as French: one French win each, one
+    Allied loss each). Without (an old result stored as totals only) only totals that say how
+    each game went count: a sweep is a win (loss) per side, two draws a draw per side; a 1-1
+    split or a win and a draw counts on neither side."""
+    games = m.games
+    if games is None:
+        games = {(2, 0, 0): ("french", "french"), (0, 2, 0): ("allied", "allied"),
+                 (0, 0, 2): ("draw", "draw")}.get((m.french_games, m.allied_games, m.draws))
+        if games is None:
+            return
+    for number, outcome in enumerate(games, start=1):
+        fr, al = _FOR_FRENCH[outcome], _FOR_ALLIED[outcome]
+        if number % 2:  # game 1: listed French plays French
+            f.french, a.allied = _add(f.french, *fr), _add(a.allied, *al)
+        else:  # game 2: sides swapped
+            f.allied, a.french = _add(f.allied, *fr), _add(a.french, *al)
 
 
 def ranking_tiebreaks(rows: list[dict]) -> dict[str, tuple]:

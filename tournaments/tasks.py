@@ -7,8 +7,9 @@ catching up) changes nothing the second time. Services enqueue them with
   check-in, start, time-limit results, pair the next round) and book the next wake with an ETA.
 * ``tournaments.pair_round(tournament_id, number)``: pair round N if it is the next one.
 * ``tournaments.time_limit(round_id)``: the time-limit results of a round at time.
-* ``tournaments.tick()``: periodic safety net (celery beat, every ``TICK_SECONDS``): re-sends
-  ``advance`` for every tournament whose booked wake is past (a lost or late message).
+* ``tournaments.tick()``: periodic safety net (celery beat, every ``TICK_SECONDS``: the
+  ``EAGLES_TICK_SECONDS`` setting, default 30): re-sends ``advance`` for every tournament whose
+  booked wake is past (a lost or late message).
 * ``tournaments.deliver_webhook(delivery_id)``: POST a signed event; exponential backoff.
 """
 
@@ -17,11 +18,12 @@ from __future__ import annotations
 import os
 
 from celery import current_app, shared_task
+from django.conf import settings
 
 from .services import clock, rounds, webhooks
 from .services import results as result_services
 
-TICK_SECONDS = 30
+TICK_SECONDS = settings.EAGLES_TICK_SECONDS
 WEBHOOK_RETRIES = 6
 # The queue tournament tasks go to (tests give each worker its own); None: the default queue.
 QUEUE = os.environ.get("EAGLES_TOURNAMENT_QUEUE") or None
@@ -77,9 +79,11 @@ def deliver_webhook(self, delivery_id: int) -> str:
                          **options) from None
 
 
-# celery beat runs the safety-net tick (only when a beat process is started:
-# `celery -A config beat`); the ETA wakes do the work on time without it.
+# celery beat runs the safety-net tick (only when a beat process is started: `celery -A config
+# beat`, or embedded with `worker --beat` as `manage.py serve` does); the ETA wakes do the work
+# on time without it. The tick goes to the tournament queue, like the tasks it re-sends.
 current_app.conf.beat_schedule = {
     **(current_app.conf.beat_schedule or {}),
-    "tournaments-tick": {"task": "tournaments.tick", "schedule": float(TICK_SECONDS)},
+    "tournaments-tick": {"task": "tournaments.tick", "schedule": float(TICK_SECONDS),
+                         "options": {"queue": QUEUE} if QUEUE else {}},
 }

@@ -113,12 +113,29 @@ def parse_rules(data: dict) -> dict:
     games = rules.get("match_games", 1)
     if games not in (1, 2) or isinstance(games, bool):
         raise PairingError('"match_games" must be 1 or 2')
+    last = rules.get("last_round", False)
+    if not isinstance(last, bool):
+        raise PairingError('"last_round" must be true or false')
+    if "rounds" in rules:
+        total = rules["rounds"]
+        if not isinstance(total, int) or isinstance(total, bool) or total < 1:
+            raise PairingError('"rounds" must be a positive integer (the rounds planned)')
+        last = last or data.get("round") == total
     keep = _type(rules.get("keep_apart", []), (list,), "rules", '"keep_apart"')
     for group in keep:
         _type(group, (list,), "rules", '"keep_apart" entries')
         for pid in group:
             _type(pid, (str,), "rules", '"keep_apart" ids')
-    return {**rules, "system": system, "match_games": games, "keep_apart": keep}
+    return {**rules, "system": system, "match_games": games, "keep_apart": keep,
+            "last_round": last}
+
+
+def _objective_json(value) -> dict | None:
+    if value is None:
+        return None
+    sq, unmet, strong = value
+    sq = int(sq) if sq == int(sq) else float(sq)
+    return {"score_sq_sum": sq, "unmet": unmet, "unmet_strong": strong}
 
 
 def pair_round_json(data: dict) -> dict:
@@ -141,8 +158,12 @@ def pair_round_json(data: dict) -> dict:
                 raise PairingError(f'rules: unknown player "{pid}" in "keep_apart"')
     system = rules["system"]
     if system == "swiss":
-        res = pair_swiss(players, rules["keep_apart"], use_sides=rules["match_games"] == 1)
-        out = {"pairings": [{"french": f, "allied": a} for f, a in res.pairings], "bye": res.bye}
+        res = pair_swiss(players, rules["keep_apart"], use_sides=rules["match_games"] == 1,
+                         last_round=rules["last_round"])
+        out = {"pairings": [{"french": f, "allied": a} for f, a in res.pairings], "bye": res.bye,
+               "optimal": res.optimal,
+               "objective": _objective_json(res.objective),
+               "lower_bound": _objective_json(res.lower_bound)}
         if rules["match_games"] == 2:
             out["games"] = 2  # game 2 is played with sides swapped
         return out

@@ -4,6 +4,9 @@ Hard rules (a pairing breaking them is invalid):
   * after the round, a player's French and Allied counts differ by at most 2;
   * nobody plays the same side in three consecutive *played* games (rounds without a
     game -- byes, absence -- are skipped, as in FIDE).
+Last round (FIDE C.04.3 A.7 / C.3): a *topscorer* (more than half the maximum possible score
+when the final round is paired) is released from both hard rules; the side the rules would
+have forced stays an ABSOLUTE preference, so breaking it counts as an unmet strong one.
 Preference (soft, minimised by the pairing):
   * ABSOLUTE: only one side is allowed by the hard rules;
   * STRONG: counts differ -> the side played less;
@@ -58,10 +61,12 @@ class SideInfo:
 
     __slots__ = ("allowed", "pref", "strength", "cls")
 
-    def __init__(self, player: Player, use_sides: bool = True):
+    def __init__(self, player: Player, use_sides: bool = True, relaxed: bool = False):
         if use_sides:
             self.allowed = allowed_sides(player.sides)
             self.pref, self.strength = preference(player.sides)
+            if relaxed:  # last-round topscorer: the hard rules become a preference
+                self.allowed = frozenset((FRENCH, ALLIED))
         else:
             self.allowed, self.pref, self.strength = frozenset((FRENCH, ALLIED)), None, NONE
         # class used by the large-field construction: (preferred side, strength)

@@ -41,20 +41,29 @@ class SwissResult:
     # True when levels 1-4 of the objective are proved optimal: by the exact solver, or by
     # meeting the type-level lower bound (:mod:`.plan`)
     optimal: bool = False
-    # (sum d^2, unmet, unmet strong) the pairing reaches, and the proved lower bound
-    objective: tuple[int, int, int] | None = None
-    lower_bound: tuple[int, int, int] | None = None
+    # (sum of squared point differences, unmet, unmet strong) the pairing reaches, and the
+    # proved lower bound
+    objective: tuple[Fraction, int, int] | None = None
+    lower_bound: tuple[Fraction, int, int] | None = None
 
 
 class _Field:
-    def __init__(self, players: list[Player], keep_apart, use_sides: bool):
+    def __init__(self, players: list[Player], keep_apart, use_sides: bool,
+                 last_round: bool = False):
         self.players = ranked([p for p in players if not p.dropped])
         n = self.n = len(self.players)
         den = 1
         for p in self.players:
             den = math.lcm(den, Fraction(p.points).denominator)
+        self.den = den
         self.score = [int(Fraction(p.points) * den) for p in self.players]
-        self.info = [SideInfo(p, use_sides) for p in self.players]
+        # last round: topscorers (more than half the maximum possible score) are released
+        # from the hard side rules (FIDE C.04.3 A.7)
+        played = max((len(p.opponents) for p in players), default=0)
+        self.info = [
+            SideInfo(p, use_sides, last_round and 2 * Fraction(p.points) > played)
+            for p in self.players
+        ]
         pos = {p.id: i for i, p in enumerate(self.players)}
         self.met = [{pos[o] for o in p.met if o in pos} for p in self.players]
         ka = keep_apart_index(keep_apart)
@@ -96,12 +105,15 @@ def pair_swiss(
     keep_apart: list[list[str]] | None = None,
     use_sides: bool = True,
     exact_limit: int = EXACT_LIMIT,
+    last_round: bool = False,
 ) -> SwissResult:
     """Pair one Swiss round.  ``use_sides=False`` for two-game matches (one game on each
-    side): no side rules, the higher-ranked player is listed as French for game 1."""
-    fld = _Field(players, keep_apart, use_sides)
+    side): no side rules, the higher-ranked player is listed as French for game 1.
+    ``last_round``: the tournament's final round, where topscorers (more than half the
+    maximum possible score) may break the hard side rules (counted as unmet strong)."""
+    fld = _Field(players, keep_apart, use_sides, last_round)
     if fld.n == 0:
-        return SwissResult([], None, True, (0, 0, 0), (0, 0, 0))
+        return SwissResult([], None, True, (Fraction(0), 0, 0), (Fraction(0), 0, 0))
     if fld.n <= exact_limit:
         pairs, bye = _exact(fld, list(range(fld.n)), fld.n % 2 == 1)
         value = _objective(fld, pairs)
@@ -113,7 +125,12 @@ def pair_swiss(
     out = []
     for f, a in sorted(pairs, key=lambda fa: min(fa)):
         out.append((fld.players[f].id, fld.players[a].id))
-    return SwissResult(out, None if bye is None else fld.players[bye].id, optimal, value, bound)
+
+    def in_points(v):  # score units are points x den
+        return (Fraction(v[0], fld.den * fld.den), v[1], v[2])
+
+    bye_id = None if bye is None else fld.players[bye].id
+    return SwissResult(out, bye_id, optimal, in_points(value), in_points(bound))
 
 
 def _objective(fld: _Field, pairs) -> tuple[int, int, int]:

@@ -350,8 +350,10 @@ def _pairings(t: Tournament, number: int, entries: list[Entry], active: list[Ent
     for e in entries:
         players[e.pk].dropped = e.pk not in active_ids
     try:
+        # the event's final round: topscorers may break the side limits (FIDE C.04.3 A.7)
         result = pair_swiss(list(players.values()), _keep_apart(active),
-                            use_sides=t.format != Format.SWISS_TWO_GAME)
+                            use_sides=t.format != Format.SWISS_TWO_GAME,
+                            last_round=swiss_rounds is None and number == t.planned_rounds)
     except NoValidPairing as exc:
         raise Conflict(f"round {number} cannot be paired: {exc}") from None
     return (Round.Stage.SWISS, [(int(f), int(a)) for f, a in result.pairings],

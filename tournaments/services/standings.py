@@ -8,15 +8,17 @@ from ..standings import MatchRecord, apply_finish, compute
 
 
 def match_records(t: Tournament, through_round: int | None = None) -> list[MatchRecord]:
-    """Settled matches as pure records (unsettled ones do not count yet)."""
+    """Settled matches as pure records (unsettled ones do not count yet), two-game matches
+    with their per-game outcomes."""
     qs = Match.objects.filter(tournament=t, state=Match.State.SETTLED)
     if through_round is not None:
         qs = qs.filter(round__number__lte=through_round)
     return [
-        MatchRecord(rnd, str(f), None if a is None else str(a), fg or 0, ag or 0, d or 0, dl)
-        for rnd, f, a, fg, ag, d, dl in qs.values_list(
+        MatchRecord(rnd, str(f), None if a is None else str(a), fg or 0, ag or 0, d or 0, dl,
+                    (g1, g2) if g1 and g2 else None)
+        for rnd, f, a, fg, ag, d, dl, g1, g2 in qs.values_list(
             "round__number", "french_id", "allied_id", "french_games", "allied_games", "draws",
-            "double_loss")
+            "double_loss", "game1", "game2")
     ]
 
 
