@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"{n:>8} {hist:>9.2f} {dt:>8.3f} {q['floats']:>6} {q['score_diff_sum']:>7.0f} "
             f"{q['score_sq_sum']:>7.0f} {q['unmet']:>6} {q['unmet_strong']:>6} "
-            f"{q['rematches']:>7} {str(tuple(res.lower_bound)):>16} "
+            f"{q['rematches']:>7} {'/'.join(str(v) for v in res.lower_bound):>16} "
             f"{'yes' if res.optimal else 'no':>6}",
             flush=True,
         )

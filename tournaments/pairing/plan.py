@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import coo_array
 
 from .sides import orient
 
@@ -50,14 +51,14 @@ class TypePlan:
     objective: tuple[int, int, int]  # (sum d^2, unmet, unmet strong): the lower bound
 
 
-def _types(fld, members: list[int]) -> list[list[int]]:
+def _types(fld, members: list[int], small_group: int) -> list[list[int]]:
     by_key: dict[tuple, list[int]] = {}
     group_size: dict[int, int] = {}
     for i in members:
         group_size[fld.score[i]] = group_size.get(fld.score[i], 0) + 1
     for i in members:
         info = fld.info[i]
-        if group_size[fld.score[i]] <= SMALL_GROUP:
+        if group_size[fld.score[i]] <= small_group:
             key = (fld.score[i], "player", i)
         else:
             key = (fld.score[i], tuple(sorted(info.allowed)), info.pref or "", info.strength)
@@ -93,10 +94,15 @@ class TypeProgram:
     """The type-level problem of pairing ``members`` (an even number of field indices, the
     bye already removed): types, the allowed type pairs with their costs and caps."""
 
-    def __init__(self, fld, members: list[int]):
+    def __init__(self, fld, members: list[int], small_group: int = SMALL_GROUP,
+                 max_d2: int | None = None):
+        """``small_group=0``: class types only (coarser, smaller: a quick feasibility
+        check).  ``max_d2``: leave out pairs whose squared score difference exceeds it -- no
+        pairing with a sum of squares <= ``max_d2`` can use them, so bounds and plans stay
+        exact for every pairing at least as good as one of that value."""
         self.fld = fld
         self.members = members
-        self.types = types = _types(fld, members)
+        self.types = types = _types(fld, members, small_group)
         nt = len(types)
         self.keys: list[tuple[int, int]] = []
         self.costs: list[tuple[int, int, int]] = []
@@ -108,21 +114,25 @@ class TypeProgram:
                 if same and len(types[a]) < 2:
                     continue
                 rb = types[b][0] if not same else types[a][1]
+                d = fld.score[ra] - fld.score[rb]
+                if max_d2 is not None and d * d > max_d2:
+                    continue
                 o = orient(fld.info[ra], fld.info[rb], True)
                 if o is None:
                     continue
                 cap = _cap(fld, types[a], types[b], same)
                 if cap <= 0:
                     continue
-                d = fld.score[ra] - fld.score[rb]
                 self.keys.append((a, b))
                 self.costs.append((d * d, o[1], o[2]))
                 caps.append(cap)
         nv = len(self.keys)
-        self.matrix = np.zeros((nt, nv))
+        rows_, cols_ = [], []
         for k, (a, b) in enumerate(self.keys):
-            self.matrix[a, k] += 1
-            self.matrix[b, k] += 1
+            rows_ += [a, b]
+            cols_ += [k, k]
+        # duplicates (a == b) add up: coefficient 2 for pairs inside a type
+        self.matrix = coo_array((np.ones(len(rows_)), (rows_, cols_)), shape=(nt, nv)).tocsr()
         self.need = np.array([len(t) for t in types], dtype=float)
         self.bounds = Bounds(np.zeros(nv), np.array(caps, dtype=float)) if nv else None
 
@@ -137,14 +147,21 @@ class TypeProgram:
             sets.append({a for a, s in enumerate(scores) if s > level})
             sets.append({a for a, s in enumerate(scores) if s == level})
         sets.extend({a} for a in range(len(self.types)))
-        rows = []
+        rows, cols = [], []
+        r = 0
         for members in sets:
             if not members or sum(len(self.types[a]) for a in members) % 2 == 0:
                 continue
-            rows.append([1.0 if (a in members) != (b in members) else 0.0 for a, b in self.keys])
-        if not rows:
+            for k, (a, b) in enumerate(self.keys):
+                if (a in members) != (b in members):
+                    rows.append(r)
+                    cols.append(k)
+            r += 1
+        if not r:
             return None
-        return LinearConstraint(np.array(rows), 1.0, np.inf)
+        shape = (r, len(self.keys))
+        matrix = coo_array((np.ones(len(rows)), (rows, cols)), shape=shape).tocsr()
+        return LinearConstraint(matrix, 1.0, np.inf)
 
     def lp_bound(self, target: tuple[int, int, int]) -> tuple[int, int, int] | None:
         """Lexicographic lower bound from the LP relaxation with odd-set cuts, level by

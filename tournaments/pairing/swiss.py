@@ -246,8 +246,8 @@ def _large(fld: _Field):
     last_error = None
     for bye in candidates:
         members = [i for i in range(fld.n) if i != bye]
-        program = TypeProgram(fld, members)
-        if program.lp_bound((0, 0, 0)) is None:  # even the relaxation cannot pair the rest
+        coarse = TypeProgram(fld, members, small_group=0)
+        if coarse.lp_bound((0, 0, 0)) is None:  # even the relaxation cannot pair the rest
             last_error = NoValidPairing(_no_pairing_message(fld, members))
             continue
         try:
@@ -256,6 +256,7 @@ def _large(fld: _Field):
             last_error = exc
             continue
         value = _objective(fld, pairs)
+        program = TypeProgram(fld, members, max_d2=value[0])
         bound = program.lp_bound(value)
         if bound == value:
             return pairs, bye, bound
