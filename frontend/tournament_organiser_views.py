@@ -4,6 +4,11 @@ with its result log, where the organiser settles or corrects a result with a rea
 
 Every check is the service's: a user who is not the organiser gets the service's
 ``NotAllowed`` as a 403, and nothing changes.
+
+Each control posts to its own URL, with or without htmx: without, the answer is a redirect
+(or the page again with the refusal); with ``HX-Request``, the controls panel or the match
+card alone, with the done message or the refusal inline (and the refusal's 400/409 status),
+the page's status line swapped out of band.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from tournaments.standings import TIEBREAKER_NAMES
 from .tournament_views import (
     TEMPLATES,
     get_tournament,
+    is_htmx,
+    page_or_fragment,
     posted_result,
     refuse,
     result_text,
@@ -136,7 +143,9 @@ def _organiser_tournament(request: HttpRequest, pk: int):
     return t
 
 
-def _manage_page(request: HttpRequest, t, *, error: str = "", status: int = 200):
+def _manage_page(request: HttpRequest, t, *, error: str = "", notice: str = "",
+                 status: int = 200):
+    """The controls page, or for htmx its panel (``manage.html#panel``)."""
     t = get_tournament(t.pk)  # fresh figures after an action
     rounds = list(selectors.rounds(t))
     current = next((r for r in rounds if r.number == t.current_round), None)
@@ -147,13 +156,13 @@ def _manage_page(request: HttpRequest, t, *, error: str = "", status: int = 200)
         disputes.append({"m": m, "reports": [
             {"player": names.get(r.entry_id, "?"), "french_games": r.french_games,
              "allied_games": r.allied_games, "draws": r.draws} for r in m.reports.all()]})
-    return render(request, TEMPLATES + "manage.html", tournament_context(
-        request, t, tab="manage", error=error, rounds=rounds, current=current, disputes=disputes,
-        active=[e for e in selectors.entries(t) if not e.dropped],
+    return page_or_fragment(request, TEMPLATES + "manage.html", "panel", tournament_context(
+        request, t, tab="manage", error=error, notice=notice, rounds=rounds, current=current,
+        disputes=disputes, active=[e for e in selectors.entries(t) if not e.dropped],
         round_complete=current is None or current.state == Round.State.FINISHED,
         rounds_left=not t.planned_rounds or t.current_round < t.planned_rounds,
         result_choices=_organiser_result_choices(t),
-    ), status=status)
+    ), status)
 
 
 def _organiser_result_choices(t) -> list[tuple[str, str]]:
@@ -187,7 +196,7 @@ ACTIONS = {
 @login_required
 @require_POST
 def action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
-    t = get_tournament(pk)
+    t = _organiser_tournament(request, pk)  # the panel shown on a refusal is the organiser's
     if name not in ACTIONS:
         raise Http404("no such control")
     run, done = ACTIONS[name]
@@ -196,6 +205,8 @@ def action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     except services.TournamentError as exc:
         refuse(exc)
         return _manage_page(request, t, error=exc.message, status=exc.status)
+    if is_htmx(request):
+        return _manage_page(request, t, notice=done)
     messages.success(request, done)
     return redirect("tournament-manage", pk=t.pk)
 
@@ -213,21 +224,22 @@ def _match(pk: int, match_id: int) -> Match:
 
 
 def match_page(request: HttpRequest, pk: int, match_id: int, *, error: str = "",
-               status: int = 200) -> HttpResponse:
+               notice: str = "", status: int = 200) -> HttpResponse:
+    """A match and its result log, or for htmx its card (``match.html#card``)."""
     t = get_tournament(pk)
     m = _match(t.pk, match_id)
-    return render(request, TEMPLATES + "match.html", tournament_context(
+    return page_or_fragment(request, TEMPLATES + "match.html", "card", tournament_context(
         request, t, tab="pairings", m=m, result=result_text(m), log=selectors.result_log(m),
-        error=error, result_choices=_organiser_result_choices(t),
+        error=error, notice=notice, result_choices=_organiser_result_choices(t),
         can_settle=m.state != Match.State.SETTLED and t.status in STARTED,
         can_correct=m.state == Match.State.SETTLED and not m.is_bye,
-    ), status=status)
+    ), status)
 
 
 @login_required
 @require_POST
 def settle_or_correct(request: HttpRequest, pk: int, match_id: int, how: str) -> HttpResponse:
-    t = get_tournament(pk)
+    t = _organiser_tournament(request, pk)
     m = _match(t.pk, match_id)
     result, reason = posted_result(request.POST), request.POST.get("reason", "")
     try:
@@ -240,7 +252,12 @@ def settle_or_correct(request: HttpRequest, pk: int, match_id: int, how: str) ->
         if request.POST.get("from") == "manage":
             return _manage_page(request, t, error=exc.message, status=exc.status)
         return match_page(request, pk, match_id, error=exc.message, status=exc.status)
-    messages.success(request, "Result settled." if how == "settle" else "Result corrected.")
+    done = "Result settled." if how == "settle" else "Result corrected."
+    if is_htmx(request):
+        if request.POST.get("from") == "manage":
+            return _manage_page(request, t, notice=done)
+        return match_page(request, pk, match_id, notice=done)
+    messages.success(request, done)
     if request.POST.get("from") == "manage":
         return redirect("tournament-manage", pk=t.pk)
     return redirect("tournament-match", pk=t.pk, match_id=m.pk)

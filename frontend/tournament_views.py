@@ -7,6 +7,12 @@ Like the API (``tournaments/api.py``) these views only read forms and render: ev
 deck list). A service error becomes a 403 (not allowed), a 404 (unknown) or the page again with
 the message and the error's status (400 bad input, 409 wrong state); nothing changes then.
 The organiser's pages are in ``tournament_organiser_views``.
+
+htmx, as progressive enhancement: a form posts to its usual URL; with ``HX-Request`` the view
+answers with the page's fragment (``{% partialdef %}``: the match card, the controls panel),
+the message inline and the error's status, instead of a redirect or the whole page. The
+standings fragment polls itself every 15 s while the tournament is in progress, and carries
+an SVG chart of match points after each round (``standings_chart``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
 from decks.catalogue import cards_by_number
@@ -27,6 +34,8 @@ from tournaments.services.common import is_organiser
 from tournaments.services.registration import SIDE_ARMIES
 from tournaments.standings import TIEBREAKER_NAMES
 
+from .standings_chart import standings_chart
+
 TEMPLATES = "frontend/tournaments/"
 UPCOMING = tuple(BEFORE_START)
 FINISHED = (Status.FINISHED, Status.CANCELLED)
@@ -35,6 +44,7 @@ SIDE_LABELS = {"french_version": "French", "british_version": "British",
 FIGURE_NAMES = {"match_points": "Match points", "mw": "Match-win %", **TIEBREAKER_NAMES}
 PERCENT = {"mw", "omw", "gw", "ogw"}
 RESULT_CHOICES = [("french", "French won"), ("allied", "Allied won"), ("draw", "Draw")]
+CHART_TOP = 8  # players drawn in the standings chart
 
 
 # --- helpers shared with the organiser's pages ---------------------------------------------
@@ -60,6 +70,8 @@ def posted_result(data) -> dict:
         return {"double_loss": True}
     if data.get("result"):
         return {"result": data["result"]}
+    if data.get("game1") or data.get("game2"):  # two-game match: one select per game
+        return {"games": [data.get("game1", ""), data.get("game2", "")]}
     return {k: data.get(k, "") for k in ("french_games", "allied_games", "draws")
             if data.get(k, "") != ""}
 
@@ -77,7 +89,37 @@ def result_text(m: Match) -> str:
             return "Draw"
         return "French won" if (m.french_games or 0) > (m.allied_games or 0) else "Allied won"
     score = f"{m.french_games}-{m.allied_games}"
-    return f"{score}-{m.draws}" if m.draws else score
+    score = f"{score}-{m.draws}" if m.draws else score
+    return f"{score} ({games_text(m, m.games)})" if m.games else score
+
+
+def games_text(m: Match, games) -> str:
+    """Per-game outcomes of a two-game match as players read them: 'game 1: ney won, game 2:
+    draw' (outcomes name the players by the match's listing)."""
+    names = {"french": m.french.user.username, "allied": m.allied.user.username if m.allied
+             else ""}
+    return ", ".join(f"game {k}: {'draw' if g == 'draw' else names.get(g, g) + ' won'}"
+                     for k, g in enumerate(games or (), start=1))
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    """An htmx request wants a fragment (a history restore wants the whole page)."""
+    return (request.headers.get("HX-Request") == "true"
+            and request.headers.get("HX-History-Restore-Request") != "true")
+
+
+def page_or_fragment(request: HttpRequest, template: str, partial: str, context: dict,
+                     status: int = 200) -> HttpResponse:
+    """The page, or for htmx only its ``partial`` (``{% partialdef %}`` in the template), with
+    ``oob`` set so that the partial may also swap the header's status line out of band: one
+    template, one URL, with or without JavaScript."""
+    if is_htmx(request):
+        response = render(request, f"{template}#{partial}", {**context, "oob": True},
+                          status=status)
+    else:
+        response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def tournament_context(request: HttpRequest, t: Tournament, **extra) -> dict:
@@ -184,8 +226,7 @@ def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 def my_match(request: HttpRequest, pk: int) -> HttpResponse:
     t = get_tournament(pk)
     entry = selectors.entry_of(t, request.user)
-    m = selectors.current_match(t, request.user)
-    error, status = "", 200
+    error, notice, status = "", "", 200
     if request.method == "POST":
         match_id = request.POST.get("match", "")
         try:
@@ -194,10 +235,13 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
             refuse(exc)
             error, status = exc.message, exc.status
         else:
-            messages.success(request, "Your report is in.")
-            return redirect("tournament-my-match", pk=t.pk)
+            if not is_htmx(request):
+                messages.success(request, "Your report is in.")
+                return redirect("tournament-my-match", pk=t.pk)
+            notice = "Your report is in."  # htmx: the card again, with the report
+    m = selectors.current_match(t, request.user)  # after the report: its new state
     context = tournament_context(request, t, tab="my-match", m=m, entry=entry, error=error,
-                                 result_choices=_result_choices(t))
+                                 notice=notice, result_choices=_result_choices(t))
     if m is not None and entry is not None:
         mine_french = m.french_id == entry.pk
         opponent = m.allied if mine_french else m.french
@@ -205,13 +249,14 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
         context.update(
             my_side="French" if mine_french else "Allied", opponent=opponent,
             my_report=my_report, result=result_text(m),
+            my_report_games=games_text(m, my_report.games) if my_report else "",
             source=dict(ResultLog.Source.choices).get(m.source, m.source),
             opponent_lists=opponent is not None and selectors.can_see_lists(
                 t, request.user, opponent),
             can_report=(t.status in STARTED and not m.is_bye and my_report is None
                         and m.state != Match.State.SETTLED),
         )
-    return render(request, TEMPLATES + "my_match.html", context, status=status)
+    return page_or_fragment(request, TEMPLATES + "my_match.html", "card", context, status)
 
 
 def _result_choices(t: Tournament) -> list[tuple[str, str]]:
@@ -249,9 +294,20 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     order = table["tiebreakers"]
     rows = [{**row, "tiebreak_values": [_figure(k, row["tiebreaks"].get(k)) for k in order]}
             for row in table["rows"]]
-    return render(request, TEMPLATES + "standings.html", tournament_context(
+    chosen = request.GET.get("round") not in (None, "")
+    return page_or_fragment(request, TEMPLATES + "standings.html", "live", tournament_context(
         request, t, tab="standings", table=table, rows=rows, snapshots=_snapshot_rounds(t),
-        tiebreak_names=[(k, TIEBREAKER_NAMES[k]) for k in order]))
+        tiebreak_names=[(k, TIEBREAKER_NAMES[k]) for k in order],
+        chart=_chart(t, table["round"]), chart_top=CHART_TOP,
+        # the latest standings refresh themselves (htmx) while the tournament is in progress
+        poll=t.status in STARTED and not chosen))
+
+
+def _chart(t: Tournament, through_round: int) -> str:
+    """Match points after each round up to ``through_round``: the SVG (escaped text)."""
+    snapshots = (t.snapshots.filter(round_number__lte=through_round)
+                 .order_by("round_number").values_list("round_number", "rows"))
+    return standings_chart(snapshots, top=CHART_TOP)
 
 
 def _figure(key: str, value) -> str:

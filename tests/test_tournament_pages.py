@@ -2,6 +2,8 @@
 my match and its report; organiser controls are the organiser's only (403, nothing changes);
 a match that is not yours cannot be reported; exports download with their content types."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -391,3 +393,217 @@ def test_exports_download(running, name, content_type):
     assert page["Content-Disposition"] == f'attachment; filename="t{t.pk}-{name}"'
     assert page.content
     assert client_for().get(url("tournament-export", t, "secrets.txt")).status_code == 404
+
+
+# --- the standings chart and the live standings ----------------------------------------------
+
+HX = {"HX-Request": "true"}
+
+
+def chart_lines_in(html: str) -> dict[str, str]:
+    """The chart's lines: {player name: match points after each round, comma-separated}."""
+    return dict(re.findall(r'<g class="chart-line" data-player="[^"]*" data-name="([^"]*)" '
+                           r'data-points="([^"]*)"', html))
+
+
+def test_standings_chart_draws_a_line_per_player_after_each_round(running):
+    t, _, users = running
+    before = client_for().get(url("tournament-standings", t)).content.decode()
+    assert 'data-testid="standings-chart"' in before and "No rounds yet" in before
+    assert not chart_lines_in(before)
+    for m in matches_of(t):
+        report_both(m, {"result": "french"})
+    html = client_for().get(url("tournament-standings", t)).content.decode()
+    points = chart_lines_in(html)
+    assert sorted(points) == sorted(u.username for u in users)
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="standings-chart" role="img"' in html
+    assert '<title id="standings-chart-title">' in html and "<desc id=" in html
+    winners = {m.french.user.username for m in matches_of(t)}
+    assert {name for name, p in points.items() if p == "3"} == winners
+    assert {name for name, p in points.items() if p == "0"} == set(points) - winners
+
+
+def test_standings_poll_while_in_progress_only(running, org):
+    t, _, _ = running
+    page = client_for().get(url("tournament-standings", t)).content.decode()
+    assert 'hx-trigger="every 15s"' in page
+    assert f'hx-get="{url("tournament-standings", t)}"' in page
+    for m in matches_of(t):
+        report_both(m, {"result": "french"})
+    chosen = client_for().get(url("tournament-standings", t) + "?round=1").content.decode()
+    assert 'hx-trigger="every 15s"' not in chosen  # a past round's standings stay put
+    upcoming = tournament(org, name="Ligny Cup", battle="ligny")
+    assert b"every 15s" not in client_for().get(url("tournament-standings", upcoming)).content
+    Tournament.objects.filter(pk=t.pk).update(status=Status.FINISHED)
+    assert b"every 15s" not in client_for().get(url("tournament-standings", t)).content
+
+
+def test_standings_poll_gets_the_fragment_with_the_status_line(running):
+    t, _, _ = running
+    page = client_for().get(url("tournament-standings", t), headers=HX)
+    html = page.content.decode()
+    assert page.status_code == 200 and "HX-Request" in page["Vary"]
+    assert "<html" not in html and 'data-testid="tournament-name"' not in html
+    assert html.lstrip().startswith('<div id="standings-live"')
+    assert 'id="t-status-line" hx-swap-oob="true"' in html and "Running" in html
+    Tournament.objects.filter(pk=t.pk).update(status=Status.FINISHED)
+    done = client_for().get(url("tournament-standings", t), headers=HX).content.decode()
+    assert "every 15s" not in done and "Finished" in done  # the last poll stops polling
+
+
+# --- htmx: fragments, inline refusals, and the same URLs without JavaScript -----------------
+
+def test_report_with_htmx_answers_with_the_match_card(running):
+    t, _, _ = running
+    m = matches_of(t)[0]
+    c = client_for(m.french.user)
+    page = c.post(url("tournament-my-match", t), {"match": m.pk, "result": "french"},
+                  headers=HX)
+    html = page.content.decode()
+    assert page.status_code == 200 and "<html" not in html
+    assert html.lstrip().startswith('<div id="my-match-card"')
+    assert "Your report is in." in html and "You reported; waiting for" in html
+    assert 'data-testid="report-form"' not in html
+    assert Report.objects.filter(match=m).count() == 1
+    # the message was shown inline: it does not come back on the next full page
+    assert b"Your report is in." not in c.get(url("tournament-my-match", t)).content
+
+
+def test_report_refused_with_htmx_is_a_4xx_card_with_the_message(running):
+    t, _, _ = running
+    m = matches_of(t)[0]
+    c = client_for(m.french.user)
+    c.post(url("tournament-my-match", t), {"match": m.pk, "result": "french"}, headers=HX)
+    page = c.post(url("tournament-my-match", t), {"match": m.pk, "result": "allied"},
+                  headers=HX)
+    html = page.content.decode()
+    assert page.status_code == 409 and html.lstrip().startswith('<div id="my-match-card"')
+    assert 'data-testid="report-error"' in html and "already reported" in html
+    bad = client_for(m.allied.user).post(url("tournament-my-match", t),
+                                         {"match": m.pk, "result": "nonsense"}, headers=HX)
+    assert bad.status_code == 400 and b'data-testid="report-error"' in bad.content
+    assert b'data-testid="report-form"' in bad.content  # the form is still there to retry
+    assert Report.objects.filter(match=m).count() == 1
+
+
+def test_report_without_javascript_still_redirects(running):
+    t, _, _ = running
+    m = matches_of(t)[0]
+    c = client_for(m.french.user)
+    page = c.post(url("tournament-my-match", t), {"match": m.pk, "result": "french"})
+    assert page.status_code == 302 and page["Location"] == url("tournament-my-match", t)
+    assert b"Your report is in." in c.get(url("tournament-my-match", t)).content
+
+
+def test_the_report_form_and_the_controls_post_with_htmx_to_their_own_urls(running):
+    t, org, _ = running
+    m = matches_of(t)[0]
+    card = client_for(m.french.user).get(url("tournament-my-match", t)).content.decode()
+    assert (f'hx-post="{url("tournament-my-match", t)}" hx-target="#my-match-card" '
+            f'hx-swap="outerHTML"') in card
+    manage = client_for(org).get(url("tournament-manage", t)).content.decode()
+    assert 'id="manage-panel" hx-target="#manage-panel" hx-swap="outerHTML"' in manage
+    for name in ("pause", "cancel", "drop"):
+        action_url = reverse("tournament-action", args=[t.pk, name])
+        assert f'action="{action_url}"' in manage and f'hx-post="{action_url}"' in manage
+    assert 'name="htmx-config"' in manage and '"40[09]", "swap": true' in manage
+
+
+def test_organiser_action_with_htmx_answers_with_the_controls_panel(running):
+    t, org, users = running
+    c = client_for(org)
+    page = c.post(reverse("tournament-action", args=[t.pk, "pause"]), headers=HX)
+    html = page.content.decode()
+    assert page.status_code == 200 and "<html" not in html
+    assert html.lstrip().startswith('<div id="manage-panel"')
+    assert "Paused: the clock is stopped." in html and 'data-testid="resume"' in html
+    assert 'id="t-status-line" hx-swap-oob="true"' in html  # the header's status too
+    assert "Paused" in html.split('id="t-status-line"')[1]
+    t.refresh_from_db()
+    assert t.status == Status.PAUSED
+    entry = Entry.objects.get(tournament=t, user=users[1])
+    page = c.post(reverse("tournament-action", args=[t.pk, "drop"]), {"entry": entry.pk},
+                  headers=HX)
+    assert page.status_code == 200 and b"The player is dropped." in page.content
+    assert f'<option value="{entry.pk}">'.encode() not in page.content
+    entry.refresh_from_db()
+    assert entry.dropped_after_round == 1
+    assert b"Paused: the clock" not in c.get(url("tournament-manage", t)).content
+
+
+def test_organiser_action_refused_with_htmx_is_a_4xx_panel_with_the_message(running):
+    t, org, _ = running
+    c = client_for(org)
+    page = c.post(reverse("tournament-action", args=[t.pk, "pair-next"]), headers=HX)
+    html = page.content.decode()
+    assert page.status_code == 409 and html.lstrip().startswith('<div id="manage-panel"')
+    assert 'data-testid="manage-error"' in html and "round 1 is not complete" in html
+    entry = t.entries.last()
+    c.post(reverse("tournament-action", args=[t.pk, "drop"]), {"entry": entry.pk}, headers=HX)
+    page = c.post(reverse("tournament-action", args=[t.pk, "drop"]), {"entry": entry.pk},
+                  headers=HX)
+    assert page.status_code == 409 and b'data-testid="manage-error"' in page.content
+    assert b"already dropped" in page.content
+    assert Round.objects.filter(tournament=t).count() == 1
+
+
+def test_organiser_action_without_javascript_still_redirects(running):
+    t, org, _ = running
+    page = client_for(org).post(reverse("tournament-action", args=[t.pk, "pause"]))
+    assert page.status_code == 302 and page["Location"] == url("tournament-manage", t)
+
+
+def test_htmx_controls_are_still_the_organiser_only(running):
+    t, _, users = running
+    c = client_for(users[0])
+    for name in ("pause", "drop", "pair-next"):
+        page = c.post(reverse("tournament-action", args=[t.pk, name]),
+                      {"entry": t.entries.last().pk}, headers=HX)
+        assert page.status_code == 403 and b"manage-panel" not in page.content, name
+    m = matches_of(t)[0]
+    page = c.post(url("tournament-settle", t, m.pk), {"result": "french", "from": "manage"},
+                  headers=HX)
+    assert page.status_code == 403 and b"manage-panel" not in page.content
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING
+
+
+def test_settle_and_correct_with_htmx(running):
+    t, org, _ = running
+    m = matches_of(t)[0]
+    services.report_result(m.pk, m.french.user, {"result": "french"})
+    services.report_result(m.pk, m.allied.user, {"result": "allied"})
+    c = client_for(org)
+    page = c.post(url("tournament-settle", t, m.pk), {"result": "french", "from": "manage"},
+                  headers=HX)
+    html = page.content.decode()
+    assert page.status_code == 200 and html.lstrip().startswith('<div id="manage-panel"')
+    assert "Result settled." in html and f'data-testid="dispute-{m.pk}"' not in html
+    refused = c.post(url("tournament-correct", t, m.pk), {"result": "draw", "reason": ""},
+                     headers=HX)
+    html = refused.content.decode()
+    assert refused.status_code == 400 and html.lstrip().startswith('<div id="match-card"')
+    assert 'data-testid="match-error"' in html and "needs a reason" in html
+    page = c.post(url("tournament-correct", t, m.pk), {"result": "draw", "reason": "misread"},
+                  headers=HX)
+    html = page.content.decode()
+    assert page.status_code == 200 and "Result corrected." in html and "misread" in html
+    m.refresh_from_db()
+    assert m.draws == 1 and m.source == "correction"
+    plain = c.post(url("tournament-correct", t, m.pk), {"result": "french", "reason": "again"})
+    assert plain.status_code == 302 and plain["Location"] == url("tournament-match", t, m.pk)
+
+
+def test_htmx_posts_keep_csrf(running):
+    t, org, _ = running
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(org)
+    manage = c.get(url("tournament-manage", t)).content.decode()
+    token = c.cookies["csrftoken"].value
+    assert "X-CSRFToken" in manage  # base.html: hx-headers on <body>
+    action_url = reverse("tournament-action", args=[t.pk, "pause"])
+    assert c.post(action_url, headers=HX).status_code == 403  # no token: refused
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING
+    page = c.post(action_url, headers={**HX, "X-CSRFToken": token})
+    assert page.status_code == 200 and b"Paused: the clock is stopped." in page.content

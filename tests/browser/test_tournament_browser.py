@@ -1,7 +1,11 @@
 """A tournament in the browser: the organiser creates it through the form, players register
 decks (one through the registration page), the organiser starts it from the controls (round 1
 is paired in that request: no worker needed), both players of a match report on their match
-page, and the standings page shows the right leader; round 2 is paired from the controls.
+page, and the standings page shows the right leader and the chart of match points; round 2 is
+paired from the controls, and the standings page, left open, refreshes itself when it ends.
+
+The controls and the report form go through htmx: the page is not reloaded (a marker set in
+the page's JavaScript before the click is still there after it) and the answer is swapped in.
 
 With EAGLES_SCREENSHOTS=DIR the list, detail and standings pages are saved at 375 and 1280 px.
 """
@@ -63,13 +67,24 @@ def log_in(browser, live_server, username: str):
     return page
 
 
+def set_marker(page):
+    """A JavaScript variable that a page load would lose."""
+    page.evaluate("window.eaglesMarker = 'still here'")
+
+
+def assert_no_reload(page):
+    assert page.evaluate("window.eaglesMarker") == "still here"
+
+
 def report_on_my_match(page, t, result_label: str):
     page.goto(f"/tournaments/{t.pk}/")
     page.get_by_test_id("my-match-link").click()
     expect(page.get_by_test_id("report-form")).to_be_visible()
     page.get_by_label(result_label).check()
+    set_marker(page)
     page.get_by_test_id("report-submit").click()
     expect(page.locator(".messages")).to_contain_text("Your report is in")
+    assert_no_reload(page)  # htmx swapped the match card
 
 
 def tab(page, name: str):
@@ -126,8 +141,32 @@ def test_organiser_creates_players_register_round_paired_reported_standings(
 
     # The organiser starts it from the controls: round 1 is paired in that request.
     org.get_by_test_id("manage-link").click()
+    set_marker(org)
     org.get_by_test_id("start").click()
     expect(org.locator(".messages")).to_contain_text("round 1 is paired")
+    expect(org.get_by_test_id("status")).to_have_text("Running")  # the header, out of band
+    assert_no_reload(org)
+    # Pause and resume through htmx too. The panel is stale once the tournament was paused
+    # elsewhere: the refusal (409) shows inline with the panel as it is now, still no reload.
+    org.get_by_test_id("pause").click()
+    expect(org.get_by_test_id("status")).to_have_text("Paused")
+    expect(org.get_by_test_id("notice")).to_contain_text("the clock is stopped")
+    org.get_by_test_id("resume").click()
+    expect(org.get_by_test_id("status")).to_have_text("Running")
+    services.pause(t.pk, t.organiser)  # elsewhere (another tab)
+    org.get_by_test_id("pause").click()
+    expect(org.get_by_test_id("manage-error")).to_contain_text(
+        "only a running tournament can be paused")
+    expect(org.get_by_test_id("status")).to_have_text("Paused")
+    if os.environ.get("EAGLES_SCREENSHOTS"):  # the refusal, inline, at a phone's width
+        org.set_viewport_size({"width": 375, "height": 900})
+        Path(os.environ["EAGLES_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
+        org.screenshot(path=f"{os.environ['EAGLES_SCREENSHOTS']}/manage-refused-375.png")
+        org.set_viewport_size({"width": 1280, "height": 900})
+    org.get_by_test_id("resume").click()
+    expect(org.get_by_test_id("status")).to_have_text("Running")
+    expect(org.get_by_test_id("manage-error")).to_have_count(0)
+    assert_no_reload(org)
     tab(org, "Pairings").click()
     expect(org.get_by_test_id("pairings").locator("tbody tr")).to_have_count(2)
 
@@ -154,11 +193,26 @@ def test_organiser_creates_players_register_round_paired_reported_standings(
     leader = org.get_by_test_id("rank-1").get_by_test_id("name").inner_text()
     assert leader in winners
     expect(org.get_by_test_id("rank-1").get_by_test_id("mp")).to_have_text("3")
+    # The chart: a line per player (4 players, all drawn), a legend naming them
+    chart = org.get_by_test_id("standings-chart")
+    expect(chart.locator("svg[role=img]")).to_be_visible()
+    expect(chart.locator("g.chart-line")).to_have_count(4)
+    expect(chart.locator("g.chart-line circle.chart-point")).to_have_count(4)  # 1 round
+    for user, _ in players:
+        expect(chart.locator(f'g.chart-line[data-name="{user.username}"]')).to_have_count(1)
+        expect(chart.locator("g.chart-legend-item")).to_contain_text([user.username])
+    expect(chart.locator(f'g.chart-line[data-name="{leader}"]')).to_have_attribute(
+        "data-points", "3")
 
     # Round 2 from the controls (without waiting for the worker), results, final standings.
     org.get_by_test_id("manage-link").click()
     org.get_by_test_id("pair-next").click()
     expect(org.locator(".messages")).to_contain_text("next round is paired")
+    # The standings page, left open while round 2 is played, polls itself (every 15 s).
+    tab(org, "Standings").click()
+    expect(org.get_by_test_id("standings-title")).to_have_text("Standings after round 1")
+    expect(org.get_by_test_id("standings-live")).to_have_attribute("hx-trigger", "every 15s")
+    set_marker(org)
     top = None
     for m in Match.objects.filter(round__tournament=t, round__number=2).select_related(
             "french__user", "allied__user"):
@@ -167,8 +221,14 @@ def test_organiser_creates_players_register_round_paired_reported_standings(
         for entry in (m.french, m.allied):
             services.report_result(m.pk, entry.user, {"result": "french"})
     assert top is not None  # the two winners meet in round 2
-    tab(org, "Standings").click()
-    expect(org.get_by_test_id("standings-title")).to_have_text("Standings after round 2")
+    expect(org.get_by_test_id("standings-title")).to_have_text("Standings after round 2",
+                                                              timeout=25_000)
+    assert_no_reload(org)  # the fragment was swapped by the poll
+    expect(org.get_by_test_id("status")).to_have_text("Finished")  # out of band
+    expect(org.get_by_test_id("standings-live")).not_to_have_attribute("hx-trigger",
+                                                                       "every 15s")
+    expect(org.get_by_test_id("standings-chart").locator("circle.chart-point")
+           ).to_have_count(8)  # 4 lines, 2 rounds
     expect(org.get_by_test_id("rank-1").get_by_test_id("name")).to_have_text(
         top.french.user.username)
     expect(org.get_by_test_id("rank-1").get_by_test_id("mp")).to_have_text("6")
