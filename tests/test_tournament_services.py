@@ -886,3 +886,11 @@ def test_double_elimination_drop_ends_a_decided_bracket(org):
     assert t.status == Status.FINISHED
     rows = StandingSnapshot.objects.get(tournament=t, round_number=1).rows
     assert rows[0]["player"] == str(m.french_id) and rows[0]["finish"] == 1
+
+
+@pytest.mark.parametrize("bad", ["x", "", None, "1.5", [1]])
+def test_drop_with_a_malformed_player_id_is_not_found(running, org, bad):
+    t, _users = running
+    with pytest.raises(services.NotFound, match="no such player"):
+        services.drop(t.pk, org, bad)
+    assert not Entry.objects.filter(tournament=t, dropped_at__isnull=False).exists()

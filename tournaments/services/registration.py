@@ -255,7 +255,12 @@ def drop(tournament_id, actor, entry_id) -> Entry:
     results and standings are unchanged. Refused after the end."""
     with transaction.atomic():
         t = lock_tournament(tournament_id)
-        entry = t.entries.filter(pk=getattr(entry_id, "pk", entry_id)).first()
+        pk = getattr(entry_id, "pk", entry_id)
+        try:
+            pk = int(pk)
+        except (TypeError, ValueError):
+            raise NotFound("no such player in this tournament") from None
+        entry = t.entries.filter(pk=pk).first()
         if entry is None:
             raise NotFound("no such player in this tournament")
         if not is_organiser(t, actor) and entry.user_id != getattr(actor, "pk", None):
