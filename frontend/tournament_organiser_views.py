@@ -30,6 +30,7 @@ from tournaments.models import (
     Format,
     Match,
     PairingMode,
+    Report,
     Round,
 )
 from tournaments.services.common import require_organiser
@@ -37,6 +38,7 @@ from tournaments.standings import TIEBREAKER_NAMES
 
 from .tournament_views import (
     TEMPLATES,
+    games_text,
     get_tournament,
     is_htmx,
     page_or_fragment,
@@ -149,13 +151,7 @@ def _manage_page(request: HttpRequest, t, *, error: str = "", notice: str = "",
     t = get_tournament(t.pk)  # fresh figures after an action
     rounds = list(selectors.rounds(t))
     current = next((r for r in rounds if r.number == t.current_round), None)
-    disputes = []
-    for m in selectors.disputes(t):
-        names = {m.french_id: m.french.user.username,
-                 m.allied_id: m.allied.user.username if m.allied else ""}
-        disputes.append({"m": m, "reports": [
-            {"player": names.get(r.entry_id, "?"), "french_games": r.french_games,
-             "allied_games": r.allied_games, "draws": r.draws} for r in m.reports.all()]})
+    disputes = [{"m": m, "reports": report_rows(t, m)} for m in selectors.disputes(t)]
     return page_or_fragment(request, TEMPLATES + "manage.html", "panel", tournament_context(
         request, t, tab="manage", error=error, notice=notice, rounds=rounds, current=current,
         disputes=disputes, active=[e for e in selectors.entries(t) if not e.dropped],
@@ -163,6 +159,27 @@ def _manage_page(request: HttpRequest, t, *, error: str = "", notice: str = "",
         rounds_left=not t.planned_rounds or t.current_round < t.planned_rounds,
         result_choices=_organiser_result_choices(t),
     ), status)
+
+
+def report_text(t, m: Match, r: Report) -> str:
+    """One player's report as the organiser reads it. One-game matches: 'French 1, Allied 0'
+    (', drawn 1'); two-game matches: the totals of the players as listed and each game's
+    outcome, '1-1 (game 1: ney won, game 2: blucher won)', so that two reports with the same
+    totals but other games are told apart (an old report without per-game outcomes: the
+    totals alone)."""
+    if t.games_per_match == 1:
+        return (f"French {r.french_games}, Allied {r.allied_games}"
+                + (f", drawn {r.draws}" if r.draws else ""))
+    score = f"{r.french_games}-{r.allied_games}" + (f"-{r.draws}" if r.draws else "")
+    return f"{score} ({games_text(m, r.games)})" if r.games else score
+
+
+def report_rows(t, m: Match) -> list[dict]:
+    """The players' reports of ``m`` (``m.reports``, prefetched or not): who and what."""
+    names = {m.french_id: m.french.user.username,
+             m.allied_id: m.allied.user.username if m.allied else ""}
+    return [{"player": names.get(r.entry_id, "?"), "text": report_text(t, m, r)}
+            for r in m.reports.all()]
 
 
 def _organiser_result_choices(t) -> list[tuple[str, str]]:
@@ -228,12 +245,19 @@ def match_page(request: HttpRequest, pk: int, match_id: int, *, error: str = "",
     """A match and its result log, or for htmx its card (``match.html#card``)."""
     t = get_tournament(pk)
     m = _match(t.pk, match_id)
-    return page_or_fragment(request, TEMPLATES + "match.html", "card", tournament_context(
-        request, t, tab="pairings", m=m, result=result_text(m), log=selectors.result_log(m),
+    log = list(selectors.result_log(m))
+    for entry in log:  # two-game matches: which player won which game, before and after
+        entry.before_games = games_text(m, (entry.before or {}).get("games"))
+        entry.after_games = games_text(m, (entry.after or {}).get("games"))
+    context = tournament_context(
+        request, t, tab="pairings", m=m, result=result_text(m), log=log,
         error=error, notice=notice, result_choices=_organiser_result_choices(t),
         can_settle=m.state != Match.State.SETTLED and t.status in STARTED,
         can_correct=m.state == Match.State.SETTLED and not m.is_bye,
-    ), status)
+    )
+    # the players' reports are the organiser's to see (what each player claimed)
+    context["reports"] = report_rows(t, m) if context["organiser"] and not m.is_bye else []
+    return page_or_fragment(request, TEMPLATES + "match.html", "card", context, status)
 
 
 @login_required

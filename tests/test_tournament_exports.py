@@ -41,9 +41,56 @@ def test_standings_csv(played):
 
 def test_pairings_csv(played):
     rows = list(csv.reader(io.StringIO(exports.pairings_csv(played))))
-    assert rows[0] == ["round", "table", "french", "allied", "result", "state", "source"]
+    assert rows[0] == ["round", "table", "french", "allied", "result", "state", "source",
+                       "game1", "game2"]
     assert sum(1 for r in rows[1:] if r[3] == "BYE") == 2
     assert any(r[4] == "1-0" for r in rows[1:])
+    # one-game event: no per-game columns filled
+    assert all(len(r) == 9 and r[7] == r[8] == "" for r in rows[1:])
+
+
+@pytest.fixture
+def two_game(catalogue):
+    """A 4-player two-game Swiss, round 1 played: table 1 split (each player won as French),
+    table 2 a sweep by the player listed as Allied."""
+    org = organiser()
+    t, _ = field(org, 4, rounds=2, format="swiss_two_game")
+    services.start_tournament(t.pk, org)
+    split, sweep = Match.objects.filter(tournament=t).order_by("table")
+    report_both(split, {"games": ["french", "allied"]})
+    report_both(sweep, {"games": ["allied", "allied"]})
+    t.refresh_from_db()
+    return t, split, sweep
+
+
+def test_pairings_csv_per_game_columns_for_two_game_matches(two_game):
+    t, split, sweep = two_game
+    rows = list(csv.reader(io.StringIO(exports.pairings_csv(t, round_number=1))))
+    assert rows[0][-2:] == ["game1", "game2"]
+    by_table = {int(r[1]): r for r in rows[1:]}
+    assert by_table[split.table][2:] == [split.french.user.username,
+                                         split.allied.user.username, "1-1", "settled",
+                                         "agreement", "french", "allied"]
+    assert by_table[sweep.table][4:] == ["0-2", "settled", "agreement", "allied", "allied"]
+    # round 2, paired but not played: no per-game outcomes yet
+    services.advance(t.pk)
+    later = list(csv.reader(io.StringIO(exports.pairings_csv(t, round_number=2))))[1:]
+    assert later and all(r[5] != "settled" and r[7] == r[8] == "" for r in later)
+
+
+def test_trf_scores_a_two_game_match_as_a_whole_in_game_1_colours(two_game):
+    t, split, sweep = two_game
+    lines = [x for x in exports.trf(t).splitlines() if x.startswith("001")]
+    number = {e.pk: k for k, e in enumerate(t.entries.order_by("seed", "pk"), start=1)}
+    line = {int(x[4:8]): x for x in lines}
+    # the 1-1 split is a draw; the player listed as French is white (game 1 French)
+    assert line[number[split.french_id]][91:99] == f"{number[split.allied_id]:4d} w ="
+    assert line[number[split.allied_id]][91:99] == f"{number[split.french_id]:4d} b ="
+    assert float(line[number[split.french_id]][80:84]) == 0.5
+    # the 0-2 sweep: one match win (1 point, not 2 games) for the player listed as Allied
+    assert line[number[sweep.french_id]][91:99] == f"{number[sweep.allied_id]:4d} w 0"
+    assert line[number[sweep.allied_id]][91:99] == f"{number[sweep.french_id]:4d} b 1"
+    assert float(line[number[sweep.allied_id]][80:84]) == 1.0
 
 
 def test_trf_has_fide_columns_and_french_as_white(played):

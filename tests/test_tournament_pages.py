@@ -349,6 +349,52 @@ def test_settle_a_dispute_and_correct_with_a_reason(running):
     assert "misread" in log and org.username in log
 
 
+def test_one_game_dispute_shows_each_report_by_side(running):
+    t, org, _ = running
+    m = matches_of(t)[0]
+    services.report_result(m.pk, m.french.user, {"result": "french"})
+    services.report_result(m.pk, m.allied.user, {"result": "allied"})
+    manage = client_for(org).get(url("tournament-manage", t)).content.decode()
+    card = manage.split(f'data-testid="dispute-{m.pk}"')[1].split("</ul>")[0]
+    assert f"{m.french.user.username} reported French 1, Allied 0" in card
+    assert f"{m.allied.user.username} reported French 0, Allied 1" in card
+    assert "game 1" not in card
+
+
+def test_two_game_dispute_shows_each_reports_games(org):
+    """Both players report 1-1 but disagree on who won which game: the organiser sees each
+    report's per-game outcomes (the panel, its htmx fragment and the match page), told apart."""
+    t, _ = field(org, 4, format="swiss_two_game")
+    services.start_tournament(t.pk, org)
+    m = matches_of(t)[0]
+    f, a = m.french.user.username, m.allied.user.username
+    services.report_result(m.pk, m.french.user, {"games": ["french", "allied"]})
+    services.report_result(m.pk, m.allied.user, {"games": ["allied", "french"]})
+    m.refresh_from_db()
+    assert m.state == Match.State.DISPUTED
+    mine = f"{f} reported 1-1 (game 1: {f} won, game 2: {a} won)"
+    theirs = f"{a} reported 1-1 (game 1: {a} won, game 2: {f} won)"
+    c = client_for(org)
+    for html in (c.get(url("tournament-manage", t)).content.decode(),
+                 c.get(url("tournament-manage", t), headers=HX).content.decode()):
+        card = html.split(f'data-testid="dispute-{m.pk}"')[1].split("</ul>")[0]
+        assert mine in card and theirs in card and card.count('data-testid="report"') == 2
+    page = c.get(url("tournament-match", t, m.pk)).content.decode()
+    reports = page.split('data-testid="reports"')[1].split("</ul>")[0]
+    assert mine in reports and theirs in reports
+    # the reports are the organiser's: a player's view of the match page does not list them
+    assert 'data-testid="reports"' not in client_for(m.french.user).get(
+        url("tournament-match", t, m.pk)).content.decode()
+    # settled from the match page: the log shows the games that were settled
+    c.post(url("tournament-settle", t, m.pk), {"game1": "allied", "game2": "french",
+                                                "reason": "saw it"})
+    m.refresh_from_db()
+    assert m.state == Match.State.SETTLED and m.games == ["allied", "french"]
+    log = c.get(url("tournament-match", t, m.pk)).content.decode()
+    log = log.split('data-testid="result-log"')[1].split("</table>")[0]
+    assert f"1-1-0 (game 1: {a} won, game 2: {f} won)" in log
+
+
 def test_publish_lists_after_the_end(running):
     t, org, _ = running
     c = client_for(org)

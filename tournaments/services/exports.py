@@ -4,8 +4,19 @@ TRF mapping (README "TRF"): one ``001`` line per entry, starting rank = seed ord
 chess points (win 1, draw 0.5, loss 0; a bye 1); per round ``oooo c r``: opponent's starting
 rank, ``w`` French / ``b`` Allied, result ``1``/``=``/``0``; a bye is ``0000 - U``, a round
 without a game (not yet entered, dropped, or a round-robin rest) ``0000 - Z``; a no-show's
-loss ``-`` and its opponent's win ``+`` (forfeits). Two-game matches give the match result
-with the game-1 sides.
+loss ``-`` and its opponent's win ``+`` (forfeits).
+
+Two-game matches (TRF has one result per player per round): the cell is the match as a whole,
+with the game-1 colours — the player listed as French is ``w`` (French in game 1; the swap to
+Allied in game 2 is not written), the result is the match's: more games won ``1`` / ``0``,
+level (1-1, both drawn) ``=``, a double loss ``0`` both; points are chess points of the match
+(1 / 0.5 / 0), not games. The per-game outcomes are in the pairings CSV (``game1``,
+``game2``).
+
+Pairings CSV columns: round, table, french, allied (``BYE``), result ``F-A[-draws]``, state,
+source, then ``game1``, ``game2`` — two-game matches: ``french`` / ``allied`` = won by the
+player in that column (who plays Allied / French in game 2), ``draw``; empty for one-game
+matches, unsettled matches, double losses and old results without per-game outcomes.
 """
 
 from __future__ import annotations
@@ -53,9 +64,11 @@ def pairings_csv(t: Tournament, round_number: int | None = None) -> str:
           .order_by("round__number", "table"))
     if round_number is not None:
         qs = qs.filter(round__number=round_number)
-    head = ["round", "table", "french", "allied", "result", "state", "source"]
+    # game1 / game2 appended last: readers of the first seven columns are not disturbed
+    head = ["round", "table", "french", "allied", "result", "state", "source", "game1", "game2"]
     body = [[m.round.number, m.table, m.french.user.username,
-             m.allied.user.username if m.allied else "BYE", _result_text(m), m.state, m.source]
+             m.allied.user.username if m.allied else "BYE", _result_text(m), m.state, m.source,
+             *(m.games or ("", ""))]
             for m in qs]
     return _csv([head, *body])
 
@@ -81,6 +94,9 @@ def trf(t: Tournament) -> str:
             games[m.allied_id][r] = f"{number[m.french_id]:4d} b  "
             continue
         forfeit = m.source == "no_show"
+        # one result per round: a two-game match is scored as a whole (totals compared: 2-0 or
+        # 1-0-1 a win, 1-1 or 0-0-2 a draw), in the game-1 colours (the player listed as
+        # French is "w"); a one-game match is the game itself
         if m.double_loss:
             f_res = a_res = "-" if forfeit else "0"
         elif m.french_games > m.allied_games:
