@@ -9,6 +9,10 @@ one change, re-validates with ``services.check(...)`` and re-renders the deck pa
 it; without JavaScript the whole page comes back). Nothing is stored until Save, which keeps
 one version; so the history is not flooded with a version per click, and a reload simply
 returns to the last saved version.
+
+The deck's name and description (kept on the deck, not on a version) are part of the same form
+and are saved with the next version. While the working list, name or description differ from
+what was last saved, ``deck-builder.js`` asks before the page is left.
 """
 
 from __future__ import annotations
@@ -127,11 +131,26 @@ def _posted_entries(data) -> list[list]:
     return rows
 
 
+def _form_text(value) -> str:
+    """Text from a form field as it is stored: browsers post textarea line breaks as CRLF."""
+    return (value or "").replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+TEXT_SETTINGS = ("name", "description")
+
+
 def _posted_settings(data, deck: Deck) -> dict:
-    """Deck settings from the builder form, falling back to the deck's own."""
+    """Deck settings from the builder form, falling back to the deck's own.
+
+    Name and description are not cut to length here: saving refuses an over-long one with a
+    message (``services.save_version``) instead of silently dropping the end of it. An empty
+    name keeps the deck's; an empty description (the field posted, but blank) clears it.
+    """
     scale = (data.get("scale") or deck.scale).strip()[:12]
     return {
-        "name": (data.get("name") or deck.name).strip()[:100] or deck.name,
+        "name": _form_text(data.get("name")) or deck.name,
+        "description": (_form_text(data["description"]) if "description" in data
+                        else deck.description),
         "battle": data.get("battle") if data.get("battle") in Battle.values else deck.battle,
         "army": data.get("army") if data.get("army") in Army.values else deck.army,
         "kind": data.get("kind") if data.get("kind") in DeckKind.values else deck.kind,
@@ -147,8 +166,9 @@ def _version_entries(version) -> list[list]:
 
 
 def _deck_settings(deck: Deck) -> dict:
-    return {"name": deck.name, "battle": deck.battle, "army": deck.army, "kind": deck.kind,
-            "scale": deck.scale, "historical": deck.historical}
+    return {"name": deck.name, "description": deck.description, "battle": deck.battle,
+            "army": deck.army, "kind": deck.kind, "scale": deck.scale,
+            "historical": deck.historical}
 
 
 def _apply(rows: list[list], op: str) -> list[list]:
@@ -184,12 +204,18 @@ def _entries(rows) -> list[tuple]:
 
 
 def _same(rows, version, settings: dict, deck: Deck) -> bool:
-    """Whether the working list and settings are what the latest version saved."""
+    """Whether the working list and settings (name and description included) are what the
+    latest version saved."""
     if version is None:
         return not rows
+
+    def value(key, v):
+        return _form_text(v) if key in TEXT_SETTINGS else v
+
     canon = sorted((n, c, p or "") for n, c, p in rows)
     saved = sorted((n, c, p or "") for n, c, p in _version_entries(version))
-    return canon == saved and all(settings[k] == getattr(deck, k) for k in settings)
+    return canon == saved and all(value(k, settings[k]) == value(k, getattr(deck, k))
+                                  for k in settings)
 
 
 def _panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings: dict,
@@ -339,10 +365,11 @@ def builder(request: HttpRequest, deck_id: int) -> HttpResponse:
         note = (request.POST.get("note") or "").strip()[:200]
         try:
             version = services.save_version(deck, entries=_entries(rows), note=note, **settings)
-        except services.DeckInputError as exc:
+        except services.DeckInputError as exc:  # nothing saved; the form keeps the edits
             message, lines = _input_error(exc)
-            messages.error(request, " ".join([message, *lines]))
+            messages.error(request, " ".join([f"Not saved: {message}.", *lines]))
             context = _builder_context(request, deck, rows, settings, request.POST)
+            context["save_error"] = message
             return render(request, "frontend/decks/builder.html", context, status=400)
         state = "valid" if version.valid else "a draft with problems"
         messages.success(request, f"Saved version {version.number} ({state}).")

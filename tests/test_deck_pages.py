@@ -287,3 +287,93 @@ def test_builder_setting_change_rechecks_and_refreshes_catalogue(alice_client, d
     assert "British (Anglo-Allied) card" in body
     deck.refresh_from_db()
     assert (deck.army, deck.scale, deck.versions.count()) == ("french", "1/2", 1)
+
+
+# --- Name and description in the builder ----------------------------------------------------
+
+XSS = "Line one\r\n<script>alert('x')</script> & \"quotes\""
+
+
+def test_builder_saves_name_and_description_with_the_next_version(alice_client, client,
+                                                                   deck):
+    rows = [(n, 1, None) for n in french_cards()]
+    r = builder_post(alice_client, deck, rows, op="save", htmx=False, name="  Nord  ",
+                     description=f"  {XSS}  ")
+    assert r.status_code == 302
+    deck.refresh_from_db()
+    # Stored as text: CRLF from the form becomes LF, ends trimmed; one version per save.
+    assert deck.name == "Nord"
+    assert deck.description == "Line one\n<script>alert('x')</script> & \"quotes\""
+    assert deck.versions.count() == 2
+
+    page = alice_client.get(f"/decks/{deck.pk}/").content.decode()
+    assert "<script>alert" not in page  # escaped everywhere: heading, textarea, data-saved
+    shown = ('<p class="deck-description" data-testid="deck-description">Line one<br>'
+             "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; &quot;quotes&quot;</p>")
+    assert shown in page
+    assert ">Line one\n&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page  # textarea
+    assert 'data-testid="unsaved"' not in page
+
+    alice_client.post(f"/decks/{deck.pk}/share/", {"share": "on"})
+    deck.refresh_from_db()
+    shared = client.get(f"/decks/shared/{deck.share_token}/").content.decode()
+    assert shown in shared and "<script>alert" not in shared
+
+
+def test_builder_description_edit_shows_unsaved_until_saved(alice_client, deck):
+    services.save_version(deck, description="Old\nguard")
+    rows = [(n, 1, None) for n in french_cards()]
+    body = builder_post(alice_client, deck, rows, description="Young guard").content.decode()
+    assert 'data-testid="unsaved"' in body
+    # The form posts CRLF line breaks and may pad the text: still the saved description.
+    body = builder_post(alice_client, deck, rows, description="Old\r\nguard \r\n").content.decode()
+    assert 'data-testid="unsaved"' not in body
+    body = builder_post(alice_client, deck, rows, name="Other name").content.decode()
+    assert 'data-testid="unsaved"' in body
+
+
+def test_builder_save_without_the_field_keeps_description_and_blank_clears_it(alice_client,
+                                                                              deck):
+    services.save_version(deck, description="Keep me")
+    rows = [(n, 1, None) for n in french_cards()]
+    assert builder_post(alice_client, deck, rows, op="save", htmx=False).status_code == 302
+    deck.refresh_from_db()
+    assert deck.description == "Keep me"
+    r = builder_post(alice_client, deck, rows, op="save", htmx=False, description="  ")
+    assert r.status_code == 302
+    deck.refresh_from_db()
+    assert deck.description == "" and deck.versions.count() == 4
+    assert 'data-testid="deck-description"' not in alice_client.get(
+        f"/decks/{deck.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("description", "x" * 2001, "the description is too long (at most 2000 characters)"),
+    ("name", "N" * 101, "the name is too long (at most 100 characters)"),
+])
+def test_builder_over_long_name_or_description_is_refused_and_nothing_changes(
+        alice_client, deck, field, value, message):
+    services.save_version(deck, description="Before")
+    deck.refresh_from_db()
+    before = (deck.name, deck.description, deck.updated_at, deck.versions.count())
+    rows = [(n, 1, None) for n in french_cards(17)]
+    r = builder_post(alice_client, deck, rows, op="save", htmx=False, **{field: value})
+    body = r.content.decode()
+    assert r.status_code == 400
+    assert f"Not saved: {message}." in body
+    assert value in body  # the form comes back with the text, for the user to shorten
+    assert 'data-testid="unsaved"' in body
+    assert 'open data-testid="deck-settings"' in body  # the settings box is open on the error
+    deck.refresh_from_db()
+    assert (deck.name, deck.description, deck.updated_at, deck.versions.count()) == before
+    assert deck.latest.size == 18
+
+
+def test_builder_description_other_users_cannot_change_it(client, other_user, deck):
+    client.force_login(other_user)
+    for htmx in (False, True):
+        r = builder_post(client, deck, [(1, 1, None)], op="save", htmx=htmx,
+                         description="Hijacked", name="Hijacked")
+        assert r.status_code == 404
+    deck.refresh_from_db()
+    assert (deck.name, deck.description, deck.versions.count()) == ("Grande Armée", "", 1)

@@ -115,3 +115,77 @@ def test_only_cards_i_own_toggle(logged_in_page):
     expect(page.get_by_test_id("catalogue-count")).to_have_text(
         re.compile(r"1 French card that you own"))
     expect(page.get_by_test_id("pick-1")).to_contain_text("own 2")
+
+
+def _wait_for(page, condition, timeout_ms=5_000):
+    """Let Playwright deliver events (a dialog) until ``condition()`` holds."""
+    for _ in range(timeout_ms // 100):
+        if condition():
+            return True
+        page.wait_for_timeout(100)
+    return condition()
+
+
+def test_unsaved_changes_ask_before_leaving_and_save_clears_it(logged_in_page, live_server):
+    from django.contrib.auth.models import User
+
+    from decks import services
+
+    alice = User.objects.get(username="alice")
+    deck = services.create_deck(alice, name="Vieille Garde", battle="waterloo", army="french",
+                                scale="1/2")
+    builder_url = f"{live_server.url}/decks/{deck.pk}/"
+    page = logged_in_page
+    dialogs = []
+
+    def on_dialog(dialog):
+        dialogs.append(dialog.type)
+        dialog.dismiss()  # "stay on this page"
+
+    page.on("dialog", on_dialog)
+    page.goto(builder_url)
+    expect(page.get_by_test_id("deck-description")).to_have_count(0)
+    card = french_cards(1)[0]
+
+    # A card added, not saved: leaving asks, and staying keeps the working list.
+    page.get_by_test_id(f"add-{card.number}").click()
+    expect(page.get_by_test_id("deck-row")).to_have_count(1)
+    expect(page.get_by_test_id("unsaved")).to_be_visible()
+    page.get_by_role("link", name="History").click()
+    assert _wait_for(page, lambda: dialogs), "no beforeunload prompt"
+    assert dialogs == ["beforeunload"]
+    page.wait_for_timeout(300)
+    assert page.url == builder_url
+    expect(page.get_by_test_id("deck-row")).to_have_count(1)
+    assert deck.versions.count() == 1
+
+    # Name and description typed in the builder, saved with the version.
+    page.get_by_test_id("deck-settings").locator("summary").click()
+    page.get_by_test_id("deck-name-input").fill("La Garde")
+    page.get_by_test_id("deck-description-input").fill("Ney's charge\n<b>not bold</b>")
+    page.get_by_test_id("save").click()
+    expect(page.locator(".messages")).to_contain_text("Saved version 2")
+    assert dialogs == ["beforeunload"]  # Save itself leaves without asking
+    expect(page.get_by_test_id("deck-name")).to_have_text("La Garde")
+    expect(page.get_by_test_id("deck-description")).to_have_text("Ney's charge<b>not bold</b>")
+    expect(page.get_by_test_id("unsaved")).to_have_count(0)
+
+    # Saved: leaving does not ask.
+    page.get_by_role("link", name="History").click()
+    page.wait_for_url(f"{builder_url}history/")
+    assert dialogs == ["beforeunload"]
+
+    # The description survives a reload; typing in it alone makes the page ask again.
+    page.goto(builder_url)
+    page.reload()
+    description = page.get_by_test_id("deck-description-input")
+    expect(description).to_have_value("Ney's charge\n<b>not bold</b>")
+    expect(page.get_by_test_id("deck-row")).to_have_count(1)
+    deck.refresh_from_db()
+    assert (deck.name, deck.description) == ("La Garde", "Ney's charge\n<b>not bold</b>")
+    page.get_by_test_id("deck-settings").locator("summary").click()
+    description.fill("Ney's charge, repulsed")
+    page.get_by_role("link", name="Export").click()
+    assert _wait_for(page, lambda: len(dialogs) == 2), "no prompt for an unsaved description"
+    assert dialogs == ["beforeunload", "beforeunload"]
+    assert page.url == builder_url
