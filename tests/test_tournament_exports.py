@@ -115,6 +115,42 @@ def test_trf_has_fide_columns_and_french_as_white(played):
     assert len(bye_lines) == 2  # one bye per round (5 players)
 
 
+def test_trf_is_read_back_by_an_independent_trf_parser(played):
+    """The ``trf`` package (a FIDE TRF-16 reader from PyPI, not ours) parses the export:
+    every player, their points, and each round's opponent, colour and result as we stored
+    them. (That reader drops a trailing unplayed game, so round 2 is played first; the
+    blank result of an unplayed game is checked by column above.)"""
+    import trf
+
+    for m in Match.objects.filter(tournament=played, round__number=2, allied__isnull=False):
+        report_both(m, {"result": "french"})
+    text = exports.trf(played)
+    parsed = trf.loads(text)
+    assert parsed.name == played.name and parsed.numplayers == 5
+    entries = list(played.entries.order_by("seed", "pk"))
+    number = {e.pk: k for k, e in enumerate(entries, start=1)}
+    assert [p.startrank for p in parsed.players] == list(range(1, 6))
+    assert [p.name.strip() for p in parsed.players] == [e.user.username for e in entries]
+    by_rank = {p.startrank: p for p in parsed.players}
+    for m in Match.objects.filter(tournament=played).select_related("round"):
+        r = m.round.number
+        if m.is_bye:
+            g = by_rank[number[m.french_id]].games[r - 1]
+            assert (g.startrank or 0, g.result.upper()) == (0, "U")
+            continue
+        f = by_rank[number[m.french_id]].games[r - 1]
+        a = by_rank[number[m.allied_id]].games[r - 1]
+        assert (f.startrank, f.color, a.startrank, a.color) == (
+            number[m.allied_id], "w", number[m.french_id], "b")
+        assert m.state == Match.State.SETTLED
+        assert (f.result, a.result) == ("1", "0")
+    # points: 1 per win or bye, as in the standings
+    wins = {number[e.pk]: 0.0 for e in entries}
+    for m in Match.objects.filter(tournament=played, state=Match.State.SETTLED):
+        wins[number[m.french_id]] += 1  # byes and "french" wins
+    assert {p.startrank: float(p.points) for p in parsed.players} == wins
+
+
 # --- webhooks --------------------------------------------------------------------------------
 
 def test_signature_is_hmac_sha256_of_the_body():

@@ -112,13 +112,15 @@ def trf(t: Tournament) -> str:
         games[m.french_id][r] = f"{number[m.allied_id]:4d} w {f_res}"
         games[m.allied_id][r] = f"{number[m.french_id]:4d} b {a_res}"
     rank = {int(row["player"]): row["rank"] for row in compute_rows(t)}
-    lines = [f"012 {t.name[:80]}", f"022 Eagles Online (EAGLES: {t.get_battle_display()})",
-             f"032 {t.get_format_display()}"]
+    # 022 is the city (an online event) and 032 the federation (none): the format and the
+    # battle go in 092, the type of tournament
+    lines = [f"012 {t.name[:80]}", "022 Eagles Online"]
     if t.started_at:
         lines.append(f"042 {t.started_at:%Y/%m/%d}")
     if t.finished_at:
         lines.append(f"052 {t.finished_at:%Y/%m/%d}")
-    lines += [f"062 {len(entries)}", "092 Swiss (Eagles Online, French = white)",
+    lines += [f"062 {len(entries)}",
+              f"092 {t.get_format_display()} (EAGLES: {t.get_battle_display()}; French = white)",
               f"XXR {t.planned_rounds or rounds}"]
     for e in entries:
         name = e.user.username[:33]
@@ -127,5 +129,7 @@ def trf(t: Tournament) -> str:
         head = (f"001 {number[e.pk]:4d} {'':1}{'':3} {name:<33} {e.rating or 0:4d} {'':3} "
                 f"{'':11} {'':10} {_points(points[e.pk])} {rank.get(e.pk, 0):4d}")
         cells = [games[e.pk].get(r, "0000 - Z") for r in range(1, rounds + 1)]
-        lines.append((head + "  " + "  ".join(cells)).rstrip())
+        # no rstrip: a paired, unplayed game ends in a blank result column, which a
+        # fixed-column reader needs
+        lines.append(head + ("  " + "  ".join(cells) if cells else ""))
     return "\n".join(lines) + "\n"
