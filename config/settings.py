@@ -182,6 +182,9 @@ SPECTACULAR_SETTINGS = {
         "BattleEnum": "cards.models.Battle",
         "FinishEnum": "cards.models.Finish",
         "DeckKindEnum": "decks.models.DeckKind",
+        "BattleSideEnum": "battles.models.Side",
+        "BattleStatusEnum": "battles.models.Status",
+        "TournamentStatusEnum": "tournaments.models.Status",
     },
 }
 

@@ -6,6 +6,7 @@ api_patterns = [
     path("", include("accounts.api_urls")),
     path("", include("cards.api_urls")),
     path("", include("decks.api_urls")),
+    path("", include("battles.api_urls")),
     path("", include("tournaments.api_urls")),
 ]
 

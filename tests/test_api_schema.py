@@ -18,6 +18,9 @@ KEY_PATHS = [
     "/api/decks/",
     "/api/decks/validate/",
     "/api/auth/login/",
+    "/api/battles/",
+    "/api/battles/{id}/",
+    "/api/battles/{id}/act/",
 ]
 
 

@@ -1,0 +1,312 @@
+"""The battle service: EAGLES battles against the computer, one use case per function.
+
+Each write runs in one transaction under the battle's row lock (``select_for_update``) and
+raises a ``BattleError`` (``errors.py``, with the HTTP status the API answers with) on bad
+input, changing nothing. The engine (``battles.engine``) decides what is legal and what
+happens; this module persists, checks who may act and when (optimistic concurrency on the
+battle's ``seq``), and asks a worker for the computer's moves. What a player sees is built in
+``selectors.battle_view`` only (re-exported here).
+
+Dice and the computer's tie-breaks for action number ``n`` come from the secret seed and
+``n`` alone (``dice_for``, ``bot_rng``), so the setup plus the action list replays the battle
+exactly (``replay``), whoever played, whenever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from decks.models import DeckVersion
+from decks.services import check_version
+
+from .bots import BOTS, get_bot
+from .engine import (
+    DEFAULT_SETTINGS,
+    SIDES,
+    IllegalAction,
+    SeededDice,
+    State,
+    apply,
+    events_for,
+    from_json,
+    historical_deck,
+    legal_actions,
+    new_battle,
+    to_json,
+    view,
+)
+from .engine.board import ARMY_SIDE
+from .engine.state import BATTLES
+from .errors import BattleError, Conflict, NotAllowed, NotFound
+from .models import Battle, BattleAction, Status
+from .selectors import (  # noqa: F401 (reads, part of the service's API)
+    battle_of,
+    battle_pk,
+    battle_summary,
+    battle_view,
+    battles_of,
+    computer_side,
+    priority,
+    side_of,
+    waiting_for,
+)
+
+log = logging.getLogger(__name__)
+
+# The computer plays until a human has priority; a normal streak is under 25 actions (greedy
+# and random bots, all four battles). Past BOT_PATIENCE in one go it only ends phases (the
+# engine lets a card shuttle between Reserve and Position for ever); past BOT_MAX_ACTIONS the
+# task stops and leaves the battle waiting for the computer (logged: a bug to look at).
+BOT_PATIENCE = 200
+BOT_MAX_ACTIONS = 400
+ENDING_ACTIONS = ("pass", "roll_morale", "end_phase", "end_turn", "deployment_done")
+TURN_CAP_MAX = 100
+
+
+# --- Helpers --------------------------------------------------------------------------------
+
+def new_seed() -> int:
+    """A fresh secret seed (63 bits: fits a signed BIGINT)."""
+    return secrets.randbits(63)
+
+
+def seed_hash(seed: int) -> str:
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def dice_for(seed: int, seq: int) -> SeededDice:
+    """The dice of action number ``seq``: an endless stream fixed by the seed and ``seq``."""
+    return SeededDice(f"{seed}:{seq}")
+
+
+def bot_rng(seed: int, seq: int) -> random.Random:
+    return random.Random(f"eagles-bot:{seed}:{seq}")
+
+
+def _lock(user, battle_id) -> tuple[Battle, str]:
+    battle = (Battle.objects.select_for_update(of=("self",)).filter(pk=battle_pk(battle_id))
+              .select_related("french_player", "allied_player").first())
+    side = side_of(battle, user) if battle is not None else None
+    if side is None:
+        raise NotFound("no such battle")
+    return battle, side
+
+
+def _enqueue_bot_move(battle_id: int, seq: int) -> None:
+    """Ask a worker to play the computer's move once this transaction commits."""
+    def send():
+        from . import tasks
+
+        tasks.send_bot_move(battle_id, seq)
+
+    transaction.on_commit(send)
+
+
+def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *,
+            ask_computer: bool = True) -> None:
+    """Append ``moves`` (side, action, events) after ``battle.seq`` and save the snapshot; if
+    the computer has priority now, ask a worker for its move. The unique (battle, seq)
+    constraint refuses a second writer from the same seq."""
+    first = battle.seq + 1
+    try:
+        with transaction.atomic():
+            BattleAction.objects.bulk_create([
+                BattleAction(battle=battle, seq=first + i, side=side, action=action,
+                             events=events) for i, (side, action, events) in enumerate(moves)])
+    except IntegrityError:
+        raise Conflict("the battle has moved on: reload", seq=battle.seq) from None
+    battle.seq += len(moves)
+    battle.state = to_json(state)
+    fields = ["seq", "state"]
+    if state.outcome is not None:
+        battle.status = Status.FINISHED
+        battle.outcome = dict(state.outcome)
+        battle.finished_at = timezone.now()
+        fields += ["status", "outcome", "finished_at"]
+    battle.save(update_fields=fields)
+    if ask_computer and state.outcome is None and \
+            battle.player_id(SIDES[state.priority]) is None:
+        _enqueue_bot_move(battle.pk, battle.seq)
+
+
+# --- Creating a battle ----------------------------------------------------------------------
+
+def _clean_settings(settings) -> dict:
+    if settings is None:
+        return dict(DEFAULT_SETTINGS)
+    if not isinstance(settings, dict):
+        raise BattleError("settings must be an object, e.g. {\"turn_cap\": 40}")
+    unknown = sorted(set(settings) - set(DEFAULT_SETTINGS))
+    if unknown:
+        raise BattleError(f"unknown setting {unknown[0]!r}; known: "
+                          f"{', '.join(sorted(DEFAULT_SETTINGS))}")
+    out = {**DEFAULT_SETTINGS, **settings}
+    cap = out["turn_cap"]
+    if type(cap) is not int or not 1 <= cap <= TURN_CAP_MAX:
+        raise BattleError(f"turn_cap must be a whole number from 1 to {TURN_CAP_MAX}")
+    if type(out["decoys"]) is not bool:
+        raise BattleError("decoys must be true or false")
+    return out
+
+
+def _deck_version(user, battle: str, side: str, deck_version_id) -> DeckVersion | None:
+    if deck_version_id is None:
+        return None
+    if type(deck_version_id) is not int:
+        raise BattleError("deck_version must be a deck version id (a whole number) or null")
+    version = (DeckVersion.objects.select_related("deck")
+               .filter(pk=deck_version_id, deck__owner=user).first())
+    if version is None:
+        raise NotFound(f"no such deck version {deck_version_id} among your decks")
+    label = f"deck version {version.pk} ({version.deck.name} v{version.number})"
+    if version.battle != battle:
+        raise BattleError(f"{label} is for {version.battle}, not {battle}")
+    if ARMY_SIDE.get(version.army) != SIDES.index(side) or \
+            version.army not in _armies(battle):
+        raise BattleError(f"{label} is a {version.army} deck: it cannot play the {side} side "
+                          f"at {battle} (armies: {', '.join(_armies(battle, side))})")
+    result = check_version(version)
+    if not result.valid:
+        raise BattleError(f"{label} breaks the deck rules: "
+                          + "; ".join(p.message for p in result.errors))
+    return version
+
+
+def _armies(battle: str, side: str | None = None) -> list[str]:
+    from decks.rules.chart import BATTLES_CHART
+
+    return [a for a in BATTLES_CHART[battle]
+            if side is None or ARMY_SIDE[a] == SIDES.index(side)]
+
+
+def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settings=None
+                  ) -> Battle:
+    """A new battle of ``user`` (playing ``side``) against the computer (``bot``). With
+    ``deck_version_id`` one of the user's valid decks for that battle and army plays; every
+    other army's deck is dealt historically from the seed (engine ``historical_deck``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+    if battle not in BATTLES:
+        raise BattleError(f"unknown battle {battle!r}; choose from {', '.join(BATTLES)}")
+    if side not in SIDES:
+        raise BattleError(f"side must be french or allied, not {side!r}")
+    if bot not in BOTS:
+        raise BattleError(f"unknown bot {bot!r}; choose from {', '.join(sorted(BOTS))}")
+    settings = _clean_settings(settings)
+    version = _deck_version(user, battle, side, deck_version_id)
+    seed = new_seed()
+    decks = {army: sorted(historical_deck(battle, army, seed)) for army in _armies(battle)}
+    if version is not None:
+        decks[version.army] = sorted(n for n, count, _printing in version.entries
+                                     for _ in range(count))
+    state = new_battle(battle, seed, decks, settings)
+    with transaction.atomic():
+        b = Battle.objects.create(
+            battle=battle, settings=settings, bot=bot, seed=seed, seed_hash=seed_hash(seed),
+            decks=decks, state=to_json(state),
+            french_player=user if side == "french" else None,
+            allied_player=user if side == "allied" else None,
+            **({f"{version.army}_deck": version} if version is not None else {}))
+        if SIDES[state.priority] != side:
+            _enqueue_bot_move(b.pk, 0)
+    return b
+
+
+# --- Playing --------------------------------------------------------------------------------
+
+def act(battle_id, user, seq, action) -> list[dict]:
+    """Apply ``user``'s ``action`` if ``seq`` is the battle's current sequence number (the
+    last one the player saw); returns the events of that action the user may see."""
+    if type(seq) is not int:
+        raise BattleError("seq must be a whole number: the seq of the battle you last saw")
+    if not isinstance(action, dict):
+        raise BattleError("action must be an object: one of legal_actions")
+    with transaction.atomic():
+        battle, side = _lock(user, battle_id)
+        if battle.status != Status.ACTIVE:
+            raise Conflict("the battle is over", seq=battle.seq)
+        if seq != battle.seq:
+            raise Conflict("the battle has moved on: reload", seq=battle.seq)
+        who = priority(battle)
+        if who != side:
+            raise Conflict(f"it is not your move: waiting for {waiting_for(battle, side)}",
+                           seq=battle.seq)
+        if action.get("side", side) != side:
+            raise BattleError(f"you play the {side} side: an action's side must be {side!r}")
+        state = from_json(battle.state)
+        legal = legal_actions(state, side)
+        n = battle.seq + 1
+        if action in legal:  # store the engine's own dict (12, never 12.0 or True for 1)
+            action = legal[legal.index(action)]
+        else:
+            try:  # not legal: the engine says why, and changes nothing
+                apply(state, action, dice_for(battle.seed, n))
+            except IllegalAction as exc:
+                raise BattleError(str(exc)) from None
+            raise RuntimeError(f"the engine applied an action not in legal_actions: {action!r}")
+        events = apply(state, action, dice_for(battle.seed, n), check=False)
+        _record(battle, state, [(side, action, events)])
+    return events_for(events, side)
+
+
+def bot_move(battle_id: int, seq: int) -> int:
+    """The computer plays from ``seq`` until a human has priority or the battle ends; returns
+    the number of actions applied. Idempotent: does nothing (0) unless the battle is still at
+    ``seq`` with the computer to move, so a repeated or late task changes nothing."""
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+        if battle is None or battle.status != Status.ACTIVE or battle.seq != seq:
+            return 0
+        me = computer_side(battle)
+        if me is None or priority(battle) != me:
+            return 0
+        state = from_json(battle.state)
+        bot = get_bot(battle.bot)
+        moves: list[tuple[str, dict, list]] = []
+        stuck = False
+        while state.outcome is None and SIDES[state.priority] == me:
+            if len(moves) >= BOT_MAX_ACTIONS:
+                log.error("battle %s: the computer made %d actions without handing over",
+                          battle.pk, len(moves))
+                stuck = True  # not asked again: a loop of tasks would never end either
+                break
+            n = battle.seq + len(moves) + 1
+            legal = legal_actions(state, me)
+            ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
+            if len(moves) >= BOT_PATIENCE and ending:
+                action = ending[0]
+            else:
+                # The bot sees what its side may see, nothing more (as in battles.simulate).
+                seen = view(state, me) if bot.needs_view else None
+                action = bot.choose(seen, legal, bot_rng(battle.seed, n))
+            if action not in legal:
+                raise RuntimeError(f"bot {battle.bot} chose an illegal action {action!r}")
+            events = apply(state, action, dice_for(battle.seed, n), check=False)
+            moves.append((me, action, events))
+        if moves:
+            _record(battle, state, moves, ask_computer=not stuck)
+        return len(moves)
+
+
+def replay(battle: Battle) -> State:
+    """The state rebuilt from the setup and the action list (the snapshot is only a cache).
+    Raises ``RuntimeError`` if an action's events differ from those recorded."""
+    state = new_battle(battle.battle, battle.seed, battle.decks, battle.settings)
+    for row in battle.actions.order_by("seq"):
+        events = apply(state, row.action, dice_for(battle.seed, row.seq))
+        if _plain(events) != row.events:
+            raise RuntimeError(f"battle {battle.pk}: action {row.seq} replays differently")
+    return state
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as it reads back from a JSON column."""
+    return json.loads(json.dumps(value))
