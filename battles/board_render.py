@@ -851,7 +851,7 @@ class Board:
         rest = [f"deck {deck}" if deck else "", f"{elim} lost" if elim else ""]
         fresh = len(res.get("drawn_this_turn") or ()) if mine else 0
         if fresh:
-            rest.insert(0, f"{fresh} new")
+            rest.insert(0, f"{fresh} held until next turn")
         detail = " · ".join(r for r in rest if r)
         title = f"{head}" + (f"; {detail}" if detail else "")
         if mine:

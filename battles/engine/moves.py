@@ -250,6 +250,9 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
     if dst == reserve(side):
         st.transit = 0
         to_reserve(st, p)
+        # RULINGS 8.2-b: its Battle Move ends in the Reserve; it may not leave it again this
+        # turn (a card leaving the Reserve is a new piece, with fresh per-turn flags)
+        st.fresh[side].append(p.num)
         return None
     # 8.4: a cavalry card that overstacked in transit must move on at once.
     st.transit = p.pid if (counts_as_troop(st, p) and idx.stk[side][dst] + 1

@@ -9,7 +9,8 @@ why in RULINGS.md / the commit message.
 History: taken before the speed work (issue 4) and unchanged by it; updated once after, for
 the rule changes RULINGS 13.0-c (specials name their targets), 13.0-f (a window after an
 engaging move) and 14.0-b (a decoy revealed by a special is eliminated); and once for the
-default decks, which now keep the card-type proportions of the battle's pool (RULINGS).
+default decks, which now keep the card-type proportions of the battle's pool (RULINGS); and
+once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn).
 """
 
 from __future__ import annotations
@@ -26,15 +27,15 @@ from battles.engine.queries import index
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "18b54f7da0a7b24c4487650767d0ff8c4e1affcc192e3e13831696e349e54627"
+        10, "f4f207577873847e88dd672adc8360ea081c065215992b8b216198ccd13d0841"
     ),
-    ("ligny", False): (10, "deb4c75835d1e6a5e29ffac6793fb6483d8007b1891af467a8c82f84fd8ee2bc"),
-    ("wavre", False): (10, "456a4b87f2e81b5af0a5360f20ce756e83a4a8d661b74a254d234a860dfa6c9b"),
-    ("waterloo", False): (10, "59c0ffee969da55f8051a85189f3e2a5719c351258084cd1abb89269bdfe91f3"),
-    ("quatre-bras", True): (5, "a92399625b646b2d43b1eca2039d871ebbd9fb9a6cd2caafd246e5e6317446d9"),
-    ("ligny", True): (5, "ace22f2cedae0ff6747db9ae8c2b30e5b29c46efdce23faa618cfda241e66688"),
-    ("wavre", True): (5, "b5247f9487fb2f9b4895952ec2be52b919309117e5774c5d1f8f45a05c0cc33c"),
-    ("waterloo", True): (5, "94b32e40bbfe98740c245fffe23d5ec25c02f358be4f7d92782d3a069bc1719e"),
+    ("ligny", False): (10, "a3b138ae42141ec3da3bb1519c109017c55757b31f60cda9a0ebbf02d6788557"),
+    ("wavre", False): (10, "b59ff426236c93b678f79b85965fdd9201a5c9a11006a7fbc0ea47eb207c31c2"),
+    ("waterloo", False): (10, "53a0c8eeb179bd7ae050974590d6064b7cd8a4d0551685b3b0bb31d2692a8a41"),
+    ("quatre-bras", True): (5, "5271801f773f835fb8c9f152f740f85a417b04fa1e224b757da63a7441621035"),
+    ("ligny", True): (5, "898dda6893374a798be6aaffe099e03568b65b4b2244757b75e4fdd9f5c2406e"),
+    ("wavre", True): (5, "5d8a01b6a8d438f05f7047df650982381da13fc40543f4ed02906592622198f3"),
+    ("waterloo", True): (5, "bdb771b7482221f52ca1054ff36389ad87737a87d01dc86bca56ae8cd9ef0583"),
 }
 
 

@@ -111,6 +111,23 @@ def test_8_2_defenders_disengage_to_their_reserve():
     assert _dests(st, p) == {"french_reserve"}
 
 
+def test_8_2_card_moved_to_reserve_stays_there_this_turn():
+    """RULINGS 8.2-b: one Battle Move; back in the Reserve it may not come out again until
+    the side's next turn (it used to shuttle Position <-> Reserve without end)."""
+    st = blank()
+    p = put(st, FR_INF, "french_left")
+    cav = put(st, FR_CAV, "french_center")
+    move(st, p, "french_reserve")
+    move(st, cav, "french_reserve")
+    assert st.reserve[0].count(FR_INF) == 1 and st.reserve[0].count(FR_CAV) == 1
+    entries = [x for x in legal(st, "french", "move") if x.get("card") in (FR_INF, FR_CAV)]
+    assert entries == []
+    # another copy of the same card number still in the Reserve is not held back
+    st.reserve[0].append(FR_INF)
+    st.reserve[0].sort()
+    assert any(x.get("card") == FR_INF for x in legal(st, "french", "move"))
+
+
 def test_8_3_cavalry_two_consecutive_moves():
     st = blank()
     st.reserve[0] = [FR_CAV]
