@@ -19,9 +19,11 @@ import json
 import logging
 import random
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from decks.models import DeckVersion
@@ -62,8 +64,9 @@ from .selectors import (  # noqa: F401 (reads, part of the service's API)
 log = logging.getLogger(__name__)
 
 # The computer plays until a human has priority; a normal streak is under 25 actions (greedy
-# and random bots, all four battles). Past BOT_PATIENCE in one go it only ends phases (the
-# engine lets a card shuttle between Reserve and Position for ever); past BOT_MAX_ACTIONS the
+# and random bots, all four battles). Past BOT_PATIENCE in one go it only ends phases (a guard:
+# the engine once let a card shuttle between Reserve and Position, RULINGS 8.2-b); past
+# BOT_MAX_ACTIONS the
 # task stops and leaves the battle waiting for the computer (logged: a bug to look at).
 BOT_PATIENCE = 200
 BOT_MAX_ACTIONS = 400
@@ -294,6 +297,25 @@ def bot_move(battle_id: int, seq: int) -> int:
         if moves:
             _record(battle, state, moves, ask_computer=not stuck)
         return len(moves)
+
+
+def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[int, int]]:
+    """(battle id, seq) of the active battles waiting for the computer since more than
+    ``grace_seconds`` (its ``bot_move`` message was lost, or a worker died with it): the
+    periodic tick sends ``bot_move`` again, which is idempotent."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=grace_seconds)
+    found = []
+    candidates = (Battle.objects.filter(status=Status.ACTIVE)
+                  .filter(Q(french_player__isnull=True) | Q(allied_player__isnull=True))
+                  .annotate(last=Max("actions__created_at")).order_by("pk"))
+    for battle in candidates:
+        if (battle.last or battle.created_at) > cutoff:
+            continue
+        me = computer_side(battle)
+        if me is not None and priority(battle) == me:
+            found.append((battle.pk, battle.seq))
+    return found
 
 
 def replay(battle: Battle) -> State:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from celery import current_app, shared_task
+from django.conf import settings
 
 from . import services
 
@@ -20,3 +21,17 @@ def send_bot_move(battle_id: int, seq: int) -> None:
 @shared_task(name="battles.bot_move", acks_late=True)
 def bot_move(battle_id: int, seq: int) -> int:
     return services.bot_move(battle_id, seq)
+
+
+@shared_task(name="battles.tick")
+def tick() -> list[tuple[int, int]]:
+    stalled = services.stalled_computer_turns()
+    for battle_id, seq in stalled:
+        send_bot_move(battle_id, seq)
+    return stalled
+
+
+current_app.conf.beat_schedule = {
+    **(current_app.conf.beat_schedule or {}),
+    "battles-tick": {"task": "battles.tick", "schedule": float(settings.EAGLES_TICK_SECONDS)},
+}

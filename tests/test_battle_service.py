@@ -37,8 +37,7 @@ def snapshot(b: Battle) -> tuple:
 
 
 def human_choice(rng: random.Random, legal: list[dict]) -> dict:
-    """A seeded random player. (Always the first legal action never ends a battle: the engine
-    lets a card shuttle between its Reserve and a Position for ever.)"""
+    """A seeded random player (gives long battles for these seeds)."""
     return rng.choice(legal)
 
 
@@ -393,3 +392,46 @@ def test_concurrent_double_act_applies_once(monkeypatch):
     assert "moved on" in refused[0].message
     b.refresh_from_db()
     assert b.seq == 1 and BattleAction.objects.filter(battle=b).count() == 1
+
+
+def test_first_legal_action_player_finishes_a_battle(sent, django_capture_on_commit_callbacks):
+    """A card moved to its Reserve stays there for the turn (RULINGS 8.2-b): a player who
+    always takes the first legal action (it used to shuttle a card for ever) ends a battle."""
+    user, _ = player("first")
+    b = services.create_battle(user, "quatre-bras", "allied", bot="random")
+    guard = 0
+    while b.status == Status.ACTIVE:
+        guard += 1
+        assert guard < 3000, "the battle does not end"
+        if services.priority(b) == "allied":
+            action = legal_actions(from_json(b.state), "allied")[0]
+            services.act(b.pk, user, b.seq, action)
+        else:
+            tasks.bot_move(b.pk, b.seq)
+        b.refresh_from_db()
+    assert b.outcome
+
+
+def test_tick_resends_a_lost_computer_move(sent):
+    """The computer (Allied) deploys first; its bot_move message is lost. The periodic tick
+    finds the battle after the grace time and sends it again; recent battles, battles where
+    a human is to move and finished battles are left alone."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    user, _ = player("lost")
+    b = services.create_battle(user, "quatre-bras", "french", bot="random")
+    assert services.priority(b) == "allied"  # the computer's move; no worker ran it
+    assert services.stalled_computer_turns() == []  # within the grace time
+    later = timezone.now() + timedelta(seconds=30)
+    assert services.stalled_computer_turns(now=later) == [(b.pk, 0)]
+    sent.clear()
+    Battle.objects.filter(pk=b.pk).update(created_at=timezone.now() - timedelta(seconds=60))
+    assert tasks.tick() == [(b.pk, 0)] and sent == [(b.pk, 0)]
+    assert tasks.bot_move(b.pk, 0) >= 1  # what the re-sent message does
+    b.refresh_from_db()
+    assert services.priority(b) == "french"
+    assert services.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
+    Battle.objects.filter(pk=b.pk).update(status=Status.FINISHED)
+    assert services.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
