@@ -1,7 +1,8 @@
 """Battle API: thin views over ``services`` (writes) and ``selectors`` (reads).
 
 Errors: ``{"detail": ...}`` with the service error's status (400 bad input or illegal action,
-404 not one of your battles, 409 stale seq / not your move / over); nothing changes.
+403 not yours to cancel, 404 not one of your battles, 409 stale seq / not your move / over /
+waiting for an opponent / the seat is taken); nothing changes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,15 @@ from rest_framework.views import APIView
 
 from . import selectors, services
 from .errors import BattleError
-from .serializers import ActInput, BattleCreateInput, BattleListSerializer, BattleViewSerializer
+from .serializers import (
+    ActInput,
+    BattleCreateInput,
+    BattleListSerializer,
+    BattleSummarySerializer,
+    BattleViewSerializer,
+    JoinInput,
+    OpenBattleListSerializer,
+)
 
 MAX_LIST = 200
 
@@ -28,24 +37,37 @@ class BattleAPIView(APIView):
 
 
 class BattleList(BattleAPIView):
-    @extend_schema(responses=BattleListSerializer, summary="My battles, newest first",
-                   operation_id="battles_list",
-                   parameters=[OpenApiParameter("status", str, description="active or finished")])
+    @extend_schema(responses=BattleListSerializer, operation_id="battles_list",
+                   summary="My battles and the battles I am invited to, newest first",
+                   parameters=[OpenApiParameter(
+                       "status", str, description="waiting, active, finished, cancelled or "
+                                                  "declined")])
     def get(self, request):
-        qs = selectors.battles_of(request.user)
+        qs = selectors.battle_list(request.user)
         if request.query_params.get("status"):
             qs = qs.filter(status=request.query_params["status"])
         return Response({"results": [selectors.battle_summary(b, request.user)
                                      for b in qs[:MAX_LIST]]})
 
     @extend_schema(request=BattleCreateInput, responses={201: BattleViewSerializer},
-                   summary="Start a battle against the computer")
+                   summary="Start a battle against the computer, or one another player joins")
     def post(self, request):
         data = request.data
+        if not isinstance(data, dict):
+            raise BattleError("the body must be a JSON object")
         b = services.create_battle(
             request.user, data.get("battle"), data.get("side"), bot=data.get("bot", "greedy"),
-            deck_version_id=data.get("deck_version"), settings=data.get("settings"))
+            deck_version_id=data.get("deck_version"), settings=data.get("settings"),
+            opponent=data.get("opponent", services.COMPUTER))
         return Response(selectors.battle_view(b, request.user), status=status.HTTP_201_CREATED)
+
+
+class OpenBattles(BattleAPIView):
+    @extend_schema(responses=OpenBattleListSerializer, operation_id="battles_open_list",
+                   summary="Battles anyone may join, newest first (not my own)")
+    def get(self, request):
+        return Response({"results": [selectors.open_summary(b) for b in
+                                     selectors.open_battles(request.user)[:MAX_LIST]]})
 
 
 def _since(request) -> int:
@@ -64,6 +86,25 @@ class BattleDetail(BattleAPIView):
         since = _since(request)
         battle = selectors.battle_of(request.user, pk)
         return Response(selectors.battle_view(battle, request.user, since=since))
+
+
+class Join(BattleAPIView):
+    @extend_schema(request=JoinInput, responses=BattleViewSerializer,
+                   summary="Take the empty seat of an open battle or one I am invited to")
+    def post(self, request, pk):
+        data = request.data
+        if not isinstance(data, dict):
+            raise BattleError("the body must be a JSON object")
+        services.join_battle(pk, request.user, deck_version_id=data.get("deck_version"))
+        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
+
+
+class Cancel(BattleAPIView):
+    @extend_schema(request=None, responses=BattleSummarySerializer,
+                   summary="Cancel my battle nobody has joined, or decline an invitation")
+    def post(self, request, pk):
+        b = services.cancel_battle(pk, request.user)
+        return Response(selectors.battle_summary(b, request.user))
 
 
 class Act(BattleAPIView):

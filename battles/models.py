@@ -7,8 +7,12 @@ rebuilds it, see ``services.replay``). Each applied action is a ``BattleAction``
 sequence number, unique per battle (``one_action_per_seq``): two requests made from the same
 sequence number can never both be recorded.
 
-A null player is the computer (``bot``). The seed, the decks, the state and the unfiltered
-events never leave the server as they are: players see ``services.battle_view`` only.
+Who sits where: each side has a player (a user) or not. A side without a player is played
+by the computer when ``bot`` is set (a battle against the computer, active from the start);
+with no ``bot`` it is a human seat still empty: the battle is ``waiting`` for its second
+player, anyone's to take (an open battle) or reserved for ``invited``. The check constraints
+below keep these apart. The seed, the decks, the state and the unfiltered events never leave
+the server as they are: players see ``selectors.battle_view`` only.
 """
 
 from django.conf import settings as django_settings
@@ -29,8 +33,18 @@ class BotName(models.TextChoices):
 
 
 class Status(models.TextChoices):
+    WAITING = "waiting", "Waiting for an opponent"
     ACTIVE = "active", "Active"
     FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled by its creator"
+    DECLINED = "declined", "Declined by the invited player"
+
+
+# Battles that never started: a human seat is (or stayed) empty and there is no engine state.
+UNSTARTED = (Status.WAITING, Status.CANCELLED, Status.DECLINED)
+
+
+BOTH_SEATED = Q(french_player__isnull=False, allied_player__isnull=False)
 
 
 class Battle(models.Model):
@@ -38,12 +52,19 @@ class Battle(models.Model):
     settings = models.JSONField(default=dict, help_text="Engine settings (turn_cap, decoys).")
     french_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
                                       on_delete=models.CASCADE, related_name="+",
-                                      help_text="Null: the computer plays the French.")
+                                      help_text="Null: the computer plays the French (bot "
+                                                "set), or the seat is empty (waiting).")
     allied_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
                                       on_delete=models.CASCADE, related_name="+",
-                                      help_text="Null: the computer plays the Allies.")
+                                      help_text="Null: the computer plays the Allies (bot "
+                                                "set), or the seat is empty (waiting).")
     bot = models.CharField(max_length=10, choices=BotName.choices, blank=True, default="",
-                           help_text="The computer player of the side without a player.")
+                           help_text="Set only when the computer plays: the side without a "
+                                     "player. Empty: two people play.")
+    invited = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="+",
+                                help_text="The user the empty seat is reserved for (null: "
+                                          "open to anyone); kept once they join.")
     seed = models.BigIntegerField(help_text="Secret until the battle ends: decks and dice.")
     seed_hash = models.CharField(max_length=64, help_text="sha256 hex of str(seed).")
     decks = models.JSONField(default=dict, help_text="Secret: army -> card numbers as dealt "
@@ -55,7 +76,9 @@ class Battle(models.Model):
     prussian_deck = models.ForeignKey("decks.DeckVersion", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
     seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
-    state = models.JSONField(help_text="Engine position after action ``seq`` (a cache).")
+    state = models.JSONField(null=True, blank=True,
+                             help_text="Engine position after action ``seq`` (a cache); null "
+                                       "until both decks are known (the battle starts).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -64,11 +87,30 @@ class Battle(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["french_player", "-created_at"]),
-                   models.Index(fields=["allied_player", "-created_at"])]
+                   models.Index(fields=["allied_player", "-created_at"]),
+                   models.Index(fields=["-created_at"], condition=Q(status="waiting"),
+                                name="battles_waiting_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),
                                    name="battle_has_a_player"),
+            # The computer plays the one empty seat, so a battle against it has one.
+            models.CheckConstraint(condition=Q(bot="") | ~BOTH_SEATED,
+                                   name="computer_has_a_seat"),
+            # A human seat is empty exactly while the battle has not started (waiting, or
+            # cancelled / declined before anyone joined); only then is there no state.
+            models.CheckConstraint(condition=Q(bot="", status__in=UNSTARTED) & ~BOTH_SEATED
+                                   | ~Q(bot="") & ~Q(status__in=UNSTARTED)
+                                   | BOTH_SEATED & ~Q(status__in=UNSTARTED),
+                                   name="empty_human_seat_only_before_the_start"),
+            models.CheckConstraint(condition=Q(state__isnull=False)
+                                   | Q(status__in=UNSTARTED),
+                                   name="started_battle_has_a_state"),
+            models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
+                                   name="invitations_are_for_people"),
+            models.CheckConstraint(condition=~Q(status=Status.DECLINED)
+                                   | Q(invited__isnull=False),
+                                   name="only_an_invitation_is_declined"),
         ]
 
     def __str__(self) -> str:
@@ -79,6 +121,22 @@ class Battle(models.Model):
 
     def player_id(self, side: str) -> int | None:
         return self.french_player_id if side == Side.FRENCH else self.allied_player_id
+
+    def empty_side(self) -> str | None:
+        """The side without a player (the computer's, or a seat not taken yet)."""
+        for side in Side.values:
+            if self.player_id(side) is None:
+                return side
+        return None
+
+    def computer_side(self) -> str | None:
+        """The side the computer plays (None: two people play)."""
+        return self.empty_side() if self.bot else None
+
+    def free_seat(self) -> str | None:
+        """The human seat still to take (None once both are taken, or against the
+        computer)."""
+        return self.empty_side() if not self.bot else None
 
 
 class BattleAction(models.Model):

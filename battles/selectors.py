@@ -3,7 +3,10 @@
 ``battle_view`` is the only way a battle reaches a player: the engine's ``view`` of their
 side, their legal actions when they have priority, the log filtered by ``events_for``, and the
 seed once the battle is over; nothing else of the state, the setup or the unfiltered events.
-Looking up someone else's battle raises ``NotFound`` (the API answers 404).
+Looking up someone else's battle raises ``NotFound`` (the API answers 404). Someone who does
+not play a battle sees at most its public summary (``open_summary``: battle, free side,
+creator, settings), and only while it waits for an opponent they may be: an open battle, or
+one they are invited to (``joinable``).
 """
 
 from __future__ import annotations
@@ -26,9 +29,16 @@ def side_of(battle: Battle, user) -> str | None:
 
 
 def computer_side(battle: Battle) -> str | None:
-    for side in SIDES:
-        if battle.player_id(side) is None:
-            return side
+    """The side the computer plays (None: two people play)."""
+    return battle.computer_side()
+
+
+def invited_side(battle: Battle, user) -> str | None:
+    """The side reserved for ``user`` in a battle they are invited to and have not joined."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    if battle.invited_id == user.pk and side_of(battle, user) is None:
+        return battle.free_seat()
     return None
 
 
@@ -44,18 +54,28 @@ def priority(battle: Battle) -> str | None:
 
 
 def waiting_for(battle: Battle, side: str) -> str | None:
+    """Whom the battle waits for, seen from ``side``: ``you``, ``opponent`` (the other
+    player's move, or a seat not taken yet), ``computer``; None once over or cancelled."""
+    if battle.status == Status.WAITING:
+        return "you" if battle.free_seat() == side else "opponent"
     who = priority(battle)
     if who is None:
         return None
     if who == side:
         return "you"
-    return "computer" if battle.player_id(who) is None else "opponent"
+    return "computer" if who == battle.computer_side() else "opponent"
 
 
-def opponent_name(battle: Battle, side: str) -> str:
+def opponent_name(battle: Battle, side: str) -> str | None:
+    """The other side's player: a username, ``computer (<bot>)``, or, while its seat is
+    empty, the invited user's name (None: open to anyone)."""
     other = _other(side)
+    if other == battle.computer_side():
+        return f"computer ({battle.bot})"
     player = battle.player(other)
-    return f"computer ({battle.bot})" if player is None else player.username
+    if player is not None:
+        return player.username
+    return battle.invited.username if battle.invited_id else None
 
 
 def battle_pk(value) -> int:
@@ -68,12 +88,57 @@ def battle_pk(value) -> int:
     return value
 
 
+def _related(qs: QuerySet[Battle]) -> QuerySet[Battle]:
+    return qs.select_related("french_player", "allied_player", "invited")
+
+
 def battles_of(user) -> QuerySet[Battle]:
-    """The user's battles, newest first."""
+    """The battles the user plays (took a seat in), newest first."""
     if user is None or not getattr(user, "is_authenticated", False):
         return Battle.objects.none()
-    return (Battle.objects.filter(Q(french_player=user) | Q(allied_player=user))
-            .select_related("french_player", "allied_player").order_by("-created_at", "-id"))
+    return _related(Battle.objects.filter(Q(french_player=user) | Q(allied_player=user))
+                    .order_by("-created_at", "-id"))
+
+
+def invitations_of(user) -> QuerySet[Battle]:
+    """The battles the user is invited to and has not joined (waiting, or declined /
+    cancelled before they joined), newest first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Battle.objects.none()
+    return _related(Battle.objects.filter(invited=user)
+                    .exclude(Q(french_player=user) | Q(allied_player=user))
+                    .order_by("-created_at", "-id"))
+
+
+def battle_list(user) -> QuerySet[Battle]:
+    """What the user's battle list shows: the battles they play and the invitations they got,
+    newest first (``battle_summary`` tells them apart with ``invited``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Battle.objects.none()
+    return _related(Battle.objects.filter(Q(french_player=user) | Q(allied_player=user)
+                                          | Q(invited=user))
+                    .order_by("-created_at", "-id"))
+
+
+def open_battles(user=None) -> QuerySet[Battle]:
+    """Battles waiting for anyone to take their empty seat, newest first (without the
+    user's own: nobody plays against themselves)."""
+    qs = Battle.objects.filter(status=Status.WAITING, invited__isnull=True, bot="")
+    if user is not None and getattr(user, "is_authenticated", False):
+        qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
+    return _related(qs.order_by("-created_at", "-id"))
+
+
+def joinable(user, battle_id) -> Battle:
+    """A battle ``user`` may take the empty seat of now (open, or reserved for them);
+    ``NotFound`` otherwise, so a battle someone else plays or is invited to stays private."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotFound("no such battle")
+    found = open_battles(user).filter(pk=battle_pk(battle_id)).first() or \
+        invitations_of(user).filter(pk=battle_pk(battle_id), status=Status.WAITING).first()
+    if found is None:
+        raise NotFound("no such battle")
+    return found
 
 
 def battle_of(user, battle_id) -> Battle:
@@ -91,11 +156,12 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     """Everything ``user`` may know about ``battle``: the engine's ``view`` of their side,
     their legal actions when they have priority, the log filtered by ``events_for`` (events of
     actions after ``since``), and the seed once the battle is over. Nothing else of the state
-    (a face-down enemy card's number never appears)."""
+    (a face-down enemy card's number never appears). Before the second player takes their
+    seat there is no position yet: ``view`` is null."""
     side = side_of(battle, user)
     if side is None:
         raise NotFound("no such battle")
-    state = from_json(battle.state)
+    state = from_json(battle.state) if battle.state is not None else None
     mine = priority(battle) == side
     rows = battle.actions.filter(seq__gt=since).order_by("seq").values_list("seq", "events")
     entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, side)]
@@ -107,7 +173,7 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "opponent": opponent_name(battle, side),
         "seq": battle.seq,
         "status": battle.status,
-        "view": view(state, side),
+        "view": view(state, side) if state is not None else None,
         "legal_actions": legal_actions(state, side) if mine else [],
         "waiting_for": waiting_for(battle, side),
         "log": entries,
@@ -118,17 +184,40 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
 
 
 def battle_summary(battle: Battle, user) -> dict:
-    """A row of the user's battle list (no state beyond whose move it is)."""
+    """A row of the user's battle list (no state beyond whose move it is). For a battle the
+    user is invited to and has not joined, ``invited`` is true and ``my_side`` is the side
+    kept for them."""
     side = side_of(battle, user)
+    invited = side is None and invited_side(battle, user) is not None
+    if invited:
+        side = battle.free_seat()
+    if side is None:
+        raise NotFound("no such battle")
     return {
         "id": battle.pk,
         "battle": battle.battle,
         "my_side": side,
         "opponent": opponent_name(battle, side),
+        "invited": invited,
         "seq": battle.seq,
         "status": battle.status,
         "waiting_for": waiting_for(battle, side),
         "outcome": battle.outcome,
         "created_at": battle.created_at,
         "finished_at": battle.finished_at,
+    }
+
+
+def open_summary(battle: Battle) -> dict:
+    """What anyone may know of a battle waiting for an opponent: which battle, the side to
+    take, who created it, the settings, when. Nothing of the setup (decks, seed)."""
+    side = battle.free_seat()
+    creator = battle.player(_other(side)) if side is not None else None
+    return {
+        "id": battle.pk,
+        "battle": battle.battle,
+        "side": side,
+        "creator": creator.username if creator is not None else None,
+        "settings": battle.settings,
+        "created_at": battle.created_at,
     }

@@ -8,19 +8,34 @@ from cards.models import Battle as BattleName
 from .models import BotName, Side, Status
 
 WAITING_FOR = [("you", "you"), ("opponent", "opponent"), ("computer", "computer")]
+OPPONENT_HELP = ('A username, or "computer (<bot>)"; while the other seat is empty, the '
+                 "invited player's username, or null for an open battle.")
 
 
 class BattleCreateInput(serializers.Serializer):
     battle = serializers.ChoiceField(choices=BattleName.choices)
     side = serializers.ChoiceField(choices=Side.choices, help_text="The side you play.")
+    opponent = serializers.CharField(
+        default="computer",
+        help_text='"computer" (the default: bot plays the other side), "open" (anyone may '
+                  "join) or a player's username (only they may join). Against a person the "
+                  'battle is "waiting" until they join.')
     bot = serializers.ChoiceField(choices=BotName.choices, default=BotName.GREEDY,
-                                  help_text="The computer player of the other side.")
+                                  help_text="The computer player of the other side (only "
+                                            'with opponent "computer").')
     deck_version = serializers.IntegerField(
         required=False, allow_null=True,
         help_text="One of your valid deck versions for this battle and an army of your side; "
                   "absent or null: every deck is dealt historically.")
     settings = serializers.DictField(
         required=False, help_text='Engine settings: {"turn_cap": 1-100 (40), "decoys": bool}.')
+
+
+class JoinInput(serializers.Serializer):
+    deck_version = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="One of your valid deck versions for this battle and an army of the free "
+                  "side; absent or null: dealt historically.")
 
 
 class ActInput(serializers.Serializer):
@@ -32,12 +47,16 @@ class ActInput(serializers.Serializer):
 class BattleSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     battle = serializers.ChoiceField(choices=BattleName.choices)
-    my_side = serializers.ChoiceField(choices=Side.choices)
-    opponent = serializers.CharField(help_text='A username, or "computer (<bot>)".')
+    my_side = serializers.ChoiceField(choices=Side.choices,
+                                      help_text="Your side (invited: the side kept for you).")
+    opponent = serializers.CharField(allow_null=True, help_text=OPPONENT_HELP)
+    invited = serializers.BooleanField(help_text="A battle you are invited to and have not "
+                                                 "joined (join or cancel it).")
     seq = serializers.IntegerField(help_text="Number of actions applied so far.")
     status = serializers.ChoiceField(choices=Status.choices)
     waiting_for = serializers.ChoiceField(choices=WAITING_FOR, allow_null=True,
-                                          help_text="Who has priority; null once over.")
+                                          help_text="Who has priority (waiting: who must "
+                                                    "join); null once over or cancelled.")
     outcome = serializers.DictField(allow_null=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -47,16 +66,31 @@ class BattleListSerializer(serializers.Serializer):
     results = BattleSummarySerializer(many=True)
 
 
+class OpenBattleSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    battle = serializers.ChoiceField(choices=BattleName.choices)
+    side = serializers.ChoiceField(choices=Side.choices, help_text="The side you would play.")
+    creator = serializers.CharField(help_text="Who plays the other side.")
+    settings = serializers.DictField(help_text="Engine settings (turn_cap, decoys).")
+    created_at = serializers.DateTimeField()
+
+
+class OpenBattleListSerializer(serializers.Serializer):
+    results = OpenBattleSerializer(many=True)
+
+
 class BattleViewSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     battle = serializers.ChoiceField(choices=BattleName.choices)
     my_side = serializers.ChoiceField(choices=Side.choices)
-    opponent = serializers.CharField(help_text='A username, or "computer (<bot>)".')
+    opponent = serializers.CharField(allow_null=True, help_text=OPPONENT_HELP)
     seq = serializers.IntegerField(help_text="Number of actions applied so far: send it "
                                              "back with your next action.")
     status = serializers.ChoiceField(choices=Status.choices)
-    view = serializers.DictField(help_text="The engine's view of the battle for your side "
-                                           "(face-down enemy cards show only their army).")
+    view = serializers.DictField(allow_null=True,
+                                 help_text="The engine's view of the battle for your side "
+                                           "(face-down enemy cards show only their army); "
+                                           "null while waiting for an opponent.")
     legal_actions = serializers.ListField(child=serializers.DictField(),
                                           help_text="Your legal actions; empty unless you "
                                                     "have priority.")

@@ -1,4 +1,5 @@
-"""The battle service: EAGLES battles against the computer, one use case per function.
+"""The battle service: EAGLES battles against the computer or between two people, one use
+case per function.
 
 Each write runs in one transaction under the battle's row lock (``select_for_update``) and
 raises a ``BattleError`` (``errors.py``, with the HTTP status the API answers with) on bad
@@ -10,6 +11,12 @@ battle's ``seq``), and asks a worker for the computer's moves. What a player see
 Dice and the computer's tie-breaks for action number ``n`` come from the secret seed and
 ``n`` alone (``dice_for``, ``bot_rng``), so the setup plus the action list replays the battle
 exactly (``replay``), whoever played, whenever.
+
+Two people: ``create_battle(..., opponent="open" | "<username>")`` seats the creator and
+leaves the other seat empty (anyone's, or reserved for the invited user); the battle is
+``waiting`` until ``join_battle`` takes the seat, or ``cancel_battle`` ends it. The engine
+position is built when the battle starts (at join, once both sides' decks are known), so
+nothing about the joiner's deck ever shows in what the creator saw before.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils import timezone
 
 from decks.models import DeckVersion
@@ -50,12 +58,17 @@ from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .models import Battle, BattleAction, Status
 from .selectors import (  # noqa: F401 (reads, part of the service's API)
+    battle_list,
     battle_of,
     battle_pk,
     battle_summary,
     battle_view,
     battles_of,
     computer_side,
+    invitations_of,
+    joinable,
+    open_battles,
+    open_summary,
     priority,
     side_of,
     waiting_for,
@@ -72,6 +85,7 @@ BOT_PATIENCE = 200
 BOT_MAX_ACTIONS = 400
 ENDING_ACTIONS = ("pass", "roll_morale", "end_phase", "end_turn", "deployment_done")
 TURN_CAP_MAX = 100
+COMPUTER, OPEN = "computer", "open"  # the opponents create_battle knows besides a username
 
 
 # --- Helpers --------------------------------------------------------------------------------
@@ -136,7 +150,7 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
         fields += ["status", "outcome", "finished_at"]
     battle.save(update_fields=fields)
     if ask_computer and state.outcome is None and \
-            battle.player_id(SIDES[state.priority]) is None:
+            SIDES[state.priority] == battle.computer_side():
         _enqueue_bot_move(battle.pk, battle.seq)
 
 
@@ -190,9 +204,30 @@ def _armies(battle: str, side: str | None = None) -> list[str]:
             if side is None or ARMY_SIDE[a] == SIDES.index(side)]
 
 
-def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settings=None
-                  ) -> Battle:
-    """A new battle of ``user`` (playing ``side``) against the computer (``bot``). With
+def _deck_cards(version: DeckVersion) -> list[int]:
+    return sorted(n for n, count, _printing in version.entries for _ in range(count))
+
+
+def _invitee(user, opponent: str):
+    """The user invited by name (as they log in: case does not matter)."""
+    users = get_user_model().objects.filter(is_active=True)
+    found = users.filter(username=opponent).first() or \
+        (list(users.filter(username__iexact=opponent)[:1]) or [None])[0]
+    if found is None:
+        raise NotFound(f"no player named {opponent!r}: invite someone by their username, or "
+                       f"create an open battle (opponent \"open\")")
+    if found.pk == user.pk:
+        raise BattleError("you cannot invite yourself: invite another player by their "
+                          "username, or create an open battle (opponent \"open\")")
+    return found
+
+
+def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settings=None,
+                  opponent=COMPUTER) -> Battle:
+    """A new battle of ``user`` playing ``side``. ``opponent``: ``"computer"`` (``bot`` plays
+    the other side; the battle starts at once), ``"open"`` (the other seat is anyone's to
+    take) or a username (the seat is reserved for that player); against a person the battle
+    is ``waiting`` until they ``join_battle`` (``bot`` is then unused). With
     ``deck_version_id`` one of the user's valid decks for that battle and army plays; every
     other army's deck is dealt historically from the seed (engine ``historical_deck``)."""
     if user is None or not getattr(user, "is_authenticated", False):
@@ -201,26 +236,102 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
         raise BattleError(f"unknown battle {battle!r}; choose from {', '.join(BATTLES)}")
     if side not in SIDES:
         raise BattleError(f"side must be french or allied, not {side!r}")
-    if bot not in BOTS:
+    if not isinstance(opponent, str) or not opponent:
+        raise BattleError('opponent must be "computer", "open" or a username')
+    against_computer = opponent == COMPUTER
+    if against_computer and bot not in BOTS:
         raise BattleError(f"unknown bot {bot!r}; choose from {', '.join(sorted(BOTS))}")
     settings = _clean_settings(settings)
+    invited = None if opponent in (COMPUTER, OPEN) else _invitee(user, opponent)
     version = _deck_version(user, battle, side, deck_version_id)
     seed = new_seed()
     decks = {army: sorted(historical_deck(battle, army, seed)) for army in _armies(battle)}
     if version is not None:
-        decks[version.army] = sorted(n for n, count, _printing in version.entries
-                                     for _ in range(count))
-    state = new_battle(battle, seed, decks, settings)
+        decks[version.army] = _deck_cards(version)
+    # Against a person the position is built when they join with their deck: the setup
+    # shuffles every army from one stream, so a position built now would change at join.
+    state = new_battle(battle, seed, decks, settings) if against_computer else None
     with transaction.atomic():
         b = Battle.objects.create(
-            battle=battle, settings=settings, bot=bot, seed=seed, seed_hash=seed_hash(seed),
-            decks=decks, state=to_json(state),
+            battle=battle, settings=settings, bot=bot if against_computer else "",
+            invited=invited, seed=seed, seed_hash=seed_hash(seed), decks=decks,
+            state=to_json(state) if state is not None else None,
+            status=Status.ACTIVE if against_computer else Status.WAITING,
             french_player=user if side == "french" else None,
             allied_player=user if side == "allied" else None,
             **({f"{version.army}_deck": version} if version is not None else {}))
-        if SIDES[state.priority] != side:
+        if state is not None and SIDES[state.priority] != side:
             _enqueue_bot_move(b.pk, 0)
     return b
+
+
+def _lock_any(battle_id) -> Battle:
+    battle = Battle.objects.select_for_update().filter(pk=battle_pk(battle_id)).first()
+    if battle is None:
+        raise NotFound("no such battle")
+    return battle
+
+
+def join_battle(battle_id, user, deck_version_id=None) -> Battle:
+    """``user`` takes the empty seat of a waiting battle (an open one: anyone but its
+    creator; an invitation: only the invited user), optionally with one of their valid decks
+    for that side (as at creation); the battle starts: the position is built from every
+    army's deck. Under the battle's row lock, so of two people joining at once exactly one
+    gets the seat; the other gets 409 "the seat is taken"."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+    with transaction.atomic():
+        battle = _lock_any(battle_id)
+        mine = side_of(battle, user)
+        if mine is not None:
+            raise BattleError(f"you already play the {mine} side of this battle")
+        if battle.bot or battle.invited_id not in (None, user.pk):
+            raise NotFound("no such battle")  # against the computer, or someone else's invitation
+        if battle.status == Status.CANCELLED:
+            raise Conflict("the battle was cancelled by its creator")
+        if battle.status == Status.DECLINED:
+            raise Conflict("you declined this battle")
+        if battle.status != Status.WAITING:
+            raise Conflict("the seat is taken")
+        side = battle.free_seat()
+        version = _deck_version(user, battle.battle, side, deck_version_id)
+        fields = ["decks", "state", "status", f"{side}_player"]
+        if version is not None:
+            battle.decks = {**battle.decks, version.army: _deck_cards(version)}
+            setattr(battle, f"{version.army}_deck", version)
+            fields.append(f"{version.army}_deck")
+        setattr(battle, f"{side}_player", user)
+        battle.state = to_json(new_battle(battle.battle, battle.seed, battle.decks,
+                                          battle.settings))
+        battle.status = Status.ACTIVE
+        battle.save(update_fields=fields)
+    return battle
+
+
+def cancel_battle(battle_id, user) -> Battle:
+    """End a battle nobody has joined yet: its creator cancels it (``cancelled``), the
+    invited user declines it (``declined``). Once started it cannot be (409): resigning is
+    not built."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+    with transaction.atomic():
+        battle = _lock_any(battle_id)
+        creator = side_of(battle, user) is not None
+        invitee = not creator and battle.invited_id == user.pk
+        if not (creator or invitee):
+            if battle.status == Status.WAITING and not battle.invited_id:
+                raise NotAllowed("only its creator can cancel an open battle")
+            raise NotFound("no such battle")
+        if battle.status == Status.CANCELLED:
+            raise Conflict("the battle was already cancelled")
+        if battle.status == Status.DECLINED:
+            raise Conflict("the invitation was already declined")
+        if battle.status != Status.WAITING:
+            raise Conflict("the battle has started: it can no longer be cancelled")
+        battle.status = Status.DECLINED if invitee else Status.CANCELLED
+        battle.finished_at = timezone.now()
+        battle.save(update_fields=["status", "finished_at"])
+    return battle
 
 
 # --- Playing --------------------------------------------------------------------------------
@@ -234,6 +345,11 @@ def act(battle_id, user, seq, action) -> list[dict]:
         raise BattleError("action must be an object: one of legal_actions")
     with transaction.atomic():
         battle, side = _lock(user, battle_id)
+        if battle.status == Status.WAITING:
+            raise Conflict("waiting for an opponent: nobody has taken the other seat yet",
+                           seq=battle.seq)
+        if battle.status in (Status.CANCELLED, Status.DECLINED):
+            raise Conflict(f"the battle never started: it was {battle.status}", seq=battle.seq)
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is over", seq=battle.seq)
         if seq != battle.seq:
@@ -306,8 +422,7 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=grace_seconds)
     found = []
-    candidates = (Battle.objects.filter(status=Status.ACTIVE)
-                  .filter(Q(french_player__isnull=True) | Q(allied_player__isnull=True))
+    candidates = (Battle.objects.filter(status=Status.ACTIVE).exclude(bot="")
                   .annotate(last=Max("actions__created_at")).order_by("pk"))
     for battle in candidates:
         if (battle.last or battle.created_at) > cutoff:

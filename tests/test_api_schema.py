@@ -21,6 +21,9 @@ KEY_PATHS = [
     "/api/battles/",
     "/api/battles/{id}/",
     "/api/battles/{id}/act/",
+    "/api/battles/open/",
+    "/api/battles/{id}/join/",
+    "/api/battles/{id}/cancel/",
 ]
 
 

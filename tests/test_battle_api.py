@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 
 VIEW_KEYS = {"id", "battle", "my_side", "opponent", "seq", "status", "view", "legal_actions",
              "waiting_for", "log", "seed_hash", "seed", "outcome"}
-SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "seq", "status", "waiting_for",
-                "outcome", "created_at", "finished_at"}
+SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "invited", "seq", "status",
+                "waiting_for", "outcome", "created_at", "finished_at"}
 
 
 @pytest.fixture
