@@ -8,6 +8,7 @@ NAV = [
     ("Decks", "decks", True),
     ("Trades", "trades", True),
     ("Tournaments", "tournaments", False),
+    ("Battles", "battles", True),
 ]
 
 

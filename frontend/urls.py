@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("frontend.collection_urls")),
     path("", include("frontend.deck_urls")),
     path("", include("frontend.tournament_urls")),
+    path("battles/", include("frontend.battle_urls")),
 ]

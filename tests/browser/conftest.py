@@ -45,7 +45,18 @@ def page(browser, live_server, catalogue):
     context.set_default_timeout(10_000)
     page = context.new_page()
     yield page
-    context.close()
+    # stop polling pages and let the live server finish a request in flight before the test
+    # database is flushed (SQLite: "database table is locked" in the next teardown)
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.goto("about:blank")
+    except PlaywrightError:
+        pass  # a page that asks before leaving (unsaved changes) stays; it does not poll
+    try:
+        page.wait_for_timeout(300)
+    finally:
+        context.close()
 
 
 @pytest.fixture

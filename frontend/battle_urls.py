@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import battle_views as views
+
+# Included from frontend/urls.py under "battles/".
+urlpatterns = [
+    path("", views.battle_list, name="battles"),
+    path("<int:pk>/", views.battle_page, name="battle"),
+    path("<int:pk>/act/", views.act, name="battle-act"),
+]

@@ -1,0 +1,396 @@
+"""Battle pages: my battles with a form to start one against the computer, and the battle
+itself (the board, my Reserve, whose move it is, my legal actions as buttons, the log).
+
+Like the API (``battles/api.py``) these views only read forms and render: every rule is in
+``battles.services`` (writes) and ``battles.selectors`` (reads). What the page shows comes
+from ``selectors.battle_view`` only (the engine's view of my side, my legal actions, the log
+filtered for my side), drawn and worded by ``battles.board_render``: a face-down enemy card is
+never named. Someone else's battle is a 404; a service refusal is the page again with the
+message and the error's status (400 bad input or an illegal action, 409 a stale ``seq``, not
+your move, waiting for an opponent, or over), and nothing changes. A battle between people
+that nobody has joined yet has no position: its page says so (no board, no actions).
+
+htmx, as progressive enhancement: each legal action is a small form posting ``seq`` and the
+action (JSON) to ``act/``; with ``HX-Request`` the answer is the play fragment
+(``{% partialdef play %}``: board, actions, Reserve, log, seed), otherwise a redirect to the
+page. While the computer is to move, the fragment polls the page every second.
+``static/frontend/battles.js`` (optional) offers only the decks that fit the chosen battle and
+side in the new-battle form, and keeps the keyboard focus on the actions after a swap.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+from battles import selectors, services
+from battles.board_render import (
+    BATTLE_NAMES,
+    PHASE_NAMES,
+    SIDE_NAMES,
+    Ctx,
+    board_svg,
+    describe_actions,
+    describe_event,
+    describe_events,
+)
+from battles.bots import BOTS
+from battles.engine import DEFAULT_SETTINGS, SIDES
+from battles.engine.board import ARMY_SIDE
+from battles.engine.state import BATTLES
+from battles.errors import BattleError, NotAllowed, NotFound
+from battles.models import Battle, Status
+from decks.selectors import decks_of, playable_version
+
+TEMPLATES = "frontend/battles/"
+MAX_LIST = 200
+POLL_SECONDS = 1
+ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
+BOT_LABELS = {"random": "Random (plays any legal move)",
+              "greedy": "Greedy (picks the move that looks best now)"}
+WAITING = {"you": "Your move", "computer": "The computer's move",
+           "opponent": "Your opponent's move"}
+STATUS_LABELS = dict(Status.choices)
+
+# The legal actions, in sections; within a section, actions on the same card or piece form a
+# group worded as one sentence ("Deploy Cooke (general) to your [Left] [Centre] [Right]").
+ENDING = ("deployment_done", "roll_morale", "pass", "end_phase", "end_turn")
+SECTIONS = [
+    ("finish", "Finish", ENDING),
+    ("deploy", "Deploy", ("deploy", "decoy")),
+    ("terrain", "Terrain", ("play_terrain",)),
+    ("attack", "Fire and shock", ("fire", "shock")),
+    ("move", "Move", ("move",)),
+    ("formation", "Formation", ("change_formation",)),
+    ("occupy", "Occupy terrain", ("occupy",)),
+    ("special", "Special cards", ("play_special",)),
+]
+SECTION_OF = {t: key for key, _title, types in SECTIONS for t in types}
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+def is_htmx(request: HttpRequest) -> bool:
+    """An htmx request wants a fragment (a history restore wants the whole page)."""
+    return (request.headers.get("HX-Request") == "true"
+            and request.headers.get("HX-History-Restore-Request") != "true")
+
+
+def get_battle(request: HttpRequest, pk) -> Battle:
+    try:
+        return selectors.battle_of(request.user, pk)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+def battle_name(key: str) -> str:
+    return BATTLE_NAMES.get(key, key.replace("-", " ").title())
+
+
+def outcome_text(outcome: dict | None, side: str | None) -> str:
+    """'The battle is over: you win by holding enemy Right alone', from the outcome."""
+    if not outcome:
+        return ""
+    return describe_event({"type": "battle_over", **outcome}, side)
+
+
+def _int_or_raw(value: str):
+    """A whole number from a form field, the raw text otherwise (the service says why it is
+    wrong), None when empty."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    if value.isascii() and value.isdigit() and len(value) < 12:
+        return int(value)
+    return value
+
+
+def _capitalised(message: str) -> str:
+    return message[:1].upper() + message[1:]
+
+
+# --- my battles and a new one ----------------------------------------------------------------
+
+def _deck_choices(user) -> list[dict]:
+    """My decks with a playable (latest valid) version, grouped by battle and side: the
+    service checks the choice again (battle, army, deck rules) when the battle is created."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for deck in decks_of(user):
+        if deck.battle not in BATTLES or deck.army not in ARMY_SIDE:
+            continue
+        version = playable_version(deck)
+        if version is None:
+            continue
+        side = SIDES[ARMY_SIDE[version.army]]
+        groups.setdefault((version.battle, side), []).append({
+            "id": version.pk, "label": f"{deck.name} (v{version.number}, "
+                                       f"{ARMY_NAMES.get(version.army, version.army)})",
+            "battle": version.battle, "side": side})
+    return [{"label": f"{battle_name(b)} · {SIDE_NAMES[s]}", "battle": b, "side": s,
+             "decks": decks}
+            for (b, s), decks in sorted(groups.items(),
+                                        key=lambda kv: (BATTLES.index(kv[0][0]), kv[0][1]))]
+
+
+def _list_rows(user) -> list[dict]:
+    rows = []
+    for b in selectors.battles_of(user)[:MAX_LIST]:
+        s = selectors.battle_summary(b, user)
+        waiting = s["status"] == Status.WAITING
+        rows.append({**s, "battle_name": battle_name(s["battle"]),
+                     "side_name": SIDE_NAMES.get(s["my_side"], s["my_side"]),
+                     "opponent_name": s["opponent"] or "anyone (open battle)",
+                     "status_label": STATUS_LABELS.get(s["status"], s["status"]),
+                     "whose": ("Waiting for an opponent" if waiting
+                               else WAITING.get(s["waiting_for"], "—")),
+                     "outcome_text": outcome_text(s["outcome"], s["my_side"])})
+    return rows
+
+
+@login_required
+def battle_list(request: HttpRequest) -> HttpResponse:
+    """My battles, and the form to start one against the computer (POST: create)."""
+    data = request.POST if request.method == "POST" else {}
+    form = {"battle": data.get("battle", BATTLES[0]), "side": data.get("side", "french"),
+            "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
+            "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"])),
+            "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
+    error, status = "", 200
+    if request.method == "POST":
+        settings = {"decoys": form["decoys"]}
+        turn_cap = _int_or_raw(form["turn_cap"])
+        if turn_cap is not None:
+            settings["turn_cap"] = turn_cap
+        try:
+            b = services.create_battle(request.user, form["battle"], form["side"],
+                                       bot=form["bot"],
+                                       deck_version_id=_int_or_raw(form["deck_version"]),
+                                       settings=settings)
+        except NotAllowed as exc:
+            raise PermissionDenied(exc.message) from None
+        except BattleError as exc:
+            error, status = _capitalised(exc.message), exc.status
+        else:
+            return redirect("battle", pk=b.pk)
+    return render(request, TEMPLATES + "list.html", {
+        "rows": _list_rows(request.user), "form": form, "error": error,
+        "battles": [(key, battle_name(key)) for key in BATTLES],
+        "sides": [(s, SIDE_NAMES[s]) for s in SIDES],
+        "bots": [(name, BOT_LABELS.get(name, name.title())) for name in BOTS],
+        "deck_groups": _deck_choices(request.user),
+    }, status=status)
+
+
+# --- a battle --------------------------------------------------------------------------------
+
+def _common_prefix(labels: list[str]) -> str:
+    """The longest common start of ``labels``, cut back to a whole word ("" unless it has
+    two words at least: a shared verb alone says too little)."""
+    first, last = min(labels), max(labels)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    prefix = first[:n]
+    prefix = prefix[:prefix.rfind(" ") + 1] if " " in prefix else ""
+    return prefix if len(prefix.split()) >= 2 else ""
+
+
+def _common_suffix(labels: list[str]) -> str:
+    """The longest common end of ``labels``, from a whole word on (two words at least)."""
+    suffix = _common_prefix([label[::-1] for label in labels])[::-1]
+    return suffix if len(suffix.split()) >= 2 else ""
+
+
+def _split_group(items: list[dict]) -> tuple[str, str]:
+    """A group's shared words, as a title before its buttons ("Deploy Cooke (general) to
+    your" [Left] [Centre]) or after them ([Form column] [Form square] "Vincke's Brigade in
+    your Left"); each item gets ``short``, the words that differ."""
+    labels = [it["label"] for it in items]
+    if len(items) > 1:
+        prefix = _common_prefix(labels)
+        if prefix and all(len(label) > len(prefix) for label in labels):
+            for it in items:
+                it["short"] = it["label"][len(prefix):]
+            return prefix.rstrip(), "before"
+        suffix = _common_suffix(labels)
+        shorts = [label[:len(label) - len(suffix)].rstrip(" :,") for label in labels]
+        if suffix and all(shorts):
+            for it, short in zip(items, shorts, strict=True):
+                it["short"] = short
+            return suffix.strip().lstrip(":,").strip(), "after"
+    for it in items:
+        it["short"] = it["label"]
+    return "", ""
+
+
+def _group_key(action: dict, index: int) -> tuple:
+    t = action.get("type")
+    if t in ("deploy", "decoy", "play_special"):
+        return (t, action.get("card"))
+    if t == "move":
+        if "piece" not in action:
+            return ("enter", action.get("card"))
+        withdraw = str(action.get("to", "")).endswith("reserve")
+        return ("withdraw" if withdraw else "move", action.get("piece"))
+    if t in ("fire", "shock", "change_formation", "occupy"):
+        return (t, action.get("piece"))
+    return (t, "#", index)  # one button each
+
+
+def action_sections(actions: list[dict], view: dict) -> list[dict]:
+    """The legal actions in sections of groups, each button with its full label (from
+    ``describe_action``) and, in a group of several, the short words that differ."""
+    labels = describe_actions(actions, view)
+    sections: dict[str, dict] = {}
+    for key, title, _types in SECTIONS:
+        sections[key] = {"key": key, "title": title, "groups": {}}
+    sections["other"] = {"key": "other", "title": "Other", "groups": {}}
+    for i, (action, label) in enumerate(zip(actions, labels, strict=True)):
+        section = sections[SECTION_OF.get(action.get("type"), "other")]
+        group = section["groups"].setdefault(_group_key(action, i), [])
+        group.append({"action": action, "label": label, "type": action.get("type"),
+                      "json": json.dumps(action, separators=(",", ":"))})
+    out = []
+    for section in sections.values():
+        groups = []
+        for items in section["groups"].values():
+            title, where = _split_group(items)
+            groups.append({"title": title, "where": where, "items": items})
+        if groups:
+            out.append({"key": section["key"], "title": section["title"], "groups": groups,
+                        "count": sum(len(g["items"]) for g in groups)})
+    return out
+
+
+def _reserve(view: dict, side: str) -> dict:
+    ctx = Ctx(view, None)
+    mine = (view.get("reserves") or {}).get(side) or {}
+    drawn = set(mine.get("drawn_this_turn") or ())
+    enemy = SIDES[1 - SIDES.index(side)]
+    theirs = (view.get("reserves") or {}).get(enemy) or {}
+    cards = []
+    for num in mine.get("cards") or ():
+        info = ctx.info(num)
+        cards.append({"number": num, "name": info.name if info else f"Card {num}",
+                      "type": _type_words(info) if info else "",
+                      "army": info.army if info else "", "new": num in drawn})
+    return {"cards": cards, "enemy_count": theirs.get("count", 0)}
+
+
+def _type_words(info) -> str:
+    if info.kind == "terrain" and info.tclass:
+        return f"terrain ({info.tclass})"
+    if info.kind == "artillery" and info.horse:
+        return "horse artillery"
+    return info.kind
+
+
+def _status_line(view: dict, side: str, waiting: str | None) -> str:
+    phase = view.get("phase")
+    if phase == "over":
+        return "The battle is over"
+    parts = []
+    if view.get("turn"):
+        parts.append(f"Turn {view['turn']}")
+    parts.append(PHASE_NAMES.get(phase, str(phase or "").title()))
+    active = view.get("active")
+    if active in SIDES and phase != "deploy":
+        parts.append("your turn" if active == side else f"the {SIDE_NAMES[active]} turn")
+    parts.append(WAITING.get(waiting, "") if waiting else "")
+    return " · ".join(p for p in parts if p)
+
+
+def _log(bv: dict, side: str) -> list[dict]:
+    events = bv["log"]
+    lines = describe_events(events, side, view=bv["view"])
+    if len(lines) != len(events):  # describe_events dropped none (the log is filtered)
+        return [{"seq": None, "text": text, "mine": False} for text in lines]
+    return [{"seq": e.get("seq"), "text": text, "mine": e.get("side") == side}
+            for e, text in zip(events, lines, strict=True)]
+
+
+def battle_context(battle: Battle, user, **extra) -> dict:
+    """Everything the battle page shows, from ``selectors.battle_view`` only."""
+    bv = selectors.battle_view(battle, user)
+    side, view = bv["my_side"], bv["view"]
+    waiting = bv["waiting_for"]
+    context = {
+        "bv": bv, "side": side, "side_name": SIDE_NAMES[side],
+        "battle_name": battle_name(bv["battle"]),
+        "opponent": bv["opponent"] or "anyone who takes the other seat",
+        "outcome": outcome_text(bv["outcome"], side),
+        "poll": waiting == "computer", "poll_seconds": POLL_SECONDS,
+        "over": bv["status"] != Status.ACTIVE,
+        "board": "", "reserve": None, "sections": [], "log": [],
+        "status_line": STATUS_LABELS.get(bv["status"], bv["status"]),
+        **extra,
+    }
+    if view is not None:  # None: no position yet (a battle between people not yet joined)
+        context.update(
+            board=mark_safe(board_svg(view, side)),  # noqa: S308 (escaped by the renderer)
+            reserve=_reserve(view, side), status_line=_status_line(view, side, waiting),
+            sections=action_sections(bv["legal_actions"], view), log=_log(bv, side))
+    return context
+
+
+def _render_battle(request: HttpRequest, battle: Battle, status: int = 200,
+                   **extra) -> HttpResponse:
+    context = battle_context(battle, request.user, **extra)
+    template = TEMPLATES + "battle.html"
+    if is_htmx(request):
+        response = render(request, template + "#play", context, status=status)
+    else:
+        response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+def battle_page(request: HttpRequest, pk: int) -> HttpResponse:
+    return _render_battle(request, get_battle(request, pk))
+
+
+def _posted(data) -> tuple[object, object]:
+    """``seq`` and ``action`` from the form (the service refuses what they are not)."""
+    seq = _int_or_raw(data.get("seq", ""))
+    raw = data.get("action", "")
+    try:
+        action = json.loads(raw) if raw else None
+    except ValueError:
+        action = raw
+    return seq, action
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play one legal action; a stale ``seq`` (409) or an illegal action (400) shows the
+    message with the battle as it is now."""
+    battle = get_battle(request, pk)
+    seq, action = _posted(request.POST)
+    error, status = "", 200
+    try:
+        services.act(battle.pk, request.user, seq, action)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from None
+    except BattleError as exc:
+        status = exc.status
+        if exc.message.startswith("the battle has moved on"):
+            error = "The battle has moved on: this is where it stands now."
+        else:
+            error = _capitalised(exc.message)
+    else:
+        if not is_htmx(request):
+            return redirect("battle", pk=battle.pk)
+    battle = get_battle(request, pk)  # as it is now
+    return _render_battle(request, battle, status=status, error=error)
+

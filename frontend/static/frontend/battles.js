@@ -1,0 +1,42 @@
+// Battle pages, progressive enhancement (everything works without this file).
+(function () {
+  "use strict";
+
+  // New battle form: offer only the decks that fit the chosen battle and side (the server
+  // checks the choice again; without JavaScript every deck is listed and a wrong one is
+  // refused with a message).
+  var form = document.querySelector("[data-testid=new-battle-form]");
+  if (form) {
+    var deck = form.elements.deck_version;
+    var update = function () {
+      var battle = form.elements.battle.value;
+      var side = (form.querySelector("input[name=side]:checked") || {}).value;
+      Array.prototype.forEach.call(deck.querySelectorAll("optgroup"), function (group) {
+        var fits = false;
+        Array.prototype.forEach.call(group.querySelectorAll("option"), function (option) {
+          var ok = option.dataset.battle === battle && option.dataset.side === side;
+          option.disabled = !ok;
+          fits = fits || ok;
+        });
+        group.hidden = !fits;
+        group.disabled = !fits;
+      });
+      if (deck.selectedOptions.length && deck.selectedOptions[0].disabled) deck.value = "";
+    };
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "battle" || event.target.name === "side") update();
+    });
+    update();
+  }
+
+  // A battle: the play fragment is replaced after each action and each poll; if that took
+  // the keyboard focus with it, give it to the first action (or the actions heading).
+  document.addEventListener("htmx:afterSettle", function () {
+    var play = document.getElementById("battle-play");
+    var active = document.activeElement;
+    if (!play || (active && active !== document.body && document.contains(active))) return;
+    var next = play.querySelector("#battle-actions button") ||
+      document.getElementById("actions-title");
+    if (next) next.focus({ preventScroll: true });
+  });
+})();

@@ -1,0 +1,420 @@
+"""Battle pages (Django test client): my battles and the new-battle form (bad input: the page
+again with the service's message and status, nothing created); the battle page (board,
+Reserve, legal actions as buttons, log, seed hash); acting through a plain POST (redirect)
+and through htmx (the play fragment); a stale seq is a 409 fragment saying the battle has
+moved on, an illegal action a 400 with the engine's message, and nothing changes; someone
+else's battle is a 404. Hidden information: a whole battle played through the pages, every
+page checked against the full engine state for the names and numbers of face-down enemy
+cards; the seed appears only once the battle is over."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import random
+import re
+
+import pytest
+from django.test import Client
+
+from battles import services, tasks
+from battles.engine import default_cards, events_for, from_json, legal_actions, view
+from battles.engine.board import SIDE_INDEX
+from battles.models import Battle, Status
+from frontend.battle_views import ENDING, action_sections
+
+from .test_battle_api import card_numbers
+from .test_tournament_helpers import player
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def sent(monkeypatch) -> list[tuple[int, int]]:
+    """The bot moves the service asks a worker for (no broker here: tests call the task)."""
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
+    return calls
+
+
+def client_for(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def alice(user) -> Client:
+    return client_for(user)
+
+
+def create(client, expect=302, **form) -> Battle | None:
+    data = {"battle": "quatre-bras", "side": "allied", "bot": "random", "turn_cap": "40",
+            **form}
+    r = client.post("/battles/", data)
+    assert r.status_code == expect, r.content.decode()[:2000]
+    if expect != 302:
+        return r
+    b = Battle.objects.order_by("-pk").first()
+    assert r["Location"] == f"/battles/{b.pk}/"
+    return b
+
+
+def snapshot(b: Battle) -> tuple:
+    b.refresh_from_db()
+    return (b.seq, b.status, json.dumps(b.state, sort_keys=True), b.outcome,
+            list(b.actions.values_list("seq", "action", "events")))
+
+
+def posted_actions(page: str) -> tuple[int | None, list[dict], list[str]]:
+    """The seq, the actions and the button types of the action forms on a page."""
+    seqs = {int(s) for s in re.findall(r'name="seq" value="(\d+)"', page)}
+    assert len(seqs) <= 1
+    actions = [json.loads(html.unescape(raw))
+               for raw in re.findall(r'name="action" value="([^"]*)"', page)]
+    types = re.findall(r'data-testid="action" data-type="([a-z_]+)"', page)
+    return (seqs.pop() if seqs else None), actions, types
+
+
+def act(client, b, seq, action, *, htmx=False, expect=None):
+    headers = HX if htmx else {}
+    r = client.post(f"/battles/{b.pk}/act/",
+                    {"seq": str(seq), "action": action if isinstance(action, str)
+                     else json.dumps(action)}, headers=headers)
+    if expect is not None:
+        assert r.status_code == expect, r.content.decode()[:3000]
+    return r
+
+
+# --- my battles and a new one ----------------------------------------------------------------
+
+def test_the_nav_links_battles_for_players(alice, client, db):
+    assert b'href="/battles/"' in alice.get("/").content
+    assert b'href="/battles/"' not in client.get("/").content
+    r = client.get("/battles/")
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+
+
+def test_list_and_create(alice, user, sent, django_capture_on_commit_callbacks):
+    page = alice.get("/battles/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'data-testid="new-battle-form"' in text and 'data-testid="no-battles"' in text
+    for label in ("Quatre Bras", "Ligny", "Wavre", "Waterloo", "French", "Allied", "Random",
+                  "Greedy", "Historical deck"):
+        assert label in text
+
+    with django_capture_on_commit_callbacks(execute=True):
+        b = create(alice, side="french", bot="greedy", turn_cap="12", decoys="1")
+    assert (b.french_player, b.allied_player, b.bot) == (user, None, "greedy")
+    assert b.settings == {"turn_cap": 12, "decoys": True}
+    assert sent == [(b.pk, 0)]  # the Allies deploy first: the computer is asked at once
+    second = create(alice, battle="ligny", side="allied")
+    assert second.settings["turn_cap"] == 40 and second.battle == "ligny"
+
+    text = alice.get("/battles/").content.decode()
+    rows = re.findall(r'data-testid="battle-row-(\d+)"', text)
+    assert rows == [str(second.pk), str(b.pk)]  # newest first
+    row = text[text.index(f'battle-row-{b.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert "Quatre Bras" in row and "French" in row and "computer (greedy)" in row
+    assert "The computer&#x27;s move" in row and "Active" in row
+
+    # a finished battle shows its outcome from my side
+    Battle.objects.filter(pk=b.pk).update(status=Status.FINISHED, outcome={
+        "winner": "french", "reason": "occupation", "turn": 3, "position": "allied_left"})
+    text = alice.get("/battles/").content.decode()
+    row = text[text.index(f'battle-row-{b.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert "The battle is over: you win by holding enemy Left alone" in row
+
+
+@pytest.mark.parametrize("form,status,message", [
+    ({"battle": "austerlitz"}, 400, "Unknown battle &#x27;austerlitz&#x27;"),
+    ({"side": "prussian"}, 400, "Side must be french or allied"),
+    ({"side": ""}, 400, "Side must be french or allied"),
+    ({"bot": "clever<b>"}, 400, "Unknown bot &#x27;clever&lt;b&gt;&#x27;"),
+    ({"turn_cap": "0"}, 400, "Turn_cap must be a whole number from 1 to 100"),
+    ({"turn_cap": "many"}, 400, "Turn_cap must be a whole number"),
+    ({"deck_version": "x1"}, 400, "Deck_version must be a deck version id"),
+    ({"deck_version": "999999"}, 404, "No such deck version 999999 among your decks"),
+])
+def test_create_refuses_bad_input_with_the_message(alice, sent, form, status, message):
+    r = create(alice, expect=status, **form)
+    text = r.content.decode()
+    assert 'data-testid="create-error"' in text and message in text
+    assert "<b>" not in text.split('data-testid="create-error"')[1].split("</div>")[0]
+    assert 'data-testid="new-battle-form"' in text  # the form again, with what was sent
+    assert not Battle.objects.exists() and sent == []
+
+
+def test_create_with_my_deck(catalogue, sent):
+    dora, versions = player("dora")
+    c = client_for(dora)
+    text = c.get("/battles/").content.decode()
+    british, french = versions["british"], versions["french"]
+    assert f'value="{british.pk}" data-battle="quatre-bras" data-side="allied"' in text
+    assert f'value="{french.pk}" data-battle="quatre-bras" data-side="french"' in text
+    # the wrong side: the service's message, nothing created
+    r = create(c, expect=400, side="french", deck_version=str(british.pk))
+    assert "british deck: it cannot play the french side" in r.content.decode()
+    assert not Battle.objects.exists()
+    b = create(c, side="allied", deck_version=str(british.pk))
+    assert b.british_deck == british and b.french_deck is None
+
+
+# --- the battle page -------------------------------------------------------------------------
+
+def test_battle_page_shows_board_reserve_actions_and_seed_hash(alice, user, sent):
+    b = create(alice)
+    r = alice.get(f"/battles/{b.pk}/")
+    assert r.status_code == 200 and "HX-Request" in r["Vary"]
+    text = r.content.decode()
+    bv = services.battle_view(b, user)
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in text and 'class="battle-board' in text
+    cards = default_cards()
+    for num in bv["view"]["reserves"]["allied"]["cards"]:
+        assert html.escape(cards[num].name) in text
+    seq, actions, types = posted_actions(text)
+    assert seq == 0 and actions == bv["legal_actions"] and len(actions) > 10
+    assert set(types) <= {"deploy", "play_terrain"}
+    assert "Deployment" in text and "Your move" in text
+    assert bv["seed_hash"] in text and str(b.seed) not in text
+    assert 'hx-trigger="every' not in text  # my move: no polling
+    # deploy actions are grouped per card, worded as one sentence
+    assert re.search(r'aria-label="Deploy [^"]+ to your [^"]+"', text)
+    assert re.search(r"<p class=\"b-group-title\">Deploy [^<]+ to your</p>", text)
+
+
+def test_action_groups_keep_every_action_once_with_its_label(user, sent):
+    b = services.create_battle(user, "quatre-bras", "allied", bot="random")
+    bv = services.battle_view(b, user)
+    sections = action_sections(bv["legal_actions"], bv["view"])
+    flat = [it["action"] for s in sections for g in s["groups"] for it in g["items"]]
+    assert sorted(map(json.dumps, flat)) == sorted(map(json.dumps, bv["legal_actions"]))
+    deploy = next(s for s in sections if s["key"] == "deploy")
+    for g in deploy["groups"]:
+        assert len({it["action"]["card"] for it in g["items"]}) == 1
+        assert g["where"] == "before" and g["title"].startswith("Deploy ")
+        assert [it["short"] for it in g["items"]] == ["Left", "Centre", "Right"]
+        for it in g["items"]:
+            assert it["label"] == f"{g['title']} {it['short']}"
+
+
+@pytest.mark.parametrize("labels,title,where,shorts", [
+    (["Deploy Cooke (general) to your Left", "Deploy Cooke (general) to your Right"],
+     "Deploy Cooke (general) to your", "before", ["Left", "Right"]),
+    (["Form column: Byng in your Left", "Form square: Byng in your Left"],
+     "Byng in your Left", "after", ["Form column", "Form square"]),
+    (["Move Byng to your Left", "Withdraw Byng to your Reserve"], "", "",
+     ["Move Byng to your Left", "Withdraw Byng to your Reserve"]),
+    (["Move Byng to your Left", "Move Byng to your Left in column"], "Move Byng to your",
+     "before", ["Left", "Left in column"]),
+    (["End your turn"], "", "", ["End your turn"]),
+])
+def test_a_group_is_worded_around_its_shared_words(labels, title, where, shorts):
+    from frontend.battle_views import _split_group
+
+    items = [{"label": label} for label in labels]
+    assert _split_group(items) == (title, where)
+    assert [it["short"] for it in items] == shorts
+
+
+def test_act_by_plain_post_redirects_and_by_htmx_returns_the_fragment(alice, user, sent):
+    b = create(alice)
+    seq, actions, _ = posted_actions(alice.get(f"/battles/{b.pk}/").content.decode())
+    r = act(alice, b, seq, actions[0], expect=302)
+    assert r["Location"] == f"/battles/{b.pk}/"
+    b.refresh_from_db()
+    assert b.seq == 1 and b.actions.get(seq=1).action == actions[0]
+
+    page = alice.get(f"/battles/{b.pk}/").content.decode()
+    seq, actions, _ = posted_actions(page)
+    assert seq == 1
+    assert 'data-testid="log-line" data-seq="1"' in page
+    r = act(alice, b, seq, actions[-1], htmx=True, expect=200)
+    frag = r.content.decode()
+    assert "HX-Request" in r["Vary"]
+    assert frag.lstrip().startswith('<div id="battle-play"') and "<html" not in frag
+    assert 'data-seq="2"' in frag and 'data-testid="log-line" data-seq="2"' in frag
+    b.refresh_from_db()
+    assert b.seq == 2
+
+
+def test_stale_seq_is_a_409_fragment_and_changes_nothing(alice, sent):
+    b = create(alice)
+    _, actions, _ = posted_actions(alice.get(f"/battles/{b.pk}/").content.decode())
+    act(alice, b, 0, actions[0], expect=302)  # e.g. in another tab
+    before = snapshot(b)
+    r = act(alice, b, 0, actions[1], htmx=True, expect=409)
+    frag = r.content.decode()
+    assert "The battle has moved on" in frag and 'data-testid="battle-error"' in frag
+    assert frag.lstrip().startswith('<div id="battle-play"')
+    seq, fresh, _ = posted_actions(frag)  # the fresh state, to act from
+    assert seq == 1 and fresh
+    assert snapshot(b) == before
+    # without JavaScript: the whole page, with the message and the same status
+    r = act(alice, b, 0, actions[1], expect=409)
+    assert "The battle has moved on" in r.content.decode() and b"<html" in r.content
+    assert snapshot(b) == before
+
+
+@pytest.mark.parametrize("action,seq,message", [
+    ({"type": "deploy", "side": "allied", "card": 1, "to": "allied_left"}, 0,
+     "Illegal action for allied"),
+    ({"type": "fire", "side": "allied", "piece": 1, "target": 2}, 0, "Illegal action"),
+    ("not json", 0, "Action must be an object"),
+    ("", 0, "Action must be an object"),
+    ({"type": "end_turn", "side": "allied"}, "x", "Seq must be a whole number"),
+    ({"type": "end_turn", "side": "french"}, 0, "You play the allied side"),
+])
+def test_illegal_or_malformed_action_is_a_400_with_the_message(alice, sent, action, seq,
+                                                               message):
+    b = create(alice)
+    before = snapshot(b)
+    r = act(alice, b, seq, action, htmx=True, expect=400)
+    frag = r.content.decode()
+    assert 'data-testid="battle-error"' in frag and message in frag
+    assert posted_actions(frag)[0] == 0  # the battle as it is, to act from
+    assert snapshot(b) == before
+
+
+def test_another_users_battle_is_404(alice, other_user, sent):
+    b = create(alice)
+    before = snapshot(b)
+    bob = client_for(other_user)
+    _, actions, _ = posted_actions(alice.get(f"/battles/{b.pk}/").content.decode())
+    assert bob.get(f"/battles/{b.pk}/").status_code == 404
+    assert act(bob, b, 0, actions[0], htmx=True).status_code == 404
+    assert act(bob, b, 0, actions[0]).status_code == 404
+    assert alice.get("/battles/999999/").status_code == 404
+    assert f'battle-row-{b.pk}"' not in bob.get("/battles/").content.decode()
+    assert snapshot(b) == before
+
+
+def test_waiting_for_the_computer_polls_until_it_has_moved(
+        alice, user, sent, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        b = create(alice, side="french")  # the Allies (the computer) deploy first
+    assert sent == [(b.pk, 0)]
+    page = alice.get(f"/battles/{b.pk}/").content.decode()
+    assert 'hx-trigger="every 1s"' in page and 'data-testid="waiting"' in page
+    assert posted_actions(page)[1] == []
+    frag = alice.get(f"/battles/{b.pk}/", headers=HX).content.decode()
+    assert frag.lstrip().startswith('<div id="battle-play"') and 'hx-trigger="every 1s"' in frag
+    assert tasks.bot_move(*sent[-1]) >= 1
+    frag = alice.get(f"/battles/{b.pk}/", headers=HX).content.decode()
+    assert 'hx-trigger' not in frag.split(">", 1)[0]  # the fragment stops polling
+    assert "The Allies deploy" in frag and posted_actions(frag)[1]
+
+
+def test_a_battle_between_people_waiting_for_an_opponent(alice, user, sent):
+    b = services.create_battle(user, "ligny", "french", opponent="open")
+    row = alice.get("/battles/").content.decode()
+    row = row[row.index(f'battle-row-{b.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert "anyone (open battle)" in row and "Waiting for an opponent" in row
+    page = alice.get(f"/battles/{b.pk}/")
+    text = page.content.decode()
+    assert page.status_code == 200 and 'data-testid="no-position"' in text
+    assert "<svg" not in text.split('data-testid="battle-play"')[1]
+    assert posted_actions(text)[1] == [] and 'hx-trigger="every' not in text
+    r = act(alice, b, 0, {"type": "end_turn", "side": "french"}, htmx=True, expect=409)
+    assert "Waiting for an opponent" in r.content.decode()
+
+
+def test_log_lines_are_escaped(alice, user, sent, monkeypatch):
+    b = create(alice)
+    import frontend.battle_views as views
+
+    monkeypatch.setattr(views, "describe_events",
+                        lambda events, side, view=None: ["<script>alert(1)</script>"
+                                                         for _ in events])
+    _, actions, _ = posted_actions(alice.get(f"/battles/{b.pk}/").content.decode())
+    act(alice, b, 0, actions[0], expect=302)
+    text = alice.get(f"/battles/{b.pk}/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text and "<script>alert" not in text
+
+
+# --- hidden information ------------------------------------------------------------------------
+
+def check_page(text: str, b: Battle, side: str) -> int:
+    """The page ``text`` (HTML) shows no face-down enemy card the viewer cannot know: not its
+    name (unless another card the viewer knows bears that name), not its number (as a card
+    in an action, a link or a board piece); the seed only once the battle is over. Returns
+    the number of such secret cards."""
+    b.refresh_from_db()
+    st = from_json(b.state)
+    engine_view = json.loads(json.dumps(view(st, side)))
+    all_events = [e for events in b.actions.order_by("seq").values_list("events", flat=True)
+                  for e in events]
+    known = card_numbers(engine_view) | card_numbers(events_for(all_events, side))
+    mine = card_numbers(legal_actions(st, side)) if b.status == Status.ACTIVE else set()
+    enemy = 1 - SIDE_INDEX[side]
+    secret = {p.num for p in st.pieces.values() if p.side == enemy and not p.up} - known
+
+    # numbers: every card number the page carries is one the viewer may know
+    shown = {int(n) for n in re.findall(r'data-card="(\d+)"', text)}
+    shown |= {int(n) for n in re.findall(r'href="/cards/(\d+)/"', text)}
+    for raw in re.findall(r'name="action" value="([^"]*)"', text):
+        shown |= card_numbers(json.loads(html.unescape(raw)))
+    assert shown <= known | mine, sorted(shown - known - mine)
+    assert not secret & shown
+    plain = html.unescape(text)
+    for number in secret:
+        assert not re.search(rf'"card":\s*{number}\b', plain)
+    # names
+    cards = default_cards()
+    known_names = [cards[n].name for n in known | mine if n in cards]
+    for number in secret:
+        name = cards[number].name
+        if any(name in other for other in known_names):
+            continue  # another card the viewer knows bears that name
+        assert name not in plain, (number, name)
+    if b.status == Status.ACTIVE:
+        assert str(b.seed) not in text
+    return len(secret)
+
+
+# Fixed seeds with an 8-turn limit: a battle won by occupation on turn 6 and one that runs to
+# the turn limit with losses on both sides (fire, shock, morale, reveals).
+@pytest.mark.parametrize("side,bot,seed", [("allied", "random", 1815061818150618160),
+                                           ("french", "greedy", 1815061818150618171)])
+def test_a_whole_battle_through_the_pages_never_shows_a_hidden_card(
+        alice, user, sent, monkeypatch, django_capture_on_commit_callbacks, side, bot, seed):
+    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    b = create(alice, side=side, bot=bot, turn_cap="8")
+    rng = random.Random("pages:a")
+    secrets_checked = steps = computer_moves = 0
+    while True:
+        steps += 1
+        assert steps < 3000, "the battle does not end"
+        text = alice.get(f"/battles/{b.pk}/").content.decode()
+        secrets_checked += check_page(text, b, side)
+        b.refresh_from_db()
+        if b.status != Status.ACTIVE:
+            break
+        if services.waiting_for(b, side) == "computer":
+            assert 'hx-trigger="every 1s"' in text
+            assert tasks.bot_move(b.pk, b.seq) >= 1
+            computer_moves += 1
+            continue
+        seq, actions, types = posted_actions(text)
+        assert seq == b.seq and actions
+        ending = [a for a, t in zip(actions, types, strict=True) if t in ENDING]
+        action = rng.choice(ending) if ending and rng.random() < 0.35 else rng.choice(actions)
+        with django_capture_on_commit_callbacks(execute=True):
+            r = act(alice, b, seq, action, htmx=True, expect=200)
+        secrets_checked += check_page(r.content.decode(), b, side)
+    assert computer_moves > 5 and secrets_checked > 60  # face-down enemy cards were there
+    # over: the outcome, the seed and how to check it
+    assert b.outcome and 'data-testid="outcome"' in text
+    assert f'<code data-testid="seed-value">{b.seed}</code>' in text
+    assert hashlib.sha256(str(b.seed).encode()).hexdigest() == b.seed_hash
+    assert b.seed_hash in text and "sha256sum" in text
+    assert posted_actions(text)[1] == [] and 'hx-trigger="every' not in text
+    r = act(alice, b, b.seq, {"type": "end_turn", "side": side}, htmx=True, expect=409)
+    assert "The battle is over" in r.content.decode()
