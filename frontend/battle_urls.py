@@ -7,4 +7,6 @@ urlpatterns = [
     path("", views.battle_list, name="battles"),
     path("<int:pk>/", views.battle_page, name="battle"),
     path("<int:pk>/act/", views.act, name="battle-act"),
+    path("<int:pk>/join/", views.join, name="battle-join"),
+    path("<int:pk>/cancel/", views.cancel, name="battle-cancel"),
 ]

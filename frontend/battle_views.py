@@ -8,12 +8,23 @@ filtered for my side), drawn and worded by ``battles.board_render``: a face-down
 never named. Someone else's battle is a 404; a service refusal is the page again with the
 message and the error's status (400 bad input or an illegal action, 409 a stale ``seq``, not
 your move, waiting for an opponent, or over), and nothing changes. A battle between people
-that nobody has joined yet has no position: its page says so (no board, no actions).
+that nobody has joined yet has no position: its page says so (no board, no actions), says
+who may take the other seat, and offers its creator a Cancel button.
+
+Playing another person: the new-battle form's "Opponent" is the computer (with its strength),
+anyone (an open battle) or a player named by username. The list shows the invitations I got
+(Join with an optional deck of mine that fits, or Decline), the open battles of others (Join)
+and my battles (Cancel for a waiting one); each is a plain POST form (``join/``,
+``cancel/``: cancelling an invitation declines it), and a refusal is the list again with the
+service's message and status (409 the seat is taken, 404, 403).
 
 htmx, as progressive enhancement: each legal action is a small form posting ``seq`` and the
 action (JSON) to ``act/``; with ``HX-Request`` the answer is the play fragment
 (``{% partialdef play %}``: board, actions, Reserve, log, seed), otherwise a redirect to the
-page. While the computer is to move, the fragment polls the page every second.
+page. While the computer is to move, the fragment polls the page every second; while it is
+another person's move, or nobody has taken the other seat yet, every two seconds (so the
+board appears once they join). A polled fragment also updates the opponent's name in the
+page's heading (an out-of-band swap).
 ``static/frontend/battles.js`` (optional) offers only the decks that fit the chosen battle and
 side in the new-battle form, and keeps the keyboard focus on the actions after a swap.
 """
@@ -51,7 +62,10 @@ from decks.selectors import decks_of, playable_version
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200
-POLL_SECONDS = 1
+POLL_SECONDS = 1  # waiting for the computer
+HUMAN_POLL_SECONDS = 2  # waiting for another person's move, or for someone to join
+OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
+             ("player", "A player I name"))
 ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
 BOT_LABELS = {"random": "Random (plays any legal move)",
               "greedy": "Greedy (picks the move that looks best now)"}
@@ -144,9 +158,12 @@ def _list_rows(user) -> list[dict]:
     for b in selectors.battles_of(user)[:MAX_LIST]:
         s = selectors.battle_summary(b, user)
         waiting = s["status"] == Status.WAITING
+        opponent = s["opponent"] or "anyone (open battle)"
+        if waiting and s["opponent"]:
+            opponent += " (invited)"
         rows.append({**s, "battle_name": battle_name(s["battle"]),
                      "side_name": SIDE_NAMES.get(s["my_side"], s["my_side"]),
-                     "opponent_name": s["opponent"] or "anyone (open battle)",
+                     "opponent_name": opponent, "can_cancel": waiting,
                      "status_label": STATUS_LABELS.get(s["status"], s["status"]),
                      "whose": ("Waiting for an opponent" if waiting
                                else WAITING.get(s["waiting_for"], "—")),
@@ -154,38 +171,119 @@ def _list_rows(user) -> list[dict]:
     return rows
 
 
-@login_required
-def battle_list(request: HttpRequest) -> HttpResponse:
-    """My battles, and the form to start one against the computer (POST: create)."""
-    data = request.POST if request.method == "POST" else {}
-    form = {"battle": data.get("battle", BATTLES[0]), "side": data.get("side", "french"),
-            "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
-            "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"])),
-            "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
-    error, status = "", 200
-    if request.method == "POST":
-        settings = {"decoys": form["decoys"]}
-        turn_cap = _int_or_raw(form["turn_cap"])
-        if turn_cap is not None:
-            settings["turn_cap"] = turn_cap
-        try:
-            b = services.create_battle(request.user, form["battle"], form["side"],
-                                       bot=form["bot"],
-                                       deck_version_id=_int_or_raw(form["deck_version"]),
-                                       settings=settings)
-        except NotAllowed as exc:
-            raise PermissionDenied(exc.message) from None
-        except BattleError as exc:
-            error, status = _capitalised(exc.message), exc.status
-        else:
-            return redirect("battle", pk=b.pk)
+def _create_from_form(request: HttpRequest, form: dict) -> Battle:
+    """Create the battle the form describes (``BattleError`` from the service, or for an
+    invitation without a name)."""
+    settings = {"decoys": form["decoys"]}
+    turn_cap = _int_or_raw(form["turn_cap"])
+    if turn_cap is not None:
+        settings["turn_cap"] = turn_cap
+    opponent = form["opponent"]
+    if opponent == "player":
+        opponent = form["opponent_name"].strip()
+        if not opponent:
+            raise BattleError("enter the username of the player to invite, or choose "
+                              "another opponent")
+        if opponent in (services.COMPUTER, services.OPEN):
+            raise BattleError(f"a player named {opponent!r} cannot be invited by name")
+    elif opponent not in (services.COMPUTER, services.OPEN):
+        raise BattleError("choose an opponent: the computer, anyone, or a player by name")
+    return services.create_battle(request.user, form["battle"], form["side"],
+                                  bot=form["bot"],
+                                  deck_version_id=_int_or_raw(form["deck_version"]),
+                                  settings=settings, opponent=opponent)
+
+
+def _fitting(deck_groups: list[dict], battle: str, side: str | None) -> list[dict]:
+    """My playable decks for that battle and side (for a Join form)."""
+    return [d for g in deck_groups if g["battle"] == battle and g["side"] == side
+            for d in g["decks"]]
+
+
+def _invitation_rows(user, deck_groups) -> list[dict]:
+    rows = []
+    for b in selectors.invitations_of(user).filter(status=Status.WAITING)[:MAX_LIST]:
+        s = selectors.battle_summary(b, user)
+        rows.append({**s, "battle_name": battle_name(s["battle"]),
+                     "side_name": SIDE_NAMES.get(s["my_side"], s["my_side"]),
+                     "decks": _fitting(deck_groups, s["battle"], s["my_side"])})
+    return rows
+
+
+def _open_rows(user, deck_groups) -> list[dict]:
+    rows = []
+    for b in selectors.open_battles(user)[:MAX_LIST]:
+        s = selectors.open_summary(b)
+        rows.append({**s, "battle_name": battle_name(s["battle"]),
+                     "side_name": SIDE_NAMES.get(s["side"], s["side"]),
+                     "decks": _fitting(deck_groups, s["battle"], s["side"])})
+    return rows
+
+
+def _render_list(request: HttpRequest, *, form: dict | None = None, error: str = "",
+                 list_error: str = "", status: int = 200) -> HttpResponse:
+    deck_groups = _deck_choices(request.user)
     return render(request, TEMPLATES + "list.html", {
-        "rows": _list_rows(request.user), "form": form, "error": error,
+        "rows": _list_rows(request.user), "form": form or _form({}), "error": error,
+        "list_error": list_error,
+        "invitations": _invitation_rows(request.user, deck_groups),
+        "open_rows": _open_rows(request.user, deck_groups),
         "battles": [(key, battle_name(key)) for key in BATTLES],
         "sides": [(s, SIDE_NAMES[s]) for s in SIDES],
         "bots": [(name, BOT_LABELS.get(name, name.title())) for name in BOTS],
-        "deck_groups": _deck_choices(request.user),
+        "opponents": OPPONENTS,
+        "deck_groups": deck_groups,
     }, status=status)
+
+
+def _form(data) -> dict:
+    return {"battle": data.get("battle", BATTLES[0]), "side": data.get("side", "french"),
+            "opponent": data.get("opponent", "computer"),
+            "opponent_name": data.get("opponent_name", ""),
+            "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
+            "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"])),
+            "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
+
+
+@login_required
+def battle_list(request: HttpRequest) -> HttpResponse:
+    """My invitations, the open battles of others, my battles, and the form to start one
+    (POST: create)."""
+    if request.method != "POST":
+        return _render_list(request)
+    form = _form(request.POST)
+    try:
+        b = _create_from_form(request, form)
+    except NotAllowed as exc:
+        raise PermissionDenied(exc.message) from None
+    except BattleError as exc:
+        return _render_list(request, form=form, error=_capitalised(exc.message),
+                            status=exc.status)
+    return redirect("battle", pk=b.pk)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take the empty seat of an open battle or of one I am invited to (optionally with one
+    of my decks), then see the battle; a refusal is the list with the message."""
+    try:
+        services.join_battle(pk, request.user,
+                             _int_or_raw(request.POST.get("deck_version", "")))
+    except BattleError as exc:  # 409 the seat is taken, 404, 400 (my own, a wrong deck)
+        return _render_list(request, list_error=_capitalised(exc.message), status=exc.status)
+    return redirect("battle", pk=pk)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel my battle nobody has joined, or decline an invitation; then the list."""
+    try:
+        services.cancel_battle(pk, request.user)
+    except BattleError as exc:  # 403 someone else's open battle, 404, 409 started
+        return _render_list(request, list_error=_capitalised(exc.message), status=exc.status)
+    return redirect("battles")
 
 
 # --- a battle --------------------------------------------------------------------------------
@@ -325,8 +423,10 @@ def battle_context(battle: Battle, user, **extra) -> dict:
         "bv": bv, "side": side, "side_name": SIDE_NAMES[side],
         "battle_name": battle_name(bv["battle"]),
         "opponent": bv["opponent"] or "anyone who takes the other seat",
+        "invitee": bv["opponent"] if bv["status"] == Status.WAITING else None,
         "outcome": outcome_text(bv["outcome"], side),
-        "poll": waiting == "computer", "poll_seconds": POLL_SECONDS,
+        "poll": waiting in ("computer", "opponent"),
+        "poll_seconds": POLL_SECONDS if waiting == "computer" else HUMAN_POLL_SECONDS,
         "over": bv["status"] != Status.ACTIVE,
         "board": "", "reserve": None, "sections": [], "log": [],
         "status_line": STATUS_LABELS.get(bv["status"], bv["status"]),
@@ -342,9 +442,10 @@ def battle_context(battle: Battle, user, **extra) -> dict:
 
 def _render_battle(request: HttpRequest, battle: Battle, status: int = 200,
                    **extra) -> HttpResponse:
-    context = battle_context(battle, request.user, **extra)
+    fragment = is_htmx(request)
+    context = battle_context(battle, request.user, fragment=fragment, **extra)
     template = TEMPLATES + "battle.html"
-    if is_htmx(request):
+    if fragment:
         response = render(request, template + "#play", context, status=status)
     else:
         response = render(request, template, context, status=status)

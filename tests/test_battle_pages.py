@@ -5,7 +5,10 @@ and through htmx (the play fragment); a stale seq is a 409 fragment saying the b
 moved on, an illegal action a 400 with the engine's message, and nothing changes; someone
 else's battle is a 404. Hidden information: a whole battle played through the pages, every
 page checked against the full engine state for the names and numbers of face-down enemy
-cards; the seed appears only once the battle is over."""
+cards; the seed appears only once the battle is over. Playing another person: open battles
+and invitations from the form (a bad username: the message), joining from the list, declining,
+cancelling, a seat taken meanwhile (409), polling while the other person is to move, and a
+whole battle between two users checked from both sides for hidden cards."""
 
 from __future__ import annotations
 
@@ -317,13 +320,165 @@ def test_a_battle_between_people_waiting_for_an_opponent(alice, user, sent):
     row = row[row.index(f'battle-row-{b.pk}"'):]
     row = row[:row.index("</tr>")]
     assert "anyone (open battle)" in row and "Waiting for an opponent" in row
+    assert f'action="/battles/{b.pk}/cancel/"' in row  # my waiting battle: Cancel
     page = alice.get(f"/battles/{b.pk}/")
     text = page.content.decode()
     assert page.status_code == 200 and 'data-testid="no-position"' in text
     assert "<svg" not in text.split('data-testid="battle-play"')[1]
-    assert posted_actions(text)[1] == [] and 'hx-trigger="every' not in text
+    assert posted_actions(text)[1] == []
+    assert 'hx-trigger="every 2s"' in text  # polls until someone joins
+    assert "anyone takes the other seat" in text
+    assert f'action="/battles/{b.pk}/cancel/"' in text
     r = act(alice, b, 0, {"type": "end_turn", "side": "french"}, htmx=True, expect=409)
     assert "Waiting for an opponent" in r.content.decode()
+
+
+# --- playing another person ----------------------------------------------------------------
+
+def row_of(text: str, testid: str) -> str:
+    row = text[text.index(f'data-testid="{testid}"'):]
+    return row[:row.index("</tr>")]
+
+
+def test_create_an_open_battle_and_an_invitation(alice, user, other_user, sent):
+    text = alice.get("/battles/").content.decode()
+    for label in ("Opponent", "The computer", "Anyone (an open battle)", "A player I name"):
+        assert label in text
+    b = create(alice, opponent="open", side="french")
+    assert (b.status, b.invited, b.bot, b.french_player) == (Status.WAITING, None, "", user)
+    inv = create(alice, opponent="player", opponent_name="BOB", side="allied")
+    assert (inv.status, inv.invited, inv.allied_player) == (Status.WAITING, other_user, user)
+    assert sent == []  # nobody asks the computer
+    text = alice.get("/battles/").content.decode()
+    assert "bob (invited)" in row_of(text, f"battle-row-{inv.pk}")
+    page = alice.get(f"/battles/{inv.pk}/").content.decode()
+    assert "<strong>bob</strong> (invited) takes" in page and "only they may join" in page
+
+
+@pytest.mark.parametrize("name,status,message", [
+    ("nobody", 404, "No player named &#x27;nobody&#x27;"),
+    ("alice", 400, "You cannot invite yourself"),
+    ("", 400, "Enter the username of the player to invite"),
+    ("open", 400, "cannot be invited by name"),
+])
+def test_a_bad_invitation_is_the_form_again_with_the_message(alice, sent, name, status,
+                                                             message):
+    r = create(alice, expect=status, opponent="player", opponent_name=name)
+    text = r.content.decode()
+    assert 'data-testid="create-error"' in text and message in text
+    assert f'name="opponent_name" type="text" autocomplete="off" placeholder="Username" ' \
+           f'value="{name}"' in text
+    assert re.search(r'value="player" checked', text)
+    assert not Battle.objects.exists()
+
+
+def test_join_an_open_battle_from_the_list(alice, user, other_user, sent):
+    b = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    bob = client_for(other_user)
+    assert f'data-testid="open-{b.pk}"' not in alice.get("/battles/").content.decode()
+    text = bob.get("/battles/").content.decode()
+    row = row_of(text, f"open-{b.pk}")
+    assert "Quatre Bras" in row and "Allied" in row and "alice" in row
+    assert f'action="/battles/{b.pk}/join/"' in row
+    r = bob.post(f"/battles/{b.pk}/join/", {"deck_version": ""})
+    assert r.status_code == 302 and r["Location"] == f"/battles/{b.pk}/"
+    b.refresh_from_db()
+    assert (b.status, b.allied_player) == (Status.ACTIVE, other_user)
+    # the Allies deploy first: bob's move, alice's page polls for it
+    bob_page = bob.get(f"/battles/{b.pk}/").content.decode()
+    assert 'data-testid="board"' in bob_page and posted_actions(bob_page)[1]
+    assert 'hx-trigger="every' not in bob_page  # my move: no polling
+    alice_page = alice.get(f"/battles/{b.pk}/").content.decode()
+    assert 'data-testid="board"' in alice_page and posted_actions(alice_page)[1] == []
+    assert 'hx-trigger="every 2s"' in alice_page and "bob is to move" in alice_page
+    # a polled fragment also updates the opponent's name in the heading
+    frag = alice.get(f"/battles/{b.pk}/", headers=HX).content.decode()
+    assert '<strong id="battle-opponent" data-testid="opponent" hx-swap-oob="true">bob' in frag
+    # it is no longer open: a second joiner finds the seat taken
+    carol = client_for(type(user).objects.create_user("carol", "c@example.com", "pw-1815-x"))
+    assert f'data-testid="open-{b.pk}"' not in carol.get("/battles/").content.decode()
+
+
+def test_join_with_my_deck(catalogue, user, sent):
+    dora, versions = player("dora")
+    b = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    c = client_for(dora)
+    row = row_of(c.get("/battles/").content.decode(), f"open-{b.pk}")
+    assert f'value="{versions["british"].pk}"' in row  # a deck of mine for the free side
+    assert f'value="{versions["french"].pk}"' not in row
+    r = c.post(f"/battles/{b.pk}/join/", {"deck_version": str(versions["french"].pk)})
+    assert r.status_code == 400 and "cannot play the allied side" in r.content.decode()
+    assert 'data-testid="list-error"' in r.content.decode()
+    r = c.post(f"/battles/{b.pk}/join/", {"deck_version": str(versions["british"].pk)})
+    assert r.status_code == 302
+    b.refresh_from_db()
+    assert b.british_deck == versions["british"] and b.allied_player == dora
+
+
+def test_join_and_decline_an_invitation(alice, user, other_user, sent):
+    first = services.create_battle(user, "ligny", "french", opponent="bob")
+    second = services.create_battle(user, "wavre", "allied", opponent="bob")
+    bob = client_for(other_user)
+    text = bob.get("/battles/").content.decode()
+    assert 'data-testid="invitations"' in text
+    row = row_of(text, f"invitation-{first.pk}")
+    assert "Ligny" in row and "Allied" in row and "alice" in row
+    assert f'action="/battles/{first.pk}/join/"' in row
+    assert f'action="/battles/{first.pk}/cancel/"' in row and "Decline" in row
+    assert f'data-testid="open-{first.pk}"' not in text  # an invitation is not open
+    # nobody else sees it, nor may join it
+    carol = client_for(type(user).objects.create_user("carol", "c@example.com", "pw-1815-x"))
+    assert f"invitation-{first.pk}" not in carol.get("/battles/").content.decode()
+    r = carol.post(f"/battles/{first.pk}/join/")
+    assert r.status_code == 404 and "No such battle" in r.content.decode()
+
+    r = bob.post(f"/battles/{first.pk}/join/", {"deck_version": ""})
+    assert r.status_code == 302 and r["Location"] == f"/battles/{first.pk}/"
+    first.refresh_from_db()
+    assert (first.status, first.allied_player) == (Status.ACTIVE, other_user)
+    r = bob.post(f"/battles/{second.pk}/cancel/")
+    assert r.status_code == 302 and r["Location"] == "/battles/"
+    second.refresh_from_db()
+    assert second.status == Status.DECLINED
+    text = bob.get("/battles/").content.decode()
+    assert 'data-testid="invitations"' not in text  # both answered
+    assert f'battle-row-{first.pk}"' in text
+    # alice's list: the declined battle, no Cancel button any more
+    row = row_of(alice.get("/battles/").content.decode(), f"battle-row-{second.pk}")
+    assert "Declined" in row and "/cancel/" not in row
+
+
+def test_cancel_my_waiting_battle(alice, user, other_user, sent):
+    b = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    bob = client_for(other_user)
+    r = bob.post(f"/battles/{b.pk}/cancel/")  # not bob's to cancel
+    assert r.status_code == 403 and "Only its creator can cancel" in r.content.decode()
+    r = alice.post(f"/battles/{b.pk}/cancel/")
+    assert r.status_code == 302 and r["Location"] == "/battles/"
+    b.refresh_from_db()
+    assert b.status == Status.CANCELLED
+    assert f'data-testid="open-{b.pk}"' not in bob.get("/battles/").content.decode()
+    r = alice.post(f"/battles/{b.pk}/cancel/")
+    assert r.status_code == 409 and "already cancelled" in r.content.decode()
+    r = bob.post(f"/battles/{b.pk}/join/")
+    assert r.status_code == 409 and "cancelled by its creator" in r.content.decode()
+    assert alice.get(f"/battles/{b.pk}/cancel/").status_code == 405
+
+
+def test_a_seat_taken_meanwhile_is_a_409_with_the_message(alice, user, other_user, sent):
+    b = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    bob = client_for(other_user)
+    carol_user = type(user).objects.create_user("carol", "c@example.com", "pw-1815-x")
+    carol = client_for(carol_user)
+    assert f'data-testid="open-{b.pk}"' in carol.get("/battles/").content.decode()
+    assert bob.post(f"/battles/{b.pk}/join/").status_code == 302
+    # carol's page still showed the Join button; she clicks it: the seat is taken
+    r = carol.post(f"/battles/{b.pk}/join/")
+    assert r.status_code == 409
+    text = r.content.decode()
+    assert 'data-testid="list-error"' in text and "The seat is taken" in text
+    b.refresh_from_db()
+    assert b.allied_player == other_user
 
 
 def test_log_lines_are_escaped(alice, user, sent, monkeypatch):
@@ -418,3 +573,39 @@ def test_a_whole_battle_through_the_pages_never_shows_a_hidden_card(
     assert posted_actions(text)[1] == [] and 'hx-trigger="every' not in text
     r = act(alice, b, b.seq, {"type": "end_turn", "side": side}, htmx=True, expect=409)
     assert "The battle is over" in r.content.decode()
+
+
+def test_a_battle_between_two_people_never_shows_either_a_hidden_card(
+        alice, user, other_user, sent, monkeypatch):
+    """Both players' pages, at every step, against the full state: no face-down enemy card
+    named or numbered; the page of the player waiting for the other polls, the other not."""
+    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618160)
+    b = create(alice, opponent="player", opponent_name="bob", side="french", turn_cap="4")
+    bob = client_for(other_user)
+    assert bob.post(f"/battles/{b.pk}/join/").status_code == 302
+    clients = {"french": alice, "allied": bob}
+    rng = random.Random("pages:people")
+    secrets_checked = {"french": 0, "allied": 0}
+    steps = 0
+    while True:
+        steps += 1
+        assert steps < 3000, "the battle does not end"
+        pages = {side: c.get(f"/battles/{b.pk}/").content.decode()
+                 for side, c in clients.items()}
+        for side, text in pages.items():
+            secrets_checked[side] += check_page(text, b, side)
+        if b.status != Status.ACTIVE:
+            break
+        mover = services.priority(b)
+        waiter = "allied" if mover == "french" else "french"
+        assert 'hx-trigger="every 2s"' in pages[waiter] and posted_actions(pages[waiter])[1] == []
+        assert 'hx-trigger="every' not in pages[mover]
+        seq, actions, types = posted_actions(pages[mover])
+        assert seq == b.seq and actions
+        ending = [a for a, t in zip(actions, types, strict=True) if t in ENDING]
+        action = rng.choice(ending) if ending and rng.random() < 0.35 else rng.choice(actions)
+        r = act(clients[mover], b, seq, action, htmx=True, expect=200)
+        secrets_checked[mover] += check_page(r.content.decode(), b, mover)
+    assert sent == []  # no computer here
+    assert min(secrets_checked.values()) > 20, secrets_checked
+    assert b.outcome and all('data-testid="outcome"' in text for text in pages.values())

@@ -11,6 +11,9 @@ and the test runs the task function ``battles.bot_move`` itself while the page i
 The page's polls pass through this thread (``serialise_polls``), so that none is being
 answered on the shared in-memory database connection while the task writes.
 
+Two people: alice opens a battle, bob joins it from the list in a second browser context,
+and alice's page picks up the join and bob's first action by polling.
+
 With EAGLES_SCREENSHOTS=DIR the battle page is saved at 375 and 1280 px.
 """
 
@@ -230,3 +233,53 @@ def test_new_battle_form_offers_the_decks_that_fit(logged_in_page, worker):
     expect(page.get_by_test_id("battle-name")).to_contain_text("Quatre Bras")
     b = Battle.objects.get()
     assert b.british_deck == versions["british"] and b.allied_player == alice
+
+
+def test_two_people_play_an_open_battle(logged_in_page, browser, live_server,
+                                         django_user_model, worker):
+    """alice creates an open battle (French); bob, in another browser, joins it from the
+    list; both pages show the board; bob (the Allies deploy first) acts and alice's page,
+    polling, picks it up."""
+    alice = logged_in_page
+    django_user_model.objects.create_user("bob", "bob@example.com", "s3cret-pass-1815")
+    context = browser.new_context(base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    bob = context.new_page()
+    try:
+        # every request of both pages passes through this thread, one at a time (SQLite)
+        for page in (alice, bob):
+            page.route("**/battles/**", lambda route: route.fulfill(response=route.fetch()))
+        bob.goto("/accounts/login/")
+        bob.fill("input[name=username]", "bob")
+        bob.fill("input[name=password]", "s3cret-pass-1815")
+        bob.click("form button[type=submit]")
+        bob.wait_for_url(live_server.url + "/")
+
+        alice.goto("/battles/")
+        alice.get_by_label("Battle", exact=True).select_option("quatre-bras")
+        alice.get_by_label("French").check()
+        alice.get_by_label("Anyone (an open battle)").check()
+        expect(alice.get_by_test_id("bot-choice")).to_be_hidden()
+        alice.get_by_test_id("new-battle-submit").click()
+        expect(alice.get_by_test_id("no-position")).to_contain_text("anyone takes")
+        b = Battle.objects.get()
+        expect(play(alice)).to_have_attribute("hx-trigger", "every 2s")
+
+        bob.goto("/battles/")
+        row = bob.get_by_test_id(f"open-{b.pk}")
+        expect(row).to_contain_text("alice")
+        row.get_by_test_id("join").click()
+        expect(bob.get_by_test_id("board")).to_be_visible()
+        expect(play(bob)).to_have_attribute("data-waiting", "you")
+
+        # alice's page notices the join by polling: the board and bob's name appear
+        expect(alice.get_by_test_id("board")).to_be_visible()
+        expect(alice.get_by_test_id("opponent")).to_have_text("bob")
+        expect(play(alice)).to_have_attribute("data-waiting", "opponent")
+
+        click_action(bob, ("deploy",))
+        expect(play(alice)).to_have_attribute("data-seq", "1")
+        expect(alice.get_by_test_id("log-line")).to_have_count(1)
+    finally:
+        bob.goto("about:blank")
+        context.close()

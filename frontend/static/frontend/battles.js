@@ -27,6 +27,25 @@
       if (event.target.name === "battle" || event.target.name === "side") update();
     });
     update();
+
+    // The opponent: the computer's strength matters only against the computer; typing a
+    // username chooses "a player I name".
+    var bots = form.querySelector("[data-testid=bot-choice]");
+    var name = form.elements.opponent_name;
+    var opponent = function () {
+      var chosen = (form.querySelector("input[name=opponent]:checked") || {}).value;
+      if (bots) bots.hidden = chosen !== "computer";
+    };
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "opponent") opponent();
+    });
+    if (name) {
+      name.addEventListener("input", function () {
+        var player = form.querySelector("input[name=opponent][value=player]");
+        if (player && name.value && !player.checked) { player.checked = true; opponent(); }
+      });
+    }
+    opponent();
   }
 
   // A battle: the play fragment is replaced after each action and each poll; if that took
