@@ -73,9 +73,7 @@ def extra_token(st: State, side: int, place: int) -> dict | None:
 def step_ok(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None,
             src: int, dst: int, *, second: bool, stacking: bool = True) -> bool:
     """Whether one Battle Move src -> dst is legal for card c (piece p, None from Reserve)."""
-    if dst == reserve(side):
-        pass
-    elif prussian_barred(st, c, dst):
+    if dst != reserve(side) and prussian_barred(st, c, dst):
         return False
     res = 4 * side
     src_engaged = src != res and idx.eng[src]
