@@ -29,20 +29,14 @@ from typing import Any, NamedTuple
 from xml.sax.saxutils import escape as _escape
 
 from battles.engine import default_cards
+from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES, SIDE_NAMES, SIDES
 
 __all__ = ["board_svg", "describe_action", "describe_actions", "describe_event",
            "describe_events", "place_label"]
 
-SIDES = ("french", "allied")
-SIDE_NAMES = {"french": "French", "allied": "Allied"}
 SIDE_PEOPLE = {"french": "The French", "allied": "The Allies"}
 SIDE_THE = {"french": "the French", "allied": "the Allies"}
-ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
-ARMY_COLOURS = {"french": "#1f3f8f", "british": "#a31f24", "prussian": "#3e4c5e"}
-ARMY_TINTS = {"french": "#e6ebf6", "british": "#f6e6e6", "prussian": "#e7eaee"}
 SIDE_ARMY = {"french": "french", "allied": "british"}
-BATTLE_NAMES = {"quatre-bras": "Quatre Bras", "ligny": "Ligny", "wavre": "Wavre",
-                "waterloo": "Waterloo"}
 TYPE_NAMES = {"general": "General", "infantry": "Infantry", "cavalry": "Cavalry",
               "artillery": "Artillery", "terrain": "Terrain", "special": "Special"}
 POS_NAMES = {"left": "Left", "center": "Centre", "right": "Right"}

@@ -43,9 +43,7 @@ from django.views.decorators.http import require_POST
 
 from battles import selectors, services
 from battles.board_render import (
-    BATTLE_NAMES,
     PHASE_NAMES,
-    SIDE_NAMES,
     Ctx,
     board_svg,
     describe_actions,
@@ -55,10 +53,10 @@ from battles.board_render import (
 from battles.bots import BOTS
 from battles.engine import DEFAULT_SETTINGS, SIDES
 from battles.engine.board import ARMY_SIDE
-from battles.engine.state import BATTLES
 from battles.errors import BattleError, NotAllowed, NotFound
 from battles.models import Battle, Status
 from decks.selectors import decks_of, playable_version
+from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200
@@ -66,7 +64,6 @@ POLL_SECONDS = 1  # waiting for the computer
 HUMAN_POLL_SECONDS = 2  # waiting for another person's move, or for someone to join
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
              ("player", "A player I name"))
-ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
 BOT_LABELS = {"random": "Random (plays any legal move)",
               "greedy": "Greedy (picks the move that looks best now)"}
 WAITING = {"you": "Your move", "computer": "The computer's move",

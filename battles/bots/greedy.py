@@ -9,10 +9,10 @@ from functools import lru_cache
 from typing import Any
 
 from battles.engine.cards import Card, default_cards
+from game import SIDES
 
 from .base import Bot
 
-SIDES = ("french", "allied")
 POSITIONS = {s: (f"{s}_left", f"{s}_center", f"{s}_right") for s in SIDES}
 RESERVE = {s: f"{s}_reserve" for s in SIDES}
 FACING = {"french_left": "allied_right", "french_center": "allied_center",
