@@ -93,3 +93,20 @@ def test_replay_after_a_catalogue_correction_reproduces_the_battle(catalogue, us
             diverged = True
             break
     assert diverged
+
+
+def test_15_0_a_custom_deck_musters_half_in_an_online_battle(catalogue, user, sent):
+    from decks import services as deck_services
+
+    french = list(Card.objects.filter(army="french", type="infantry")
+                  .order_by("bp", "number").values_list("number", flat=True)[:20])
+    deck = deck_services.create_deck(user, name="twenty", battle="quatre-bras", army="french",
+                                     kind="custom", scale="2",
+                                     entries=[(n, 1, None) for n in french])
+    assert deck.latest.valid, deck.latest.problems
+    b = services.create_battle(user, "quatre-bras", "french", deck_version_id=deck.latest.pk)
+    assert b.deck_kinds == {"french": {"kind": "custom", "scale": "2"}}
+    state = services.replay(b)
+    # 15.0: half of 20, not the chart's M10 scaled by 20/14 (14).
+    assert len(state.reserve[0]) == 10 and len(state.decks["french"]) == 10
+    assert state.rates["french"] == 1  # 3.0: R1 x 20/14, rounded
