@@ -394,7 +394,7 @@ def bot_move(battle_id: int, seq: int) -> int:
         if me is None or priority(battle) != me:
             return 0
         state = from_json(battle.state, setup.engine_cards(battle))
-        bot = get_bot(battle.bot)
+        bot = get_bot(battle.bot, setup.bot_cards(battle))
         moves: list[tuple[str, dict, list]] = []
         stuck = False
         while state.outcome is None and SIDES[state.priority] == me:

@@ -58,6 +58,14 @@ def engine_cards(battle: Battle) -> CardTable:
     return load_cards(battle.card_records or catalogue_now()[1])
 
 
+def bot_cards(battle: Battle) -> CardTable:
+    """What the computer player may know: the public catalogue as it is now, with the battle's
+    own records for its cards (a bot estimates a face-down card over the whole catalogue)."""
+    by_number = {r["number"]: r for r in catalogue_now()[1]}
+    by_number.update((r["number"], r) for r in battle.card_records)
+    return load_cards(by_number.values())
+
+
 def setup_state(battle: Battle) -> State:
     """The battle's position before its first action, from its recorded setup."""
     return new_battle(battle.battle, battle.seed, battle.decks, battle.settings,

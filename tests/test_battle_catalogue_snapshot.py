@@ -39,7 +39,8 @@ def play(b, user, actions: int, rng: random.Random) -> None:
     while b.status == Status.ACTIVE and b.seq < actions:
         if services.priority(b) == side:
             state = from_json(b.state, setup.engine_cards(b))
-            action = GreedyBot().choose(view(state, side), legal_actions(state, side), rng)
+            bot = GreedyBot(setup.bot_cards(b))
+            action = bot.choose(view(state, side), legal_actions(state, side), rng)
             services.act(b.pk, user, b.seq, action)
         else:
             tasks.bot_move(b.pk, b.seq)

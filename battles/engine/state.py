@@ -17,7 +17,7 @@ from typing import Any
 from game import BATTLES_CHART, deck_figures
 
 from .board import ARMY_SIDE
-from .cards import CardTable, default_cards, load_cards
+from .cards import CardTable, load_cards
 from .errors import IllegalAction
 
 LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
@@ -125,10 +125,13 @@ def historical_deck(battle: str, army: str, seed: int | str,
 
 
 def card_table(cards: CardTable | Iterable[Mapping[str, Any]] | None) -> CardTable:
-    """A card table from a table or from catalogue records (plain dicts)."""
+    """A card table from a table or from catalogue records (plain dicts) given by the caller."""
     if isinstance(cards, CardTable):
         return cards
-    return default_cards() if cards is None else load_cards(cards)
+    if cards is None:
+        raise TypeError("the engine needs the card records: pass cards= (the battle's "
+                        "records, or cards.catalogue_file.catalogue_records())")
+    return load_cards(cards)
 
 
 def _deck_scale(spec: Mapping[str, Any], size: int, chart_deck: int) -> Fraction:
