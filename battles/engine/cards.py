@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from game import ARMIES
+
 MORALE_VALUE = {"a": 4, "b": 3, "c": 2, "d": 1}  # 6.0
 TROOPS = frozenset(("infantry", "cavalry", "artillery"))
 
@@ -83,7 +85,7 @@ def load_cards(records: Iterable[Mapping[str, Any]]) -> CardTable:
     # 12.3: an army's commander is its best "A" general that is not a chief of staff
     # (Napoléon, Wellington, Blücher in the catalogue): highest offense+defense, then number.
     table.commanders = {}
-    for army in ("french", "british", "prussian"):
+    for army in ARMIES:
         best = [c for c in table.values()
                 if c.army == army and c.kind == "general" and c.corps == "A" and not c.cos]
         if best:
