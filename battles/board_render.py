@@ -28,21 +28,14 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 from xml.sax.saxutils import escape as _escape
 
-from battles.engine import default_cards
+from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES, SIDE_NAMES, SIDES
 
 __all__ = ["board_svg", "describe_action", "describe_actions", "describe_event",
            "describe_events", "place_label"]
 
-SIDES = ("french", "allied")
-SIDE_NAMES = {"french": "French", "allied": "Allied"}
 SIDE_PEOPLE = {"french": "The French", "allied": "The Allies"}
 SIDE_THE = {"french": "the French", "allied": "the Allies"}
-ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
-ARMY_COLOURS = {"french": "#1f3f8f", "british": "#a31f24", "prussian": "#3e4c5e"}
-ARMY_TINTS = {"french": "#e6ebf6", "british": "#f6e6e6", "prussian": "#e7eaee"}
 SIDE_ARMY = {"french": "french", "allied": "british"}
-BATTLE_NAMES = {"quatre-bras": "Quatre Bras", "ligny": "Ligny", "wavre": "Wavre",
-                "waterloo": "Waterloo"}
 TYPE_NAMES = {"general": "General", "infantry": "Infantry", "cavalry": "Cavalry",
               "artillery": "Artillery", "terrain": "Terrain", "special": "Special"}
 POS_NAMES = {"left": "Left", "center": "Centre", "right": "Right"}
@@ -270,7 +263,7 @@ class Ctx:
     def __init__(self, view: Mapping | None, cards: Mapping | None, *,
                  viewer: Any = "from-view", before: Mapping | None = None):
         self.view: Mapping = view or {}
-        self.cards = cards if cards is not None else default_cards()
+        self.cards = cards if cards is not None else {}  # no cards given: none can be named
         self._infos: dict[Any, Info | None] = {}
         if viewer == "from-view":
             viewer = self.view.get("viewer")
@@ -987,7 +980,8 @@ def board_svg(view: dict, side: str, cards: Mapping | None = None, *,
               id_prefix: str = "board") -> str:
     """The battlefield of `view` (from ``battles.engine.view``) drawn from `side`'s point of
     view, as a standalone accessible SVG string. `cards`: the card table (default: the
-    engine's ``default_cards()``; catalogue records keyed by number also work)."""
+    battle's card table, e.g. ``battles.setup.engine_cards``; catalogue records keyed by
+    number also work; without it no card is named: the renderer reads no file)."""
     if side not in SIDES:
         side = view.get("viewer") if view.get("viewer") in SIDES else "french"
     prefix = re.sub(r"[^A-Za-z0-9_-]", "", id_prefix) or "board"

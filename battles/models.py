@@ -20,11 +20,9 @@ from django.db import models
 from django.db.models import Q
 
 from cards.models import Battle as BattleName
+from game import SIDE_NAMES, SIDES
 
-
-class Side(models.TextChoices):
-    FRENCH = "french", "French"
-    ALLIED = "allied", "Allied"
+Side = models.TextChoices("Side", [(s.upper(), (s, SIDE_NAMES[s])) for s in SIDES])
 
 
 class BotName(models.TextChoices):
@@ -75,6 +73,18 @@ class Battle(models.Model):
                                      on_delete=models.SET_NULL, related_name="+")
     prussian_deck = models.ForeignKey("decks.DeckVersion", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
+    catalogue_version = models.CharField(
+        max_length=40, blank=True, default="",
+        help_text="The catalogue version the battle was set up with (empty: set up before "
+                  "battles recorded it).")
+    card_records = models.JSONField(
+        default=list, blank=True,
+        help_text="Secret: the catalogue records of the cards in its decks as at setup, so "
+                  "that a later catalogue correction cannot change the battle or its replay.")
+    deck_kinds = models.JSONField(
+        default=dict, blank=True,
+        help_text="army -> {kind, scale} of a player's own deck (3.0, 15.0, 16.0: its Muster "
+                  "and rate); an army not named has a dealt deck.")
     seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
     state = models.JSONField(null=True, blank=True,
                              help_text="Engine position after action ``seq`` (a cache); null "

@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from .engine import SIDES, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
+from .setup import engine_cards
 
 
 def side_of(battle: Battle, user) -> str | None:
@@ -161,7 +162,8 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     side = side_of(battle, user)
     if side is None:
         raise NotFound("no such battle")
-    state = from_json(battle.state) if battle.state is not None else None
+    state = (from_json(battle.state, engine_cards(battle)) if battle.state is not None
+             else None)
     mine = priority(battle) == side
     rows = battle.actions.filter(seq__gt=since).order_by("seq").values_list("seq", "events")
     entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, side)]

@@ -36,7 +36,9 @@ from django.utils import timezone
 
 from decks.models import DeckVersion
 from decks.services import check_version
+from game import armies_at
 
+from . import setup
 from .bots import BOTS, get_bot
 from .engine import (
     DEFAULT_SETTINGS,
@@ -49,7 +51,6 @@ from .engine import (
     from_json,
     historical_deck,
     legal_actions,
-    new_battle,
     to_json,
     view,
 )
@@ -198,10 +199,7 @@ def _deck_version(user, battle: str, side: str, deck_version_id) -> DeckVersion 
 
 
 def _armies(battle: str, side: str | None = None) -> list[str]:
-    from decks.rules.chart import BATTLES_CHART
-
-    return [a for a in BATTLES_CHART[battle]
-            if side is None or ARMY_SIDE[a] == SIDES.index(side)]
+    return list(armies_at(battle, side))
 
 
 def _deck_cards(version: DeckVersion) -> list[int]:
@@ -245,17 +243,23 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
     invited = None if opponent in (COMPUTER, OPEN) else _invitee(user, opponent)
     version = _deck_version(user, battle, side, deck_version_id)
     seed = new_seed()
-    decks = {army: sorted(historical_deck(battle, army, seed)) for army in _armies(battle)}
+    catalogue_version, records = setup.catalogue_now()
+    decks = {army: sorted(historical_deck(battle, army, seed, records))
+             for army in _armies(battle)}
     if version is not None:
         decks[version.army] = _deck_cards(version)
+    b = Battle(battle=battle, seed=seed, decks=decks, settings=settings,
+               deck_kinds=setup.deck_kind(version))
+    setup.record_setup(b, catalogue_version, records)
     # Against a person the position is built when they join with their deck: the setup
     # shuffles every army from one stream, so a position built now would change at join.
-    state = new_battle(battle, seed, decks, settings) if against_computer else None
+    state = setup.setup_state(b) if against_computer else None
     with transaction.atomic():
         b = Battle.objects.create(
             battle=battle, settings=settings, bot=bot if against_computer else "",
             invited=invited, seed=seed, seed_hash=seed_hash(seed), decks=decks,
-            state=to_json(state) if state is not None else None,
+            catalogue_version=b.catalogue_version, card_records=b.card_records,
+            deck_kinds=b.deck_kinds, state=to_json(state) if state is not None else None,
             status=Status.ACTIVE if against_computer else Status.WAITING,
             french_player=user if side == "french" else None,
             allied_player=user if side == "allied" else None,
@@ -295,14 +299,16 @@ def join_battle(battle_id, user, deck_version_id=None) -> Battle:
             raise Conflict("the seat is taken")
         side = battle.free_seat()
         version = _deck_version(user, battle.battle, side, deck_version_id)
-        fields = ["decks", "state", "status", f"{side}_player"]
+        fields = ["decks", "state", "status", f"{side}_player", "catalogue_version",
+                  "card_records", "deck_kinds"]
         if version is not None:
             battle.decks = {**battle.decks, version.army: _deck_cards(version)}
+            battle.deck_kinds = {**battle.deck_kinds, **setup.deck_kind(version)}
             setattr(battle, f"{version.army}_deck", version)
             fields.append(f"{version.army}_deck")
         setattr(battle, f"{side}_player", user)
-        battle.state = to_json(new_battle(battle.battle, battle.seed, battle.decks,
-                                          battle.settings))
+        setup.record_setup(battle, *setup.catalogue_now())  # the position is built now
+        battle.state = to_json(setup.setup_state(battle))
         battle.status = Status.ACTIVE
         battle.save(update_fields=fields)
     return battle
@@ -360,7 +366,7 @@ def act(battle_id, user, seq, action) -> list[dict]:
                            seq=battle.seq)
         if action.get("side", side) != side:
             raise BattleError(f"you play the {side} side: an action's side must be {side!r}")
-        state = from_json(battle.state)
+        state = from_json(battle.state, setup.engine_cards(battle))
         legal = legal_actions(state, side)
         n = battle.seq + 1
         if action in legal:  # store the engine's own dict (12, never 12.0 or True for 1)
@@ -387,8 +393,8 @@ def bot_move(battle_id: int, seq: int) -> int:
         me = computer_side(battle)
         if me is None or priority(battle) != me:
             return 0
-        state = from_json(battle.state)
-        bot = get_bot(battle.bot)
+        state = from_json(battle.state, setup.engine_cards(battle))
+        bot = get_bot(battle.bot, setup.bot_cards(battle))
         moves: list[tuple[str, dict, list]] = []
         stuck = False
         while state.outcome is None and SIDES[state.priority] == me:
@@ -436,7 +442,7 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
 def replay(battle: Battle) -> State:
     """The state rebuilt from the setup and the action list (the snapshot is only a cache).
     Raises ``RuntimeError`` if an action's events differ from those recorded."""
-    state = new_battle(battle.battle, battle.seed, battle.decks, battle.settings)
+    state = setup.setup_state(battle)
     for row in battle.actions.order_by("seq"):
         events = apply(state, row.action, dice_for(battle.seed, row.seq))
         if _plain(events) != row.events:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.bots import Bot, get_bot
-from battles.engine import SIDES, SeededDice, apply, legal_actions, new_battle, view
+from battles.engine import SIDES, SeededDice, apply, legal_actions, load_cards, new_battle, view
+from cards import catalogue_file
 
 MAX_STEPS = 200_000  # a runaway bot is a bug: stop it rather than loop forever
 
@@ -109,11 +110,13 @@ def results_digest(results: list[GameResult]) -> str:
 def play_game(battle: str, seed: str, bots: dict[str, Bot], *,
               decks: dict[str, list[int]] | None = None,
               settings: dict[str, Any] | None = None,
-              on_decision: Callable | None = None) -> tuple[Any, int]:
+              on_decision: Callable | None = None, cards=None) -> tuple[Any, int]:
     """One battle to its end; returns (final state, number of actions).
 
-    ``on_decision(state, side, view, legal, action)`` is called before each action."""
-    st = new_battle(battle, seed, decks, settings)
+    ``on_decision(state, side, view, legal, action)`` is called before each action.
+    ``cards``: card records or table (default: the catalogue data file)."""
+    st = new_battle(battle, seed, decks, settings,
+                    cards=catalogue_file.catalogue_records() if cards is None else cards)
     dice = SeededDice(seed)
     rngs = {s: random.Random(f"eagles-bot:{seed}:{s}") for s in SIDES}
     steps = 0
@@ -136,12 +139,14 @@ def run(battle: str, games: int, seed: int | str, french: str | Bot, allied: str
         decks: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None,
         progress: Callable[[int, int], None] | None = None) -> Summary:
     """Play ``games`` battles; ``progress(done, total)`` after each."""
-    bots = {"french": get_bot(french) if isinstance(french, str) else french,
-            "allied": get_bot(allied) if isinstance(allied, str) else allied}
+    cards = load_cards(catalogue_file.catalogue_records())  # one table for every game
+    bots = {"french": get_bot(french, cards) if isinstance(french, str) else french,
+            "allied": get_bot(allied, cards) if isinstance(allied, str) else allied}
     summary = Summary(battle, str(seed), {s: bots[s].name for s in SIDES})
     for i in range(games):
         game_seed = f"{seed}:{i}"
-        st, steps = play_game(battle, game_seed, bots, decks=decks, settings=settings)
+        st, steps = play_game(battle, game_seed, bots, decks=decks, settings=settings,
+                              cards=cards)
         out = st.outcome
         summary.results.append(GameResult(i, game_seed, out.get("winner"), out.get("reason", ""),
                                           int(out.get("turn", st.turn)), steps))
@@ -152,10 +157,7 @@ def run(battle: str, games: int, seed: int | str, french: str | Bot, allied: str
 
 def catalogue_records() -> dict[int, dict]:
     """Card number -> catalogue record (cards/data/catalogue.json), for deck-list files."""
-    from battles.engine.cards import CATALOGUE_PATH
-
-    data = json.loads(CATALOGUE_PATH.read_text(encoding="utf-8"))
-    return {int(c["number"]): c for c in data["cards"]}
+    return {int(c["number"]): c for c in catalogue_file.catalogue_records()}
 
 
 def deck_from_text(text: str | bytes, side: str, records: dict[int, dict] | None = None

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from game import ARMIES, BATTLES, BATTLES_CHART
+
 # ---------------------------------------------------------------------------------------------
 # Enumerations
 # ---------------------------------------------------------------------------------------------
 
-ARMIES = ("french", "british", "prussian")
 # 1.0 / 18.0: 110 French (1-110), 90 British (111-200), 100 Prussian (201-300).
 ARMY_NUMBERS: dict[str, range] = {
     "french": range(1, 111),
@@ -27,14 +28,10 @@ ARMY_NUMBERS: dict[str, range] = {
 NATIONALITIES = ("british", "kgl", "hanoverian", "brunswick", "nassau", "netherlands")
 CARD_TYPES = ("general", "infantry", "cavalry", "artillery", "terrain", "special")
 TROOP_TYPES = ("infantry", "cavalry", "artillery")
-# Canonical order (also the order of the battle columns in cards.models.BATTLE_FIELDS).
-BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
-# Battles Chart: which armies fought where, and the Battle Deck size D (2.0).
+# Battles Chart (game.chart): which armies fought where, and the Battle Deck size D (2.0).
 BATTLE_DECK: dict[str, dict[str, int]] = {
-    "quatre-bras": {"french": 14, "british": 18},
-    "ligny": {"french": 36, "prussian": 40},
-    "wavre": {"french": 16, "prussian": 12},
-    "waterloo": {"french": 36, "british": 36, "prussian": 24},
+    battle: {army: entry.deck for army, entry in row.items()}
+    for battle, row in BATTLES_CHART.items()
 }
 # Minimum number of terrain cards each army owns in each battle it fought (project rule).
 MIN_TERRAIN_PER_BATTLE = 2

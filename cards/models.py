@@ -9,11 +9,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from game import ARMIES, ARMY_FULL_NAMES, BATTLE_NAMES, BATTLES
 
-class Army(models.TextChoices):
-    FRENCH = "french", "French"
-    BRITISH = "british", "British (Anglo-Allied)"
-    PRUSSIAN = "prussian", "Prussian"
+
+def _choices(name: str, values: tuple[str, ...], labels: dict[str, str]) -> type:
+    """TextChoices from the ``game`` vocabulary: member QUATRE_BRAS = "quatre-bras", label."""
+    members = [(v.upper().replace("-", "_"), (v, labels[v])) for v in values]
+    return models.TextChoices(name, members)
+
+
+Army = _choices("Army", ARMIES, ARMY_FULL_NAMES)
 
 
 class Nationality(models.TextChoices):
@@ -41,11 +46,7 @@ class Morale(models.TextChoices):
     D = "d", "D (Militia/Landwehr)"
 
 
-class Battle(models.TextChoices):
-    QUATRE_BRAS = "quatre-bras", "Quatre Bras"
-    LIGNY = "ligny", "Ligny"
-    WAVRE = "wavre", "Wavre"
-    WATERLOO = "waterloo", "Waterloo"
+Battle = _choices("Battle", BATTLES, BATTLE_NAMES)
 
 
 # Battle slug -> the boolean column that records presence there.

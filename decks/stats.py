@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from game import BATTLES
+
 TYPES = ("general", "infantry", "cavalry", "artillery", "terrain", "special")
 MORALES = ("a", "b", "c", "d")
-BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
 ARMY_COMMAND = "A"  # 12.2: Corps "A" generals support any corps
 TROOPS = ("infantry", "cavalry", "artillery")
 

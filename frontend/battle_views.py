@@ -43,9 +43,7 @@ from django.views.decorators.http import require_POST
 
 from battles import selectors, services
 from battles.board_render import (
-    BATTLE_NAMES,
     PHASE_NAMES,
-    SIDE_NAMES,
     Ctx,
     board_svg,
     describe_actions,
@@ -55,10 +53,11 @@ from battles.board_render import (
 from battles.bots import BOTS
 from battles.engine import DEFAULT_SETTINGS, SIDES
 from battles.engine.board import ARMY_SIDE
-from battles.engine.state import BATTLES
 from battles.errors import BattleError, NotAllowed, NotFound
 from battles.models import Battle, Status
+from battles.setup import engine_cards
 from decks.selectors import decks_of, playable_version
+from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200
@@ -66,7 +65,6 @@ POLL_SECONDS = 1  # waiting for the computer
 HUMAN_POLL_SECONDS = 2  # waiting for another person's move, or for someone to join
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
              ("player", "A player I name"))
-ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
 BOT_LABELS = {"random": "Random (plays any legal move)",
               "greedy": "Greedy (picks the move that looks best now)"}
 WAITING = {"you": "Your move", "computer": "The computer's move",
@@ -342,10 +340,10 @@ def _group_key(action: dict, index: int) -> tuple:
     return (t, "#", index)  # one button each
 
 
-def action_sections(actions: list[dict], view: dict) -> list[dict]:
+def action_sections(actions: list[dict], view: dict, cards=None) -> list[dict]:
     """The legal actions in sections of groups, each button with its full label (from
     ``describe_action``) and, in a group of several, the short words that differ."""
-    labels = describe_actions(actions, view)
+    labels = describe_actions(actions, view, cards)
     sections: dict[str, dict] = {}
     for key, title, _types in SECTIONS:
         sections[key] = {"key": key, "title": title, "groups": {}}
@@ -367,8 +365,8 @@ def action_sections(actions: list[dict], view: dict) -> list[dict]:
     return out
 
 
-def _reserve(view: dict, side: str) -> dict:
-    ctx = Ctx(view, None)
+def _reserve(view: dict, side: str, cards=None) -> dict:
+    ctx = Ctx(view, cards)
     mine = (view.get("reserves") or {}).get(side) or {}
     drawn = set(mine.get("drawn_this_turn") or ())
     enemy = SIDES[1 - SIDES.index(side)]
@@ -405,9 +403,9 @@ def _status_line(view: dict, side: str, waiting: str | None) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _log(bv: dict, side: str) -> list[dict]:
+def _log(bv: dict, side: str, cards=None) -> list[dict]:
     events = bv["log"]
-    lines = describe_events(events, side, view=bv["view"])
+    lines = describe_events(events, side, cards, view=bv["view"])
     if len(lines) != len(events):  # describe_events dropped none (the log is filtered)
         return [{"seq": None, "text": text, "mine": False} for text in lines]
     return [{"seq": e.get("seq"), "text": text, "mine": e.get("side") == side}
@@ -433,10 +431,12 @@ def battle_context(battle: Battle, user, **extra) -> dict:
         **extra,
     }
     if view is not None:  # None: no position yet (a battle between people not yet joined)
+        cards = engine_cards(battle)  # the battle's own card records (issue 10)
         context.update(
-            board=mark_safe(board_svg(view, side)),  # noqa: S308 (escaped by the renderer)
-            reserve=_reserve(view, side), status_line=_status_line(view, side, waiting),
-            sections=action_sections(bv["legal_actions"], view), log=_log(bv, side))
+            board=mark_safe(board_svg(view, side, cards)),  # noqa: S308 (escaped by renderer)
+            reserve=_reserve(view, side, cards), status_line=_status_line(view, side, waiting),
+            sections=action_sections(bv["legal_actions"], view, cards),
+            log=_log(bv, side, cards))
     return context
 
 

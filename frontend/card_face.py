@@ -22,18 +22,15 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import escape as _escape
 
+from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES
+
 WIDTH, HEIGHT = 250, 350
 
-ARMY_COLOURS = {"french": "#1f3f8f", "british": "#a31f24", "prussian": "#4d5560"}
-ARMY_TINTS = {"french": "#e4e9f5", "british": "#f5e3e3", "prussian": "#e6e8eb"}
-ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
 FINISH_COLOURS = {"gold": "#c9a227", "silver": "#a8a9ad", "bronze": "#b0713a"}
 FINISH_DARK = {"gold": "#7a6114", "silver": "#5c5d61", "bronze": "#6b4121"}
 FINISHES = ("gold", "silver", "bronze")
 NATIONALITY_NAMES = {"british": "British", "kgl": "KGL", "hanoverian": "Hanoverian",
                      "brunswick": "Brunswick", "nassau": "Nassau", "netherlands": "Netherlands"}
-BATTLE_NAMES = {"quatre-bras": "Quatre Bras", "ligny": "Ligny", "wavre": "Wavre",
-                "waterloo": "Waterloo"}
 POSITION_NAMES = {"l": "Left", "c": "Center", "r": "Right"}
 TYPE_NAMES = {"general": "General", "infantry": "Infantry", "cavalry": "Cavalry",
               "artillery": "Artillery", "terrain": "Terrain", "special": "Special"}

@@ -14,6 +14,9 @@ from battles import services, tasks
 from battles.engine import events_for, from_json, legal_actions, view
 from battles.engine.board import SIDE_INDEX
 from battles.models import Battle, Status
+from cards.catalogue_file import catalogue_records
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +97,7 @@ def check_hidden(data: dict, raw: bytes) -> int:
     whose number the viewer cannot know appears anywhere; the seed only once over. Returns
     the number of such secret cards (so the test can tell it checked something)."""
     b = Battle.objects.get(pk=data["id"])
-    st = from_json(b.state)
+    st = from_json(b.state, cards=RECORDS)
     side = data["my_side"]
     engine_view = json.loads(json.dumps(view(st, side)))
     assert data["view"] == engine_view

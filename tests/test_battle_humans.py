@@ -20,9 +20,12 @@ from battles import services, tasks
 from battles.engine import from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, Status
 from battles.services import BattleError, Conflict, NotAllowed, NotFound
+from cards.catalogue_file import catalogue_records
 
 from .test_battle_api import SUMMARY_KEYS, VIEW_KEYS, check_hidden
 from .test_tournament_helpers import player, valid_entries
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 pytestmark = pytest.mark.django_db
 
@@ -131,7 +134,7 @@ def test_two_people_play_a_whole_battle_and_neither_sees_a_hidden_card(
         other = "allied" if mover == "french" else "french"
         assert views[other]["waiting_for"] == "opponent" and views[other]["legal_actions"] == []
         assert views[mover]["legal_actions"] == legal_actions(
-            from_json(Battle.objects.get(pk=bid).state), mover)
+            from_json(Battle.objects.get(pk=bid).state, cards=RECORDS), mover)
         seq = views[mover]["seq"]
         # The other player cannot move now; the computer is never asked.
         post(players[other], f"/api/battles/{bid}/act/",
@@ -251,7 +254,7 @@ def test_join_starts_the_battle_from_its_setup(user, other_user, sent):
     services.join_battle(b.pk, other_user)
     b.refresh_from_db()
     assert b.decks == decks  # no deck brought: the French deck dealt from the seed plays
-    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings))
+    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS))
     assert services.priority(b) == "allied" and b.seq == 0
     assert json.loads(json.dumps(to_json(services.replay(b)))) == b.state
     assert sent == []
@@ -277,7 +280,7 @@ def test_join_with_own_deck(catalogue, sent):
     own = sorted(n for n, _, _ in valid_entries("british", "quatre-bras"))
     assert b.decks["british"] == own and b.british_deck == erin_decks["british"]
     assert b.french_deck == dora_decks["french"]
-    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings))
+    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS))
     mine = services.battle_view(b, erin)["view"]["reserves"]["allied"]["cards"]
     assert mine and set(mine) <= set(own)
     assert json.loads(json.dumps(to_json(services.replay(b)))) == b.state
@@ -370,7 +373,7 @@ def test_the_computer_never_moves_in_a_battle_between_people(user, other_user, s
     Battle.objects.filter(pk=b.pk).update(created_at=timezone.now() - timedelta(hours=1))
     assert tasks.bot_move(b.pk, 0) == 0
     assert services.stalled_computer_turns(now=later) == [] and tasks.tick() == []
-    services.act(b.pk, other_user, 0, legal_actions(from_json(b.state), "allied")[0])
+    services.act(b.pk, other_user, 0, legal_actions(from_json(b.state, cards=RECORDS), "allied")[0])
     b.refresh_from_db()
     assert tasks.bot_move(b.pk, 1) == 0
     assert b.seq == 1 and sent == []
@@ -468,7 +471,7 @@ def test_concurrent_join_seats_exactly_one(monkeypatch):
     assert refused[0].message == "the seat is taken" and refused[0].status == 409
     b.refresh_from_db()
     assert b.status == Status.ACTIVE and b.french_player_id == joiners[won[0]].pk
-    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings))
+    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS))
 
 
 # --- The seats, as the database keeps them --------------------------------------------------

@@ -22,13 +22,16 @@ import pytest
 from django.test import Client
 
 from battles import services, tasks
-from battles.engine import default_cards, events_for, from_json, legal_actions, view
+from battles.engine import events_for, from_json, legal_actions, load_cards, view
 from battles.engine.board import SIDE_INDEX
 from battles.models import Battle, Status
+from cards.catalogue_file import catalogue_records
 from frontend.battle_views import ENDING, action_sections
 
 from .test_battle_api import card_numbers
 from .test_tournament_helpers import player
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 pytestmark = pytest.mark.django_db
 
@@ -178,7 +181,7 @@ def test_battle_page_shows_board_reserve_actions_and_seed_hash(alice, user, sent
     text = r.content.decode()
     bv = services.battle_view(b, user)
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in text and 'class="battle-board' in text
-    cards = default_cards()
+    cards = load_cards(RECORDS)
     for num in bv["view"]["reserves"]["allied"]["cards"]:
         assert html.escape(cards[num].name) in text
     seq, actions, types = posted_actions(text)
@@ -486,7 +489,7 @@ def test_log_lines_are_escaped(alice, user, sent, monkeypatch):
     import frontend.battle_views as views
 
     monkeypatch.setattr(views, "describe_events",
-                        lambda events, side, view=None: ["<script>alert(1)</script>"
+                        lambda events, side, cards=None, view=None: ["<script>alert(1)</script>"
                                                          for _ in events])
     _, actions, _ = posted_actions(alice.get(f"/battles/{b.pk}/").content.decode())
     act(alice, b, 0, actions[0], expect=302)
@@ -502,7 +505,7 @@ def check_page(text: str, b: Battle, side: str) -> int:
     in an action, a link or a board piece); the seed only once the battle is over. Returns
     the number of such secret cards."""
     b.refresh_from_db()
-    st = from_json(b.state)
+    st = from_json(b.state, cards=RECORDS)
     engine_view = json.loads(json.dumps(view(st, side)))
     all_events = [e for events in b.actions.order_by("seq").values_list("events", flat=True)
                   for e in events]
@@ -522,7 +525,7 @@ def check_page(text: str, b: Battle, side: str) -> int:
     for number in secret:
         assert not re.search(rf'"card":\s*{number}\b', plain)
     # names
-    cards = default_cards()
+    cards = load_cards(RECORDS)
     known_names = [cards[n].name for n in known | mine if n in cards]
     for number in secret:
         name = cards[number].name

@@ -16,8 +16,11 @@ from battles.bots import Bot
 from battles.engine import events_for, from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, BattleAction, Status
 from battles.services import BattleError, Conflict, NotFound
+from cards.catalogue_file import catalogue_records
 
 from .test_tournament_helpers import player, valid_entries
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +55,7 @@ def play_out(b: Battle, user, rng: random.Random, capture, sent: list) -> dict:
         assert guard < 2000, "the battle does not end"
         if services.priority(b) == side:
             before = b.seq
-            state = from_json(b.state)
+            state = from_json(b.state, cards=RECORDS)
             action = human_choice(rng, legal_actions(state, side))
             with capture(execute=True):
                 events = services.act(b.pk, user, b.seq, action)
@@ -117,7 +120,7 @@ def test_whole_quatre_bras_battle_against_the_computer(user, side, bot, seed, se
 
 def test_replay_detects_a_tampered_log(user, sent):
     b = services.create_battle(user, "quatre-bras", "allied", bot="random")
-    state = from_json(b.state)
+    state = from_json(b.state, cards=RECORDS)
     services.act(b.pk, user, 0, legal_actions(state, "allied")[0])
     row = b.actions.get(seq=1)
     row.events = [*row.events, {"type": "forged", "visibility": "all"}]
@@ -132,7 +135,7 @@ def test_replay_detects_a_tampered_log(user, sent):
 def my_move(user, sent):
     """A battle where it is alice's (Allied) move, after one action."""
     b = services.create_battle(user, "quatre-bras", "allied", bot="greedy")
-    services.act(b.pk, user, 0, legal_actions(from_json(b.state), "allied")[0])
+    services.act(b.pk, user, 0, legal_actions(from_json(b.state, cards=RECORDS), "allied")[0])
     b.refresh_from_db()
     assert services.priority(b) == "allied" and b.seq == 1
     return b
@@ -141,7 +144,7 @@ def my_move(user, sent):
 @pytest.mark.parametrize("seq", [0, 2, 99])
 def test_stale_seq_is_a_conflict_and_changes_nothing(user, my_move, seq):
     before = snapshot(my_move)
-    action = legal_actions(from_json(my_move.state), "allied")[0]
+    action = legal_actions(from_json(my_move.state, cards=RECORDS), "allied")[0]
     with pytest.raises(Conflict, match="the battle has moved on: reload") as err:
         services.act(my_move.pk, user, seq, action)
     assert err.value.status == 409 and err.value.extra == {"seq": 1}
@@ -176,7 +179,7 @@ def test_malformed_seq_or_action_is_bad_input(user, my_move, seq, action):
 
 
 def test_a_near_miss_action_is_stored_as_the_engines_own(user, my_move):
-    legal = legal_actions(from_json(my_move.state), "allied")
+    legal = legal_actions(from_json(my_move.state, cards=RECORDS), "allied")
     deploy = next(a for a in legal if a["type"] == "deploy")
     sloppy = {**deploy, "card": float(deploy["card"])}  # 12.0 == 12 in Python
     services.act(my_move.pk, user, 1, sloppy)
@@ -194,7 +197,7 @@ def test_not_your_move_is_a_conflict(user, sent):
 
 def test_another_users_battle_is_not_found(user, other_user, my_move):
     before = snapshot(my_move)
-    action = legal_actions(from_json(my_move.state), "allied")[0]
+    action = legal_actions(from_json(my_move.state, cards=RECORDS), "allied")[0]
     for who in (other_user, None):
         with pytest.raises(NotFound):
             services.act(my_move.pk, who, 1, action)
@@ -228,7 +231,7 @@ def test_the_computer_sees_only_its_view_and_legal_actions(user, sent, monkeypat
             seen.append((view, legal))
             return legal[0]
 
-    monkeypatch.setattr(services, "get_bot", lambda name: Spy())
+    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Spy())
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
     tasks.bot_move(b.pk, 0)
     assert seen
@@ -248,13 +251,13 @@ def test_a_computer_that_would_shuttle_for_ever_still_hands_over(user, sent, mon
         def choose(self, view, legal, rng):
             return legal[0]
 
-    monkeypatch.setattr(services, "get_bot", lambda name: First())
+    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: First())
     monkeypatch.setattr(services, "BOT_PATIENCE", 30)
     b = services.create_battle(user, "quatre-bras", "allied", bot="greedy")
     rng = random.Random(3)
     while b.status == Status.ACTIVE:
         if services.priority(b) == "allied":
-            action = human_choice(rng, legal_actions(from_json(b.state), "allied"))
+            action = human_choice(rng, legal_actions(from_json(b.state, cards=RECORDS), "allied"))
             services.act(b.pk, user, b.seq, action)
         else:
             assert tasks.bot_move(b.pk, b.seq) <= 30 + 5
@@ -291,7 +294,7 @@ def test_seed_is_secret_and_hashed(user, sent):
     view = services.battle_view(b, user)
     assert view["seed"] is None and str(b.seed) not in json.dumps(view)
     # The setup is kept: the decks as dealt rebuild the snapshot.
-    assert to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings)) == b.state
+    assert to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS)) == b.state
     assert set(b.decks) == {"french", "british"}
 
 
@@ -367,7 +370,7 @@ def test_concurrent_double_act_applies_once(monkeypatch):
     monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
     alice = User.objects.create_user("alice-pg", "", "pw")
     b = services.create_battle(alice, "quatre-bras", "allied", bot="random")
-    action = legal_actions(from_json(b.state), "allied")[0]
+    action = legal_actions(from_json(b.state, cards=RECORDS), "allied")[0]
     barrier = threading.Barrier(2)
     results: list = [None, None]
 
@@ -404,7 +407,7 @@ def test_first_legal_action_player_finishes_a_battle(sent, django_capture_on_com
         guard += 1
         assert guard < 3000, "the battle does not end"
         if services.priority(b) == "allied":
-            action = legal_actions(from_json(b.state), "allied")[0]
+            action = legal_actions(from_json(b.state, cards=RECORDS), "allied")[0]
             services.act(b.pk, user, b.seq, action)
         else:
             tasks.bot_move(b.pk, b.seq)

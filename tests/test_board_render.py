@@ -28,15 +28,18 @@ from battles.engine import (
     SIDES,
     SeededDice,
     apply,
-    default_cards,
     events_for,
     legal_actions,
+    load_cards,
     new_battle,
     view,
 )
+from cards.catalogue_file import catalogue_records
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 SVG = "{http://www.w3.org/2000/svg}"
-CARDS = default_cards()
+CARDS = load_cards(RECORDS)
 # Each card's name carries a token unique to its number: "Old Guard Zq49Q".
 TOKENS = {n: c._replace(name=f"{c.name} Zq{n}Q") for n, c in CARDS.items()}
 TOKEN = re.compile(r"Zq(\d+)Q")
@@ -138,7 +141,7 @@ def check_board(st, side: str, v: dict, hidden: set[int], real_names: bool) -> N
     own_reserve_only -= {e["card"] for e in v["specials"]}
     assert_hides(svg, own_reserve_only, "the own Reserve on the board")
     if real_names:  # the real names too, where no visible card's name contains them
-        text = all_text(board_svg(v, side))
+        text = all_text(board_svg(v, side, cards=CARDS))
         shown = " ".join(CARDS[p["card"]].name for p in v["pieces"] if "card" in p)
         for n in hidden:
             name = CARDS[n].name
@@ -195,7 +198,7 @@ def play(battle: str) -> tuple[frozenset, frozenset, int]:
     event_types: set[str] = set()
     boards = 0
     for seed in GAMES[battle]:
-        st = new_battle(battle, seed, settings={"decoys": seed % 2 == 1})
+        st = new_battle(battle, seed, settings={"decoys": seed % 2 == 1}, cards=RECORDS)
         rng = random.Random(f"t:{seed}")
         dice = SeededDice(seed)
         step = 0
@@ -240,7 +243,7 @@ def test_random_play_offers_every_action_type():
 
 
 def midgame(battle: str = "waterloo", seed: int = 5, steps: int = 120):
-    st = new_battle(battle, seed, settings={"decoys": True})
+    st = new_battle(battle, seed, settings={"decoys": True}, cards=RECORDS)
     rng = random.Random(f"t:{seed}")
     dice = SeededDice(seed)
     for _ in range(steps):
@@ -258,7 +261,7 @@ def test_orientation_own_side_at_the_bottom():
              ["allied_right", "allied_center", "allied_left"]),
             ("allied", ["allied_left", "allied_center", "allied_right"],
              ["french_right", "french_center", "french_left"])):
-        root = ET.fromstring(board_svg(view(st, side), side))
+        root = ET.fromstring(board_svg(view(st, side), side, cards=CARDS))
         boxes = []
         for g in root.iter(f"{SVG}g"):
             if "position" in (g.get("class") or "").split():
@@ -271,16 +274,17 @@ def test_orientation_own_side_at_the_bottom():
 
 
 def test_labels_read_like_the_examples():
-    st = new_battle("quatre-bras", 7)
+    st = new_battle("quatre-bras", 7, cards=RECORDS)
     v = view(st, "allied")
     num = next(n for n in v["reserves"]["allied"]["cards"]
                if CARDS[n].kind in ("infantry", "cavalry", "general"))
     label = describe_action({"type": "deploy", "side": "allied", "card": num,
-                             "to": "allied_center"}, v)
+                             "to": "allied_center"}, v, cards=CARDS)
     assert label == f"Deploy {CARDS[num].name} ({CARDS[num].kind}) to your Centre"
-    assert describe_action({"type": "end_phase", "side": "allied"}, v) == \
+    assert describe_action({"type": "end_phase", "side": "allied"}, v, cards=CARDS) == \
         "End the Combat Phase"
-    assert describe_action({"type": "roll_morale", "side": "allied"}, v) == "Roll for morale"
+    assert describe_action({"type": "roll_morale", "side": "allied"}, v, cards=CARDS) == \
+        "Roll for morale"
     assert place_label("front_left", "allied") == "the Middle Ground before your Right"
     assert place_label("allied_right", "french") == "enemy Right"
     assert place_label("french_left", None) == "French Left"
@@ -295,7 +299,7 @@ def test_fire_at_a_face_down_card_names_only_its_army_and_place():
     assert hidden and mine
     target, shooter = hidden[0], mine[0]
     label = describe_action({"type": "fire", "side": "french", "piece": shooter["piece"],
-                             "target": target["piece"]}, v)
+                             "target": target["piece"]}, v, cards=CARDS)
     assert label.startswith(f"Fire: {CARDS[shooter['card']].name} at the face-down ")
     army = {"british": "British", "prussian": "Prussian"}[target["army"]]
     where = place_label(target["place"], "french")
@@ -339,11 +343,11 @@ def test_every_action_type_and_unknown_ones_get_a_label():
     covered = set()
     for a in actions:
         for side in SIDES:
-            label = describe_action({**a, "side": side}, v)
+            label = describe_action({**a, "side": side}, v, cards=CARDS)
             assert label.strip() and "None" not in label, a
         covered.add(a.get("type"))
     assert ACTION_TYPES <= covered
-    assert "<" not in describe_action({"type": "<script>", "side": "french"}, v)
+    assert "<" not in describe_action({"type": "<script>", "side": "french"}, v, cards=CARDS)
     # the enemy's own moves from its hidden Reserve name no card
     enemy_card = st.reserve[1][0] if st.reserve[1] else 111
     label = describe_action({"type": "deploy", "side": "allied", "card": enemy_card,

@@ -10,6 +10,9 @@ import pytest
 from battles.bots import BOTS, GreedyBot, RandomBot, get_bot
 from battles.engine import SIDES, SeededDice, apply, legal_actions, new_battle, view
 from battles.simulate import run
+from cards.catalogue_file import catalogue_records
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
 # Issue 4: greedy beats random in at least 90 % of 200 battles on each side. The 200 are
@@ -25,7 +28,7 @@ BATTLE_FLOOR = 0.80
 def test_registry_names_random_and_greedy():
     assert set(BOTS) >= {"random", "greedy"}
     assert isinstance(get_bot("random"), RandomBot)
-    assert isinstance(get_bot("greedy"), GreedyBot)
+    assert isinstance(get_bot("greedy", RECORDS), GreedyBot)
     with pytest.raises(KeyError, match="unknown bot"):
         get_bot("alphazero")
 
@@ -41,9 +44,9 @@ def test_random_bot_is_uniform_over_legal_actions():
 
 @pytest.mark.parametrize("battle", BATTLES)
 def test_greedy_plays_only_legal_actions_to_the_end(battle):
-    st = new_battle(battle, "legal-check")
+    st = new_battle(battle, "legal-check", cards=RECORDS)
     dice = SeededDice("legal-check")
-    bots = {"french": GreedyBot(), "allied": RandomBot()}
+    bots = {"french": GreedyBot(RECORDS), "allied": RandomBot()}
     rng = random.Random(1)
     steps = 0
     while st.outcome is None:
@@ -125,9 +128,9 @@ def _swap_hidden(st, viewer: int):
 def test_greedy_choices_ignore_hidden_identities(battle, seed):
     """Swapping the identities of the opponent's face-down cards (and its undrawn
     reinforcements) leaves every decision of `greedy` unchanged, along whole games."""
-    st = new_battle(battle, seed)
+    st = new_battle(battle, seed, cards=RECORDS)
     dice = SeededDice(seed)
-    bots = {"french": GreedyBot(), "allied": GreedyBot()}
+    bots = {"french": GreedyBot(RECORDS), "allied": GreedyBot(RECORDS)}
     rngs = {s: random.Random(f"{seed}:{s}") for s in SIDES}
     compared = swapped = 0
     steps = 0
@@ -140,7 +143,7 @@ def test_greedy_choices_ignore_hidden_identities(battle, seed):
         other, changed = _swap_hidden(st, s)
         other_rng = random.Random()
         other_rng.setstate(state_rng)
-        other_action = GreedyBot().choose(view(other, side), legal_actions(other, side),
+        other_action = GreedyBot(RECORDS).choose(view(other, side), legal_actions(other, side),
                                           other_rng)
         assert other_action == action, (steps, action, other_action)
         compared += 1

@@ -20,10 +20,10 @@ from decks.rules import (
     Deck,
     DeckEntry,
     as_scale,
-    figures,
     validate,
 )
 from decks.rules.chart import scale_step
+from game.figures import deck_figures as figures
 
 ARMY_BATTLES = {army: [b for b in BATTLES if army in BATTLES_CHART[b]]
                 for army in ("french", "british", "prussian")}
@@ -121,7 +121,7 @@ def test_waterloo_prussians_have_no_muster():
 # --- 2.0 and 3.0 scaling -------------------------------------------------------------------
 
 def test_scaled_waterloo_half_is_18_18_12():
-    sizes = {army: figures("waterloo", army, "standard", Fraction(1, 2)).required_size
+    sizes = {army: figures("waterloo", army, "standard", Fraction(1, 2)).size
              for army in ("french", "british", "prussian")}
     assert sizes == {"french": 18, "british": 18, "prussian": 12}
     for army in sizes:
@@ -130,16 +130,16 @@ def test_scaled_waterloo_half_is_18_18_12():
 
 def test_doubled_decks_double_muster_and_reinforcements():
     fig = figures("waterloo", "french", "standard", Fraction(2))
-    assert (fig.required_size, fig.muster, fig.reinforcement_rate) == (72, 36, 4)
+    assert (fig.size, fig.muster, fig.reinforcement_rate) == (72, 36, 4)
     fig = figures("quatre-bras", "french", "standard", Fraction(2))
-    assert (fig.required_size, fig.muster, fig.reinforcement_rate) == (28, 20, 2)
+    assert (fig.size, fig.muster, fig.reinforcement_rate) == (28, 20, 2)
 
 
 def test_scaled_muster_rounds_half_up_and_reinforcements_are_at_least_one():
     fig = figures("quatre-bras", "british", "standard", Fraction(1, 2))
-    assert (fig.required_size, fig.muster, fig.reinforcement_rate) == (9, 5, 1)  # M4.5 -> 5
+    assert (fig.size, fig.muster, fig.reinforcement_rate) == (9, 5, 1)  # M4.5 -> 5
     fig = figures("waterloo", "prussian", "standard", Fraction(1, 12))
-    assert (fig.required_size, fig.muster, fig.reinforcement_rate) == (2, None, 1)
+    assert (fig.size, fig.muster, fig.reinforcement_rate) == (2, None, 1)
 
 
 def test_scale_that_breaks_the_ratio_is_bad_scale():

@@ -9,6 +9,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from battles.engine import load_cards
+from cards.catalogue_file import catalogue_records
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 def _call(*args, stdin: str | None = None, monkeypatch=None):
     out = io.StringIO()
@@ -49,9 +53,8 @@ def test_apply_prints_new_position_and_events(position, tmp_path):
 
 
 def test_view_hides_enemy_cards_and_reads_stdin(position, monkeypatch):
-    from battles.engine import default_cards
 
-    cards = default_cards()
+    cards = load_cards(RECORDS)
     act = next(a for a in _call("legal", str(position), "--side", "allied")
                if a["type"] == "deploy" and cards[a["card"]].troop)
     after = _call("apply", str(position), "--action", json.dumps(act))["position"]
@@ -69,8 +72,8 @@ def _fire_position(tmp_path):
     from battles.bots import GreedyBot
     from battles.engine import SIDES, SeededDice, apply, legal_actions, new_battle, to_json, view
 
-    st = new_battle("waterloo", 2)
-    dice, bot, rng = SeededDice(2), GreedyBot(), random.Random(0)
+    st = new_battle("waterloo", 2, cards=RECORDS)
+    dice, bot, rng = SeededDice(2), GreedyBot(RECORDS), random.Random(0)
     while True:
         side = SIDES[st.priority]
         legal = legal_actions(st, side)

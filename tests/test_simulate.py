@@ -10,7 +10,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from battles.simulate import deck_from_text, results_digest, run, wilson
+from cards.catalogue_file import catalogue_records
 
+RECORDS = catalogue_records()  # the card records the engine is given
 
 def test_same_arguments_same_results_and_digest():
     a = run("quatre-bras", 6, "d", "greedy", "random")
@@ -84,8 +86,9 @@ def test_command_deck_files(tmp_path):
 
     fr = tmp_path / "fr.txt"
     al = tmp_path / "al.txt"
-    fr.write_text("".join(f"1 #{n}\n" for n in historical_deck("quatre-bras", "french", 1)))
-    al.write_text("".join(f"1 #{n}\n" for n in historical_deck("quatre-bras", "british", 1)))
+    for path, army in ((fr, "french"), (al, "british")):
+        deck = historical_deck("quatre-bras", army, 1, cards=RECORDS)
+        path.write_text("".join(f"1 #{n}\n" for n in deck))
     doc = json.loads(_call("--battle", "quatre-bras", "--games", "2", "--french-deck",
                            str(fr), "--allied-deck", str(al), "--json"))
     assert doc["games"] == 2

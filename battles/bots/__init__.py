@@ -2,7 +2,7 @@
 
 A bot sees only ``view(state, side)`` and the list of legal actions:
 
-    bot = get_bot("greedy")
+    bot = get_bot("greedy", cards)            # cards: the catalogue records (or a table)
     action = bot.choose(view, legal, rng)     # one of ``legal``; rng: random.Random
 
 ``bot.needs_view`` is False for bots that ignore the view (the simulator then skips building
@@ -18,12 +18,12 @@ from .random_bot import RandomBot
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
-def get_bot(name: str) -> Bot:
-    """A fresh bot by name (``random``, ``greedy``); KeyError for an unknown name."""
-    try:
-        return BOTS[name]()
-    except KeyError:
-        raise KeyError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}") from None
+def get_bot(name: str, cards=None) -> Bot:
+    """A fresh bot by name (``random``, ``greedy``); KeyError for an unknown name. ``cards``:
+    the public catalogue records (or a card table) for bots that read card values."""
+    if name not in BOTS:
+        raise KeyError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}")
+    return BOTS[name](cards) if BOTS[name].needs_cards else BOTS[name]()
 
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "get_bot"]

@@ -15,6 +15,7 @@ class Bot:
 
     name = "bot"
     needs_view = True
+    needs_cards = False  # True: the constructor takes the catalogue's card records
 
     def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random
                ) -> dict:

@@ -5,14 +5,15 @@ statistics come from the public catalogue (``battles.engine.cards``). See README
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from battles.engine.cards import Card, default_cards
+from battles.engine.cards import Card, CardTable
+from battles.engine.state import card_table
+from game import SIDES
 
 from .base import Bot
 
-SIDES = ("french", "allied")
 POSITIONS = {s: (f"{s}_left", f"{s}_center", f"{s}_right") for s in SIDES}
 RESERVE = {s: f"{s}_reserve" for s in SIDES}
 FACING = {"french_left": "allied_right", "french_center": "allied_center",
@@ -57,16 +58,20 @@ def strength(c: Card, bonus_cv: int = 0, bonus_morale: int = 0) -> float:
         durability(c.morale + bonus_morale)
 
 
-@lru_cache(maxsize=64)
-def prior(battle: str, army: str) -> tuple[float, float]:
+def prior(cards: CardTable, battle: str, army: str) -> tuple[float, float]:
     """(mean strength, mean morale) of the troop cards of ``army`` that fought ``battle``:
-    the estimate for a face-down enemy card (public catalogue data, never its identity)."""
-    troops = [c for c in default_cards().values()
-              if c.army == army and c.troop and battle in c.battles]
-    if not troops:
-        troops = [c for c in default_cards().values() if c.army == army and c.troop]
-    n = max(1, len(troops))
-    return (sum(strength(c) for c in troops) / n, sum(c.morale for c in troops) / n)
+    the estimate for a face-down enemy card (public catalogue data, never its identity).
+    Kept on the card table, so each table computes it once."""
+    memo = cards.__dict__.setdefault("greedy_priors", {})
+    if (battle, army) not in memo:
+        troops = [c for c in cards.values()
+                  if c.army == army and c.troop and battle in c.battles]
+        if not troops:
+            troops = [c for c in cards.values() if c.army == army and c.troop]
+        n = max(1, len(troops))
+        memo[battle, army] = (sum(strength(c) for c in troops) / n,
+                              sum(c.morale for c in troops) / n)
+    return memo[battle, army]
 
 
 class Ctx:
@@ -75,8 +80,8 @@ class Ctx:
     __slots__ = ("cards", "me", "foe", "battle", "pieces", "at", "legal", "own_reserve",
                  "fresh", "_plans", "refill", "fire_best", "pending", "_card", "_memo")
 
-    def __init__(self, view: dict[str, Any], legal: list[dict]) -> None:
-        self.cards = default_cards()
+    def __init__(self, view: dict[str, Any], legal: list[dict], cards: CardTable) -> None:
+        self.cards = cards
         self.me = view["viewer"]
         self.foe = "allied" if self.me == "french" else "french"
         self.battle = view["battle"]
@@ -160,7 +165,7 @@ class Ctx:
     def morale(self, p: dict) -> float:
         c = self.card(p)
         if c is None:
-            return prior(self.battle, p["army"])[1]
+            return prior(self.cards, self.battle, p["army"])[1]
         v = float(c.morale)
         if c.kind == "infantry" and p.get("formation") == "square":
             v += 1
@@ -183,7 +188,7 @@ class Ctx:
     def _strength_of(self, p: dict) -> float:
         c = self.card(p)
         if c is None:
-            return prior(self.battle, p["army"])[0]
+            return prior(self.cards, self.battle, p["army"])[0]
         bonus = 1 if self.terrain_class(p) == "hill" else 0
         return strength(c, bonus) * durability(self.morale(p)) / durability(c.morale)
 
@@ -307,14 +312,21 @@ class Ctx:
 
 
 class GreedyBot(Bot):
+    """``cards``: the public catalogue (records or a table), for the cards it sees and its
+    estimate of a face-down enemy card; the bot reads no file."""
+
     name = "greedy"
     needs_view = True
+    needs_cards = True
+
+    def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]]) -> None:
+        self.cards = card_table(cards)
 
     def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random
                ) -> dict:
         if len(legal) == 1:
             return legal[0]
-        ctx = Ctx(view, legal)
+        ctx = Ctx(view, legal, self.cards)
         phase = view["phase"]
         if phase == "combat" and view["step"] == "main":
             for a in legal:

@@ -14,9 +14,10 @@ change Position a card goes back through its Reserve. The Middle Ground is not a
 
 from __future__ import annotations
 
-SIDES = ("french", "allied")
-SIDE_INDEX = {"french": 0, "allied": 1}
-ARMY_SIDE = {"french": 0, "british": 1, "prussian": 1}
+from game import ARMY_SIDE, SIDES
+
+SIDE_INDEX = {side: i for i, side in enumerate(SIDES)}
+__all__ = ["ARMY_SIDE", "SIDES", "SIDE_INDEX"]  # and the places below
 
 PLACE_NAMES = (
     "french_reserve", "french_left", "french_center", "french_right",

@@ -1,19 +1,17 @@
 """The card table the engine plays with (1.0), built from catalogue records as plain dicts.
 
-The engine never imports the Django catalogue models: ``load_cards(records)`` takes the
-records of cards/data/catalogue.json (dicts with its keys) and ``default_cards()`` reads that
-file once. Each card becomes a small read-only ``Card`` tuple.
+The engine never imports the Django catalogue models nor reads a file: ``load_cards(records)``
+takes the card records its caller hands it (dicts with the keys of cards/data/catalogue.json;
+the online service gives each battle's recorded snapshot, scripts and tests use
+``cards.catalogue_file``). Each card becomes a small read-only ``Card`` tuple.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
-CATALOGUE_PATH = Path(__file__).resolve().parents[2] / "cards" / "data" / "catalogue.json"
+from game import ARMIES
 
 MORALE_VALUE = {"a": 4, "b": 3, "c": 2, "d": 1}  # 6.0
 TROOPS = frozenset(("infantry", "cavalry", "artillery"))
@@ -87,19 +85,10 @@ def load_cards(records: Iterable[Mapping[str, Any]]) -> CardTable:
     # 12.3: an army's commander is its best "A" general that is not a chief of staff
     # (Napoléon, Wellington, Blücher in the catalogue): highest offense+defense, then number.
     table.commanders = {}
-    for army in ("french", "british", "prussian"):
+    for army in ARMIES:
         best = [c for c in table.values()
                 if c.army == army and c.kind == "general" and c.corps == "A" and not c.cos]
         if best:
             table.commanders[army] = min(best, key=lambda c: (-(c.off + c.dfn), c.num)).num
     return table
 
-
-@lru_cache(maxsize=1)
-def default_cards() -> CardTable:
-    data = json.loads(CATALOGUE_PATH.read_text(encoding="utf-8"))
-    return load_cards(data["cards"])
-
-
-def catalogue_version() -> str:
-    return json.loads(CATALOGUE_PATH.read_text(encoding="utf-8"))["version"]

@@ -3,12 +3,13 @@ exactly. Places and sides are written by name; pieces in piece-id order."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .board import PLACE_INDEX, PLACE_NAMES, SIDE_INDEX, SIDES
-from .cards import CardTable, default_cards
+from .cards import CardTable
 from .errors import IllegalAction
-from .state import FORMATIONS, Piece, State
+from .state import FORMATIONS, Piece, State, card_table
 
 FORMAT = "eagles-position"
 VERSION = 1
@@ -56,11 +57,12 @@ def to_json(st: State) -> dict[str, Any]:
     }
 
 
-def from_json(d: dict[str, Any], cards: CardTable | None = None) -> State:
+def from_json(d: dict[str, Any],
+              cards: CardTable | Iterable[Mapping[str, Any]] | None = None) -> State:
     if d.get("format") != FORMAT or d.get("version") != VERSION:
         raise IllegalAction(f"not an {FORMAT} v{VERSION} document")
     st = State.__new__(State)
-    st.cards = cards or default_cards()
+    st.cards = card_table(cards)
     st.battle = d["battle"]
     st.armies = tuple(d["armies"])
     st.settings = dict(d["settings"])

@@ -23,13 +23,13 @@ class RandomGame:
 
 def play_random(battle: str, seed: int | str, *, settings: dict[str, Any] | None = None,
                 decks: dict[str, list[int]] | None = None, record: bool = False,
-                check: bool = False, on_step=None) -> RandomGame:
+                check: bool = False, on_step=None, cards=None) -> RandomGame:
     """Play ``battle`` to its end choosing uniformly among the legal actions.
 
     Choices come from ``random.Random("eagles-random:<seed>")`` and dice from
     ``SeededDice(seed)``, so the same arguments replay the same battle. ``on_step(state,
     action, events)`` is called after each action (tests use it for invariants)."""
-    st = new_battle(battle, seed, decks, settings)
+    st = new_battle(battle, seed, decks, settings, cards=cards)
     rng = random.Random(f"eagles-random:{seed}")
     dice = SeededDice(seed)
     game = RandomGame(st)

@@ -10,13 +10,14 @@ until moved to the Reserve).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from decks.rules.chart import BATTLES_CHART, figures
+from game import BATTLES_CHART, deck_figures
 
 from .board import ARMY_SIDE
-from .cards import CardTable, default_cards
+from .cards import CardTable, load_cards
 from .errors import IllegalAction
 
 LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
@@ -97,12 +98,12 @@ class State:
             setattr(self, name, getattr(other, name))
 
 
-def historical_deck(battle: str, army: str, seed: int | str, cards: CardTable | None = None
-                    ) -> list[int]:
+def historical_deck(battle: str, army: str, seed: int | str,
+                    cards: CardTable | Iterable[Mapping[str, Any]] | None = None) -> list[int]:
     """A Battle Deck of the chart's size D dealt at random from the cards that fought the
     battle (2.0 note; terrain is always historical), keeping the card types in the proportions
     of that pool (RULINGS: default decks), as a player building a historical deck would."""
-    cards = cards or default_cards()
+    cards = card_table(cards)
     size = BATTLES_CHART[battle][army].deck
     pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
     rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
@@ -123,15 +124,41 @@ def historical_deck(battle: str, army: str, seed: int | str, cards: CardTable | 
     return sorted(deck)
 
 
+def card_table(cards: CardTable | Iterable[Mapping[str, Any]] | None) -> CardTable:
+    """A card table from a table or from catalogue records (plain dicts) given by the caller."""
+    if isinstance(cards, CardTable):
+        return cards
+    if cards is None:
+        raise TypeError("the engine needs the card records: pass cards= (the battle's "
+                        "records, or cards.catalogue_file.catalogue_records())")
+    return load_cards(cards)
+
+
+def _deck_scale(spec: Mapping[str, Any], size: int, chart_deck: int) -> Fraction:
+    """The scale a deck was built at; a dealt deck without one is scaled by its size (3.0)."""
+    if spec.get("scale") is None:
+        return Fraction(max(1, size), chart_deck)
+    try:
+        return Fraction(str(spec["scale"]))
+    except (ValueError, ZeroDivisionError):
+        raise IllegalAction(f"deck scale {spec['scale']!r} is not a number") from None
+
+
 def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | None = None,
-               settings: dict[str, Any] | None = None, cards: CardTable | None = None
-               ) -> State:
+               settings: dict[str, Any] | None = None,
+               cards: CardTable | Iterable[Mapping[str, Any]] | None = None,
+               deck_kinds: Mapping[str, Mapping[str, Any]] | None = None) -> State:
     """Set up a battle (2.0, 3.0): each army's Battle Deck is shuffled, the Muster dealt
     face-down into its Reserve, the rest kept as its Reinforcement deck. Missing decks are
-    dealt historically. The Allied side deploys first; the French adjust last (4.1)."""
+    dealt historically. The Allied side deploys first; the French adjust last (4.1).
+
+    ``cards``: the card records (or table) the battle plays with, from the caller.
+    ``deck_kinds``: army -> ``{"kind": "dealt" | "custom" | "campaign", "scale": "1/2"}``;
+    an army not named has a dealt deck scaled by its size. Muster and reinforcement rate are
+    ``game.deck_figures`` of that (the rule the deck validator uses)."""
     if battle not in BATTLES_CHART:
         raise IllegalAction(f"unknown battle {battle!r}")
-    cards = cards or default_cards()
+    cards = card_table(cards)
     s = State.__new__(State)
     s.cards = cards
     s.battle = battle
@@ -157,12 +184,15 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
         side = ARMY_SIDE[army]
         s.deck_bp[side] += sum(cards[n].bp for n in deck)
         rng.shuffle(deck)
-        # 3.0 IMPORTANT: musters and rates scale with the deck size.
-        fig = figures(battle, army, "standard", Fraction(max(1, len(deck)), entry.deck))
-        muster = fig.muster if fig and fig.muster is not None else 0
-        if entry.muster is None:
-            muster = 0  # 3.0 NOTE: Waterloo Prussians have no Muster
-        s.rates[army] = fig.reinforcement_rate if fig and fig.reinforcement_rate else 1
+        # 3.0, 15.0, 16.0: one rule for Muster and rate (None muster: Waterloo Prussians).
+        spec = (deck_kinds or {}).get(army) or {}
+        kind = str(spec.get("kind") or "dealt")
+        fig = deck_figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck),
+                           size=len(deck))
+        if fig is None:
+            raise IllegalAction(f"unknown deck kind {kind!r} for the {army} deck")
+        muster = min(fig.muster or 0, len(deck))
+        s.rates[army] = fig.reinforcement_rate or 1
         s.reserve[side].extend(deck[:muster])
         s.decks[army] = list(reversed(deck[muster:]))  # draw from the end: deck order kept
     s.reserve[0].sort()

@@ -1,4 +1,4 @@
-"""The pure rules core of decks: the Battles Chart, deck validation, deck codes, deck lists.
+"""The pure rules core of decks: deck scales, deck validation, deck codes, deck lists.
 
 Imports nothing from Django. The Django layer builds a ``Deck`` from its models and a
 ``cards_by_number`` mapping of card records (the keys of cards/data/catalogue.json), then:
@@ -7,6 +7,8 @@ Imports nothing from Django. The Django layer builds a ``Deck`` from its models 
     encode(deck) -> str / decode(code) -> Deck            (raises DeckCodeError)
     parse_decklist(text, cards_by_number) -> (entries, errors)
     format_decklist(deck, cards_by_number) -> str
+
+The Battles Chart and a deck's figures are ``game.chart`` and ``game.figures``.
 """
 
 from .chart import (
@@ -16,10 +18,8 @@ from .chart import (
     KINDS,
     PRINTINGS,
     ChartEntry,
-    Figures,
     as_scale,
     chart_entry,
-    figures,
 )
 from .deck import Deck, DeckEntry, canonical_entries
 from .deck_code import DeckCodeError, decode, encode
@@ -30,7 +30,7 @@ from .validate import CODES, ERROR, WARNING, WARNING_CODES, Problem, Validation,
 
 __all__ = [
     "ARMIES", "BATTLES", "BATTLES_CHART", "CODES", "ERROR", "KINDS", "PRINTINGS", "WARNING",
-    "WARNING_CODES", "ChartEntry", "Deck", "DeckCodeError", "DeckEntry", "Figures", "LineError",
+    "WARNING_CODES", "ChartEntry", "Deck", "DeckCodeError", "DeckEntry", "LineError",
     "Problem", "Validation", "as_scale", "canonical_entries", "chart_entry", "decode", "encode",
-    "figures", "format_decklist", "parse_decklist", "validate",
+    "format_decklist", "parse_decklist", "validate",
 ]

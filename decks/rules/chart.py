@@ -1,70 +1,33 @@
-"""The Battles Chart (3.0) as data, and how a deck scale changes its figures (2.0, 3.0, 15.0, 16.0).
+"""Deck scales (2.0): reading a scale, and which scales a battle allows. The chart and a
+deck's figures live in the pure ``game`` package (``game.chart``, ``game.figures``); the
+vocabulary is re-exported here for the deck rules' many callers.
 
 Scales are exact fractions (``Fraction``), never floats, so 1/3 is 1/3 and a deck size is
-either whole or not. Rounding, chosen once and used everywhere:
-
-- deck size D x scale must be whole for every army of the battle (2.0: the ratio holds);
-- muster M x scale and reinforcement rate R x scale round half up, and are at least 1;
-- the BP limit is BP x scale rounded down: a deck's BP total is whole, so "total <= limit"
-  is then exactly "total does not exceed BP x scale" (15.0).
+either whole or not: D x scale must be whole for every army of the battle (2.0: the ratio
+holds). How Muster, rate and BP limit round is ``game.figures``' docstring.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
-ARMIES = ("french", "british", "prussian")
-KINDS = ("standard", "custom", "campaign")
-PRINTINGS = ("gold", "silver", "bronze")  # 18.0: finishes, no effect on play
+from game import ARMIES, ARMY_NAMES, BATTLE_NAMES, BATTLES, BATTLES_CHART, ChartEntry, chart_entry
+from game.figures import round_half_up
 
-BATTLE_NAMES = {"quatre-bras": "Quatre Bras", "ligny": "Ligny", "wavre": "Wavre",
-                "waterloo": "Waterloo"}
-ARMY_NAMES = {"french": "French", "british": "British", "prussian": "Prussian"}
+__all__ = [
+    "ARMIES", "ARMY_NAMES", "BATTLES", "BATTLES_CHART", "BATTLE_NAMES", "KINDS", "MAX_SCALE",
+    "MIN_SCALE", "PRINTINGS", "ChartEntry", "as_scale", "chart_entry", "format_scale",
+    "round_half_up", "scale_problem", "scale_step",
+]
+
+KINDS = ("standard", "custom", "campaign")  # deck-code order (deck_code.py); never reorder
+PRINTINGS = ("gold", "silver", "bronze")  # 18.0: finishes, no effect on play
 
 MIN_SCALE = Fraction(0)  # exclusive
 MAX_SCALE = Fraction(4)  # inclusive
-
-
-@dataclass(frozen=True, slots=True)
-class ChartEntry:
-    """One cell of the Battles Chart: D, M (None: no muster), R and BP."""
-
-    deck: int
-    muster: int | None
-    reinforcements: int
-    bp: int
-
-
-# 3.0 Battles Chart. Waterloo Prussians: no muster, the whole deck is a reinforcement deck.
-BATTLES_CHART: dict[str, dict[str, ChartEntry]] = {
-    "quatre-bras": {
-        "french": ChartEntry(14, 10, 1, 130),
-        "british": ChartEntry(18, 9, 1, 160),
-    },
-    "ligny": {
-        "french": ChartEntry(36, 18, 2, 330),
-        "prussian": ChartEntry(40, 20, 2, 310),
-    },
-    "wavre": {
-        "french": ChartEntry(16, 8, 1, 140),
-        "prussian": ChartEntry(12, 12, 1, 90),
-    },
-    "waterloo": {
-        "french": ChartEntry(36, 18, 2, 380),
-        "british": ChartEntry(36, 18, 2, 360),
-        "prussian": ChartEntry(24, None, 2, 190),
-    },
-}
-
-
-def chart_entry(battle: str, army: str) -> ChartEntry | None:
-    """The chart cell for an army at a battle, or None if that army did not fight there."""
-    return BATTLES_CHART.get(battle, {}).get(army)
 
 
 def as_scale(value: object) -> Fraction | None:
@@ -91,10 +54,6 @@ def as_scale(value: object) -> Fraction | None:
     except (ValueError, ZeroDivisionError, ArithmeticError):
         return None
     return None
-
-
-def round_half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
 
 
 def format_scale(scale: Fraction) -> str:
@@ -139,46 +98,3 @@ def scale_problem(battle: str, scale: Fraction | None, *, fixed_size: bool) -> s
     return (f"2.0: scale {format_scale(scale)} would give {BATTLE_NAMES[battle]} decks of "
             f"{gives} cards; the ratio between the armies' decks must hold with whole decks, "
             f"so the scale must be a multiple of {step} (for example 1/2 gives {example})")
-
-
-@dataclass(frozen=True, slots=True)
-class Figures:
-    """The chart figures for one deck request, scaled; None where a figure does not apply."""
-
-    required_size: int | None  # standard decks only: D x scale (None if not whole)
-    bp_limit: int | None  # BP x scale, rounded down
-    muster: int | None  # None: no muster (Waterloo Prussians) or depends on the deck size
-    reinforcement_rate: int | None
-    muster_is_half: bool  # custom and campaign decks: muster is half the deck, rounded down
-
-
-@lru_cache(maxsize=1024)
-def figures(battle: str, army: str, kind: str, scale: Fraction | None) -> Figures | None:
-    """Scaled D, BP, M and R for a deck request; None if the army did not fight that battle.
-
-    - standard (2.0, 3.0): D, M and R all scale; M and R round half up, at least 1.
-    - custom (15.0): size free, BP limit scales, muster is half the deck (rounded down), R scales.
-    - campaign (16.0): size free, muster is half the deck (rounded down), R is doubled and scales.
-    - Waterloo Prussians (3.0 NOTE): no muster in any kind; the whole deck is reinforcements.
-    With no usable scale (not a number, or not more than 0) only the unscaled shape is known.
-    """
-    entry = chart_entry(battle, army)
-    if entry is None or kind not in KINDS:
-        return None
-    usable = scale is not None and scale > 0
-    no_muster = entry.muster is None
-    if kind == "standard":
-        if not usable:
-            return Figures(None, None, None, None, False)
-        size = entry.deck * scale
-        required = size.numerator if size.denominator == 1 else None
-        muster = None if no_muster else max(1, round_half_up(entry.muster * scale))
-        if muster is not None and required is not None:
-            muster = min(muster, required)
-        rate = max(1, round_half_up(entry.reinforcements * scale))
-        return Figures(required, math.floor(entry.bp * scale), muster, rate, False)
-    rate_base = entry.reinforcements * (2 if kind == "campaign" else 1)
-    if not usable:
-        return Figures(None, None, None, None, not no_muster)
-    rate = max(1, round_half_up(rate_base * scale))
-    return Figures(None, math.floor(entry.bp * scale), None, rate, not no_muster)

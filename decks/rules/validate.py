@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
+from game.figures import deck_figures
+
 from .chart import (
     ARMIES,
     ARMY_NAMES,
@@ -23,7 +25,6 @@ from .chart import (
     PRINTINGS,
     as_scale,
     chart_entry,
-    figures,
     format_scale,
     scale_problem,
 )
@@ -139,7 +140,6 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
     why = scale_problem(battle, scale, fixed_size=kind_name == "standard")
     if why:
         problems.append(_problem("bad_scale", why))
-    fig = figures(battle, army, kind_name, scale)
 
     # The entries: counts and printings, then copies per card (all printings together).
     counts: dict[int, int] = {}
@@ -226,7 +226,9 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
                 "free (copies in locked tournament decks are not free); the deck can be "
                 "saved as a draft", cards))
 
-    required = fig.required_size if fig else None
+    # 3.0, 15.0, 16.0: the one figures rule the engine uses too.
+    fig = deck_figures(battle, army, kind_name, scale, size=size)
+    required = fig.size if fig and kind_name == "standard" else None
     if kind_name == "standard":
         if required is not None and size != required:
             diff = size - required
@@ -249,8 +251,6 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
             f"{bp_total - bp_limit} BP over"))
 
     muster = fig.muster if fig else None
-    if fig and fig.muster_is_half:
-        muster = size // 2  # 15.0, 16.0: 50 per cent of the deck, rounded down
     problems.sort(key=lambda p: _ORDER.get(p.code, len(_ORDER)))
     return Validation(
         valid=not any(p.severity == ERROR for p in problems),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from battles.engine import apply, default_cards, legal_actions, new_battle
+from battles.engine import apply, legal_actions, load_cards, new_battle
 from battles.engine.board import ARMY_SIDE, PLACE_INDEX, SIDE_INDEX
 from battles.engine.state import COLUMN, LINE, SQUARE, Piece, State
+from cards.catalogue_file import catalogue_records
 
-CARDS = default_cards()
+RECORDS = catalogue_records()  # the card records the engine is given
+
+CARDS = load_cards(RECORDS)
 FORMS = {"line": LINE, "column": COLUMN, "square": SQUARE}
 
 # Representative cards (numbers from cards/data/catalogue.json)
@@ -31,7 +34,7 @@ BLUCHER, GNEISENAU, ZIETEN = 201, 202, 203
 
 def blank(battle: str = "waterloo", active: str = "french", phase: str = "combat") -> State:
     """An empty field in ``active``'s Combat Phase: no cards anywhere."""
-    st = new_battle(battle, 0)
+    st = new_battle(battle, 0, cards=RECORDS)
     st.pieces = {}
     st.reserve, st.fresh = [[], []], [[], []]
     st.decks = {a: [] for a in st.armies}

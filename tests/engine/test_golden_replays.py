@@ -23,6 +23,9 @@ import pytest
 from battles.engine import SIDES, legal_actions, play_random
 from battles.engine.legal import combat_actions, reference_combat_actions
 from battles.engine.queries import index
+from cards.catalogue_file import catalogue_records
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
@@ -42,7 +45,8 @@ GOLDEN = {
 def digest(battle: str, seeds: int, decoys: bool) -> str:
     h = hashlib.sha256()
     for seed in range(seeds):
-        g = play_random(battle, seed, record=True, settings={"decoys": True} if decoys else None)
+        g = play_random(battle, seed, record=True, settings={"decoys": True} if decoys else None,
+                        cards=RECORDS)
         h.update(json.dumps(g.events, sort_keys=True).encode())
         h.update(json.dumps(g.actions, sort_keys=True).encode())
     return h.hexdigest()
@@ -72,7 +76,7 @@ def test_fast_combat_actions_equal_the_reference(battle, decoys):
             checked += 1
 
     for seed in range(100, 104):
-        play_random(battle, seed, settings={"decoys": decoys}, on_step=on_step)
+        play_random(battle, seed, settings={"decoys": decoys}, on_step=on_step, cards=RECORDS)
     assert checked > 20
 
 
@@ -93,4 +97,4 @@ def test_cached_field_always_equals_a_fresh_index(battle):
         assert _summary(index(st)) == _summary(cached)
 
     for seed in range(3):
-        play_random(battle, seed, settings={"decoys": seed == 1}, on_step=on_step)
+        play_random(battle, seed, settings={"decoys": seed == 1}, on_step=on_step, cards=RECORDS)

@@ -1,6 +1,8 @@
 """6.0 morale, 9.3 squares, 12.x generals, with forced dice."""
 
+from battles.engine import load_cards
 from battles.engine.morale import passes
+from cards.catalogue_file import catalogue_records
 
 from .helpers import (
     BLUCHER,
@@ -28,6 +30,7 @@ from .helpers import (
     put,
 )
 
+RECORDS = catalogue_records()  # the card records the engine is given
 
 def _morale_state(num=FR_INF, place="french_center", hits=1, **kw):
     st = blank(phase="morale")
@@ -40,9 +43,8 @@ def _roll(st, dice):
 
 
 def test_6_0_morale_values_a_to_d():
-    from battles.engine import default_cards
 
-    c = default_cards()
+    c = load_cards(RECORDS)
     assert (c[FR_GUARD].morale, c[BR_INF].morale, c[FR_INF].morale, c[BR_INF_D].morale) == \
         (4, 3, 2, 1)
 

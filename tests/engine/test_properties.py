@@ -20,6 +20,9 @@ from battles.engine import (
 from battles.engine.board import POSITIONS
 from battles.engine.queries import index, stack
 from battles.engine.state import State
+from cards.catalogue_file import catalogue_records
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 BATTLES = st_.sampled_from(["quatre-bras", "ligny", "wavre", "waterloo"])
 SEEDS = st_.integers(min_value=0, max_value=10**6)
@@ -71,8 +74,8 @@ def shown_cards(obj) -> set[int]:
 class Checker:
     def __init__(self, battle: str, seed: int):
         self.expected = Counter()
-        for army in new_battle(battle, seed).armies:
-            self.expected.update(historical_deck(battle, army, seed))
+        for army in new_battle(battle, seed, cards=RECORDS).armies:
+            self.expected.update(historical_deck(battle, army, seed, cards=RECORDS))
         self.n = 0
 
     def __call__(self, st: State, action: dict, events: list[dict]) -> None:
@@ -99,7 +102,7 @@ def test_random_play_invariants(battle, seed, decoys):
     check = Checker(battle, seed)
     cap = 30
     game = play_random(battle, seed, settings={"decoys": decoys, "turn_cap": cap},
-                       on_step=check)
+                       on_step=check, cards=RECORDS)
     assert game.state.outcome is not None and game.state.turn <= cap
 
 
@@ -107,14 +110,14 @@ def test_random_play_invariants(battle, seed, decoys):
           suppress_health_check=[HealthCheck.too_slow])
 @given(battle=BATTLES, seed=SEEDS, cut=st_.floats(min_value=0.05, max_value=0.95))
 def test_save_and_restore_mid_battle_changes_nothing(battle, seed, cut):
-    game = play_random(battle, seed, record=True)
+    game = play_random(battle, seed, record=True, cards=RECORDS)
     k = int(len(game.actions) * cut)
-    st = new_battle(battle, seed)
+    st = new_battle(battle, seed, cards=RECORDS)
     dice = SeededDice(seed)
     events = []
     for a in game.actions[:k]:
         events.extend(apply(st, a, dice))
-    st = from_json(json.loads(json.dumps(to_json(st))))
+    st = from_json(json.loads(json.dumps(to_json(st))), cards=RECORDS)
     for a in game.actions[k:]:
         events.extend(apply(st, a, dice, check=True))
     assert json.dumps(events) == json.dumps(game.events)
@@ -125,7 +128,7 @@ def test_hidden_identities_swapped_leave_the_view_unchanged():
     """Permuting the identities of a side's hidden cards changes nothing the enemy sees."""
     game_states = []
     play_random("waterloo", 4, on_step=lambda st, a, ev: game_states.append(st.copy())
-                if len(game_states) < 400 and st.turn and st.turn % 3 == 0 else None)
+                if len(game_states) < 400 and st.turn and st.turn % 3 == 0 else None, cards=RECORDS)
     assert game_states
     for st in game_states[::25]:
         for s in (0, 1):

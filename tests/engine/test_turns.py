@@ -2,8 +2,9 @@
 
 import pytest
 
-from battles.engine import IllegalAction, legal_actions, new_battle, outcome
+from battles.engine import IllegalAction, legal_actions, load_cards, new_battle, outcome
 from battles.engine.phases import start_turn
+from cards.catalogue_file import catalogue_records
 
 from .helpers import (
     BR_INF,
@@ -23,9 +24,10 @@ from .helpers import (
     put,
 )
 
+RECORDS = catalogue_records()  # the card records the engine is given
 
 def test_4_1_allied_deploy_first_and_french_adjust_last():
-    st = new_battle("quatre-bras", 1)
+    st = new_battle("quatre-bras", 1, cards=RECORDS)
     assert st.phase == "deploy" and legal_actions(st, "allied") and not legal_actions(st,
                                                                                       "french")
 
@@ -44,7 +46,7 @@ def _deploy_three(st, side):
 
 
 def test_4_1_deployment_needs_a_card_in_each_position():
-    st = new_battle("quatre-bras", 1)
+    st = new_battle("quatre-bras", 1, cards=RECORDS)
     assert not legal(st, "allied", "deployment_done")
     _deploy_three(st, "allied")
     assert legal(st, "allied", "deployment_done")
@@ -66,7 +68,7 @@ def test_4_1_troops_deployed_face_down_at_most_four():
 
 
 def test_4_1_deployment_done_by_french_starts_turn_one():
-    st = new_battle("quatre-bras", 1)
+    st = new_battle("quatre-bras", 1, cards=RECORDS)
     _deploy_three(st, "allied")
     do(st, {"type": "deployment_done", "side": "allied"})
     _deploy_three(st, "french")
@@ -186,13 +188,13 @@ def test_10_0_waterloo_allied_draw_british_and_prussian():
 
 
 def test_10_0_waterloo_prussians_have_no_muster():
-    st = new_battle("waterloo", 3)
+    st = new_battle("waterloo", 3, cards=RECORDS)
     assert not any(st.cards[n].army == "prussian" for n in st.reserve[1])
     assert len(st.decks["prussian"]) == 24 and len(st.reserve[1]) == 18
 
 
 def test_3_0_muster_and_reinforcement_deck():
-    st = new_battle("quatre-bras", 5)
+    st = new_battle("quatre-bras", 5, cards=RECORDS)
     assert (len(st.reserve[0]), len(st.decks["french"])) == (10, 4)
     assert (len(st.reserve[1]), len(st.decks["british"])) == (9, 9)
 
@@ -230,10 +232,10 @@ def test_wrong_side_cannot_act():
 def test_4_1_d_default_deck_keeps_type_proportions():
     from collections import Counter
 
-    from battles.engine import default_cards, historical_deck
+    from battles.engine import historical_deck
     from decks.rules.chart import BATTLES_CHART
 
-    cards = default_cards()
+    cards = load_cards(RECORDS)
     for battle, army in [("quatre-bras", "british"), ("wavre", "french"), ("waterloo", "french"),
                          ("waterloo", "prussian"), ("ligny", "prussian")]:
         pool = [c for c in cards.values() if c.army == army and battle in c.battles]

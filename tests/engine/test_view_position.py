@@ -16,8 +16,11 @@ from battles.engine import (
     to_json,
     view,
 )
+from cards.catalogue_file import catalogue_records
 
 from .helpers import BR_INF, FR_INF, blank, do, put
+
+RECORDS = catalogue_records()  # the card records the engine is given
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "battles" / "engine" /
                      "position.schema.json").read_text())
@@ -35,7 +38,7 @@ def test_view_face_down_enemy_cards_show_only_back_and_place():
 
 
 def test_view_enemy_reserve_and_decks_only_counts():
-    st = new_battle("quatre-bras", 3)
+    st = new_battle("quatre-bras", 3, cards=RECORDS)
     v = view(st, "french")
     assert "cards" not in v["reserves"]["allied"] and v["reserves"]["allied"]["count"] == 9
     assert v["reserves"]["french"]["cards"] == st.reserve[0]
@@ -43,7 +46,7 @@ def test_view_enemy_reserve_and_decks_only_counts():
 
 
 def test_view_spectator_redacts_both_sides():
-    st = new_battle("quatre-bras", 3)
+    st = new_battle("quatre-bras", 3, cards=RECORDS)
     v = view(st, None)
     assert all("cards" not in r for r in v["reserves"].values())
     text = json.dumps(v)
@@ -52,7 +55,7 @@ def test_view_spectator_redacts_both_sides():
 
 
 def test_events_for_hides_private_events():
-    st = new_battle("quatre-bras", 3)
+    st = new_battle("quatre-bras", 3, cards=RECORDS)
     a = [x for x in legal_actions(st, "allied") if x["type"] == "deploy"
          and st.cards[x["card"]].troop][0]
     ev = apply(st, a, [])
@@ -62,14 +65,14 @@ def test_events_for_hides_private_events():
 
 
 def test_position_round_trip_is_exact_and_valid():
-    game = play_random("waterloo", 11, record=True)
-    st = new_battle("waterloo", 11)
+    game = play_random("waterloo", 11, record=True, cards=RECORDS)
+    st = new_battle("waterloo", 11, cards=RECORDS)
     dice = SeededDice(11)
     for i, a in enumerate(game.actions):
         if i % 37 == 0:
             doc = to_json(st)
             jsonschema.validate(doc, SCHEMA)
-            back = from_json(json.loads(json.dumps(doc)))
+            back = from_json(json.loads(json.dumps(doc)), cards=RECORDS)
             assert to_json(back) == doc
             assert legal_actions(back, "french") == legal_actions(st, "french")
             assert legal_actions(back, "allied") == legal_actions(st, "allied")
@@ -79,10 +82,10 @@ def test_position_round_trip_is_exact_and_valid():
 
 def test_replay_same_setup_seed_actions_same_events_to_the_byte():
     for battle in ("quatre-bras", "ligny", "wavre", "waterloo"):
-        g1 = play_random(battle, 5, record=True)
-        g2 = play_random(battle, 5, record=True)
+        g1 = play_random(battle, 5, record=True, cards=RECORDS)
+        g2 = play_random(battle, 5, record=True, cards=RECORDS)
         assert json.dumps(g1.events) == json.dumps(g2.events)
-        st = new_battle(battle, 5)
+        st = new_battle(battle, 5, cards=RECORDS)
         dice = SeededDice(5)
         replayed = []
         for a in g1.actions:
@@ -91,12 +94,12 @@ def test_replay_same_setup_seed_actions_same_events_to_the_byte():
 
 
 def test_every_event_has_a_visibility():
-    g = play_random("ligny", 2, record=True)
+    g = play_random("ligny", 2, record=True, cards=RECORDS)
     assert all(e["visibility"] in ("all", "french", "allied") for e in g.events)
 
 
 def test_actions_and_events_are_json():
-    g = play_random("quatre-bras", 2, record=True)
+    g = play_random("quatre-bras", 2, record=True, cards=RECORDS)
     assert json.loads(json.dumps(g.actions)) == g.actions
     assert json.loads(json.dumps(g.events)) == g.events
 

@@ -20,6 +20,7 @@ from battles.engine import (
 )
 from battles.engine.state import BATTLES
 from battles.simulate import deck_from_text
+from cards.catalogue_file import catalogue_records
 
 EXIT_USAGE = 2
 
@@ -88,7 +89,7 @@ class Command(BaseCommand):
         if not isinstance(doc, dict):
             self.fail(f"{path}: a position is a JSON object")
         try:
-            return from_json(doc)
+            return from_json(doc, catalogue_records())
         except IllegalAction as exc:
             self.fail(f"{path}: {exc}")
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -112,7 +113,8 @@ class Command(BaseCommand):
         if options["decoys"]:
             settings["decoys"] = True
         try:
-            st = new_battle(options["battle"], options["seed"], decks or None, settings or None)
+            st = new_battle(options["battle"], options["seed"], decks or None, settings or None,
+                            cards=catalogue_records())
         except IllegalAction as exc:
             self.fail(str(exc))
         self.emit(to_json(st))

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from decks import services
 from decks.catalogue import cards_by_number
-from decks.rules import BATTLES, parse_decklist
+from decks.rules import ARMIES, BATTLES, parse_decklist
 from decks.rules.decklist import MAX_CHARS
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -37,7 +37,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", metavar="FILE", help="deck-list text file, or - for stdin")
         parser.add_argument("--battle", required=True, choices=BATTLES)
-        parser.add_argument("--army", required=True, choices=("french", "british", "prussian"))
+        parser.add_argument("--army", required=True, choices=ARMIES)
         kind = parser.add_mutually_exclusive_group()
         kind.add_argument("--custom", action="store_true",
                           help="a 15.0 custom deck (Battle Points, up to 3 copies)")

@@ -1,0 +1,19 @@
+"""What the game is, in one pure package (no Django, ever): battles, armies, sides, the
+Battles Chart (3.0) and a deck's figures (2.0, 3.0, 15.0, 16.0).
+
+The engine, the deck rules, the bots, the renderers and the model choices all import these
+names from here, so a name, a colour or a chart figure is written once.
+"""
+
+from .armies import ARMIES, ARMY_COLOURS, ARMY_FULL_NAMES, ARMY_NAMES, ARMY_TINTS
+from .battles import BATTLE_NAMES, BATTLES
+from .chart import BATTLES_CHART, ChartEntry, armies_at, chart_entry
+from .figures import DECK_KINDS, DeckFigures, deck_figures, normal_kind, round_half_up
+from .sides import ARMY_SIDE, SIDE_NAMES, SIDES, side_of
+
+__all__ = [
+    "ARMIES", "ARMY_COLOURS", "ARMY_FULL_NAMES", "ARMY_NAMES", "ARMY_SIDE", "ARMY_TINTS",
+    "BATTLES", "BATTLES_CHART", "BATTLE_NAMES", "DECK_KINDS", "SIDES", "SIDE_NAMES",
+    "ChartEntry", "DeckFigures", "armies_at", "chart_entry", "deck_figures", "normal_kind",
+    "round_half_up", "side_of",
+]
