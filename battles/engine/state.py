@@ -158,7 +158,7 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
         s.deck_bp[side] += sum(cards[n].bp for n in deck)
         rng.shuffle(deck)
         # 3.0 IMPORTANT: musters and rates scale with the deck size.
-        fig = figures(battle, army, "standard", Fraction(max(1, len(deck)), entry.deck))
+        fig = figures(battle, army, "dealt", Fraction(max(1, len(deck)), entry.deck))
         muster = fig.muster if fig and fig.muster is not None else 0
         if entry.muster is None:
             muster = 0  # 3.0 NOTE: Waterloo Prussians have no Muster

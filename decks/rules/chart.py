@@ -19,7 +19,7 @@ from functools import lru_cache
 
 BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
 ARMIES = ("french", "british", "prussian")
-KINDS = ("standard", "custom", "campaign")
+KINDS = ("dealt", "custom", "campaign")  # 2.0 dealt (was "standard"), 15.0, 16.0
 PRINTINGS = ("gold", "silver", "bronze")  # 18.0: finishes, no effect on play
 
 BATTLE_NAMES = {"quatre-bras": "Quatre Bras", "ligny": "Ligny", "wavre": "Wavre",
@@ -118,7 +118,7 @@ def scale_step(battle: str) -> Fraction:
 def scale_problem(battle: str, scale: Fraction | None, *, fixed_size: bool) -> str | None:
     """Why a scale is not allowed for a battle (2.0), or None if it is.
 
-    ``fixed_size``: the deck kind has a D-sized deck (standard), so D x scale must be whole for
+    ``fixed_size``: the deck kind has a D-sized deck (dealt), so D x scale must be whole for
     every army of the battle; otherwise (custom, campaign) only 0 < scale <= 4 is required.
     """
     if scale is None:
@@ -145,7 +145,7 @@ def scale_problem(battle: str, scale: Fraction | None, *, fixed_size: bool) -> s
 class Figures:
     """The chart figures for one deck request, scaled; None where a figure does not apply."""
 
-    required_size: int | None  # standard decks only: D x scale (None if not whole)
+    required_size: int | None  # dealt decks only: D x scale (None if not whole)
     bp_limit: int | None  # BP x scale, rounded down
     muster: int | None  # None: no muster (Waterloo Prussians) or depends on the deck size
     reinforcement_rate: int | None
@@ -156,7 +156,7 @@ class Figures:
 def figures(battle: str, army: str, kind: str, scale: Fraction | None) -> Figures | None:
     """Scaled D, BP, M and R for a deck request; None if the army did not fight that battle.
 
-    - standard (2.0, 3.0): D, M and R all scale; M and R round half up, at least 1.
+    - dealt (2.0, 3.0): D, M and R all scale; M and R round half up, at least 1.
     - custom (15.0): size free, BP limit scales, muster is half the deck (rounded down), R scales.
     - campaign (16.0): size free, muster is half the deck (rounded down), R is doubled and scales.
     - Waterloo Prussians (3.0 NOTE): no muster in any kind; the whole deck is reinforcements.
@@ -167,7 +167,7 @@ def figures(battle: str, army: str, kind: str, scale: Fraction | None) -> Figure
         return None
     usable = scale is not None and scale > 0
     no_muster = entry.muster is None
-    if kind == "standard":
+    if kind == "dealt":  # 2.0: D x scale cards dealt from a pool
         if not usable:
             return Figures(None, None, None, None, False)
         size = entry.deck * scale
