@@ -82,19 +82,31 @@ class DeckSettingsForm(forms.Form):
     name = forms.CharField(max_length=100)
     battle = forms.ChoiceField(choices=Battle.choices, initial=Battle.WATERLOO)
     army = forms.ChoiceField(choices=Army.choices, initial=Army.FRENCH)
-    kind = forms.ChoiceField(choices=DeckKind.choices, initial=DeckKind.STANDARD)
+    kind = forms.ChoiceField(choices=DeckKind.choices, initial=DeckKind.DEALT)
     scale = forms.CharField(max_length=12, initial="1",
                             help_text="A fraction: 1, 1/2 (Waterloo 18/18/12), 3/2…")
     historical = forms.BooleanField(required=False,
                                     label="Historical only (every card fought there)")
 
 
+AS_PASTED = ("", "As the pasted deck says")
+
+
 class ImportForm(DeckSettingsForm):
+    """Every setting defaults to "as the pasted deck says": the export's first line or the
+    deck code sets it; a setting chosen here must agree with it (else the import is refused)."""
+
     FORMATS = [("text", "Deck list (text)"), ("code", "Deck code")]
     source = forms.ChoiceField(choices=FORMATS, initial="text", widget=forms.RadioSelect,
                                label="I am pasting")
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
                            max_length=100_000, label="Deck list or deck code")
+    battle = forms.ChoiceField(choices=[AS_PASTED, *Battle.choices], required=False, initial="")
+    army = forms.ChoiceField(choices=[AS_PASTED, *Army.choices], required=False, initial="")
+    kind = forms.ChoiceField(choices=[AS_PASTED, *DeckKind.choices], required=False,
+                             initial="")
+    scale = forms.CharField(max_length=12, required=False, initial="",
+                            help_text="Blank: as the pasted deck says (else 1).")
 
     field_order = ["source", "text", "name", "battle", "army", "kind", "scale", "historical"]
 
@@ -524,20 +536,15 @@ def import_deck(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, initial={"source": "text"})
     error = None
     if request.method == "POST":
-        if request.POST.get("source") == "code":  # the code carries battle, army, kind, scale
-            for name in ("battle", "army", "kind", "scale"):
-                form.fields[name].required = False
         if form.is_valid():
             data = form.cleaned_data
-            try:
-                if data["source"] == "code":
-                    deck = services.import_deck_code(request.user, code=data["text"].strip(),
-                                                     name=data["name"])
-                else:
-                    deck = services.import_decklist(
-                        request.user, text=data["text"], name=data["name"],
-                        battle=data["battle"], army=data["army"], kind=data["kind"],
-                        scale=data["scale"] or "1", historical=data["historical"])
+            try:  # a deck code is recognised whatever the selector says
+                deck = services.import_pasted(
+                    request.user, text=data["text"], name=data["name"],
+                    as_code=data["source"] == "code", battle=data["battle"] or None,
+                    army=data["army"] or None, kind=data["kind"] or None,
+                    scale=data["scale"].strip() or None,
+                    historical=True if data["historical"] else None)
             except services.DeckInputError as exc:
                 error = _input_error(exc)
             else:

@@ -19,9 +19,10 @@ def alice_client(client, user):
 
 
 def french_cards(n=18) -> list[int]:
-    """n French cards that may all go in one Waterloo deck (no Terrain of another battle)."""
+    """n French cards that may all go in one Waterloo deck (no Terrain of another battle),
+    cheapest first (a custom deck within its BP limit, 15.0)."""
     return list(Card.objects.filter(army="french").exclude(type="terrain")
-                .order_by("number").values_list("number", flat=True)[:n])
+                .order_by("bp", "number").values_list("number", flat=True)[:n])
 
 
 @pytest.fixture

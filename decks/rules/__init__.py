@@ -24,7 +24,7 @@ from .chart import (
 )
 from .deck import Deck, DeckEntry, canonical_entries
 from .deck_code import DeckCodeError, decode, encode
-from .decklist import LineError
+from .decklist import LineError, line_problems, read_header
 from .decklist import format as format_decklist
 from .decklist import parse as parse_decklist
 from .pool import POOLS, dealable, validate_pool
@@ -35,5 +35,5 @@ __all__ = [
     "WARNING_CODES", "ChartEntry", "Deck", "DeckCodeError", "DeckEntry", "Figures", "LineError",
     "Problem", "Validation", "as_scale", "canonical_entries", "chart_entry", "decode", "encode",
     "figures", "format_decklist", "parse_decklist", "validate", "POOLS", "dealable",
-    "validate_pool",
+    "validate_pool", "line_problems", "read_header",
 ]

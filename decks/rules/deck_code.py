@@ -10,7 +10,8 @@ Layout (version 1), every field an unsigned LEB128 varint:
 battle, army and kind are indexes into chart.BATTLES, ARMIES and KINDS; flags bit 0 is the
 historical-only mode, bit 1 a dealt deck's pool "set" (clear: "collection"). Kind 0 was
 "standard" before 2.0 decks were dealt; it is now "dealt", so an old standard code that holds
-cards decodes as a custom deck (as saved standard decks became custom drafts). The scale is an exact fraction in lowest terms. A card id is
+cards decodes as a custom deck (as saved standard decks became custom drafts).
+The scale is an exact fraction in lowest terms. A card id is
 ``number * 4 + printing`` with printing 0 = any, 1 = Gold, 2 = Silver, 3 = Bronze, so one card
 in two printings is two ids. The code is canonical: ids sorted ascending inside each block,
 each (number, printing) once, base64url without padding; ``decode`` accepts only that form

@@ -51,10 +51,14 @@ class Problem(NamedTuple):
     message: str
     cards: tuple[int, ...] = ()
     severity: str = ERROR
+    line: int | None = None  # the deck-list line it comes from (unknown_card when parsing)
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "cards": list(self.cards),
-                "severity": self.severity}
+        answer = {"code": self.code, "message": self.message, "cards": list(self.cards),
+                  "severity": self.severity}
+        if self.line is not None:
+            answer["line"] = self.line
+        return answer
 
 
 @dataclass(frozen=True, slots=True)
