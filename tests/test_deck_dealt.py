@@ -169,7 +169,8 @@ def test_import_recognises_a_deck_code_pasted_as_a_deck_list(catalogue, alice_ap
     assert (response.json()["battle"], response.json()["scale"]) == ("quatre-bras", "1/2")
     clash = alice_api.post("/api/decks/", {"name": "C", "code": code, "army": "british"},
                            format="json")
-    assert clash.status_code == 400 and "the deck code says army French, the form says British" in str(clash.json())
+    assert clash.status_code == 400
+    assert "the deck code says army French, the form says British" in str(clash.json())
 
 
 def test_import_a_dealt_export(catalogue, user):
