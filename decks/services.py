@@ -253,7 +253,9 @@ def check(*, battle, army, kind="custom", scale="1", historical=False, entries,
                               historical=historical, pool=pool)
     cards = cards_by_number()
     clean = clean_entries(entries, cards)
-    if settings["kind"] == DeckKind.DEALT:  # the entries are a listed pool (2.0)
+    if settings["kind"] == DeckKind.DEALT:  # 2.0: a listed pool, else the named pool
+        if not clean:
+            return validate_deck(RulesDeck(**settings), user)
         return validate_pool(RulesDeck(**settings), cards, RulesDeck("", "", entries=clean)
                              .counts(), listed=True)
     deck = RulesDeck(entries=clean, **settings)
