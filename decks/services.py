@@ -494,13 +494,13 @@ def import_pasted(owner, *, text, name: str, as_code: bool = False, **chosen) ->
     found = read_header(text)
     _agree(found, chosen, "the list's first line")
     settings = {**SETTING_DEFAULTS, **chosen, **found}
+    entries = () if settings["kind"] == DeckKind.DEALT and not parse_decklist(
+        text, cards_by_number())[0] else parse_text(text)  # unreadable lines first
     for key in ("battle", "army"):
         if key not in settings:
             raise DeckInputError(f"choose the {key}: the list does not say it (its first line "
                                  "would, as the export writes it: '// Waterloo, French, custom "
                                  "deck')")
-    entries = () if settings["kind"] == DeckKind.DEALT and not parse_decklist(
-        text, cards_by_number())[0] else parse_text(text)
     return create_deck(owner, name=name, entries=entries, note="Imported from a list",
                        **settings)
 

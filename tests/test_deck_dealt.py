@@ -207,3 +207,9 @@ def test_migration_turns_standard_decks_into_custom_drafts(catalogue, user):
         assert [v.note for v in deck.versions.order_by("number")] == ["", "second"]
     assert decks[1].latest.entries == [list(e) for e in sorted(over)]
     assert sum(bp[n]["bp"] for n, _, _ in cheap) <= 130
+
+
+def test_import_without_header_or_form_asks_for_the_battle(catalogue, user):
+    with pytest.raises(services.DeckInputError, match="choose the battle"):
+        services.import_pasted(user, text=f"1 #{qb_french()[0]}\n", name="x", army="french")
+    assert not Deck.objects.exists()
