@@ -3,8 +3,9 @@
     .venv/bin/python bench/decks.py [--seconds 3]
 
 Uses cards/data/catalogue.json (no database, no Django). Four deck mixes of 36 cards each are
-validated in turn: a valid dealt Waterloo French deck (the cards dealt) (historical mode on), the same checked
-against a collection, an invalid one (duplicate, wrong army, non-historical terrain, unknown
+validated in turn: the 36 cards of a valid dealt Waterloo French deck (historical mode on),
+the same checked against a collection, an invalid one (duplicate, wrong army, non-historical
+terrain, unknown
 card, checked against an empty collection: 38 problems) and a custom deck with copies. Prints
 validations/s overall and per mix, and whether the target (>= 10,000/s) is met; also deck code
 and deck-list round trips per second.

@@ -200,8 +200,8 @@ def _apply(rows: list[list], op: str) -> list[list]:
         number = _whole(arg, 1, 99_999)
         if number is None:
             return rows
-        for row in rows:  # a second copy of a card goes on its row (a standard deck's
-            if row[0] == number:  # duplicate problem then names it)
+        for row in rows:  # a second copy of a card goes on its row (15.0 then checks the
+            if row[0] == number:  # copies: 3 at most, Generals and Terrain once)
                 row[1] = min(row[1] + 1, MAX_COUNT)
                 return rows
         if len(rows) < MAX_ROWS:
