@@ -5,10 +5,9 @@
 Uses cards/data/catalogue.json (no database, no Django). Four deck mixes of 36 cards each are
 validated in turn: the 36 cards of a valid dealt Waterloo French deck (historical mode on),
 the same checked against a collection, an invalid one (duplicate, wrong army, non-historical
-terrain, unknown
-card, checked against an empty collection: 38 problems) and a custom deck with copies. Prints
-validations/s overall and per mix, and whether the target (>= 10,000/s) is met; also deck code
-and deck-list round trips per second.
+terrain, unknown card, checked against an empty collection: 38 problems) and a custom deck with
+copies. Prints validations/s overall and per mix, and whether the target (>= 10,000/s) is met;
+also deck code and deck-list round trips per second.
 The API part of the issue's figure (p95 of POST /api/decks/validate/) belongs to the Django
 layer's benchmark.
 """
