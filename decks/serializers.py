@@ -133,7 +133,7 @@ class VersionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DeckVersion
-        fields = ["number", "created_at", "note", "battle", "army", "kind", "scale",
+        fields = ["number", "created_at", "note", "battle", "army", "kind", "pool", "scale",
                   "historical", "valid", "size", "bp_total", "problems", "locked", "entries"]
 
     def get_entries(self, version) -> list[dict]:
@@ -152,9 +152,9 @@ class DeckListSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Deck
-        fields = ["id", "name", "description", "battle", "army", "kind", "scale", "historical",
-                  "shared", "created_at", "updated_at", "latest_number", "latest_valid",
-                  "latest_size", "latest_bp_total"]
+        fields = ["id", "name", "description", "battle", "army", "kind", "pool", "scale",
+                  "historical", "shared", "created_at", "updated_at", "latest_number",
+                  "latest_valid", "latest_size", "latest_bp_total"]
 
     def get_shared(self, deck) -> bool:
         return bool(deck.share_token)
@@ -165,5 +165,5 @@ class SharedDeckSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Deck
-        fields = ["name", "description", "owner", "battle", "army", "kind", "scale",
+        fields = ["name", "description", "owner", "battle", "army", "kind", "pool", "scale",
                   "historical", "updated_at"]

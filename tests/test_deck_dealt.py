@@ -213,3 +213,21 @@ def test_import_without_header_or_form_asks_for_the_battle(catalogue, user):
     with pytest.raises(services.DeckInputError, match="choose the battle"):
         services.import_pasted(user, text=f"1 #{qb_french()[0]}\n", name="x", army="french")
     assert not Deck.objects.exists()
+
+
+def test_2_0_api_creates_a_dealt_deck_and_the_schema_names_the_kinds(catalogue, alice_api):
+    response = alice_api.post("/api/decks/", {"name": "D", "battle": "ligny", "army": "prussian",
+                                              "kind": "dealt", "pool": "set"}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["kind"], body["pool"], body["latest"]["pool"]) == ("dealt", "set", "set")
+    assert body["check"]["pool_size"] >= body["check"]["required_size"] == 40
+    refused = alice_api.post("/api/decks/", {"name": "D", "battle": "ligny", "army": "prussian",
+                                             "kind": "dealt", "entries": [[1, 1, None]]},
+                             format="json")
+    assert refused.status_code == 400 and "dealt deck holds no chosen cards" in str(
+        refused.json())
+    schema = alice_api.get("/api/schema/").content.decode()
+    kinds = schema.split("DeckKindEnum:")[1].split("type:")[0]
+    assert kinds.split() == ["enum:", "-", "dealt", "-", "custom", "-", "campaign"]
+    assert "PoolEnum:" in schema
