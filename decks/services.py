@@ -31,6 +31,7 @@ from .rules import (
     Validation,
     as_scale,
     canonical_entries,
+    dealable,
     decode,
     encode,
     format_decklist,
@@ -650,13 +651,31 @@ def sample_muster(version: DeckVersion, seed: int | None = None) -> dict:
     """Deal a random muster from the version, as players draw a sample hand (3.0).
 
     The same seed always deals the same muster. Waterloo Prussians have no muster: the whole
-    deck is reinforcements, so ``muster`` is empty.
+    deck is reinforcements, so ``muster`` is empty. A dealt deck (2.0) has no cards of its own:
+    a sample deck of D x scale distinct cards is dealt from its pool first (a sample only; the
+    battle deals the real one with its own secret seed).
     """
     seed = clean_seed(seed)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    result = validate(rules_deck(version), cards_by_number())
+    rules = rules_deck(version)
+    if version.kind == DeckKind.DEALT:
+        return _sample_deal(version, rules, seed)
+    result = validate(rules, cards_by_number())
     cards = [e.number for e in sorted(entries_of(version)) for _ in range(e.count)]
     random.Random(seed).shuffle(cards)
     size = min(result.muster or 0, len(cards))
     return {"seed": seed, "muster": cards[:size], "reinforcements_left": len(cards) - size}
+
+
+def _sample_deal(version: DeckVersion, rules: RulesDeck, seed: int) -> dict:
+    cards = cards_by_number()
+    owned = (owned_counts(version.deck.owner, exclude_deck=version.deck)
+             if version.pool == DeckPool.COLLECTION else None)
+    pool = sorted(n for n, card in cards.items()
+                  if (owned is None or owned.get(n, 0) > 0)
+                  and dealable(card, rules.battle, rules.army, rules.historical))
+    result = validate_pool(rules, cards, None if owned is None else owned)
+    deck = random.Random(seed).sample(pool, min(result.required_size or 0, len(pool)))
+    size = min(result.muster if result.muster is not None else 0, len(deck))
+    return {"seed": seed, "muster": deck[:size], "reinforcements_left": len(deck) - size}

@@ -231,3 +231,16 @@ def test_2_0_api_creates_a_dealt_deck_and_the_schema_names_the_kinds(catalogue, 
     kinds = schema.split("DeckKindEnum:")[1].split("type:")[0]
     assert kinds.split() == ["enum:", "-", "dealt", "-", "custom", "-", "campaign"]
     assert "PoolEnum:" in schema
+
+
+def test_2_0_sample_muster_of_a_dealt_deck_deals_from_its_pool(catalogue, user):
+    deck = services.create_deck(user, name="D", battle="quatre-bras", army="french",
+                                kind="dealt", pool="set", historical=True)
+    sample = services.sample_muster(deck.latest, seed=1815)
+    assert sample == services.sample_muster(deck.latest, seed=1815)
+    assert len(sample["muster"]) == 10 and sample["reinforcements_left"] == 4  # D14 M10
+    assert set(sample["muster"]) <= set(qb_french(historical=True))
+    assert len(set(sample["muster"])) == 10  # distinct cards
+    mine = services.create_deck(user, name="M", battle="quatre-bras", army="french",
+                                kind="dealt")
+    assert services.sample_muster(mine.latest, seed=1)["muster"] == []  # owns nothing
