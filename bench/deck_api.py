@@ -4,7 +4,7 @@
 
 Prepares a temporary SQLite database (migrate + load_catalogue), starts ONE web process
 (DEBUG=0) on a free loopback port with the helpers of bench/catalogue.py, warms up, then posts
-a 36-card standard Waterloo French deck N times over one keep-alive connection, anonymously
+a 36-card Waterloo French deck N times over one keep-alive connection, anonymously
 (no collection check), alternating three bodies: entries JSON (valid), the same with a
 duplicate and a British card (invalid, 3 problems), and the deck as deck-list text. Prints
 p50/p95/max per body and overall, the server's CPU ms per request, and whether the target

@@ -78,7 +78,7 @@ def main(players: int = 1024, rounds: int = 10) -> None:
             Deck(owner=u, name=f"{army} {u.username}", battle="quatre-bras", army=army)
             for u in users])
         stored[army] = DeckVersion.objects.bulk_create([
-            DeckVersion(deck=d, number=1, battle="quatre-bras", army=army, kind="standard",
+            DeckVersion(deck=d, number=1, battle="quatre-bras", army=army, kind="custom",
                         scale="1", entries=[list(e) for e in entries], valid=True,
                         size=len(entries)) for d in decks])
     t = services.create_tournament(org, name=f"bench {players}", battle="quatre-bras",

@@ -119,7 +119,8 @@ def deck_detail(request, deck: Deck) -> dict:
 
 
 def _settings(data: dict) -> dict:
-    return {k: data[k] for k in ("battle", "army", "kind", "scale", "historical") if k in data}
+    return {k: data[k] for k in ("battle", "army", "kind", "scale", "historical", "pool")
+            if k in data}
 
 
 class DeckListView(DeckAPIView):
@@ -136,15 +137,13 @@ class DeckListView(DeckAPIView):
     def post(self, request):
         data = self.valid(DeckCreateInput)
         text = {k: data[k] for k in ("description", "note") if k in data}
-        if "code" in data:
-            deck = services.import_deck_code(request.user, code=data["code"], name=data["name"])
+        if "code" in data or "decklist" in data:  # a code is recognised in either field
+            pasted = data.get("code", data.get("decklist"))
+            deck = services.import_pasted(request.user, text=pasted, name=data["name"],
+                                          as_code="code" in data, **_settings(data))
             if text:
                 services.save_version(deck, description=text.get("description"),
                                       note=text.get("note", ""))
-        elif "decklist" in data:
-            entries = services.parse_text(data["decklist"])
-            deck = services.create_deck(request.user, name=data["name"], entries=entries,
-                                        **_settings(data), **text)
         else:
             deck = services.create_deck(request.user, name=data["name"],
                                         entries=data.get("entries", ()), **_settings(data),
@@ -317,8 +316,9 @@ class ValidateView(DeckAPIView):
         user = request.user if request.user.is_authenticated else None
         return Response(services.check_posted(
             entries=data.get("entries"), decklist=data.get("decklist"), code=data.get("code"),
-            user=user, **{"kind": "standard", "scale": "1", "historical": False,
-                          **_settings(data)}))
+            pool=data.get("pool"), user=user,
+            **{"kind": "custom", "scale": "1", "historical": False,
+               **{k: v for k, v in _settings(data).items() if k != "pool"}}))
 
 
 class UsageView(DeckAPIView):

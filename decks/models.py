@@ -1,5 +1,8 @@
 """Battle decks and their versions.
 
+A deck is dealt (2.0: it names a pool, the battle deals D x scale cards from it), custom (15.0:
+chosen cards within a BP limit) or campaign (16.0).
+
 Every save keeps a version (DeckVersion); the history shows what changed between versions.
 A version may be saved with problems (a draft); only a valid version can be used to play, and a
 tournament (a later issue) locks one version, committing its cards.
@@ -15,9 +18,16 @@ from cards.models import Army, Battle
 
 
 class DeckKind(models.TextChoices):
-    STANDARD = "standard", "Standard (2.0)"
+    DEALT = "dealt", "Dealt from a pool (2.0)"
     CUSTOM = "custom", "Custom Battle Points (15.0)"
     CAMPAIGN = "campaign", "Campaign (16.0)"
+
+
+class DeckPool(models.TextChoices):
+    """Where a dealt deck (2.0) is dealt from."""
+
+    COLLECTION = "collection", "the copies I own"
+    SET = "set", "the whole set"
 
 
 class Deck(models.Model):
@@ -27,7 +37,9 @@ class Deck(models.Model):
     description = models.TextField(blank=True, default="", max_length=2000)
     battle = models.CharField(max_length=12, choices=Battle.choices)
     army = models.CharField(max_length=10, choices=Army.choices)
-    kind = models.CharField(max_length=10, choices=DeckKind.choices, default=DeckKind.STANDARD)
+    kind = models.CharField(max_length=10, choices=DeckKind.choices, default=DeckKind.DEALT)
+    pool = models.CharField(max_length=10, choices=DeckPool.choices, default=DeckPool.COLLECTION,
+                            help_text="Dealt decks (2.0): where the cards are dealt from.")
     scale = models.CharField(max_length=12, default="1",
                              help_text="Exact fraction as text: '1', '1/2', '3/2'.")
     historical = models.BooleanField(default=False,
@@ -62,6 +74,7 @@ class DeckVersion(models.Model):
     battle = models.CharField(max_length=12, choices=Battle.choices)
     army = models.CharField(max_length=10, choices=Army.choices)
     kind = models.CharField(max_length=10, choices=DeckKind.choices)
+    pool = models.CharField(max_length=10, choices=DeckPool.choices, default=DeckPool.COLLECTION)
     scale = models.CharField(max_length=12)
     historical = models.BooleanField(default=False)
     entries = models.JSONField(help_text="[[card number, count, printing or null], ...] sorted")

@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from cards.models import Army, Battle
 
-from .models import Deck, DeckKind, DeckVersion
+from .models import Deck, DeckKind, DeckPool, DeckVersion
 from .services import MAX_COUNT, MAX_ENTRIES, MAX_SEED, MAX_TEXT
 
 
@@ -39,13 +39,35 @@ class SettingsMixin(serializers.Serializer):
     scale = serializers.CharField(required=False, max_length=40,
                                   help_text="An exact fraction: 1, 0.5, 1/2.")
     historical = serializers.BooleanField(required=False)
+    pool = serializers.ChoiceField(DeckPool.choices, required=False,
+                                   help_text="Dealt decks (2.0): collection (the copies I own) "
+                                             "or set (the whole set).")
 
 
 class ValidateInput(DeckSourceMixin, SettingsMixin):
-    """A list to check without saving; battle and army are needed unless a code is sent."""
+    """A list to check without saving; battle and army are needed unless a code is sent.
+
+    Kind ``custom`` (the default) checks the list as chosen cards (15.0); kind ``dealt``
+    checks it as a pool (2.0: can it deal D x scale distinct cards?). ``pool`` is
+    ``collection`` / ``set`` (a dealt deck with no list), or a list of entries: a pool to
+    check, the same as entries with kind ``dealt``."""
+
+    pool = serializers.JSONField(
+        required=False, help_text='"collection", "set", or a pool as [[number, count, '
+                                  'printing], ...] (checked as a dealt deck\'s pool, 2.0)')
+
+    def validate_pool(self, value):
+        if value in DeckPool.values:
+            return value
+        if isinstance(value, list) and len(value) <= MAX_ENTRIES:
+            return value
+        raise serializers.ValidationError(
+            f'a pool is "collection", "set" or a list of at most {MAX_ENTRIES} entries')
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
+        if isinstance(attrs.get("pool"), list) and ("entries" in attrs or "code" in attrs):
+            raise serializers.ValidationError("send a pool list or entries/code, not both")
         if "code" not in attrs:
             missing = [k for k in ("battle", "army") if k not in attrs]
             if missing:
@@ -59,13 +81,10 @@ class DeckCreateInput(DeckSourceMixin, SettingsMixin):
     note = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
     def validate(self, attrs):
+        # A deck code, or a deck list whose first line is the export's header, gives its own
+        # settings; settings sent with it must agree (checked in services.import_pasted).
         attrs = super().validate(attrs)
-        if "code" in attrs:
-            extra = [k for k in ("battle", "army", "kind", "scale", "historical") if k in attrs]
-            if extra:
-                raise serializers.ValidationError(
-                    f"a deck code gives the deck's settings; do not send {', '.join(extra)}")
-        else:
+        if "code" not in attrs and "decklist" not in attrs:
             missing = [k for k in ("battle", "army") if k not in attrs]
             if missing:
                 raise serializers.ValidationError(f"{' and '.join(missing)} required")
@@ -114,7 +133,7 @@ class VersionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DeckVersion
-        fields = ["number", "created_at", "note", "battle", "army", "kind", "scale",
+        fields = ["number", "created_at", "note", "battle", "army", "kind", "pool", "scale",
                   "historical", "valid", "size", "bp_total", "problems", "locked", "entries"]
 
     def get_entries(self, version) -> list[dict]:
@@ -133,9 +152,9 @@ class DeckListSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Deck
-        fields = ["id", "name", "description", "battle", "army", "kind", "scale", "historical",
-                  "shared", "created_at", "updated_at", "latest_number", "latest_valid",
-                  "latest_size", "latest_bp_total"]
+        fields = ["id", "name", "description", "battle", "army", "kind", "pool", "scale",
+                  "historical", "shared", "created_at", "updated_at", "latest_number",
+                  "latest_valid", "latest_size", "latest_bp_total"]
 
     def get_shared(self, deck) -> bool:
         return bool(deck.share_token)
@@ -146,5 +165,5 @@ class SharedDeckSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Deck
-        fields = ["name", "description", "owner", "battle", "army", "kind", "scale",
+        fields = ["name", "description", "owner", "battle", "army", "kind", "pool", "scale",
                   "historical", "updated_at"]

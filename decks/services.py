@@ -23,7 +23,7 @@ from cards.collection_services import lock_users
 from cards.models import Army, Battle, Card, WantEntry
 
 from .catalogue import cards_by_number
-from .models import Deck, DeckKind, DeckVersion
+from .models import Deck, DeckKind, DeckPool, DeckVersion
 from .rules import (
     PRINTINGS,
     DeckCodeError,
@@ -31,11 +31,15 @@ from .rules import (
     Validation,
     as_scale,
     canonical_entries,
+    dealable,
     decode,
     encode,
     format_decklist,
+    line_problems,
     parse_decklist,
+    read_header,
     validate,
+    validate_pool,
 )
 from .rules import Deck as RulesDeck
 from .rules.chart import format_scale
@@ -127,15 +131,23 @@ def _clean_bool(value, what: str) -> bool:
     return value
 
 
-def clean_settings(*, battle, army, kind="standard", scale="1", historical=False) -> dict:
-    """Battle, army, kind, scale and historical checked as input (not as rules)."""
+def clean_settings(*, battle, army, kind="custom", scale="1", historical=False,
+                   pool="collection") -> dict:
+    """Battle, army, kind, scale, historical and pool checked as input (not as rules)."""
     return {
         "battle": _choice(battle, Battle, "battle"),
         "army": _choice(army, Army, "army"),
         "kind": _choice(kind, DeckKind, "deck kind"),
         "scale": clean_scale(scale),
         "historical": _clean_bool(historical, "historical"),
+        "pool": _choice(pool, DeckPool, "pool"),
     }
+
+
+def _no_cards_if_dealt(kind: str, entries: tuple[DeckEntry, ...]) -> None:
+    if kind == DeckKind.DEALT and entries:
+        raise DeckInputError("a dealt deck holds no chosen cards: the battle deals them from "
+                             "its pool (2.0); choose cards in a custom deck (15.0)")
 
 
 def _entry_parts(raw) -> tuple:
@@ -208,7 +220,23 @@ def entries_of(version: DeckVersion) -> tuple[DeckEntry, ...]:
 
 def rules_deck(version: DeckVersion) -> RulesDeck:
     return RulesDeck(version.battle, version.army, version.kind, version.scale,
-                     entries_of(version), version.historical)
+                     entries_of(version), version.historical, version.pool)
+
+
+def validate_deck(deck: RulesDeck, owner=None, owned: Mapping[int, int] | None = None,
+                  *, exclude_deck=None) -> Validation:
+    """The rules' answer for a deck of any kind. A dealt deck (2.0) is checked by its pool:
+    the whole set, or ``owner``'s collection (``owned`` if already counted); chosen decks by
+    their cards, against ``owned`` when given."""
+    cards = cards_by_number()
+    if deck.kind == DeckKind.DEALT:
+        pool = None
+        if deck.pool == DeckPool.COLLECTION:
+            if owned is None and owner is not None:
+                owned = owned_counts(owner, exclude_deck=exclude_deck)
+            pool = owned or {}
+        return validate_pool(deck, cards, pool)
+    return validate(deck, cards, owned)
 
 
 def _stored_entries(entries: Iterable[DeckEntry]) -> list[list]:
@@ -217,52 +245,84 @@ def _stored_entries(entries: Iterable[DeckEntry]) -> list[list]:
 
 # --- Checking -------------------------------------------------------------------------------
 
-def check(*, battle, army, kind="standard", scale="1", historical=False, entries,
-          user=None) -> Validation:
+def check(*, battle, army, kind="custom", scale="1", historical=False, entries,
+          user=None, pool="collection") -> Validation:
     """Validate a deck without saving it. With ``user``: checked against their collection
     (copies in their locked tournament decks are not free). Raises ``DeckInputError`` for
     input that is not a deck at all (unknown battle, unreadable entries, scale not a number)."""
     settings = clean_settings(battle=battle, army=army, kind=kind, scale=scale,
-                              historical=historical)
+                              historical=historical, pool=pool)
     cards = cards_by_number()
-    deck = RulesDeck(entries=clean_entries(entries, cards), **settings)
+    clean = clean_entries(entries, cards)
+    if settings["kind"] == DeckKind.DEALT:  # 2.0: a listed pool, else the named pool
+        if not clean:
+            return validate_deck(RulesDeck(**settings), user)
+        return validate_pool(RulesDeck(**settings), cards, RulesDeck("", "", entries=clean)
+                             .counts(), listed=True)
+    deck = RulesDeck(entries=clean, **settings)
     owned = owned_counts(user) if user is not None else None
     return validate(deck, cards, owned)
 
 
-def check_posted(*, battle=None, army=None, kind="standard", scale="1", historical=False,
-                 entries=None, decklist=None, code=None, user=None) -> dict:
+def check_posted(*, battle=None, army=None, kind="custom", scale="1", historical=False,
+                 entries=None, decklist=None, code=None, pool=None, user=None) -> dict:
     """The stateless validate answer for one posted list: ``entries`` (JSON), ``decklist``
     (text) or ``code`` (a deck code, which also gives battle, army, kind, scale, historical).
+    With kind ``dealt`` the list is a pool (2.0): can it deal D x scale distinct cards? ``pool``
+    (a list of entries) is the same as entries with kind ``dealt``; a dealt deck with no list
+    at all is checked against the whole set (``pool`` "set") or the user's collection.
 
     Answer: ``Validation.to_dict()`` plus ``parse_errors`` (deck-list lines that cannot be
     read; a list with any is not valid), ``entries`` (canonical) and the deck ``code`` when
     the settings allow one. Raises ``DeckInputError`` when nothing can be read (bad entries,
     an unreadable code, a list over the limits or without a single readable line).
     """
+    source = "collection"
+    if isinstance(pool, list | tuple):  # a listed pool: the entries of a dealt deck (2.0)
+        if entries is not None:
+            raise DeckInputError("send one of entries or pool, not both")
+        entries, kind = pool, DeckKind.DEALT
+    elif pool is not None:
+        source = pool
     given = [name for name, value in (("entries", entries), ("decklist", decklist),
                                       ("code", code)) if value is not None]
     if len(given) > 1:
-        raise DeckInputError(f"send one of entries, decklist or code, not {' and '.join(given)}")
+        raise DeckInputError(f"send one of entries, decklist, pool or code, not "
+                             f"{' and '.join(given)}")
     cards = cards_by_number()
     parse_errors: list[dict] = []
+    unknown: list = []
     if code is not None:
         deck = read_deck_code(code)
         battle, army, kind = deck.battle, deck.army, deck.kind
         scale, historical, entries = deck.scale, deck.historical, deck.entries
+        source = deck.pool
     elif decklist is not None:
         if isinstance(decklist, str | bytes | bytearray) and len(decklist) > MAX_TEXT:
             raise DeckInputError(f"the deck list is too long (at most {MAX_TEXT} characters)")
         text = plain_text(decklist) if isinstance(decklist, str) else decklist
         entries, errors = parse_decklist(text, cards)
+        unknown, errors = line_problems(errors)  # unknown cards are problems, with the line
         parse_errors = [{"line": e.line, "message": e.message} for e in errors]
-        if errors and (not entries or any(e.line is None for e in errors)):
-            raise DeckInputError("the deck list cannot be read: " + str(errors[0]), parse_errors)
+        if (errors or unknown) and (not entries or any(e.line is None for e in errors)):
+            first = errors[0] if errors else unknown[0].message.removeprefix("1.0: ")
+            raise DeckInputError(f"the deck list cannot be read: {first}",
+                                 parse_errors + [p.to_dict() for p in unknown])
     settings = clean_settings(battle=battle, army=army, kind=kind, scale=scale,
-                              historical=historical)
-    deck = RulesDeck(entries=clean_entries(entries, cards), **settings)
+                              historical=historical, pool=source)
+    clean = clean_entries(entries, cards)
+    deck = RulesDeck(entries=clean, **settings)
     owned = owned_counts(user) if user is not None else None
-    answer = validate(deck, cards, owned).to_dict()
+    if settings["kind"] == DeckKind.DEALT and (clean or entries is not None):
+        result = validate_pool(deck, cards, deck.counts(), listed=True)
+    elif settings["kind"] == DeckKind.DEALT:
+        result = validate_deck(deck, user, owned)
+    else:
+        result = validate(deck, cards, owned)
+    answer = result.to_dict()
+    if unknown:
+        answer["problems"] = [p.to_dict() for p in unknown] + answer["problems"]
+        answer["valid"] = False
     answer["valid"] = answer["valid"] and not parse_errors
     answer["parse_errors"] = parse_errors
     answer["entries"] = [{"number": e.number, "count": e.count, "printing": e.printing}
@@ -278,28 +338,33 @@ def check_version(version: DeckVersion, user=None) -> Validation:
     """Re-validate a saved version now; with ``user`` also against their collection (less the
     copies committed to locked versions of their *other* decks)."""
     owned = owned_counts(user, exclude_deck=version.deck) if user is not None else None
-    return validate(rules_deck(version), cards_by_number(), owned)
+    if version.kind == DeckKind.DEALT and owned is None and version.pool == DeckPool.COLLECTION:
+        owned = owned_counts(version.deck.owner, exclude_deck=version.deck)
+    return validate_deck(rules_deck(version), owned=owned)
 
 
 # --- Saving ---------------------------------------------------------------------------------
 
 def _new_version(deck: Deck, number: int, entries: tuple[DeckEntry, ...], note: str
                  ) -> DeckVersion:
-    rules = RulesDeck(deck.battle, deck.army, deck.kind, deck.scale, entries, deck.historical)
-    result = validate(rules, cards_by_number())
+    _no_cards_if_dealt(deck.kind, entries)
+    rules = RulesDeck(deck.battle, deck.army, deck.kind, deck.scale, entries, deck.historical,
+                      deck.pool)
+    result = validate_deck(rules, deck.owner, exclude_deck=deck)
     return DeckVersion.objects.create(
         deck=deck, number=number, note=note, battle=deck.battle, army=deck.army,
-        kind=deck.kind, scale=deck.scale, historical=deck.historical,
+        kind=deck.kind, scale=deck.scale, historical=deck.historical, pool=deck.pool,
         entries=_stored_entries(entries), valid=result.valid, size=result.size,
         bp_total=result.bp_total, problems=[p.to_dict() for p in result.problems])
 
 
-def create_deck(owner, *, name: str, battle: str, army: str, kind: str = "standard",
-                scale: str = "1", historical: bool = False,
+def create_deck(owner, *, name: str, battle: str, army: str, kind: str = "custom",
+                scale: str = "1", historical: bool = False, pool: str = "collection",
                 entries: Iterable = (), description: str = "", note: str = "") -> Deck:
-    """A new deck with its version 1 (saved even with rule problems: a draft)."""
+    """A new deck with its version 1 (saved even with rule problems: a draft). A dealt deck
+    (2.0) names its pool and holds no cards."""
     settings = clean_settings(battle=battle, army=army, kind=kind, scale=scale,
-                              historical=historical)
+                              historical=historical, pool=pool)
     name = _clean_text(name, "name", 100, required=True)
     description = _clean_text(description, "description", 2000)
     note = _clean_text(note, "note", 200)
@@ -312,7 +377,8 @@ def create_deck(owner, *, name: str, battle: str, army: str, kind: str = "standa
 
 
 def save_version(deck: Deck, *, entries=None, name=None, battle=None, army=None, kind=None,
-                 scale=None, historical=None, description=None, note: str = "") -> DeckVersion:
+                 scale=None, historical=None, pool=None, description=None, note: str = ""
+                 ) -> DeckVersion:
     """Save a new version of ``deck``. Fields left None keep their value (entries: the latest
     version's). A version with problems is saved (``valid=False``)."""
     note = _clean_text(note, "note", 200)
@@ -327,7 +393,8 @@ def save_version(deck: Deck, *, entries=None, name=None, battle=None, army=None,
             army=locked.army if army is None else army,
             kind=locked.kind if kind is None else kind,
             scale=locked.scale if scale is None else scale,
-            historical=locked.historical if historical is None else historical)
+            historical=locked.historical if historical is None else historical,
+            pool=locked.pool if pool is None else pool)
         for field, value in settings.items():
             setattr(locked, field, value)
         if new_name is not None:
@@ -338,6 +405,8 @@ def save_version(deck: Deck, *, entries=None, name=None, battle=None, army=None,
         if clean is None:
             previous = locked.versions.filter(number=last).first()
             clean = entries_of(previous) if previous else ()
+            if locked.kind == DeckKind.DEALT:  # a chosen deck turned dealt: no cards to keep
+                clean = ()
         locked.save()
         version = _new_version(locked, last + 1, clean, note)
     for field in ("name", "description", "updated_at", *settings):
@@ -345,13 +414,96 @@ def save_version(deck: Deck, *, entries=None, name=None, battle=None, army=None,
     return version
 
 
-def import_decklist(owner, *, text, name: str, battle: str, army: str, kind="standard",
+def import_decklist(owner, *, text, name: str, battle: str, army: str, kind="custom",
                     scale="1", historical=False) -> Deck:
     """A new deck from deck-list text. Every unreadable line is reported (``problems`` with
     line numbers) and nothing is saved."""
     entries = parse_text(text)
     return create_deck(owner, name=name, battle=battle, army=army, kind=kind, scale=scale,
                        historical=historical, entries=entries, note="Imported from a list")
+
+
+SETTING_DEFAULTS = {"kind": "custom", "scale": "1", "historical": False, "pool": "collection"}
+_SETTING_WORDS = {"battle": "battle", "army": "army", "kind": "kind", "scale": "scale",
+                  "historical": "historical only", "pool": "pool"}
+
+
+def _shown_setting(key: str, value) -> str:
+    names = {"battle": Battle, "army": Army, "kind": DeckKind, "pool": DeckPool}
+    if key in names and value in names[key].values:
+        return str(names[key](value).label)
+    if key == "historical":
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _same_setting(key: str, a, b) -> bool:
+    if key == "scale":
+        return as_scale(a) == as_scale(b)
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip().casefold() == b.strip().casefold()
+    return a == b
+
+
+def _agree(found: dict, chosen: dict, where: str) -> None:
+    """Refuse an import whose form settings disagree with what the text itself says."""
+    clashes = [f"{where} says {_SETTING_WORDS[k]} {_shown_setting(k, found[k])}, the form says "
+               f"{_shown_setting(k, chosen[k])}"
+               for k in ("battle", "army", "kind", "scale", "historical", "pool")
+               if k in found and k in chosen and not _same_setting(k, found[k], chosen[k])]
+    if clashes:
+        raise DeckInputError("the form disagrees with the deck: " + "; ".join(clashes)
+                             + ". Change the form, or leave it at its defaults to take the "
+                             "deck's own settings.", [{"message": c} for c in clashes])
+
+
+def as_deck_code(text) -> RulesDeck | None:
+    """The deck of ``text`` if it is a deck code (one word that decodes), else None."""
+    if not isinstance(text, str) or len(text) > MAX_CODE:
+        return None
+    word = plain_text(text).strip()
+    if not word or any(c.isspace() for c in word):
+        return None
+    try:
+        return decode(word)
+    except DeckCodeError:
+        return None
+
+
+def import_pasted(owner, *, text, name: str, as_code: bool = False, **chosen) -> Deck:
+    """A new deck from what a player pastes: a deck code or deck-list text, whatever the
+    format selector said (``as_code``).
+
+    ``chosen``: the settings the player set in the form (battle, army, kind, scale,
+    historical, pool); None or absent means "left at the default". The deck code, or the
+    export's first line (``// Quatre Bras, French, custom deck, scale 1``), sets the rest; a
+    chosen setting that disagrees with it refuses the import, naming both (never guessed).
+    """
+    chosen = {k: v for k, v in chosen.items() if v is not None}
+    code_deck = as_deck_code(text)
+    if code_deck is None and as_code and (not isinstance(text, str) or len(text.split()) <= 1):
+        read_deck_code(text)  # one word that is not a code: say why it cannot be read
+    if code_deck is not None:
+        found = {"battle": code_deck.battle, "army": code_deck.army, "kind": code_deck.kind,
+                 "scale": str(code_deck.scale), "historical": code_deck.historical}
+        if code_deck.kind == DeckKind.DEALT:
+            found["pool"] = code_deck.pool
+        _agree(found, chosen, "the deck code")
+        return create_deck(owner, name=name, entries=code_deck.entries,
+                           note="Imported from a deck code",
+                           **{**SETTING_DEFAULTS, **chosen, **found})
+    found = read_header(text)
+    _agree(found, chosen, "the list's first line")
+    settings = {**SETTING_DEFAULTS, **chosen, **found}
+    entries = () if settings["kind"] == DeckKind.DEALT and not parse_decklist(
+        text, cards_by_number())[0] else parse_text(text)  # unreadable lines first
+    for key in ("battle", "army"):
+        if key not in settings:
+            raise DeckInputError(f"choose the {key}: the list does not say it (its first line "
+                                 "would, as the export writes it: '// Waterloo, French, custom "
+                                 "deck')")
+    return create_deck(owner, name=name, entries=entries, note="Imported from a list",
+                       **settings)
 
 
 def parse_text(text) -> tuple[DeckEntry, ...]:
@@ -499,13 +651,31 @@ def sample_muster(version: DeckVersion, seed: int | None = None) -> dict:
     """Deal a random muster from the version, as players draw a sample hand (3.0).
 
     The same seed always deals the same muster. Waterloo Prussians have no muster: the whole
-    deck is reinforcements, so ``muster`` is empty.
+    deck is reinforcements, so ``muster`` is empty. A dealt deck (2.0) has no cards of its own:
+    a sample deck of D x scale distinct cards is dealt from its pool first (a sample only; the
+    battle deals the real one with its own secret seed).
     """
     seed = clean_seed(seed)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    result = validate(rules_deck(version), cards_by_number())
+    rules = rules_deck(version)
+    if version.kind == DeckKind.DEALT:
+        return _sample_deal(version, rules, seed)
+    result = validate(rules, cards_by_number())
     cards = [e.number for e in sorted(entries_of(version)) for _ in range(e.count)]
     random.Random(seed).shuffle(cards)
     size = min(result.muster or 0, len(cards))
     return {"seed": seed, "muster": cards[:size], "reinforcements_left": len(cards) - size}
+
+
+def _sample_deal(version: DeckVersion, rules: RulesDeck, seed: int) -> dict:
+    cards = cards_by_number()
+    owned = (owned_counts(version.deck.owner, exclude_deck=version.deck)
+             if version.pool == DeckPool.COLLECTION else None)
+    pool = sorted(n for n, card in cards.items()
+                  if (owned is None or owned.get(n, 0) > 0)
+                  and dealable(card, rules.battle, rules.army, rules.historical))
+    result = validate_pool(rules, cards, None if owned is None else owned)
+    deck = random.Random(seed).sample(pool, min(result.required_size or 0, len(pool)))
+    size = min(result.muster if result.muster is not None else 0, len(deck))
+    return {"seed": seed, "muster": deck[:size], "reinforcements_left": len(deck) - size}

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from cards.models import Army, Battle
 from decks import selectors, services
 from decks.catalogue import cards_by_number
-from decks.models import Deck, DeckKind
+from decks.models import Deck, DeckKind, DeckPool
 from decks.rules import PRINTINGS
 
 from . import deck_chart
@@ -79,24 +79,45 @@ def _input_error(exc: Exception) -> tuple[str, list[str]]:
 # --- Settings forms ------------------------------------------------------------------------
 
 class DeckSettingsForm(forms.Form):
+    """A new deck. The first choice is the kind: dealt (2.0: the battle deals the cards from a
+    pool, nothing to pick) or custom (15.0: pick cards within the BP limit)."""
+
+    kind = forms.ChoiceField(choices=DeckKind.choices, initial=DeckKind.DEALT)
+    pool = forms.ChoiceField(choices=DeckPool.choices, initial=DeckPool.COLLECTION,
+                             required=False, label="Dealt from",
+                             help_text="Dealt decks: my collection, or the whole set.")
     name = forms.CharField(max_length=100)
     battle = forms.ChoiceField(choices=Battle.choices, initial=Battle.WATERLOO)
     army = forms.ChoiceField(choices=Army.choices, initial=Army.FRENCH)
-    kind = forms.ChoiceField(choices=DeckKind.choices, initial=DeckKind.STANDARD)
     scale = forms.CharField(max_length=12, initial="1",
                             help_text="A fraction: 1, 1/2 (Waterloo 18/18/12), 3/2…")
     historical = forms.BooleanField(required=False,
                                     label="Historical only (every card fought there)")
 
 
+AS_PASTED = ("", "As the pasted deck says")
+
+
 class ImportForm(DeckSettingsForm):
+    """Every setting defaults to "as the pasted deck says": the export's first line or the
+    deck code sets it; a setting chosen here must agree with it (else the import is refused)."""
+
     FORMATS = [("text", "Deck list (text)"), ("code", "Deck code")]
     source = forms.ChoiceField(choices=FORMATS, initial="text", widget=forms.RadioSelect,
                                label="I am pasting")
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
                            max_length=100_000, label="Deck list or deck code")
+    battle = forms.ChoiceField(choices=[AS_PASTED, *Battle.choices], required=False, initial="")
+    army = forms.ChoiceField(choices=[AS_PASTED, *Army.choices], required=False, initial="")
+    kind = forms.ChoiceField(choices=[AS_PASTED, *DeckKind.choices], required=False,
+                             initial="")
+    scale = forms.CharField(max_length=12, required=False, initial="",
+                            help_text="Blank: as the pasted deck says (else 1).")
 
-    field_order = ["source", "text", "name", "battle", "army", "kind", "scale", "historical"]
+    pool = forms.ChoiceField(choices=[AS_PASTED, *DeckPool.choices], required=False,
+                             initial="", label="Dealt from")
+    field_order = ["source", "text", "name", "battle", "army", "kind", "pool", "scale",
+                   "historical"]
 
 
 # --- The working list ----------------------------------------------------------------------
@@ -157,6 +178,7 @@ def _posted_settings(data, deck: Deck) -> dict:
         "scale": scale,
         "historical": (data.get("historical") in ("1", "on", "true")
                        if "settings" in data else deck.historical),
+        "pool": data.get("pool") if data.get("pool") in DeckPool.values else deck.pool,
     }
 
 
@@ -168,7 +190,7 @@ def _version_entries(version) -> list[list]:
 def _deck_settings(deck: Deck) -> dict:
     return {"name": deck.name, "description": deck.description, "battle": deck.battle,
             "army": deck.army, "kind": deck.kind, "scale": deck.scale,
-            "historical": deck.historical}
+            "historical": deck.historical, "pool": deck.pool}
 
 
 def _apply(rows: list[list], op: str) -> list[list]:
@@ -178,8 +200,8 @@ def _apply(rows: list[list], op: str) -> list[list]:
         number = _whole(arg, 1, 99_999)
         if number is None:
             return rows
-        for row in rows:  # a second copy of a card goes on its row (a standard deck's
-            if row[0] == number:  # duplicate problem then names it)
+        for row in rows:  # a second copy of a card goes on its row (15.0 then checks the
+            if row[0] == number:  # copies: 3 at most, Generals and Terrain once)
                 row[1] = min(row[1] + 1, MAX_COUNT)
                 return rows
         if len(rows) < MAX_ROWS:
@@ -225,6 +247,8 @@ def _panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings:
 
     records = cards_by_number()
     rows = [row for row in rows if row[0] in records]  # the rules never see a forged number
+    if settings["kind"] == DeckKind.DEALT:
+        rows = []  # 2.0: a dealt deck holds no chosen cards; the battle deals them
     # Shown (and posted back) in one order, so a row's index means the same row next time.
     rows.sort(key=lambda r: (_TYPE_ORDER.get(records[r[0]].get("type"), 9), r[0],
                              r[2] or ""))
@@ -234,7 +258,10 @@ def _panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings:
         validation = services.check(
             battle=settings["battle"], army=settings["army"], kind=settings["kind"],
             scale=settings["scale"], historical=settings["historical"], entries=entries,
-            user=None if public else request.user)
+            # A dealt deck's pool is its owner's collection (shared pages show only how many
+            # distinct cards it can deal, never which).
+            pool=settings["pool"], user=deck.owner if settings["kind"] == DeckKind.DEALT
+            else None if public else request.user)
     except services.DeckInputError as exc:  # e.g. a scale that is not a number
         validation, input_error = None, _input_error(exc)
     stats = deck_statistics(entries, records)
@@ -285,11 +312,14 @@ def deck_list(request: HttpRequest) -> HttpResponse:
         try:
             deck = services.create_deck(request.user, name=data["name"], battle=data["battle"],
                                         army=data["army"], kind=data["kind"],
-                                        scale=data["scale"], historical=data["historical"])
+                                        scale=data["scale"], historical=data["historical"],
+                                        pool=data["pool"] or DeckPool.COLLECTION)
         except services.DeckInputError as exc:
             error = _input_error(exc)
         else:
-            messages.success(request, f"Deck “{deck.name}” created: add its cards.")
+            then = ("the battle deals its cards from the pool" if deck.kind == DeckKind.DEALT
+                    else "add its cards")
+            messages.success(request, f"Deck “{deck.name}” created: {then}.")
             return redirect("deck-builder", deck.pk)
     rows = []
     for deck in selectors.decks_of(request.user):
@@ -342,6 +372,7 @@ def _builder_context(request: HttpRequest, deck: Deck, rows, settings, params) -
     context.update(_catalogue_context(request, deck, params, owned))
     context.update({
         "battles": Battle.choices, "armies": Army.choices, "kinds": DeckKind.choices,
+        "pools": DeckPool.choices,
         "scales": SCALE_CHOICES, "latest": deck.latest,
         "share_url": (request.build_absolute_uri(reverse("deck-shared", args=[deck.share_token]))
                       if deck.share_token else ""),
@@ -360,6 +391,8 @@ def builder(request: HttpRequest, deck_id: int) -> HttpResponse:
 
     rows = _posted_entries(request.POST)
     settings = _posted_settings(request.POST, deck)
+    if settings["kind"] == DeckKind.DEALT:
+        rows = []  # 2.0: nothing to pick; a custom deck turned dealt drops its cards
     op = request.POST.get("op", "")
     if op == "save":
         note = (request.POST.get("note") or "").strip()[:200]
@@ -376,7 +409,12 @@ def builder(request: HttpRequest, deck_id: int) -> HttpResponse:
         return redirect("deck-builder", deck.pk)
 
     rows = _apply(rows, op)
-    if _htmx_partial(request):
+    if request.headers.get("HX-Trigger-Name") == "kind":
+        # A dealt deck and a custom deck are different pages (pool vs card picking): the
+        # whole builder form is redrawn (the page selects #deck-form from it).
+        response = render(request, "frontend/decks/builder.html",
+                          _builder_context(request, deck, rows, settings, request.POST))
+    elif _htmx_partial(request):
         owned = selectors.owned_counts(request.user, exclude_deck=deck)
         context = _panel_context(request, deck, rows, settings, owned)
         context["oob"] = True  # also refresh the state shown beside the Save button
@@ -524,20 +562,15 @@ def import_deck(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, initial={"source": "text"})
     error = None
     if request.method == "POST":
-        if request.POST.get("source") == "code":  # the code carries battle, army, kind, scale
-            for name in ("battle", "army", "kind", "scale"):
-                form.fields[name].required = False
         if form.is_valid():
             data = form.cleaned_data
-            try:
-                if data["source"] == "code":
-                    deck = services.import_deck_code(request.user, code=data["text"].strip(),
-                                                     name=data["name"])
-                else:
-                    deck = services.import_decklist(
-                        request.user, text=data["text"], name=data["name"],
-                        battle=data["battle"], army=data["army"], kind=data["kind"],
-                        scale=data["scale"] or "1", historical=data["historical"])
+            try:  # a deck code is recognised whatever the selector says
+                deck = services.import_pasted(
+                    request.user, text=data["text"], name=data["name"],
+                    as_code=data["source"] == "code", battle=data["battle"] or None,
+                    army=data["army"] or None, kind=data["kind"] or None,
+                    scale=data["scale"].strip() or None, pool=data["pool"] or None,
+                    historical=True if data["historical"] else None)
             except services.DeckInputError as exc:
                 error = _input_error(exc)
             else:
@@ -562,7 +595,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     settings = _deck_settings(deck)
     if version is not None:
         settings.update(battle=version.battle, army=version.army, kind=version.kind,
-                        scale=version.scale, historical=version.historical)
+                        scale=version.scale, historical=version.historical, pool=version.pool)
     context = _panel_context(request, deck, rows, settings, None, public=True)
     context["version"] = version
     context["faces"] = [{"number": r["number"], "name": r["name"], "count": r["count"],

@@ -26,7 +26,9 @@ def bob_api(other_user):
 
 
 def numbers(army="french", battle="waterloo"):
-    return [n for n, c in sorted(cards_by_number().items()) if c["army"] == army
+    """BP 8 or less first: the first D are a custom deck (15.0) within the BP limit."""
+    return [n for n, c in sorted(cards_by_number().items(), key=lambda i: (i[1]["bp"] > 8, i[0]))
+            if c["army"] == army
             and battle in c["battles"]
             and (c["type"] != "terrain" or c["terrain_battle"] == battle)]
 
@@ -112,7 +114,7 @@ def test_patch_and_put_save_new_versions_with_diffs(catalogue, alice_api):
         f"{url}versions/2/").json()["entries"]
     assert alice_api.put(url, {"name": "Only a name"}, format="json").status_code == 400
     response = alice_api.put(url, {"name": "Full", "battle": "waterloo", "army": "french",
-                                   "entries": entries(10)}, format="json")
+                                   "entries": [[1, 2, None]]}, format="json")
     assert response.status_code == 200 and response.json()["latest"]["valid"] is False
     history = alice_api.get(f"{url}versions/").json()
     assert [v["number"] for v in history["results"]] == [4, 3, 2, 1]
@@ -303,9 +305,10 @@ def test_validate_reports_every_problem(catalogue, api):
     british = next(n for n, c in cards_by_number().items() if c["army"] == "british")
     body = api.post("/api/decks/validate/", {
         "battle": "waterloo", "army": "french",
-        "entries": [*entries(34), [1, 1, "gold"], [british, 1, None]]}, format="json").json()
-    assert body["valid"] is False
-    assert {p["code"] for p in body["problems"]} == {"duplicate", "wrong_army"}
+        "entries": [*entries(34), [1, 1, "gold"], [1, 1, None], [british, 1, None]]},
+        format="json").json()
+    assert body["valid"] is False  # custom by default (15.0): a General never twice
+    assert {p["code"] for p in body["problems"]} == {"duplicate_general", "wrong_army"}
 
 
 def test_validate_a_decklist_and_a_code(catalogue, alice_api):
@@ -313,8 +316,9 @@ def test_validate_a_decklist_and_a_code(catalogue, alice_api):
     body = alice_api.post("/api/decks/validate/", {"battle": "waterloo", "army": "french",
                                                    "decklist": text}, format="json").json()
     assert body["valid"] is False and body["size"] == 2
-    assert body["parse_errors"][0]["line"] == 2 and "Napoléon" in body["parse_errors"][0][
-        "message"]
+    unknown = body["problems"][0]  # a line naming no card is an unknown_card problem
+    assert unknown["code"] == "unknown_card" and unknown["line"] == 2
+    assert "Napoléon" in unknown["message"] and body["parse_errors"] == []
     assert body["playable_from_collection"] is False  # logged in: checked against collection
     code = alice_api.post("/api/decks/validate/", {"battle": "waterloo", "army": "french",
                                                    "entries": entries()},

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from decks.rules import BATTLES, KINDS, PRINTINGS, Deck, DeckCodeError, DeckEntry, decode, encode
 from decks.rules.chart import ARMIES
 
-WATERLOO = Deck("waterloo", "french", "standard", 1,
+WATERLOO = Deck("waterloo", "french", "custom", 1,
                 [DeckEntry(n) for n in range(1, 37)])
 
 
@@ -25,7 +25,7 @@ def test_code_is_base64url_without_padding():
 
 
 def test_code_is_canonical_whatever_the_entry_order():
-    shuffled = Deck("waterloo", "french", "standard", 1,
+    shuffled = Deck("waterloo", "french", "custom", 1,
                     [DeckEntry(n) for n in reversed(range(1, 37))])
     split = Deck("waterloo", "french", "custom", 1, [DeckEntry(5), DeckEntry(5), DeckEntry(3)])
     merged = Deck("waterloo", "french", "custom", 1, [DeckEntry(3), DeckEntry(5, 2)])
@@ -44,7 +44,7 @@ def test_code_carries_header_scale_printings_and_counts():
 
 
 def test_code_scale_is_exact_for_thirds():
-    deck = Deck("waterloo", "prussian", "standard", "1/3", [DeckEntry(200)])
+    deck = Deck("waterloo", "prussian", "custom", "1/3", [DeckEntry(200)])
     assert decode(encode(deck)).scale == Fraction(1, 3)
 
 
@@ -103,8 +103,9 @@ def test_encode_refuses_what_it_cannot_write():
 entries = st.lists(
     st.builds(DeckEntry, st.integers(1, 400), st.integers(1, 9),
               st.sampled_from([None, *PRINTINGS])), max_size=80)
+# Decks with chosen cards (a dealt deck holds none; its code is tested below).
 decks = st.builds(
-    Deck, st.sampled_from(BATTLES), st.sampled_from(ARMIES), st.sampled_from(KINDS),
+    Deck, st.sampled_from(BATTLES), st.sampled_from(ARMIES), st.sampled_from(KINDS[1:]),
     st.fractions(min_value=Fraction(1, 100), max_value=4, max_denominator=1000),
     entries, st.booleans())
 
@@ -126,3 +127,27 @@ def test_property_decode_never_fails_otherwise(text):
     except DeckCodeError:
         return
     assert encode(deck) == text.strip().rstrip("=").replace("+", "-").replace("/", "_")
+
+
+def test_2_0_dealt_deck_code_carries_its_pool_and_no_cards():
+    for pool in ("collection", "set"):
+        deck = Deck("quatre-bras", "french", "dealt", Fraction(1, 2), (), True, pool)
+        assert decode(encode(deck)) == deck
+
+
+def test_2_0_old_standard_code_with_cards_decodes_as_a_custom_deck():
+    # Kind 0 was "standard" (chosen cards); saved standard decks became custom drafts.
+    old = encode(Deck("waterloo", "french", "custom", 1, [DeckEntry(1), DeckEntry(12)]))
+    raw = bytearray(base64.urlsafe_b64decode(old + "=" * (-len(old) % 4)))
+    raw[4] = 0  # header, version, battle, army, kind
+    legacy = base64.urlsafe_b64encode(bytes(raw)).decode().rstrip("=")
+    assert decode(legacy).kind == "custom"
+    assert decode(legacy).entries == (DeckEntry(1), DeckEntry(12))
+
+
+def test_2_0_pool_flag_only_on_a_dealt_deck():
+    code = encode(Deck("waterloo", "french", "dealt", 1, (), False, "set"))
+    raw = bytearray(base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)))
+    raw[4] = 1  # kind custom with the pool flag
+    with pytest.raises(DeckCodeError, match="only a dealt deck"):
+        decode(base64.urlsafe_b64encode(bytes(raw)).decode().rstrip("="))

@@ -19,9 +19,10 @@ def alice_client(client, user):
 
 
 def french_cards(n=18) -> list[int]:
-    """n French cards that may all go in one Waterloo deck (no Terrain of another battle)."""
+    """n French cards that may all go in one Waterloo deck (no Terrain of another battle),
+    cheapest first (a custom deck within its BP limit, 15.0)."""
     return list(Card.objects.filter(army="french").exclude(type="terrain")
-                .order_by("number").values_list("number", flat=True)[:n])
+                .order_by("bp", "number").values_list("number", flat=True)[:n])
 
 
 @pytest.fixture
@@ -77,10 +78,10 @@ def test_new_deck_form_creates_and_redirects(alice_client, catalogue, user):
 def test_new_deck_bad_input_shows_errors_and_saves_nothing(alice_client, catalogue):
     r = alice_client.post("/decks/", {"new-name": "", "new-battle": "austerlitz",
                                       "new-army": "french", "new-kind": "standard",
-                                      "new-scale": "1"})
+                                      "new-scale": "1"})  # "standard" is no kind any more
     assert r.status_code == 400 and "errorlist" in r.content.decode()
     r = alice_client.post("/decks/", {"new-name": "X", "new-battle": "waterloo",
-                                      "new-army": "french", "new-kind": "standard",
+                                      "new-army": "french", "new-kind": "custom",
                                       "new-scale": "lots"})
     assert r.status_code == 400 and "is not a number" in r.content.decode()
     assert not Deck.objects.exists()
@@ -89,8 +90,10 @@ def test_new_deck_bad_input_shows_errors_and_saves_nothing(alice_client, catalog
 def test_builder_renders_catalogue_deck_figures_and_chart(alice_client, deck):
     page = alice_client.get(f"/decks/{deck.pk}/").content.decode()
     assert 'data-state="valid"' in page
-    assert 'data-testid="fig-size">18 / 18<' in page
-    assert 'data-testid="fig-muster">9<' in page  # 18 x 1/2
+    assert 'data-testid="fig-size">18<' in page
+    assert f'data-testid="fig-bp">{deck.latest.bp_total} / 190<' in page  # 15.0: 380 x 1/2
+    assert "BP used / BP limit" in page
+    assert 'data-testid="fig-muster">9<' in page  # 15.0: half the deck
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="deck-chart"' in page
     french = Card.objects.filter(army="french").count()
     assert f"{french} French cards" in page
@@ -100,18 +103,19 @@ def test_builder_renders_catalogue_deck_figures_and_chart(alice_client, deck):
 
 
 def test_builder_edit_is_stateless_and_shows_duplicate(alice_client, deck):
-    rows = [(n, 1, None) for n in french_cards()]
-    r = builder_post(alice_client, deck, rows, op=f"add:{rows[0][0]}")
+    general = Card.objects.filter(army="french", type="general").order_by("bp").first()
+    rows = [(general.number, 1, None), *((n, 1, None) for n in french_cards())]
+    r = builder_post(alice_client, deck, rows, op=f"add:{general.number}")
     body = r.content.decode()
     assert r.status_code == 200 and "<html" not in body  # just the panel
-    assert 'data-code="duplicate"' in body and 'data-code="deck_size"' in body
+    assert 'data-code="duplicate_general"' in body  # 15.0: a General never twice
     assert 'data-testid="unsaved"' in body
     assert deck.versions.count() == 1  # nothing saved by an edit
-    # remove row 0 (the doubled card): a 17-card deck, only deck_size left
-    r = builder_post(alice_client, deck, [(rows[0][0], 2, None), *rows[1:]], op="del:0")
+    # remove row 0 (the doubled General): 18 cards, no problem left
+    r = builder_post(alice_client, deck, [(general.number, 2, None), *rows[1:]], op="del:0")
     body = r.content.decode()
-    assert 'data-code="duplicate"' not in body and 'data-code="deck_size"' in body
-    assert 'data-testid="fig-size">17 / 18<' in body
+    assert 'data-code="duplicate_general"' not in body and 'data-state="valid"' in body
+    assert 'data-testid="fig-size">18<' in body
 
 
 def test_builder_catalogue_search_and_only_owned(alice_client, user, deck):
@@ -130,7 +134,7 @@ def test_builder_save_keeps_one_version_with_note(alice_client, deck):
     r = builder_post(alice_client, deck, rows, op="save", note="trimmed", htmx=False)
     assert r.status_code == 302
     latest = deck.latest
-    assert (latest.number, latest.note, latest.valid, latest.size) == (2, "trimmed", False, 17)
+    assert (latest.number, latest.note, latest.valid, latest.size) == (2, "trimmed", True, 17)
 
 
 def test_builder_save_bad_scale_shows_error_without_saving(alice_client, deck):
@@ -165,7 +169,8 @@ def test_history_shows_added_and_removed(alice_client, deck):
 
 def test_export_page_and_download(alice_client, deck):
     body = alice_client.get(f"/decks/{deck.pk}/export/").content.decode()
-    assert services.deck_code(deck.latest) in body and "Napol" in body
+    first = Card.objects.get(number=deck.latest.entries[0][0]).name
+    assert services.deck_code(deck.latest) in body and first.split()[0] in body
     r = alice_client.get(f"/decks/{deck.pk}/export/?download=1")
     assert r["Content-Type"].startswith("text/plain")
     assert r["Content-Disposition"] == 'attachment; filename="grande-armee-v1.txt"'
@@ -176,7 +181,7 @@ def test_import_text_round_trip(alice_client, deck, user):
     text = services.export_decklist(deck.latest)
     r = alice_client.post("/decks/import/", {"source": "text", "text": text, "name": "Copy",
                                              "battle": "waterloo", "army": "french",
-                                             "kind": "standard", "scale": "1/2"})
+                                             "kind": "custom", "scale": "1/2"})
     copy = Deck.objects.get(owner=user, name="Copy")
     assert r.status_code == 302 and r["Location"] == f"/decks/{copy.pk}/"
     assert copy.latest.entries == deck.latest.entries and copy.latest.valid
@@ -194,7 +199,7 @@ def test_import_errors_show_line_numbers_and_save_nothing(alice_client, catalogu
     r = alice_client.post("/decks/import/", {"source": "text", "name": "Bad",
                                              "text": "1 #1\n2 Napoleom\n-3 #4\n\xff\xfe",
                                              "battle": "waterloo", "army": "french",
-                                             "kind": "standard", "scale": "1"})
+                                             "kind": "custom", "scale": "1"})
     body = r.content.decode()
     assert r.status_code == 400 and "Nothing was imported" in body
     assert "line 2:" in body and "line 3:" in body
@@ -203,7 +208,7 @@ def test_import_errors_show_line_numbers_and_save_nothing(alice_client, catalogu
     assert r.status_code == 400 and "cannot be read" in r.content.decode()
     r = alice_client.post("/decks/import/", {"source": "text", "text": "1 #1\n" * 10_000,
                                              "name": "Long", "battle": "waterloo",
-                                             "army": "french", "kind": "standard",
+                                             "army": "french", "kind": "custom",
                                              "scale": "1"})
     assert r.status_code == 400
     assert not Deck.objects.exists()
@@ -272,11 +277,12 @@ def test_builder_setting_change_rechecks_and_refreshes_catalogue(alice_client, d
     rows = [(n, 1, None) for n in french_cards()]
     r = alice_client.post(f"/decks/{deck.pk}/", {
         "settings": "1", "name": deck.name, "battle": "waterloo", "army": "french",
-        "kind": "standard", "scale": "1", "n": [n for n, _, _ in rows],
+        "kind": "custom", "scale": "1", "n": [n for n, _, _ in rows],
         "c": [1] * len(rows), "p": [""] * len(rows)},
         HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER_NAME="scale")
     body = r.content.decode()
-    assert 'data-testid="fig-size">18 / 36<' in body and 'hx-swap-oob="true"' in body
+    assert 'data-testid="fig-bp">' in body and ' / 380<' in body  # 15.0: BP 380 x 1
+    assert 'hx-swap-oob="true"' in body
     assert "HX-Trigger" not in r.headers
     r = alice_client.post(f"/decks/{deck.pk}/", {"settings": "1", "army": "british",
                                                  "battle": "waterloo"},
@@ -377,3 +383,68 @@ def test_builder_description_other_users_cannot_change_it(client, other_user, de
         assert r.status_code == 404
     deck.refresh_from_db()
     assert (deck.name, deck.description, deck.versions.count()) == ("Grande Armée", "", 1)
+
+
+# --- 2.0 dealt decks and import as a player pastes it ---------------------------------------
+
+def test_2_0_new_dealt_deck_page_shows_its_pool_and_figures_no_card_picking(alice_client,
+                                                                             catalogue, user):
+    r = alice_client.post("/decks/", {"new-kind": "dealt", "new-pool": "set",
+                                      "new-name": "Dealt QB", "new-battle": "quatre-bras",
+                                      "new-army": "french", "new-scale": "1"})
+    deck = Deck.objects.get(owner=user)
+    assert r.status_code == 302 and (deck.kind, deck.pool) == ("dealt", "set")
+    page = alice_client.get(f"/decks/{deck.pk}/").content.decode()
+    assert 'data-testid="dealt-explainer"' in page and 'data-testid="pool-select"' in page
+    assert 'data-testid="fig-size">14<' in page and 'data-testid="fig-muster">10<' in page
+    assert 'data-testid="fig-rate">1 a turn<' in page and 'data-testid="fig-pool">' in page
+    assert 'data-testid="deck-search"' not in page and 'data-testid="deck-rows"' not in page
+    assert 'data-state="valid"' in page
+
+
+def test_2_0_dealt_deck_from_my_empty_collection_shows_pool_too_small(alice_client, deck):
+    r = builder_post(alice_client, deck, [], op="check", kind="dealt", pool="collection")
+    body = r.content.decode()
+    assert 'data-code="pool_too_small"' in body and "has 0 distinct" in body
+    assert 'data-testid="fig-pool">0 cards<' in body
+
+
+def test_2_0_changing_the_kind_redraws_the_whole_builder(alice_client, deck):
+    rows = [(n, 1, None) for n in french_cards()]
+    r = alice_client.post(f"/decks/{deck.pk}/", {
+        "settings": "1", "name": deck.name, "battle": "waterloo", "army": "french",
+        "kind": "dealt", "scale": "1/2", "n": [n for n, _, _ in rows],
+        "c": [1] * len(rows), "p": [""] * len(rows)},
+        HTTP_HX_REQUEST="true", HTTP_HX_TRIGGER_NAME="kind")
+    body = r.content.decode()
+    assert 'id="deck-form"' in body and 'data-testid="dealt-explainer"' in body
+    assert 'data-testid="deck-row"' not in body
+    r = builder_post(alice_client, deck, rows, op="save", htmx=False, kind="dealt", pool="set")
+    assert r.status_code == 302
+    assert (deck.latest.kind, deck.latest.pool, deck.latest.entries) == ("dealt", "set", [])
+
+
+def test_import_page_left_at_defaults_takes_the_export_header(alice_client, catalogue, user):
+    cards = list(Card.objects.filter(army="french", at_quatre_bras=True).exclude(
+        type="terrain").order_by("bp")[:14])
+    qb = services.create_deck(user, name="QB", battle="quatre-bras", army="french",
+                              entries=[(c.number, 1, None) for c in cards])
+    text = services.export_decklist(qb.latest)
+    assert text.startswith("// Quatre Bras, French, custom deck")
+    r = alice_client.post("/decks/import/", {"source": "text", "text": text, "name": "Copy"})
+    copy = Deck.objects.get(owner=user, name="Copy")
+    assert r.status_code == 302 and (copy.battle, copy.army, copy.kind) == (
+        "quatre-bras", "french", "custom")
+    assert copy.latest.problems == qb.latest.problems
+    r = alice_client.post("/decks/import/", {"source": "text", "text": text, "name": "Clash",
+                                             "battle": "waterloo"})
+    body = r.content.decode()
+    assert r.status_code == 400 and "says battle Quatre Bras, the form says Waterloo" in body
+    assert not Deck.objects.filter(name="Clash").exists()
+
+
+def test_import_page_recognises_a_deck_code_with_text_selected(alice_client, deck, user):
+    code = services.deck_code(deck.latest)
+    r = alice_client.post("/decks/import/", {"source": "text", "text": code, "name": "Coded"})
+    copy = Deck.objects.get(owner=user, name="Coded")
+    assert r.status_code == 302 and copy.latest.entries == deck.latest.entries

@@ -74,7 +74,7 @@ def allowed(battle, army, historical=False):
             and (not historical or battle in c["battles"])]
 
 
-def standard(battle, army, scale=1, *, extra=(), historical=False, kind="standard"):
+def dealt(battle, army, scale=1, *, extra=(), historical=False, kind="dealt"):
     size = int(BATTLES_CHART[battle][army].deck * Fraction(scale)) - len(extra)
     pool = [n for n in allowed(battle, army, historical) if CARDS[n]["type"] != "terrain"]
     entries = [DeckEntry(n) for n in pool[:size]] + [DeckEntry(n) for n in extra]
@@ -101,49 +101,49 @@ def test_battles_chart_matches_the_rules():
 
 
 def test_standard_deck_figures_come_from_the_chart():
-    result = validate(standard("quatre-bras", "british"), CARDS)
+    result = validate(dealt("quatre-bras", "british"), CARDS)
     assert (result.required_size, result.muster, result.reinforcement_rate, result.bp_limit) == (
         18, 9, 1, 160)
 
 
 def test_waterloo_prussians_have_no_muster():
-    for kind in ("standard", "custom", "campaign"):
-        deck = standard("waterloo", "prussian", kind=kind)
-        if kind != "standard":
+    for kind in ("dealt", "custom", "campaign"):
+        deck = dealt("waterloo", "prussian", kind=kind)
+        if kind != "dealt":
             deck = Deck("waterloo", "prussian", kind, 1,
                         [DeckEntry(n) for n in numbers("prussian", "infantry")[:10]])
         result = validate(deck, CARDS)
         assert result.valid, result.problems
         assert result.muster is None
-    assert validate(standard("waterloo", "prussian"), CARDS).reinforcement_rate == 2
+    assert validate(dealt("waterloo", "prussian"), CARDS).reinforcement_rate == 2
 
 
 # --- 2.0 and 3.0 scaling -------------------------------------------------------------------
 
 def test_scaled_waterloo_half_is_18_18_12():
-    sizes = {army: figures("waterloo", army, "standard", Fraction(1, 2)).size
+    sizes = {army: figures("waterloo", army, "dealt", Fraction(1, 2)).size
              for army in ("french", "british", "prussian")}
     assert sizes == {"french": 18, "british": 18, "prussian": 12}
     for army in sizes:
-        assert validate(standard("waterloo", army, "0.5"), CARDS).valid
+        assert validate(dealt("waterloo", army, "0.5"), CARDS).valid
 
 
 def test_doubled_decks_double_muster_and_reinforcements():
-    fig = figures("waterloo", "french", "standard", Fraction(2))
+    fig = figures("waterloo", "french", "dealt", Fraction(2))
     assert (fig.size, fig.muster, fig.reinforcement_rate) == (72, 36, 4)
-    fig = figures("quatre-bras", "french", "standard", Fraction(2))
+    fig = figures("quatre-bras", "french", "dealt", Fraction(2))
     assert (fig.size, fig.muster, fig.reinforcement_rate) == (28, 20, 2)
 
 
 def test_scaled_muster_rounds_half_up_and_reinforcements_are_at_least_one():
-    fig = figures("quatre-bras", "british", "standard", Fraction(1, 2))
+    fig = figures("quatre-bras", "british", "dealt", Fraction(1, 2))
     assert (fig.size, fig.muster, fig.reinforcement_rate) == (9, 5, 1)  # M4.5 -> 5
-    fig = figures("waterloo", "prussian", "standard", Fraction(1, 12))
+    fig = figures("waterloo", "prussian", "dealt", Fraction(1, 12))
     assert (fig.size, fig.muster, fig.reinforcement_rate) == (2, None, 1)
 
 
 def test_scale_that_breaks_the_ratio_is_bad_scale():
-    result = validate(Deck("waterloo", "french", "standard", Fraction(1, 5)), CARDS)
+    result = validate(Deck("waterloo", "french", "dealt", Fraction(1, 5)), CARDS)
     (problem,) = [p for p in result.problems if p.code == "bad_scale"]
     assert "7.2 French" in problem.message and "4.8 Prussian" in problem.message
     assert "1/12" in problem.message and problem.message.startswith("2.0")
@@ -152,21 +152,21 @@ def test_scale_that_breaks_the_ratio_is_bad_scale():
 
 def test_scale_is_one_factor_for_the_whole_battle():
     # 1/3 keeps Waterloo whole (12/12/8) but not Ligny (12 and 13.33)
-    assert "bad_scale" not in codes(validate(standard("waterloo", "french", "1/3"), CARDS))
-    ligny = Deck("ligny", "french", "standard", "1/3", [DeckEntry(n) for n in range(1, 13)])
+    assert "bad_scale" not in codes(validate(dealt("waterloo", "french", "1/3"), CARDS))
+    ligny = Deck("ligny", "french", "dealt", "1/3", [DeckEntry(n) for n in range(1, 13)])
     assert "bad_scale" in codes(validate(ligny, CARDS))
 
 
 @pytest.mark.parametrize("scale", [0, -1, "-1/2", "17/4", 4.5, "abc", "", float("nan"), None,
                                    True, "1/0"])
 def test_scale_must_be_above_zero_and_at_most_four(scale):
-    result = validate(Deck("waterloo", "french", "standard", scale), CARDS)
+    result = validate(Deck("waterloo", "french", "dealt", scale), CARDS)
     assert "bad_scale" in codes(result)
     assert not result.valid
 
 
 def test_scale_of_four_is_allowed():
-    assert validate(standard("wavre", "prussian", 4), CARDS).valid
+    assert validate(dealt("wavre", "prussian", 4), CARDS).valid
 
 
 def test_scale_accepts_floats_strings_and_fractions():
@@ -177,7 +177,7 @@ def test_scale_accepts_floats_strings_and_fractions():
 # --- 2.0 standard decks --------------------------------------------------------------------
 
 def test_valid_standard_waterloo_french_deck():
-    result = validate(standard("waterloo", "french"), CARDS)
+    result = validate(dealt("waterloo", "french"), CARDS)
     assert result.valid and result.problems == ()
     assert (result.size, result.required_size, result.muster, result.reinforcement_rate) == (
         36, 36, 18, 2)
@@ -185,14 +185,14 @@ def test_valid_standard_waterloo_french_deck():
 
 def test_standard_deck_takes_only_its_army():
     british = numbers("british", "infantry")[0]
-    result = validate(standard("waterloo", "french", extra=[british]), CARDS)
+    result = validate(dealt("waterloo", "french", extra=[british]), CARDS)
     assert codes(result) == {"wrong_army"}
     assert result.problems[0].cards == (british,)
     assert "British card" in result.problems[0].message
 
 
 def test_standard_deck_rejects_duplicates():
-    deck = standard("waterloo", "french")
+    deck = dealt("waterloo", "french")
     first = deck.entries[0].number
     deck = Deck("waterloo", "french", entries=[DeckEntry(first), *deck.entries[:-1]])
     result = validate(deck, CARDS)
@@ -203,14 +203,14 @@ def test_standard_deck_rejects_duplicates():
 
 
 def test_standard_deck_duplicates_count_across_printings():
-    deck = standard("waterloo", "french")
+    deck = dealt("waterloo", "french")
     first = deck.entries[0].number
     entries = [DeckEntry(first, 1, "gold"), DeckEntry(first, 1, "bronze"), *deck.entries[1:-1]]
     assert codes(validate(Deck("waterloo", "french", entries=entries), CARDS)) == {"duplicate"}
 
 
 def test_standard_deck_must_have_exactly_d_cards():
-    deck = standard("waterloo", "french")
+    deck = dealt("waterloo", "french")
     short = Deck("waterloo", "french", entries=deck.entries[:-1])
     result = validate(short, CARDS)
     assert codes(result) == {"deck_size"}
@@ -232,8 +232,8 @@ def test_unknown_battle_army_and_kind_are_problems_not_exceptions():
 
 def test_terrain_is_always_historical():
     ligny_terrain = numbers("french", "terrain", "ligny")[0]
-    for kind in ("standard", "custom", "campaign"):
-        result = validate(standard("waterloo", "french", extra=[ligny_terrain], kind=kind),
+    for kind in ("dealt", "custom", "campaign"):
+        result = validate(dealt("waterloo", "french", extra=[ligny_terrain], kind=kind),
                           CARDS)
         assert codes(result) == {"terrain_not_historical"}, kind
         assert "Ligny terrain" in result.problems[0].message
@@ -241,19 +241,19 @@ def test_terrain_is_always_historical():
 
 def test_terrain_of_the_battle_is_allowed():
     waterloo_terrain = numbers("french", "terrain", "waterloo")[0]
-    assert validate(standard("waterloo", "french", extra=[waterloo_terrain]), CARDS).valid
+    assert validate(dealt("waterloo", "french", extra=[waterloo_terrain]), CARDS).valid
 
 
 def test_historical_mode_rejects_cards_not_at_the_battle():
     absent = numbers("french", absent=True)[0]
-    result = validate(standard("waterloo", "french", extra=[absent], historical=True), CARDS)
+    result = validate(dealt("waterloo", "french", extra=[absent], historical=True), CARDS)
     assert codes(result) == {"not_historical"}
     assert "did not fight at Waterloo" in result.problems[0].message
 
 
 def test_historical_mode_off_allows_cards_from_other_battles():
     absent = numbers("french", absent=True)[0]
-    assert validate(standard("waterloo", "french", extra=[absent]), CARDS).valid
+    assert validate(dealt("waterloo", "french", extra=[absent]), CARDS).valid
 
 
 # --- 15.0 custom decks ---------------------------------------------------------------------
@@ -345,7 +345,7 @@ def test_campaign_deck_rejects_duplicates():
 # --- ownership -----------------------------------------------------------------------------
 
 def test_not_owned_is_a_warning_and_the_deck_stays_a_valid_draft():
-    deck = standard("waterloo", "french")
+    deck = dealt("waterloo", "french")
     first = deck.entries[0].number
     owned = {n: 1 for n in deck.counts()} | {first: 0}
     result = validate(deck, CARDS, owned=owned)
@@ -364,7 +364,7 @@ def test_owned_copies_count_any_printing():
 
 
 def test_no_collection_given_means_ownership_unknown():
-    assert validate(standard("waterloo", "french"), CARDS).playable_from_collection is None
+    assert validate(dealt("waterloo", "french"), CARDS).playable_from_collection is None
 
 
 def test_garbage_owned_counts_count_as_none():
@@ -387,7 +387,7 @@ def test_all_problems_are_reported_at_once():
     ligny_terrain = numbers("french", "terrain", "ligny")[0]
     absent = numbers("french", absent=True)[0]
     inf = numbers("french", "infantry")[0]
-    deck = Deck("waterloo", "french", "standard", 1, [
+    deck = Deck("waterloo", "french", "dealt", 1, [
         DeckEntry(inf, 2), DeckEntry(british), DeckEntry(ligny_terrain), DeckEntry(absent),
         DeckEntry(99999), DeckEntry(inf + 1, 0)], historical=True)
     result = validate(deck, CARDS, owned={})
@@ -415,7 +415,7 @@ def test_unknown_card_and_unknown_printing():
 
 
 def test_figures_are_given_even_for_an_invalid_deck():
-    deck = Deck("waterloo", "french", "standard", 1,
+    deck = Deck("waterloo", "french", "dealt", 1,
                 [DeckEntry(numbers("french", "infantry")[0], 2)])
     result = validate(deck, CARDS)
     assert not result.valid
@@ -432,7 +432,7 @@ def test_every_message_names_its_rule():
 
 
 def test_result_is_json_ready():
-    result = validate(standard("waterloo", "french", extra=[99999]), CARDS, owned={})
+    result = validate(dealt("waterloo", "french", extra=[99999]), CARDS, owned={})
     data = json.loads(json.dumps(result.to_dict()))
     assert data["valid"] is False and data["required_size"] == 36
     assert {"code", "message", "cards", "severity"} <= set(data["problems"][0])
@@ -446,7 +446,7 @@ def _scales(battle, limit=2):
 
 
 @st.composite
-def standard_decks(draw, historical=None):
+def dealt_decks(draw, historical=None):
     battle = draw(st.sampled_from(BATTLES))
     army = draw(st.sampled_from(sorted(BATTLES_CHART[battle])))
     scale = draw(st.sampled_from(_scales(battle)))
@@ -456,11 +456,11 @@ def standard_decks(draw, historical=None):
     chosen = rnd.sample(allowed(battle, army, hist), size)
     printings = [None, "gold", "silver", "bronze"]
     entries = [DeckEntry(n, 1, rnd.choice(printings)) for n in chosen]
-    return Deck(battle, army, "standard", scale, entries, hist)
+    return Deck(battle, army, "dealt", scale, entries, hist)
 
 
 @settings(max_examples=150, deadline=None)
-@given(standard_decks())
+@given(dealt_decks())
 def test_property_standard_deck_from_allowed_moves_is_valid(deck):
     result = validate(deck, CARDS)
     assert result.valid, result.problems
@@ -476,7 +476,7 @@ STANDARD_MUTATIONS = ("duplicate", "wrong_army", "extra", "missing", "terrain", 
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(standard_decks(historical=st.just(False)), st.sampled_from(STANDARD_MUTATIONS),
+@given(dealt_decks(historical=st.just(False)), st.sampled_from(STANDARD_MUTATIONS),
        st.randoms(use_true_random=False))
 def test_property_one_forbidden_change_makes_a_standard_deck_invalid(deck, move, rnd):
     counts = deck.counts()
@@ -488,11 +488,11 @@ def test_property_one_forbidden_change_makes_a_standard_deck_invalid(deck, move,
             "wrong_army"
     elif move == "extra":
         spare = rnd.choice([n for n in allowed(deck.battle, deck.army) if n not in counts])
-        changed = Deck(deck.battle, deck.army, "standard", deck.scale,
+        changed = Deck(deck.battle, deck.army, "dealt", deck.scale,
                        [*deck.entries, DeckEntry(spare)])
         code = "deck_size"
     elif move == "missing":
-        changed, code = Deck(deck.battle, deck.army, "standard", deck.scale,
+        changed, code = Deck(deck.battle, deck.army, "dealt", deck.scale,
                              deck.entries[1:]), "deck_size"
     elif move == "terrain":
         wrong = rnd.choice([b for b in BATTLES if b != deck.battle])
@@ -506,7 +506,7 @@ def test_property_one_forbidden_change_makes_a_standard_deck_invalid(deck, move,
 
 
 @settings(max_examples=100, deadline=None)
-@given(standard_decks(historical=st.just(True)), st.randoms(use_true_random=False))
+@given(dealt_decks(historical=st.just(True)), st.randoms(use_true_random=False))
 def test_property_a_card_not_at_the_battle_breaks_a_historical_deck(deck, rnd):
     changed = _replace_one(deck, rnd.choice(numbers(deck.army, absent=True)))
     assert codes(validate(changed, CARDS)) == {"not_historical"}
@@ -597,11 +597,11 @@ def test_catalogue_builds_a_valid_waterloo_french_deck():
             and "waterloo" in c["battles"]
             and (c["type"] != "terrain" or c["terrain_battle"] == "waterloo")]
     chosen = random.Random(1815).sample(pool, 36)
-    deck = Deck("waterloo", "french", "standard", 1, [DeckEntry(n) for n in chosen],
+    deck = Deck("waterloo", "french", "dealt", 1, [DeckEntry(n) for n in chosen],
                 historical=True)
     result = validate(deck, cards)
     assert result.valid, result.problems
     assert (result.size, result.muster, result.reinforcement_rate) == (36, 18, 2)
     wrong = [n for n, c in cards.items() if c["army"] == "british"][0]
-    broken = Deck("waterloo", "french", "standard", 1, [*deck.entries[1:], DeckEntry(wrong)])
+    broken = Deck("waterloo", "french", "dealt", 1, [*deck.entries[1:], DeckEntry(wrong)])
     assert {p.code for p in validate(broken, cards).problems} >= {"wrong_army"}

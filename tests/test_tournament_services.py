@@ -68,7 +68,7 @@ def test_invalid_deck_is_refused(org):
     draft = versions["french"].deck
     from decks import services as deck_services
 
-    bad = deck_services.save_version(draft, entries=[(versions["french"].entries[0][0], 1, None)])
+    bad = deck_services.save_version(draft, entries=[(1, 2, None)])  # 15.0: a General twice
     assert not bad.valid
     with pytest.raises(services.TournamentError) as exc:
         services.register(t.pk, user, french_version=bad.pk,

@@ -4,6 +4,7 @@ Imports nothing from Django. The Django layer builds a ``Deck`` from its models 
 ``cards_by_number`` mapping of card records (the keys of cards/data/catalogue.json), then:
 
     validate(deck, cards_by_number, owned=None) -> Validation
+    validate_pool(deck, cards_by_number, pool=None, listed=False) -> Validation   (dealt decks)
     encode(deck) -> str / decode(code) -> Deck            (raises DeckCodeError)
     parse_decklist(text, cards_by_number) -> (entries, errors)
     format_decklist(deck, cards_by_number) -> str
@@ -23,14 +24,16 @@ from .chart import (
 )
 from .deck import Deck, DeckEntry, canonical_entries
 from .deck_code import DeckCodeError, decode, encode
-from .decklist import LineError
+from .decklist import LineError, line_problems, read_header
 from .decklist import format as format_decklist
 from .decklist import parse as parse_decklist
+from .pool import POOLS, dealable, validate_pool
 from .validate import CODES, ERROR, WARNING, WARNING_CODES, Problem, Validation, validate
 
 __all__ = [
     "ARMIES", "BATTLES", "BATTLES_CHART", "CODES", "ERROR", "KINDS", "PRINTINGS", "WARNING",
     "WARNING_CODES", "ChartEntry", "Deck", "DeckCodeError", "DeckEntry", "LineError",
     "Problem", "Validation", "as_scale", "canonical_entries", "chart_entry", "decode", "encode",
-    "format_decklist", "parse_decklist", "validate",
+    "format_decklist", "parse_decklist", "validate", "POOLS", "dealable",
+    "validate_pool", "line_problems", "read_header",
 ]

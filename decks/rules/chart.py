@@ -23,7 +23,8 @@ __all__ = [
     "round_half_up", "scale_problem", "scale_step",
 ]
 
-KINDS = ("standard", "custom", "campaign")  # deck-code order (deck_code.py); never reorder
+KINDS = ("dealt", "custom", "campaign")  # deck-code order (deck_code.py); never reorder;
+# index 0 was "standard" (2.0 dealt; old codes holding cards read as custom)
 PRINTINGS = ("gold", "silver", "bronze")  # 18.0: finishes, no effect on play
 
 MIN_SCALE = Fraction(0)  # exclusive
@@ -77,7 +78,7 @@ def scale_step(battle: str) -> Fraction:
 def scale_problem(battle: str, scale: Fraction | None, *, fixed_size: bool) -> str | None:
     """Why a scale is not allowed for a battle (2.0), or None if it is.
 
-    ``fixed_size``: the deck kind has a D-sized deck (standard), so D x scale must be whole for
+    ``fixed_size``: the deck kind has a D-sized deck (dealt), so D x scale must be whole for
     every army of the battle; otherwise (custom, campaign) only 0 < scale <= 4 is required.
     """
     if scale is None:

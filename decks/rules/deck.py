@@ -34,10 +34,14 @@ class DeckEntry(NamedTuple):
 class Deck:
     battle: str
     army: str
-    kind: str = "standard"  # standard (2.0), custom (15.0) or campaign (16.0)
+    kind: str = "dealt"  # dealt (2.0), custom (15.0) or campaign (16.0)
     scale: Fraction | int | float | str = 1
     entries: tuple[DeckEntry, ...] = field(default=())
     historical: bool = False  # 2.0 optional: every card fought in this battle
+    # Dealt decks (2.0) only: where the cards are dealt from, "collection" (the copies the
+    # owner has) or "set" (the whole catalogue). A dealt deck's entries, if any, are the cards
+    # dealt; the deck a player saves holds none.
+    pool: str = "collection"
 
     def __post_init__(self) -> None:
         if not isinstance(self.entries, tuple):
@@ -50,7 +54,7 @@ class Deck:
     def canonical(self) -> Deck:
         """The same deck with entries merged per (number, printing) and sorted."""
         return Deck(self.battle, self.army, self.kind, self.scale,
-                    canonical_entries(self.entries), self.historical)
+                    canonical_entries(self.entries), self.historical, self.pool)
 
 
 def card_counts(entries: Iterable[DeckEntry]) -> dict[int, int]:

@@ -8,7 +8,10 @@ Layout (version 1), every field an unsigned LEB128 varint:
     nN  (id count)*nN         cards with 3 or more copies, each with its count
 
 battle, army and kind are indexes into chart.BATTLES, ARMIES and KINDS; flags bit 0 is the
-historical-only mode. The scale is an exact fraction in lowest terms. A card id is
+historical-only mode, bit 1 a dealt deck's pool "set" (clear: "collection"). Kind 0 was
+"standard" before 2.0 decks were dealt; it is now "dealt", so an old standard code that holds
+cards decodes as a custom deck (as saved standard decks became custom drafts).
+The scale is an exact fraction in lowest terms. A card id is
 ``number * 4 + printing`` with printing 0 = any, 1 = Gold, 2 = Silver, 3 = Bronze, so one card
 in two printings is two ids. The code is canonical: ids sorted ascending inside each block,
 each (number, printing) once, base64url without padding; ``decode`` accepts only that form
@@ -30,6 +33,7 @@ MAX_CODE_LENGTH = 8000  # characters; a deck of every card in every printing is 
 _PRINTING_CODE = {None: 0, **{name: i + 1 for i, name in enumerate(PRINTINGS)}}
 _PRINTING_NAME = {code: name for name, code in _PRINTING_CODE.items()}
 _HISTORICAL = 1
+_POOL_SET = 2
 MAX_SCALE_TERM = 1_000_000  # numerator and denominator of the scale
 MAX_VALUE = 2**32 - 1  # card numbers and counts
 
@@ -76,7 +80,8 @@ def encode(deck: Deck) -> str:
         else:
             blocks[2].append((card_id, entry.count))
     out = bytearray()
-    flags = _HISTORICAL if deck.historical else 0
+    flags = (_HISTORICAL if deck.historical else 0) | (
+        _POOL_SET if deck.kind == "dealt" and deck.pool == "set" else 0)
     for value in (0, VERSION, BATTLES.index(deck.battle), ARMIES.index(deck.army),
                   KINDS.index(deck.kind), flags, scale.numerator, scale.denominator):
         _varint(value, out)
@@ -160,8 +165,10 @@ def decode(code: str) -> Deck:
     army = _index(reader, "army", ARMIES)
     kind = _index(reader, "kind", KINDS)
     flags = reader.varint("flags")
-    if flags & ~_HISTORICAL:
+    if flags & ~(_HISTORICAL | _POOL_SET):
         raise DeckCodeError(f"not a deck code: unknown flags {flags}")
+    if flags & _POOL_SET and kind != "dealt":
+        raise DeckCodeError("not a deck code: only a dealt deck names a pool")
     numerator, denominator = reader.varint("scale"), reader.varint("scale")
     if numerator == 0 or denominator == 0:
         raise DeckCodeError(f"not a deck code: scale {numerator}/{denominator}")
@@ -193,4 +200,8 @@ def decode(code: str) -> Deck:
     if reader.pos != len(reader.data):
         raise DeckCodeError(f"not a deck code: {len(reader.data) - reader.pos} bytes left over "
                             "after the cards")
-    return Deck(battle, army, kind, scale, canonical_entries(entries), bool(flags))
+    pool = "set" if flags & _POOL_SET else "collection"
+    if kind == "dealt" and entries:  # a pre-2.0-dealt "standard" code: a chosen deck
+        kind = "custom"
+    return Deck(battle, army, kind, scale, canonical_entries(entries),
+                bool(flags & _HISTORICAL), pool)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from .chart import ARMY_NAMES, BATTLE_NAMES
 from .deck import Deck, DeckEntry, canonical_entries
+from .validate import ERROR, Problem
 
 MAX_LINES = 500
 MAX_LINE_LENGTH = 300
@@ -57,6 +58,8 @@ _QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"'
 class LineError:
     line: int | None  # 1-based; None for an error about the whole text
     message: str
+    code: str | None = None  # "unknown_card": the line names a card that does not exist
+    card: int | None = None  # the unknown card number, when the line gave one
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}" if self.line else self.message
@@ -141,7 +144,8 @@ def parse(text: str | bytes, cards_by_number: Mapping[int, Mapping]
                 continue
             number = int(digits)
             if number not in cards_by_number:
-                errors.append(LineError(line_no, f"there is no card #{number}"))
+                errors.append(LineError(line_no, f"there is no card #{number}",
+                                        "unknown_card", number))
                 continue
             entries.append(DeckEntry(number, count, printing))
             continue
@@ -155,7 +159,8 @@ def parse(text: str | bytes, cards_by_number: Mapping[int, Mapping]
             if guess:
                 name = cards_by_number[index[guess[0]][0]]["name"]
                 hint = f" (did you mean {name!r}?)"
-            errors.append(LineError(line_no, f"no card named {_shown(rest)}{hint}"))
+            errors.append(LineError(line_no, f"no card named {_shown(rest)}{hint}",
+                                    "unknown_card"))
             continue
         if len(numbers) > 1:
             which = ", ".join(f"#{n}" for n in sorted(numbers))
@@ -164,6 +169,56 @@ def parse(text: str | bytes, cards_by_number: Mapping[int, Mapping]
             continue
         entries.append(DeckEntry(numbers[0], count, printing))
     return canonical_entries(entries), errors
+
+
+_HEADER_KINDS = {"dealt": "dealt", "custom": "custom", "campaign": "campaign",
+                 "standard": "custom"}  # exports before 2.0 decks were dealt: chosen cards
+
+
+def read_header(text: str | bytes) -> dict:
+    """The settings ``format`` writes on its first line, as far as they are there:
+    ``// Quatre Bras, French, custom deck, scale 1/2, historical only (14 cards)`` gives
+    battle, army, kind, scale and historical (and ``pool`` for a dealt deck). Only the first
+    non-blank line counts, and only if it is a comment naming a battle and an army; anything
+    else gives ``{}`` (a list without a header). An old "standard deck" header reads as custom
+    (saved standard decks became custom drafts). Never raises."""
+    if isinstance(text, bytes | bytearray):
+        text = bytes(text[:MAX_LINE_LENGTH * 4]).decode("utf-8", errors="replace")
+    if not isinstance(text, str):
+        return {}
+    first = next((line.strip() for line in text.removeprefix("\ufeff").splitlines()[:50]
+                  if line.strip()), "")
+    if not first.startswith("//") or len(first) > MAX_LINE_LENGTH:
+        return {}
+    body = re.sub(r"\(\s*\d+\s*cards?\s*\)\s*$", "", first[2:]).strip()
+    parts = [fold(part) for part in body.split(",")]
+    battles = {fold(name): slug for slug, name in BATTLE_NAMES.items()}
+    armies = {fold(name): slug for slug, name in ARMY_NAMES.items()}
+    if len(parts) < 2 or parts[0] not in battles or parts[1] not in armies:
+        return {}
+    header: dict = {"battle": battles[parts[0]], "army": armies[parts[1]]}
+    for part in parts[2:]:
+        words = part.split()
+        if len(words) == 2 and words[1] == "deck" and words[0] in _HEADER_KINDS:
+            header["kind"] = _HEADER_KINDS[words[0]]
+        elif len(words) == 2 and words[0] == "scale":
+            header["scale"] = words[1]
+        elif part == "historical only":
+            header["historical"] = True
+        elif len(words) == 2 and words[0] == "pool" and words[1] in ("collection", "set"):
+            header["pool"] = words[1]
+    if "kind" in header:
+        header.setdefault("historical", False)
+    return header
+
+
+def line_problems(errors: list[LineError]) -> tuple[list[Problem], list[LineError]]:
+    """Split parse errors: lines naming a card that does not exist become ``unknown_card``
+    problems (with the card number and the line), the rest stay unreadable lines."""
+    problems = [Problem("unknown_card", f"1.0: line {e.line}: {e.message}",
+                        () if e.card is None else (e.card,), ERROR, e.line)
+                for e in errors if e.code == "unknown_card"]
+    return problems, [e for e in errors if e.code != "unknown_card"]
 
 
 def format(deck: Deck, cards_by_number: Mapping[int, Mapping]) -> str:  # noqa: A001
@@ -179,8 +234,9 @@ def format(deck: Deck, cards_by_number: Mapping[int, Mapping]) -> str:  # noqa: 
     battle = BATTLE_NAMES.get(deck.battle, str(deck.battle))
     army = ARMY_NAMES.get(deck.army, str(deck.army))
     total = sum(e.count for entries in sections.values() for e in entries)
+    pool = f", pool {deck.pool}" if deck.kind == "dealt" else ""
     lines = [f"// {battle}, {army}, {deck.kind} deck, scale {deck.scale}"
-             f"{', historical only' if deck.historical else ''} ({total} cards)"]
+             f"{', historical only' if deck.historical else ''}{pool} ({total} cards)"]
     for key in (*TYPE_ORDER, "other", "unknown"):
         entries = sections.get(key)
         if not entries:

@@ -38,9 +38,9 @@ CODES = (
     "unknown_battle", "unknown_army", "army_not_in_battle", "unknown_kind", "bad_scale",
     "bad_count", "unknown_card", "unknown_printing", "wrong_army", "duplicate",
     "too_many_copies", "duplicate_general", "duplicate_terrain", "terrain_not_historical",
-    "not_historical", "deck_size", "bp_exceeded", "not_owned",
+    "not_historical", "deck_size", "bp_exceeded", "never_dealt", "pool_too_small", "not_owned",
 )
-WARNING_CODES = frozenset({"not_owned"})
+WARNING_CODES = frozenset({"not_owned", "never_dealt"})
 _ORDER = {code: i for i, code in enumerate(CODES)}
 MAX_COPIES = 3  # 15.0
 
@@ -52,10 +52,14 @@ class Problem(NamedTuple):
     message: str
     cards: tuple[int, ...] = ()
     severity: str = ERROR
+    line: int | None = None  # the deck-list line it comes from (unknown_card when parsing)
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "cards": list(self.cards),
-                "severity": self.severity}
+        answer = {"code": self.code, "message": self.message, "cards": list(self.cards),
+                  "severity": self.severity}
+        if self.line is not None:
+            answer["line"] = self.line
+        return answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +69,14 @@ class Validation:
     valid: bool
     problems: tuple[Problem, ...]
     size: int
-    required_size: int | None  # standard decks: D x scale; None when the size is free
+    required_size: int | None  # dealt decks: D x scale; None when the size is free
     bp_total: int
     bp_limit: int | None  # BP x scale rounded down (enforced for custom decks only)
     muster: int | None  # None: no muster (Waterloo Prussians) or figures unknown
     reinforcement_rate: int | None
     playable_from_collection: bool | None  # None when no collection was given
     scale: str
+    pool_size: int | None = None  # dealt decks: distinct cards of the army the pool can deal
 
     @property
     def errors(self) -> tuple[Problem, ...]:
@@ -96,6 +101,7 @@ class Validation:
             "reinforcement_rate": self.reinforcement_rate,
             "playable_from_collection": self.playable_from_collection,
             "scale": self.scale,
+            "pool_size": self.pool_size,
         }
 
 
@@ -119,27 +125,10 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
     problems: list[Problem] = []
     battle, army, kind = (v if isinstance(v, str) else repr(v)
                           for v in (deck.battle, deck.army, deck.kind))
-    kind_name = kind if kind in KINDS else "standard"
+    kind_name = kind if kind in KINDS else "dealt"
 
-    # The request itself: battle, army, kind, scale.
-    if battle not in BATTLES:
-        problems.append(_problem("unknown_battle", f"3.0: there is no battle {battle!r} on the "
-                                 f"Battles Chart (battles: {', '.join(BATTLES)})"))
-    if army not in ARMIES:
-        problems.append(_problem("unknown_army", f"1.0: there is no army {army!r} "
-                                 f"(armies: {', '.join(ARMIES)})"))
-    elif battle in BATTLES and chart_entry(battle, army) is None:
-        fought = " and ".join(ARMY_NAMES[a] for a in BATTLES_CHART[battle])
-        problems.append(_problem("army_not_in_battle", f"3.0: the {ARMY_NAMES[army]} did not "
-                                 f"fight at {BATTLE_NAMES[battle]}; the Battles Chart has the "
-                                 f"{fought} there"))
-    if kind not in KINDS:
-        problems.append(_problem("unknown_kind", f"2.0: there is no deck kind {kind!r} "
-                                 f"(kinds: {', '.join(KINDS)})"))
     scale = as_scale(deck.scale)
-    why = scale_problem(battle, scale, fixed_size=kind_name == "standard")
-    if why:
-        problems.append(_problem("bad_scale", why))
+    problems.extend(request_problems(battle, army, kind, scale))
 
     # The entries: counts and printings, then copies per card (all printings together).
     counts: dict[int, int] = {}
@@ -228,14 +217,14 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
 
     # 3.0, 15.0, 16.0: the one figures rule the engine uses too.
     fig = deck_figures(battle, army, kind_name, scale, size=size)
-    required = fig.size if fig and kind_name == "standard" else None
-    if kind_name == "standard":
+    required = fig.size if fig and kind_name == "dealt" else None
+    if kind_name == "dealt":
         if required is not None and size != required:
             diff = size - required
             gap = f"{-diff} missing" if diff < 0 else f"{diff} too many"
             scaled = "" if scale == 1 else f" at scale {format_scale(scale)}"
             problems.append(_problem(
-                "deck_size", f"2.0: a standard {battle_name} {army_name} deck{scaled} has "
+                "deck_size", f"2.0: a dealt {battle_name} {army_name} deck{scaled} has "
                 f"{required} cards; this deck has {size} ({gap})"))
     elif size == 0:
         problems.append(_problem("deck_size", f"15.0: a {kind_name} deck needs at least one "
@@ -264,3 +253,28 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
         playable_from_collection=None if owned is None else not missing_any,
         scale=format_scale(scale) if isinstance(scale, Fraction) else str(deck.scale),
     )
+
+
+def request_problems(battle: str, army: str, kind: str, scale: Fraction | None
+                     ) -> list[Problem]:
+    """Problems of the request itself: battle, army, kind and scale (3.0, 1.0, 2.0)."""
+    problems: list[Problem] = []
+    kind_name = kind if kind in KINDS else "dealt"
+    if battle not in BATTLES:
+        problems.append(_problem("unknown_battle", f"3.0: there is no battle {battle!r} on the "
+                                 f"Battles Chart (battles: {', '.join(BATTLES)})"))
+    if army not in ARMIES:
+        problems.append(_problem("unknown_army", f"1.0: there is no army {army!r} "
+                                 f"(armies: {', '.join(ARMIES)})"))
+    elif battle in BATTLES and chart_entry(battle, army) is None:
+        fought = " and ".join(ARMY_NAMES[a] for a in BATTLES_CHART[battle])
+        problems.append(_problem("army_not_in_battle", f"3.0: the {ARMY_NAMES[army]} did not "
+                                 f"fight at {BATTLE_NAMES[battle]}; the Battles Chart has the "
+                                 f"{fought} there"))
+    if kind not in KINDS:
+        problems.append(_problem("unknown_kind", f"2.0: there is no deck kind {kind!r} "
+                                 f"(kinds: {', '.join(KINDS)})"))
+    why = scale_problem(battle, scale, fixed_size=kind_name == "dealt")
+    if why:
+        problems.append(_problem("bad_scale", why))
+    return problems

@@ -1,5 +1,5 @@
-"""Build a deck in the builder as a user would: add cards, see the problems update, save,
-export, import it back."""
+"""Build decks in the builder as a user would: a custom deck (15.0) over its BP limit, saved,
+exported and imported back; a dealt deck (2.0) with its pool."""
 
 import re
 
@@ -14,80 +14,104 @@ def french_cards(n=18) -> list[Card]:
     return list(Card.objects.filter(army="french").exclude(type="terrain").order_by("number")[:n])
 
 
-def test_build_valid_deck_see_duplicate_save_export_import(logged_in_page, live_server):
+def test_15_0_custom_deck_over_the_limit_shows_the_error_then_save_export_import(
+        logged_in_page, live_server):
     page = logged_in_page
     page.get_by_role("link", name="Decks").first.click()
     expect(page.get_by_test_id("no-decks")).to_be_visible()
 
-    # A new Waterloo French standard deck at scale 1/2: 18 cards.
+    # The first choice is the kind. A custom Waterloo French deck at scale 1/12: BP 380/12.
+    page.get_by_label("Kind").select_option("custom")
     page.get_by_label("Name").fill("Armée du Nord")
     page.get_by_label("Battle").select_option("waterloo")
     page.get_by_label("Army").select_option("french")
-    page.get_by_label("Kind").select_option("standard")
-    page.get_by_label("Scale").fill("1/2")
+    page.get_by_label("Scale").fill("1/12")
     page.get_by_role("button", name="Create deck").click()
     expect(page.get_by_test_id("deck-name")).to_have_text("Armée du Nord")
+    expect(page.get_by_test_id("deck-kind")).to_have_text("Custom Battle Points (15.0)")
     deck = Deck.objects.get(name="Armée du Nord")
     page.evaluate("window.__notReloaded = true")
 
-    cards = french_cards()
     rows = page.get_by_test_id("deck-row")
     state = page.get_by_test_id("deck-state")
-    for i, card in enumerate(cards[:-1], start=1):
-        page.get_by_test_id(f"add-{card.number}").click()
-        expect(rows).to_have_count(i)
-    expect(state).to_have_attribute("data-state", "invalid")
-    expect(page.locator("[data-code=deck_size]")).to_be_visible()
-    expect(page.get_by_test_id("fig-size")).to_have_text("17 / 18")
+    napoleon, guard = Card.objects.get(number=1), Card.objects.get(number=67)
+    page.get_by_test_id("add-1").click()
+    expect(rows).to_have_count(1)
+    expect(state).to_have_attribute("data-state", "valid")
+    expect(page.get_by_test_id("fig-bp")).to_have_text(f"{napoleon.bp} / 31")
 
-    # The last card through the search box, in the query language.
-    last = cards[-1]
-    page.get_by_test_id("deck-search").fill(f"number:{last.number}")
+    # One card more through the search box: over the limit, the error is shown at once.
+    page.get_by_test_id("deck-search").fill("number:67")
     expect(page.get_by_test_id("catalogue-count")).to_contain_text("1 French card")
-    page.get_by_test_id(f"add-{last.number}").click()
-    expect(rows).to_have_count(18)
-    expect(state).to_have_attribute("data-state", "valid")
-    expect(page.locator(".problem-error")).to_have_count(0)
-    expect(page.locator(".no-problems")).to_be_visible()
-    expect(page.get_by_test_id("warnings")).to_contain_text("18 warnings")  # alice owns none
-    expect(page.get_by_test_id("fig-muster")).to_have_text("9")
-    expect(page.locator(".deck-chart")).to_be_visible()
-
-    # A second copy of a card: the duplicate problem appears at once.
-    page.get_by_test_id(f"add-{last.number}").click()
-    duplicate = page.locator("[data-code=duplicate]")
-    expect(duplicate).to_be_visible()
-    expect(duplicate).to_contain_text(f"#{last.number} {last.name} appears 2 times")
+    page.get_by_test_id("add-67").click()
+    expect(rows).to_have_count(2)
+    over = page.locator("[data-code=bp_exceeded]")
+    expect(over).to_be_visible()
+    total = napoleon.bp + guard.bp
+    expect(over).to_contain_text(f"the cards total {total} BP")
+    expect(over).to_contain_text("may not exceed 31 BP")
     expect(state).to_have_attribute("data-state", "invalid")
-    page.get_by_role("button", name=f"One fewer {last.name}").click()
-    expect(duplicate).to_have_count(0)
+    expect(page.get_by_test_id("fig-bp")).to_have_text(f"{total} / 31")
+    page.get_by_test_id("remove-67").click()
+    expect(over).to_have_count(0)
     expect(state).to_have_attribute("data-state", "valid")
+
+    # A General twice: 15.0 never allows it.
+    page.get_by_test_id("deck-search").fill("number:1")
+    page.get_by_test_id("add-1").click()
+    expect(page.locator("[data-code=duplicate_general]")).to_be_visible()
+    page.get_by_role("button", name=f"One fewer {napoleon.name}").click()
+    expect(page.locator("[data-code=duplicate_general]")).to_have_count(0)
     assert page.evaluate("window.__notReloaded") is True  # every edit updated in place
     assert deck.versions.count() == 1  # edits are not saved
 
-    page.get_by_test_id("save-note").fill("first muster")
+    page.get_by_test_id("save-note").fill("the Emperor alone")
     page.get_by_test_id("save").click()
     expect(page.locator(".messages")).to_contain_text("Saved version 2 (valid)")
-    latest = deck.latest
-    assert latest.valid and sorted(n for n, _, _ in latest.entries) == [c.number for c in cards]
+    assert deck.latest.valid and deck.latest.entries == [[1, 1, None]]
 
-    # Export, then import the text back as a new deck.
+    # Export, then paste the text into Import with every setting left at its default: the
+    # export's first line gives battle, army, kind and scale.
     page.get_by_test_id("export-link").click()
     text = page.get_by_test_id("export-text").input_value()
-    assert last.name in text
+    assert text.startswith("// Waterloo, French, custom deck, scale 1/12")
     page.goto("/decks/import/")
     page.get_by_label("Deck list (text)").check()
     page.get_by_label("Deck list or deck code").fill(text)
     page.get_by_label("Name").fill("Imported")
-    page.get_by_label("Battle").select_option("waterloo")
-    page.get_by_label("Army").select_option("french")
-    page.get_by_label("Scale").fill("1/2")
     page.get_by_test_id("import-submit").click()
     expect(page.get_by_test_id("deck-name")).to_have_text("Imported")
     expect(page.get_by_test_id("deck-state")).to_have_attribute("data-state", "valid")
-    numbers = [int(n) for n in page.get_by_test_id("deck-row").evaluate_all(
-        "rows => rows.map(r => r.dataset.number)")]
-    assert sorted(numbers) == [c.number for c in cards]
+    imported = Deck.objects.get(name="Imported")
+    assert (imported.battle, imported.kind, imported.scale) == ("waterloo", "custom", "1/12")
+
+
+def test_2_0_create_a_dealt_deck_see_its_pool_and_figures(logged_in_page, live_server):
+    page = logged_in_page
+    page.goto(f"{live_server.url}/decks/")
+    page.get_by_label("Kind").select_option("dealt")
+    page.get_by_label("Dealt from").select_option("set")
+    page.get_by_label("Name").fill("Quatre Bras, as dealt")
+    page.get_by_label("Battle").select_option("quatre-bras")
+    page.get_by_label("Army").select_option("french")
+    page.get_by_label("Scale").fill("1")
+    page.get_by_role("button", name="Create deck").click()
+    expect(page.get_by_test_id("deck-name")).to_have_text("Quatre Bras, as dealt")
+    expect(page.get_by_test_id("dealt-explainer")).to_contain_text("deals 14 cards")
+    expect(page.get_by_test_id("deck-search")).to_have_count(0)  # nothing to pick
+    expect(page.get_by_test_id("fig-size")).to_have_text("14")
+    expect(page.get_by_test_id("fig-muster")).to_have_text("10")
+    expect(page.get_by_test_id("fig-rate")).to_have_text("1 a turn")
+    expect(page.get_by_test_id("deck-state")).to_have_attribute("data-state", "valid")
+    deck = Deck.objects.get(name="Quatre Bras, as dealt")
+    assert (deck.kind, deck.pool, deck.latest.entries) == ("dealt", "set", [])
+
+    # Alice owns no cards: dealt from her collection, the pool is too small.
+    page.get_by_test_id("deck-settings").locator("summary").click()
+    page.get_by_test_id("pool-select").select_option("collection")
+    expect(page.locator("[data-code=pool_too_small]")).to_contain_text("has 0 distinct")
+    expect(page.get_by_test_id("fig-pool")).to_have_text("0 cards")
+    expect(page.get_by_test_id("deck-state")).to_have_attribute("data-state", "invalid")
 
 
 def test_import_errors_show_line_numbers(logged_in_page):

@@ -46,7 +46,10 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
         problems.append(f"{label} is a {version.army} deck, not {army}")
     if version.battle != t.battle:
         problems.append(f"{label} is for {version.battle}, the tournament is {t.battle}")
-    want_kind = DeckRulesKind.CUSTOM if t.deck_kind == DeckKind.CUSTOM else DeckRulesKind.STANDARD
+    # Deck kind "standard" is gone: hand-picked decks are custom (15.0) and saved standard decks
+    # became custom drafts, so every tournament takes a custom deck until dealt decks (2.0)
+    # reach tournaments (the dealing branch).
+    want_kind = DeckRulesKind.CUSTOM
     if version.kind != want_kind:
         problems.append(f"{label} is a {version.kind} deck; the tournament needs {want_kind}")
     if t.deck_kind == DeckKind.HISTORICAL and not version.historical:
