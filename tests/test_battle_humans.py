@@ -16,7 +16,7 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from battles import services, tasks
+from battles import dealing, services, tasks
 from battles.engine import from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, Status
 from battles.services import BattleError, Conflict, NotAllowed, NotFound
@@ -93,9 +93,9 @@ def row_state(battle_id) -> tuple:
 def test_two_people_play_a_whole_battle_and_neither_sees_a_hidden_card(
         user, other_user, alice_api, bob_api, sent, monkeypatch,
         django_capture_on_commit_callbacks):
-    # A long battle between two seeded random players (13 turns: fire, shock, morale,
+    # A long battle between two seeded random players (17 turns: fire, shock, morale,
     # reinforcements); a 19-digit seed, searched for in every answer.
-    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618221)
+    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618260)
     with django_capture_on_commit_callbacks(execute=True):
         data = create(alice_api, side="french", opponent="open")
     bid = data["id"]
@@ -167,7 +167,8 @@ def test_open_battle_waits_without_a_position(user, sent):
     b = services.create_battle(user, "quatre-bras", "allied", opponent="open")
     assert b.status == Status.WAITING and b.state is None and b.bot == ""
     assert b.invited is None and b.free_seat() == "french" and b.computer_side() is None
-    assert set(b.decks) == {"french", "british"}  # the setup is fixed now: seed and decks
+    # The seed and the creator's choice are fixed now; the decks are dealt at join (2.0).
+    assert b.decks == {} and set(b.deck_choices) == {"british"}
     assert b.seed_hash == hashlib.sha256(str(b.seed).encode()).hexdigest()
     assert sent == []
 
@@ -247,10 +248,12 @@ def test_anyone_but_the_creator_may_join_an_open_battle(user, other_user, carol,
 
 def test_join_starts_the_battle_from_its_setup(user, other_user, sent):
     b = services.create_battle(user, "quatre-bras", "allied", opponent="open")
-    decks = dict(b.decks)
     services.join_battle(b.pk, other_user)
     b.refresh_from_db()
-    assert b.decks == decks  # no deck brought: the French deck dealt from the seed plays
+    # 2.0: no deck brought: both decks dealt from the seed, the whole set, historical only.
+    assert b.decks == dealing.redeal(b) and set(b.decks) == {"french", "british"}
+    assert [len(b.decks["french"]), len(b.decks["british"])] == [14, 18]
+    assert all(c["kind"] == "dealt" and c["historical"] for c in b.deck_choices.values())
     assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings))
     assert services.priority(b) == "allied" and b.seq == 0
     assert json.loads(json.dumps(to_json(services.replay(b)))) == b.state
