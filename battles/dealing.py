@@ -227,6 +227,6 @@ def describe(choice: dict | None) -> str:
         return "not chosen yet"
     if choice["kind"] == CUSTOM:
         return "custom deck (15.0)"
-    pool = "their collection" if choice["pool"] == "collection" else "the whole set"
+    pool = "the player's collection" if choice["pool"] == "collection" else "the whole set"
     words = f"dealt from {pool}"
     return words + (", historical only" if choice.get("historical") else "")

@@ -236,7 +236,8 @@ def battle_summary(battle: Battle, user) -> dict:
 
 def open_summary(battle: Battle) -> dict:
     """What anyone may know of a battle waiting for an opponent: which battle, the side to
-    take, who created it, the settings, when. Nothing of the setup (decks, seed)."""
+    take, who created it, the settings and scale (2.0: the joiner's deck must fit it), when.
+    Nothing of the setup (decks, seed)."""
     side = battle.free_seat()
     creator = battle.player(_other(side)) if side is not None else None
     return {
@@ -245,5 +246,6 @@ def open_summary(battle: Battle) -> dict:
         "side": side,
         "creator": creator.username if creator is not None else None,
         "settings": battle.settings,
+        "scale": battle.scale,
         "created_at": battle.created_at,
     }

@@ -94,6 +94,7 @@ class OpenBattleSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=Side.choices, help_text="The side you would play.")
     creator = serializers.CharField(help_text="Who plays the other side.")
     settings = serializers.DictField(help_text="Engine settings (turn_cap, decoys).")
+    scale = serializers.CharField(help_text="2.0: the battle's scale; a deck must fit it.")
     created_at = serializers.DateTimeField()
 
 

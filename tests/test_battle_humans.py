@@ -26,7 +26,7 @@ from .test_tournament_helpers import player, valid_entries
 
 pytestmark = pytest.mark.django_db
 
-OPEN_KEYS = {"id", "battle", "side", "creator", "settings", "created_at"}
+OPEN_KEYS = {"id", "battle", "side", "creator", "settings", "scale", "created_at"}
 
 
 @pytest.fixture
