@@ -23,7 +23,7 @@ from django.test import Client
 
 from battles import services, tasks
 from battles.engine import default_cards, events_for, from_json, legal_actions, view
-from battles.engine.board import SIDE_INDEX
+from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from frontend.battle_views import ENDING, action_sections
 
@@ -548,6 +548,10 @@ def check_page(text: str, b: Battle, side: str) -> int:
     mine = card_numbers(legal_actions(st, side)) if b.status == Status.ACTIVE else set()
     enemy = 1 - SIDE_INDEX[side]
     secret = {p.num for p in st.pieces.values() if p.side == enemy and not p.up} - known
+    # 2.0, 3.0: my own dealt deck is face-down too; a reinforcement is met only when drawn.
+    undrawn = {n for army, deck in st.decks.items() if ARMY_SIDE[army] == SIDE_INDEX[side]
+               for n in deck} - known - mine
+    secret |= undrawn
 
     # numbers: every card number the page carries is one the viewer may know
     shown = {int(n) for n in re.findall(r'data-card="(\d+)"', text)}
@@ -618,9 +622,13 @@ def test_a_battle_between_two_people_never_shows_either_a_hidden_card(
     """Both players' pages, at every step, against the full state: no face-down enemy card
     named or numbered; the page of the player waiting for the other polls, the other not."""
     monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618160)
-    b = create(alice, opponent="player", opponent_name="bob", side="french", turn_cap="4")
+    b = create(alice, opponent="player", opponent_name="bob", side="french", turn_cap="4",
+               deck_version="set")  # 2.0: both decks dealt, from two pools
     bob = client_for(other_user)
-    assert bob.post(f"/battles/{b.pk}/join/").status_code == 302
+    assert bob.post(f"/battles/{b.pk}/join/", {"deck_version": "set", "historical": "yes"}
+                    ).status_code == 302
+    b.refresh_from_db()
+    assert not b.deck_choices["french"]["historical"] and b.deck_choices["british"]["historical"]
     clients = {"french": alice, "allied": bob}
     rng = random.Random("pages:people")
     secrets_checked = {"french": 0, "allied": 0}
