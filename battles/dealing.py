@@ -15,9 +15,11 @@ scale). A side chooses either
 - a saved **custom** deck version (15.0) whose scale is the battle's, valid under the deck
   rules (so its BP limit holds at that scale).
 
-An army nobody chose for (the computer's, or the other army of a side that brought one custom
-deck at Waterloo) is dealt from the whole set, historical only, like a player who names no
-pool; if the historical cards are too few at a large scale, from the whole set.
+An army nobody chose for (the computer's, a player who names no pool, or the other army of a
+side that brought one custom deck at Waterloo) gets ``default_choice``: at scale 1 the
+engine's default historical deck (``historical_deck``, from the seed, as before dealt decks);
+at another scale a deal from the whole set, historical only (the whole set if too few cards
+fought there at a large scale). Both are re-derived from the seed like any deal.
 
 Nothing here is sent to a player: the dealt cards reach their owner only through the engine's
 ``view`` (the Muster in their Reserve, the rest as reinforcements when drawn).
@@ -44,12 +46,12 @@ from decks.rules.deal import deal, pool_cards
 from decks.selectors import owned_counts
 from decks.services import check_version
 
-from .engine import SIDES
+from .engine import SIDES, historical_deck
 from .engine.board import ARMY_SIDE
 from .errors import BattleError, NotFound
 
 POOLS = {"collection": "my collection", "set": "the whole set"}
-DEALT, CUSTOM = "dealt", "custom"
+DEALT, CUSTOM, DEFAULT = "dealt", "custom", "default"
 PLAYED_AS_SAVED = ("custom", "standard")  # standard: a saved deck with its cards (before 'dealt')
 MAX_OFFERED_SCALE = Fraction(2)
 
@@ -109,7 +111,12 @@ def _dealt(user, battle: str, army: str, scale: str, pool: str, historical: bool
 
 
 def default_choice(battle: str, army: str, scale: str) -> dict:
-    """The whole set, historical only; the whole set if too few cards fought there."""
+    """An army nobody chose a deck for. At scale 1 the engine's default historical deck
+    (``historical_deck``: D cards that fought there, dealt from the seed in the proportions of
+    the card types, RULINGS: default decks); at another scale D x scale cards dealt from the
+    whole set, historical only (the whole set if too few fought there)."""
+    if Fraction(scale) == 1:
+        return {"kind": DEFAULT, "pool": "set", "historical": True}
     try:
         return _dealt(None, battle, army, scale, "set", True)
     except BattleError:
@@ -206,6 +213,8 @@ def deal_decks(battle: str, seed: int, scale: str, choices: dict[str, dict]
         choice = choices.setdefault(army, default_choice(battle, army, scale))
         if choice["kind"] == CUSTOM:
             decks[army] = list(choice["cards"])
+        elif choice["kind"] == DEFAULT:
+            decks[army] = sorted(historical_deck(battle, army, seed))
         else:
             decks[army] = deal(choice["from"], deck_size(battle, army, scale),
                                deal_rng(seed, army))
@@ -227,6 +236,8 @@ def describe(choice: dict | None) -> str:
         return "not chosen yet"
     if choice["kind"] == CUSTOM:
         return "custom deck (15.0)"
+    if choice["kind"] == DEFAULT:
+        return "the default historical deck"
     pool = "the player's collection" if choice["pool"] == "collection" else "the whole set"
     words = f"dealt from {pool}"
     return words + (", historical only" if choice.get("historical") else "")
