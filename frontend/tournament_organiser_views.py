@@ -61,7 +61,7 @@ class TournamentForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
                                   max_length=5000)
     battle = forms.ChoiceField(choices=Battle.choices, initial=Battle.WATERLOO)
-    deck_kind = forms.ChoiceField(choices=DeckKind.choices, label="Deck format",
+    deck_kind = forms.ChoiceField(choices=DeckKind.choices, label="Decks",
                                   initial=DeckKind.DEALT,
                                   help_text="Dealt: no deck is registered, each battle deals "
                                             "D × scale cards from the pool below (2.0). "

@@ -314,3 +314,33 @@ def test_2_0_battle_with_a_dealt_deck_at_a_scale(logged_in_page, live_server, wo
         "Allied: dealt from the whole set, historical only")
     expect(page.get_by_test_id("status-line")).to_contain_text("Deployment")
     assert page.get_by_test_id("reserve-card").count() == 9  # M18 x 1/2 (3.0)
+
+
+def test_15_0_battle_with_a_custom_deck_at_the_battles_scale(logged_in_page, live_server,
+                                                             worker):
+    """A custom deck built for scale 1/2: refused at scale 1 with both scales named, played
+    at scale 1/2 (its cards are the French deck; the computer's British are dealt 9)."""
+    from decks import services as deck_services
+
+    from ..test_tournament_helpers import valid_entries
+
+    alice = User.objects.get(username="alice")
+    deck = deck_services.create_deck(alice, name="Half French", battle="quatre-bras",
+                                     army="french", kind="custom", scale="1/2",
+                                     entries=valid_entries("french", "quatre-bras")[:5])
+    page = logged_in_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/battles/")
+    page.get_by_label("Battle", exact=True).select_option("quatre-bras")
+    page.get_by_label("French").check()
+    page.get_by_test_id("deck-choice").select_option(str(deck.latest.pk))
+    page.get_by_test_id("new-battle-submit").click()
+    expect(page.get_by_test_id("create-error")).to_contain_text(
+        "this deck is built for scale 1/2; the battle is played at scale 1")
+    page.get_by_test_id("scale").select_option("1/2")
+    page.get_by_test_id("deck-choice").select_option(str(deck.latest.pk))
+    page.get_by_test_id("new-battle-submit").click()
+    expect(page.get_by_test_id("battle-name")).to_contain_text("Quatre Bras")
+    b = Battle.objects.get()
+    assert b.french_deck == deck.latest and len(b.decks["british"]) == 9
+    expect(page.get_by_test_id("deck-kinds")).to_contain_text("French: custom deck (15.0)")
