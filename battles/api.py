@@ -58,7 +58,8 @@ class BattleList(BattleAPIView):
         b = services.create_battle(
             request.user, data.get("battle"), data.get("side"), bot=data.get("bot", "greedy"),
             deck_version_id=data.get("deck_version"), settings=data.get("settings"),
-            opponent=data.get("opponent", services.COMPUTER))
+            opponent=data.get("opponent", services.COMPUTER), scale=data.get("scale"),
+            deal=data.get("deal"))
         return Response(selectors.battle_view(b, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -95,7 +96,8 @@ class Join(BattleAPIView):
         data = request.data
         if not isinstance(data, dict):
             raise BattleError("the body must be a JSON object")
-        services.join_battle(pk, request.user, deck_version_id=data.get("deck_version"))
+        services.join_battle(pk, request.user, deck_version_id=data.get("deck_version"),
+                             deal=data.get("deal"))
         return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
 
 

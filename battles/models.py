@@ -67,6 +67,13 @@ class Battle(models.Model):
     seed_hash = models.CharField(max_length=64, help_text="sha256 hex of str(seed).")
     decks = models.JSONField(default=dict, help_text="Secret: army -> card numbers as dealt "
                                                      "(the setup a replay starts from).")
+    scale = models.CharField(max_length=12, default="1",
+                             help_text="2.0: one scale for every army's deck (exact fraction "
+                                       "text, as decks use: '1', '1/2').")
+    deck_choices = models.JSONField(
+        default=dict, help_text="Secret: army -> the deck chosen (dealt: pool, historical and "
+                                "the pool's card numbers; custom: version and cards); see "
+                                "battles/dealing.py.")
     french_deck = models.ForeignKey("decks.DeckVersion", null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="+")
     british_deck = models.ForeignKey("decks.DeckVersion", null=True, blank=True,

@@ -182,7 +182,33 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "seed_hash": battle.seed_hash,
         "seed": str(battle.seed) if finished else None,
         "outcome": battle.outcome,
+        "scale": battle.scale,
+        "decks": deck_kinds(battle),
+        "my_deal": my_deal(battle, side) if finished else None,
     }
+
+
+def deck_kinds(battle: Battle) -> dict[str, str]:
+    """Each side's deck in words (dealt from which pool, or custom), never its cards."""
+    from .dealing import armies, describe
+
+    choices = battle.deck_choices or {}
+    return {side: "; ".join(dict.fromkeys(describe(choices.get(a))
+                                          for a in armies(battle.battle, side)))
+            for side in SIDES}
+
+
+def my_deal(battle: Battle, side: str) -> dict | None:
+    """After the battle: my dealt armies' pools and decks, so that with the revealed seed I
+    can re-deal them (``random.Random(f"{seed}:deal:{army}").sample(sorted(pool), size)``)."""
+    from .dealing import DEALT, armies
+
+    out = {}
+    for army in armies(battle.battle, side):
+        choice = (battle.deck_choices or {}).get(army)
+        if choice and choice["kind"] == DEALT:
+            out[army] = {"pool": choice["from"], "dealt": battle.decks.get(army, [])}
+    return out or None
 
 
 def battle_summary(battle: Battle, user) -> dict:
@@ -212,7 +238,8 @@ def battle_summary(battle: Battle, user) -> dict:
 
 def open_summary(battle: Battle) -> dict:
     """What anyone may know of a battle waiting for an opponent: which battle, the side to
-    take, who created it, the settings, when. Nothing of the setup (decks, seed)."""
+    take, who created it, the settings and scale (2.0: the joiner's deck must fit it), when.
+    Nothing of the setup (decks, seed)."""
     side = battle.free_seat()
     creator = battle.player(_other(side)) if side is not None else None
     return {
@@ -221,5 +248,6 @@ def open_summary(battle: Battle) -> dict:
         "side": side,
         "creator": creator.username if creator is not None else None,
         "settings": battle.settings,
+        "scale": battle.scale,
         "created_at": battle.created_at,
     }

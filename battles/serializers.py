@@ -12,6 +12,14 @@ OPPONENT_HELP = ('A username, or "computer (<bot>)"; while the other seat is emp
                  "invited player's username, or null for an open battle.")
 
 
+class DealInput(serializers.Serializer):
+    pool = serializers.ChoiceField(choices=[("collection", "my collection"),
+                                            ("set", "the whole set")], default="set")
+    historical = serializers.BooleanField(default=False,
+                                          help_text="2.0 note: only cards that fought there "
+                                                    "(Terrain is always historical).")
+
+
 class BattleCreateInput(serializers.Serializer):
     battle = serializers.ChoiceField(choices=BattleName.choices)
     side = serializers.ChoiceField(choices=Side.choices, help_text="The side you play.")
@@ -25,8 +33,14 @@ class BattleCreateInput(serializers.Serializer):
                                             'with opponent "computer").')
     deck_version = serializers.IntegerField(
         required=False, allow_null=True,
-        help_text="One of your valid deck versions for this battle and an army of your side; "
-                  "absent or null: every deck is dealt historically.")
+        help_text="A custom deck version of yours for this battle, an army of your side and "
+                  "the battle's scale (or a saved dealt deck: its pool). Not with deal.")
+    deal = DealInput(required=False, help_text="2.0: your deck is dealt face-down with the "
+                                               "battle's seed from this pool. With neither "
+                                               "deal nor deck_version: the whole set, "
+                                               "historical only.")
+    scale = serializers.CharField(default="1", help_text="2.0: one scale for every army (D x "
+                                                         "scale whole for each): '1', '1/2'.")
     settings = serializers.DictField(
         required=False, help_text='Engine settings: {"turn_cap": 1-100 (40), "decoys": bool}.')
 
@@ -34,8 +48,9 @@ class BattleCreateInput(serializers.Serializer):
 class JoinInput(serializers.Serializer):
     deck_version = serializers.IntegerField(
         required=False, allow_null=True,
-        help_text="One of your valid deck versions for this battle and an army of the free "
-                  "side; absent or null: dealt historically.")
+        help_text="A custom deck version of yours for this battle, an army of the free side "
+                  "and the battle's scale. Not with deal.")
+    deal = DealInput(required=False, help_text="The pool your deck is dealt from (2.0).")
 
 
 class ActInput(serializers.Serializer):
@@ -58,6 +73,13 @@ class BattleSummarySerializer(serializers.Serializer):
                                           help_text="Who has priority (waiting: who must "
                                                     "join); null once over or cancelled.")
     outcome = serializers.DictField(allow_null=True)
+    scale = serializers.CharField(help_text="2.0: the battle's one scale.")
+    decks = serializers.DictField(child=serializers.CharField(),
+                                  help_text="Each side's deck kind in words (never its cards).")
+    my_deal = serializers.DictField(allow_null=True,
+                                    help_text="Once over: for each of my dealt armies the "
+                                              "pool and the cards dealt, to check with the "
+                                              "seed (battles/dealing.py).")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
 
@@ -72,6 +94,7 @@ class OpenBattleSerializer(serializers.Serializer):
     side = serializers.ChoiceField(choices=Side.choices, help_text="The side you would play.")
     creator = serializers.CharField(help_text="Who plays the other side.")
     settings = serializers.DictField(help_text="Engine settings (turn_cap, decoys).")
+    scale = serializers.CharField(help_text="2.0: the battle's scale; a deck must fit it.")
     created_at = serializers.DateTimeField()
 
 

@@ -34,11 +34,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from decks.models import DeckVersion
-from decks.services import check_version
-from game import armies_at
-
-from . import setup
+from . import dealing, setup
 from .bots import BOTS, get_bot
 from .engine import (
     DEFAULT_SETTINGS,
@@ -49,12 +45,10 @@ from .engine import (
     apply,
     events_for,
     from_json,
-    historical_deck,
     legal_actions,
     to_json,
     view,
 )
-from .engine.board import ARMY_SIDE
 from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .models import Battle, BattleAction, Status
@@ -175,37 +169,6 @@ def _clean_settings(settings) -> dict:
     return out
 
 
-def _deck_version(user, battle: str, side: str, deck_version_id) -> DeckVersion | None:
-    if deck_version_id is None:
-        return None
-    if type(deck_version_id) is not int:
-        raise BattleError("deck_version must be a deck version id (a whole number) or null")
-    version = (DeckVersion.objects.select_related("deck")
-               .filter(pk=deck_version_id, deck__owner=user).first())
-    if version is None:
-        raise NotFound(f"no such deck version {deck_version_id} among your decks")
-    label = f"deck version {version.pk} ({version.deck.name} v{version.number})"
-    if version.battle != battle:
-        raise BattleError(f"{label} is for {version.battle}, not {battle}")
-    if ARMY_SIDE.get(version.army) != SIDES.index(side) or \
-            version.army not in _armies(battle):
-        raise BattleError(f"{label} is a {version.army} deck: it cannot play the {side} side "
-                          f"at {battle} (armies: {', '.join(_armies(battle, side))})")
-    result = check_version(version)
-    if not result.valid:
-        raise BattleError(f"{label} breaks the deck rules: "
-                          + "; ".join(p.message for p in result.errors))
-    return version
-
-
-def _armies(battle: str, side: str | None = None) -> list[str]:
-    return list(armies_at(battle, side))
-
-
-def _deck_cards(version: DeckVersion) -> list[int]:
-    return sorted(n for n, count, _printing in version.entries for _ in range(count))
-
-
 def _invitee(user, opponent: str):
     """The user invited by name (as they log in: case does not matter)."""
     users = get_user_model().objects.filter(is_active=True)
@@ -221,13 +184,14 @@ def _invitee(user, opponent: str):
 
 
 def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settings=None,
-                  opponent=COMPUTER) -> Battle:
+                  opponent=COMPUTER, scale=None, deal=None) -> Battle:
     """A new battle of ``user`` playing ``side``. ``opponent``: ``"computer"`` (``bot`` plays
     the other side; the battle starts at once), ``"open"`` (the other seat is anyone's to
     take) or a username (the seat is reserved for that player); against a person the battle
-    is ``waiting`` until they ``join_battle`` (``bot`` is then unused). With
-    ``deck_version_id`` one of the user's valid decks for that battle and army plays; every
-    other army's deck is dealt historically from the seed (engine ``historical_deck``)."""
+    is ``waiting`` until they ``join_battle`` (``bot`` is then unused). ``scale`` (2.0, one
+    per battle, default "1"); the user's deck: ``deck_version_id`` (a custom deck at that
+    scale) or ``deal`` (``{"pool": "collection" | "set", "historical": bool}``); every other
+    army is dealt from the whole set, historical (``battles/dealing.py``)."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in to play")
     if battle not in BATTLES:
@@ -241,15 +205,15 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
         raise BattleError(f"unknown bot {bot!r}; choose from {', '.join(sorted(BOTS))}")
     settings = _clean_settings(settings)
     invited = None if opponent in (COMPUTER, OPEN) else _invitee(user, opponent)
-    version = _deck_version(user, battle, side, deck_version_id)
+    scale = dealing.clean_scale(battle, scale)
+    choices, version = dealing.choose(user, battle, side, scale, deck_version_id, deal)
     seed = new_seed()
     catalogue_version, records = setup.catalogue_now()
-    decks = {army: sorted(historical_deck(battle, army, seed, records))
-             for army in _armies(battle)}
-    if version is not None:
-        decks[version.army] = _deck_cards(version)
-    b = Battle(battle=battle, seed=seed, decks=decks, settings=settings,
-               deck_kinds=setup.deck_kind(version))
+    # Dealt once every side's deck is known: now against the computer, at join otherwise.
+    decks = (dealing.deal_decks(battle, seed, scale, choices, setup.table(records))
+             if against_computer else {})
+    b = Battle(battle=battle, seed=seed, decks=decks, settings=settings, scale=scale,
+               deck_kinds=dealing.deck_kinds(choices, scale))
     setup.record_setup(b, catalogue_version, records)
     # Against a person the position is built when they join with their deck: the setup
     # shuffles every army from one stream, so a position built now would change at join.
@@ -259,7 +223,8 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
             battle=battle, settings=settings, bot=bot if against_computer else "",
             invited=invited, seed=seed, seed_hash=seed_hash(seed), decks=decks,
             catalogue_version=b.catalogue_version, card_records=b.card_records,
-            deck_kinds=b.deck_kinds, state=to_json(state) if state is not None else None,
+            deck_kinds=b.deck_kinds, scale=scale, deck_choices=choices,
+            state=to_json(state) if state is not None else None,
             status=Status.ACTIVE if against_computer else Status.WAITING,
             french_player=user if side == "french" else None,
             allied_player=user if side == "allied" else None,
@@ -276,12 +241,13 @@ def _lock_any(battle_id) -> Battle:
     return battle
 
 
-def join_battle(battle_id, user, deck_version_id=None) -> Battle:
+def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
     """``user`` takes the empty seat of a waiting battle (an open one: anyone but its
     creator; an invitation: only the invited user), optionally with one of their valid decks
-    for that side (as at creation); the battle starts: the position is built from every
-    army's deck. Under the battle's row lock, so of two people joining at once exactly one
-    gets the seat; the other gets 409 "the seat is taken"."""
+    for that side or a pool to deal from (as at creation); the battle starts: the decks are
+    dealt and the position is built from every army's deck. Under the battle's row lock, so
+    of two people joining at once exactly one gets the seat; the other 409 "the seat is
+    taken"."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in to play")
     with transaction.atomic():
@@ -298,16 +264,20 @@ def join_battle(battle_id, user, deck_version_id=None) -> Battle:
         if battle.status != Status.WAITING:
             raise Conflict("the seat is taken")
         side = battle.free_seat()
-        version = _deck_version(user, battle.battle, side, deck_version_id)
-        fields = ["decks", "state", "status", f"{side}_player", "catalogue_version",
-                  "card_records", "deck_kinds"]
+        choices, version = dealing.choose(user, battle.battle, side, battle.scale,
+                                          deck_version_id, deal)
+        fields = ["decks", "deck_choices", "state", "status", f"{side}_player",
+                  "catalogue_version", "card_records", "deck_kinds"]
+        catalogue_version, records = setup.catalogue_now()  # the position is built now
+        battle.deck_choices = {**battle.deck_choices, **choices}
+        battle.decks = dealing.deal_decks(battle.battle, battle.seed, battle.scale,
+                                          battle.deck_choices, setup.table(records))
+        battle.deck_kinds = dealing.deck_kinds(battle.deck_choices, battle.scale)
         if version is not None:
-            battle.decks = {**battle.decks, version.army: _deck_cards(version)}
-            battle.deck_kinds = {**battle.deck_kinds, **setup.deck_kind(version)}
             setattr(battle, f"{version.army}_deck", version)
             fields.append(f"{version.army}_deck")
         setattr(battle, f"{side}_player", user)
-        setup.record_setup(battle, *setup.catalogue_now())  # the position is built now
+        setup.record_setup(battle, catalogue_version, records)
         battle.state = to_json(setup.setup_state(battle))
         battle.status = Status.ACTIVE
         battle.save(update_fields=fields)
@@ -441,7 +411,10 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
 
 def replay(battle: Battle) -> State:
     """The state rebuilt from the setup and the action list (the snapshot is only a cache).
-    Raises ``RuntimeError`` if an action's events differ from those recorded."""
+    Raises ``RuntimeError`` if an action's events differ from those recorded, or if the
+    seed does not re-deal the recorded decks (2.0 deal, battles/dealing.py)."""
+    if battle.deck_choices and dealing.redeal(battle, setup.engine_cards(battle)) != battle.decks:
+        raise RuntimeError(f"battle {battle.pk}: the seed does not deal the recorded decks")
     state = setup.setup_state(battle)
     for row in battle.actions.order_by("seq"):
         events = apply(state, row.action, dice_for(battle.seed, row.seq))

@@ -31,12 +31,20 @@ def catalogue_now() -> tuple[str, list[dict[str, Any]]]:
     return current_version() or "", json.loads(json.dumps([card_record(c) for c in cards]))
 
 
-def snapshot(decks: Mapping[str, Iterable[int]], records: list[dict[str, Any]]
+def snapshot(battle: str, decks: Mapping[str, Iterable[int]], records: list[dict[str, Any]]
              ) -> list[dict[str, Any]]:
-    """The records of the cards in ``decks`` and of each army's commander, by number."""
+    """The records of the cards in ``decks``, of each army's commander, and of every card that
+    fought ``battle`` (the pool the default historical deck is dealt from, so the revealed
+    seed re-deals it from the battle's own records), by number."""
     wanted = {n for numbers in decks.values() for n in numbers}
     wanted |= set(load_cards(records).commanders.values())
+    wanted |= {r["number"] for r in records if battle in r.get("battles", ())}
     return [r for r in records if r["number"] in wanted]
+
+
+def table(records: Iterable[Mapping[str, Any]]) -> CardTable:
+    """The engine's card table of ``records``."""
+    return load_cards(records)
 
 
 def deck_kind(version) -> dict[str, dict[str, str]]:
@@ -49,7 +57,7 @@ def deck_kind(version) -> dict[str, dict[str, str]]:
 def record_setup(battle: Battle, version: str, records: list[dict[str, Any]]) -> None:
     """Stamp ``battle`` with the catalogue version and the records of its decks' cards."""
     battle.catalogue_version = version
-    battle.card_records = snapshot(battle.decks, records)
+    battle.card_records = snapshot(battle.battle, battle.decks, records)
 
 
 def engine_cards(battle: Battle) -> CardTable:

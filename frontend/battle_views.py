@@ -32,6 +32,7 @@ side in the new-battle form, and keeps the keyboard focus on the actions after a
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -51,6 +52,7 @@ from battles.board_render import (
     describe_events,
 )
 from battles.bots import BOTS
+from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
 from battles.engine.board import ARMY_SIDE
 from battles.errors import BattleError, NotAllowed, NotFound
@@ -138,12 +140,13 @@ def _deck_choices(user) -> list[dict]:
         if deck.battle not in BATTLES or deck.army not in ARMY_SIDE:
             continue
         version = playable_version(deck)
-        if version is None:
-            continue
+        if version is None or version.kind == "campaign":
+            continue  # 16.0: a campaign deck is not played in a single battle
         side = SIDES[ARMY_SIDE[version.army]]
         groups.setdefault((version.battle, side), []).append({
             "id": version.pk, "label": f"{deck.name} (v{version.number}, "
-                                       f"{ARMY_NAMES.get(version.army, version.army)})",
+                                       f"{ARMY_NAMES.get(version.army, version.army)}, "
+                                       f"{version.kind}, scale {version.scale})",
             "battle": version.battle, "side": side})
     return [{"label": f"{battle_name(b)} · {SIDE_NAMES[s]}", "battle": b, "side": s,
              "decks": decks}
@@ -186,10 +189,31 @@ def _create_from_form(request: HttpRequest, form: dict) -> Battle:
             raise BattleError(f"a player named {opponent!r} cannot be invited by name")
     elif opponent not in (services.COMPUTER, services.OPEN):
         raise BattleError("choose an opponent: the computer, anyone, or a player by name")
+    version_id, deal = deck_choice(form["deck_version"], form["historical"])
     return services.create_battle(request.user, form["battle"], form["side"],
-                                  bot=form["bot"],
-                                  deck_version_id=_int_or_raw(form["deck_version"]),
-                                  settings=settings, opponent=opponent)
+                                  bot=form["bot"], deck_version_id=version_id, deal=deal,
+                                  settings=settings, opponent=opponent, scale=form["scale"])
+
+
+def deck_choice(value: str, historical: bool) -> tuple[object, dict | None]:
+    """The deck select's value: "collection" or "set" (2.0: dealt from that pool, historical
+    only if ticked), a saved deck version's id, or empty (the whole set, historical only)."""
+    if value in POOLS:
+        return None, {"pool": value, "historical": historical}
+    if not value:
+        return None, None
+    return _int_or_raw(value), None
+
+
+def _scale_options() -> list[dict]:
+    """Every scale some battle allows (2.0), with the battles it fits (the script hides the
+    others; the service refuses a scale that does not fit with a message)."""
+    fits: dict[str, list[str]] = {}
+    for key in BATTLES:
+        for scale in scale_choices(key):
+            fits.setdefault(scale, []).append(key)
+    return [{"value": v, "battles": " ".join(b)}
+            for v, b in sorted(fits.items(), key=lambda kv: Fraction(kv[0]))]
 
 
 def _fitting(deck_groups: list[dict], battle: str, side: str | None) -> list[dict]:
@@ -231,6 +255,7 @@ def _render_list(request: HttpRequest, *, form: dict | None = None, error: str =
         "bots": [(name, BOT_LABELS.get(name, name.title())) for name in BOTS],
         "opponents": OPPONENTS,
         "deck_groups": deck_groups,
+        "scales": _scale_options(),
     }, status=status)
 
 
@@ -239,6 +264,7 @@ def _form(data) -> dict:
             "opponent": data.get("opponent", "computer"),
             "opponent_name": data.get("opponent_name", ""),
             "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
+            "historical": bool(data.get("historical")), "scale": data.get("scale", "1"),
             "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"])),
             "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
 
@@ -265,9 +291,10 @@ def battle_list(request: HttpRequest) -> HttpResponse:
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     """Take the empty seat of an open battle or of one I am invited to (optionally with one
     of my decks), then see the battle; a refusal is the list with the message."""
+    version_id, deal = deck_choice(request.POST.get("deck_version", ""),
+                                   bool(request.POST.get("historical")))
     try:
-        services.join_battle(pk, request.user,
-                             _int_or_raw(request.POST.get("deck_version", "")))
+        services.join_battle(pk, request.user, version_id, deal=deal)
     except BattleError as exc:  # 409 the seat is taken, 404, 400 (my own, a wrong deck)
         return _render_list(request, list_error=_capitalised(exc.message), status=exc.status)
     return redirect("battle", pk=pk)
@@ -420,6 +447,7 @@ def battle_context(battle: Battle, user, **extra) -> dict:
     context = {
         "bv": bv, "side": side, "side_name": SIDE_NAMES[side],
         "battle_name": battle_name(bv["battle"]),
+        "deck_kinds": [(SIDE_NAMES[s], bv["decks"][s]) for s in SIDES],
         "opponent": bv["opponent"] or "anyone who takes the other seat",
         "invitee": bv["opponent"] if bv["status"] == Status.WAITING else None,
         "outcome": outcome_text(bv["outcome"], side),

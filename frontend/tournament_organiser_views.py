@@ -26,6 +26,7 @@ from tournaments.models import (
     DEFAULT_TIEBREAKERS,
     STARTED,
     TIEBREAKERS,
+    DealPool,
     DeckKind,
     Format,
     Match,
@@ -60,7 +61,16 @@ class TournamentForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
                                   max_length=5000)
     battle = forms.ChoiceField(choices=Battle.choices, initial=Battle.WATERLOO)
-    deck_kind = forms.ChoiceField(choices=DeckKind.choices, label="Deck kind")
+    deck_kind = forms.ChoiceField(choices=DeckKind.choices, label="Decks",
+                                  initial=DeckKind.DEALT,
+                                  help_text="Dealt: no deck is registered, each battle deals "
+                                            "D × scale cards from the pool below (2.0). "
+                                            "Custom: a saved custom deck per army at this "
+                                            "scale, BP × scale (15.0).")
+    deal_pool = forms.ChoiceField(choices=DealPool.choices, initial=DealPool.SET,
+                                  required=False, label="Dealt from")
+    deal_historical = forms.BooleanField(required=False,
+                                         label="Dealt: historical cards only (2.0 note)")
     scale = forms.CharField(max_length=12, initial="1",
                             help_text="A fraction: 1, 1/2, 2/3…")
     format = forms.ChoiceField(choices=Format.choices)
@@ -105,9 +115,11 @@ class TournamentForm(forms.Form):
     def service_fields(self) -> dict:
         data = self.cleaned_data
         fields = {k: data[k] for k in (
-            "name", "description", "battle", "deck_kind", "scale", "format", "top_cut",
+            "name", "description", "battle", "deck_kind", "deal_pool", "deal_historical",
+            "scale", "format", "top_cut",
             "rounds", "pairing_mode", "registration_closes_at", "check_in_opens_at",
             "starts_at", "max_players", "late_entry", "webhook_url")}
+        fields["deal_pool"] = fields["deal_pool"] or DealPool.SET
         fields["round_seconds"] = data["round_minutes"] * 60
         fields["break_seconds"] = (data["break_minutes"] or 0) * 60
         fields["tiebreakers"] = [data[f"tiebreaker_{i}"] for i in range(1, 6)

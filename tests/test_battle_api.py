@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from battles import services, tasks
 from battles.engine import events_for, from_json, legal_actions, view
-from battles.engine.board import SIDE_INDEX
+from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from cards.catalogue_file import catalogue_records
 
@@ -21,7 +21,7 @@ RECORDS = catalogue_records()  # the card records the engine is given
 pytestmark = pytest.mark.django_db
 
 VIEW_KEYS = {"id", "battle", "my_side", "opponent", "seq", "status", "view", "legal_actions",
-             "waiting_for", "log", "seed_hash", "seed", "outcome"}
+             "waiting_for", "log", "seed_hash", "seed", "outcome", "scale", "decks", "my_deal"}
 SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "invited", "seq", "status",
                 "waiting_for", "outcome", "created_at", "finished_at"}
 
@@ -113,11 +113,19 @@ def check_hidden(data: dict, raw: bytes) -> int:
     assert not secret & sent_cards
     for number in secret:  # not under any other key name either
         assert f'"card": {number}' not in raw.decode() and f'"card":{number}' not in raw.decode()
+    # 2.0, 3.0: a dealt deck is face-down; its owner meets a reinforcement only when drawn.
+    undrawn = {n for army, deck in st.decks.items() if SIDE_INDEX[side] == ARMY_SIDE[army]
+               for n in deck} - known
+    assert not undrawn & sent_cards, sorted(undrawn & sent_cards)
+    if b.status == Status.ACTIVE:
+        assert data["my_deal"] is None
+        for number in undrawn:
+            assert f'"card": {number}' not in raw.decode()
     # Only events the viewer may see, each with its seq.
     assert all(e["visibility"] in ("all", side) and "seq" in e for e in data["log"])
     if b.status == Status.ACTIVE:
         assert data["seed"] is None and str(b.seed).encode() not in raw
-    return len(secret)
+    return len(secret) + len(undrawn)
 
 
 def test_whole_battle_through_the_api_never_shows_a_hidden_card(

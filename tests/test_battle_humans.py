@@ -16,8 +16,8 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from battles import services, tasks
-from battles.engine import from_json, legal_actions, new_battle, to_json
+from battles import dealing, services, setup, tasks
+from battles.engine import from_json, historical_deck, legal_actions, new_battle, to_json
 from battles.models import Battle, Status
 from battles.services import BattleError, Conflict, NotAllowed, NotFound
 from cards.catalogue_file import catalogue_records
@@ -29,7 +29,7 @@ RECORDS = catalogue_records()  # the card records the engine is given
 
 pytestmark = pytest.mark.django_db
 
-OPEN_KEYS = {"id", "battle", "side", "creator", "settings", "created_at"}
+OPEN_KEYS = {"id", "battle", "side", "creator", "settings", "scale", "created_at"}
 
 
 @pytest.fixture
@@ -170,7 +170,8 @@ def test_open_battle_waits_without_a_position(user, sent):
     b = services.create_battle(user, "quatre-bras", "allied", opponent="open")
     assert b.status == Status.WAITING and b.state is None and b.bot == ""
     assert b.invited is None and b.free_seat() == "french" and b.computer_side() is None
-    assert set(b.decks) == {"french", "british"}  # the setup is fixed now: seed and decks
+    # The seed and the creator's choice are fixed now; the decks are dealt at join (2.0).
+    assert b.decks == {} and set(b.deck_choices) == {"british"}
     assert b.seed_hash == hashlib.sha256(str(b.seed).encode()).hexdigest()
     assert sent == []
 
@@ -250,11 +251,16 @@ def test_anyone_but_the_creator_may_join_an_open_battle(user, other_user, carol,
 
 def test_join_starts_the_battle_from_its_setup(user, other_user, sent):
     b = services.create_battle(user, "quatre-bras", "allied", opponent="open")
-    decks = dict(b.decks)
     services.join_battle(b.pk, other_user)
     b.refresh_from_db()
-    assert b.decks == decks  # no deck brought: the French deck dealt from the seed plays
-    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS))
+    # No deck chosen: both armies get the default historical deck, dealt from the seed.
+    assert b.decks == dealing.redeal(b, setup.engine_cards(b))
+    assert set(b.decks) == {"french", "british"}
+    assert b.decks == {a: sorted(historical_deck("quatre-bras", a, b.seed, RECORDS))
+                       for a in ("french", "british")}
+    assert all(c["kind"] == "default" for c in b.deck_choices.values())
+    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS,
+                                         deck_kinds=b.deck_kinds))
     assert services.priority(b) == "allied" and b.seq == 0
     assert json.loads(json.dumps(to_json(services.replay(b)))) == b.state
     assert sent == []
@@ -280,7 +286,8 @@ def test_join_with_own_deck(catalogue, sent):
     own = sorted(n for n, _, _ in valid_entries("british", "quatre-bras"))
     assert b.decks["british"] == own and b.british_deck == erin_decks["british"]
     assert b.french_deck == dora_decks["french"]
-    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS))
+    assert b.state == to_json(new_battle("quatre-bras", b.seed, b.decks, b.settings, cards=RECORDS,
+                                         deck_kinds=b.deck_kinds))
     mine = services.battle_view(b, erin)["view"]["reserves"]["allied"]["cards"]
     assert mine and set(mine) <= set(own)
     assert json.loads(json.dumps(to_json(services.replay(b)))) == b.state

@@ -23,7 +23,7 @@ from django.test import Client
 
 from battles import services, tasks
 from battles.engine import events_for, from_json, legal_actions, load_cards, view
-from battles.engine.board import SIDE_INDEX
+from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from cards.catalogue_file import catalogue_records
 from frontend.battle_views import ENDING, action_sections
@@ -110,7 +110,8 @@ def test_list_and_create(alice, user, sent, django_capture_on_commit_callbacks):
     text = page.content.decode()
     assert 'data-testid="new-battle-form"' in text and 'data-testid="no-battles"' in text
     for label in ("Quatre Bras", "Ligny", "Wavre", "Waterloo", "French", "Allied", "Random",
-                  "Greedy", "Historical deck"):
+                  "Greedy", "Deal from: my collection", "Deal from: the whole set",
+                  "Historical only", "Scale"):
         assert label in text
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -147,6 +148,9 @@ def test_list_and_create(alice, user, sent, django_capture_on_commit_callbacks):
     ({"turn_cap": "many"}, 400, "Turn_cap must be a whole number"),
     ({"deck_version": "x1"}, 400, "Deck_version must be a deck version id"),
     ({"deck_version": "999999"}, 404, "No such deck version 999999 among your decks"),
+    ({"scale": "1/3"}, 400, "2.0: scale 1/3 would give Quatre Bras decks"),
+    ({"deck_version": "collection"}, 400,
+     "2.0: your collection has 0 British cards for Quatre Bras; a deal at scale 1 needs 18"),
 ])
 def test_create_refuses_bad_input_with_the_message(alice, sent, form, status, message):
     r = create(alice, expect=status, **form)
@@ -170,6 +174,40 @@ def test_create_with_my_deck(catalogue, sent):
     assert not Battle.objects.exists()
     b = create(c, side="allied", deck_version=str(british.pk))
     assert b.british_deck == british and b.french_deck is None
+
+
+def test_2_0_create_with_a_dealt_deck_at_a_scale(catalogue, sent):
+    dora, _ = player("dora")
+    c = client_for(dora)
+    text = c.get("/battles/").content.decode()
+    assert '<option value="1/12" data-battles="waterloo"' in text
+    assert 'data-battles="quatre-bras ligny wavre waterloo"' in text  # scale 1: every battle
+    b = create(c, battle="waterloo", side="allied", scale="1/2", deck_version="set",
+               historical="yes")
+    assert b.scale == "1/2" and {a: len(d) for a, d in b.decks.items()} == {
+        "french": 18, "british": 18, "prussian": 12}
+    assert b.deck_choices["british"]["pool"] == "set" and b.deck_choices["british"]["historical"]
+    page = c.get(f"/battles/{b.pk}/").content.decode()
+    kinds = re.search(r'data-testid="deck-kinds">(.*?)</p>', page, re.S).group(1)
+    assert 'data-testid="scale">1/2<' in kinds
+    assert "French: dealt from the whole set, historical only" in kinds
+    assert "Allied: dealt from the whole set, historical only" in kinds
+    own = create(c, side="french", deck_version="collection")  # dora owns one deck's cards
+    assert own.deck_choices["french"]["pool"] == "collection" and own.scale == "1"
+    page = c.get(f"/battles/{own.pk}/").content.decode()
+    assert "dealt from the player&#x27;s collection" in page
+
+
+def test_2_0_join_with_a_dealt_deck(catalogue, user, sent):
+    dora, _ = player("dora")
+    b = services.create_battle(user, "quatre-bras", "french", opponent="open", scale="1/2")
+    c = client_for(dora)
+    row = row_of(c.get("/battles/").content.decode(), f"open-{b.pk}")
+    assert "scale 1/2" in row and 'value="collection"' in row and 'value="set"' in row
+    r = c.post(f"/battles/{b.pk}/join/", {"deck_version": "collection", "historical": "yes"})
+    assert r.status_code == 302
+    b.refresh_from_db()
+    assert b.deck_choices["british"]["pool"] == "collection" and len(b.decks["british"]) == 9
 
 
 # --- the battle page -------------------------------------------------------------------------
@@ -513,6 +551,10 @@ def check_page(text: str, b: Battle, side: str) -> int:
     mine = card_numbers(legal_actions(st, side)) if b.status == Status.ACTIVE else set()
     enemy = 1 - SIDE_INDEX[side]
     secret = {p.num for p in st.pieces.values() if p.side == enemy and not p.up} - known
+    # 2.0, 3.0: my own dealt deck is face-down too; a reinforcement is met only when drawn.
+    undrawn = {n for army, deck in st.decks.items() if ARMY_SIDE[army] == SIDE_INDEX[side]
+               for n in deck} - known - mine
+    secret |= undrawn
 
     # numbers: every card number the page carries is one the viewer may know
     shown = {int(n) for n in re.findall(r'data-card="(\d+)"', text)}
@@ -583,9 +625,13 @@ def test_a_battle_between_two_people_never_shows_either_a_hidden_card(
     """Both players' pages, at every step, against the full state: no face-down enemy card
     named or numbered; the page of the player waiting for the other polls, the other not."""
     monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618160)
-    b = create(alice, opponent="player", opponent_name="bob", side="french", turn_cap="4")
+    b = create(alice, opponent="player", opponent_name="bob", side="french", turn_cap="4",
+               deck_version="set")  # 2.0: both decks dealt, from two pools
     bob = client_for(other_user)
-    assert bob.post(f"/battles/{b.pk}/join/").status_code == 302
+    assert bob.post(f"/battles/{b.pk}/join/", {"deck_version": "set", "historical": "yes"}
+                    ).status_code == 302
+    b.refresh_from_db()
+    assert not b.deck_choices["french"]["historical"] and b.deck_choices["british"]["historical"]
     clients = {"french": alice, "allied": bob}
     rng = random.Random("pages:people")
     secrets_checked = {"french": 0, "allied": 0}

@@ -377,3 +377,21 @@ def test_two_game_report_page_has_a_select_per_game(two_game):
     assert m.games == ["allied", "draw"] and (m.allied_games, m.draws) == (1, 1)
     html = pages[0].get(url).content.decode()
     assert f"0-1-1 (game 1: {al} won, game 2: draw)" in html
+
+
+def test_2_0_dealt_tournament_through_the_api(org_api):
+    t = create(org_api, deck_kind="dealt", deal_pool="collection", deal_historical=True)
+    assert (t["deck_kind"], t["deal_pool"], t["deal_historical"]) == ("dealt", "collection",
+                                                                     True)
+    user, versions = player("ney")
+    api = client_for(user)
+    r = api.post(f"/api/tournaments/{t['id']}/register/",
+                 {"french_version": versions["french"].pk}, format="json")
+    assert r.status_code == 400
+    assert r.data["detail"].startswith("french_version: this tournament deals the decks (2.0)")
+    r = api.post(f"/api/tournaments/{t['id']}/register/", {}, format="json")
+    assert r.status_code == 201, r.data  # ney's collection holds D historical cards per army
+    assert Entry.objects.get(pk=r.data["id"]).versions() == []
+    r = org_api.post("/api/tournaments/", {"name": "x", "battle": "wavre", "deck_kind": "dealt",
+                                           "scale": "1/3"}, format="json")
+    assert r.status_code == 400 and "multiple of 1/4" in r.data["detail"]

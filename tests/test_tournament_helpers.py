@@ -66,14 +66,14 @@ ARMIES = {"quatre-bras": ["french", "british"], "ligny": ["french", "prussian"],
 
 
 def player(name: str, battle: str = "quatre-bras", own: bool = True):
-    """A user owning the cards of one valid deck per army of ``battle``; returns (user,
-    {army: version})."""
+    """A user owning every card each army fought ``battle`` with (enough for a deal from the
+    collection, 2.0) and one valid custom deck per army; returns (user, {army: version})."""
     user = User.objects.create_user(name, f"{name}@example.com", "s3cret-pass-1815")
     versions = {}
     for army in ARMIES[battle]:
         entries = valid_entries(army, battle)
         if own:
-            give_cards(user, [n for n, _, _ in entries])
+            give_cards(user, pool(army, battle))  # the deck's cards are the pool's first
         deck = deck_services.create_deck(user, name=f"{name} {army}", battle=battle, army=army,
                                          entries=entries)
         versions[army] = deck.latest

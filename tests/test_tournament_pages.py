@@ -135,6 +135,37 @@ def test_create_through_the_form(org):
     assert t.pairing_mode == "scheduled" and t.webhook_secret
 
 
+def test_2_0_create_a_dealt_tournament_and_register_without_a_deck(org):
+    form = client_for(org).get(reverse("tournament-create")).content.decode()
+    assert 'name="deal_pool"' in form and 'name="deal_historical"' in form
+    assert '<option value="dealt" selected>' in form  # the default format
+    page = client_for(org).post(reverse("tournament-create"), {
+        **FORM, "deck_kind": "dealt", "deal_pool": "collection", "deal_historical": "on"})
+    assert page.status_code == 302
+    t = Tournament.objects.get()
+    assert (t.deck_kind, t.deal_pool, t.deal_historical) == ("dealt", "collection", True)
+    detail = client_for(org).get(url("tournament", t)).content.decode()
+    assert "no deck is registered" in detail and "each player&#x27;s collection" in detail
+    user, _ = player("ney")
+    c = client_for(user)
+    text = c.get(url("tournament-register", t)).content.decode()
+    fmt = re.search(r'data-testid="deck-format">(.*?)</p>', text, re.S).group(1)
+    assert "<strong>dealt</strong>" in fmt and "No deck is chosen" in fmt
+    assert "historical cards only" in fmt and "scale 1/2" in fmt
+    assert 'name="french_version"' not in text
+    assert c.post(url("tournament-register", t), {"club": ""}).status_code == 302
+    assert Entry.objects.get(tournament=t, user=user).versions() == []
+
+
+def test_15_0_custom_tournament_register_page_says_so(org):
+    t = tournament(org, deck_kind="custom", scale="1/2")
+    user, _ = player("ney")
+    text = client_for(user).get(url("tournament-register", t)).content.decode()
+    fmt = re.search(r'data-testid="deck-format">(.*?)</p>', text, re.S).group(1)
+    assert "Custom Battle Points (15.0)" in fmt and "BP × scale" in fmt
+    assert "built for scale 1/2" in fmt and 'name="french_version"' in text
+
+
 def test_create_refused_by_the_service_shows_why_and_creates_nothing(org):
     bad = {**FORM, "format": "swiss_top_cut"}
     page = client_for(org).post(reverse("tournament-create"), bad)

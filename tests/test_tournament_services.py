@@ -5,6 +5,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
@@ -894,3 +895,73 @@ def test_drop_with_a_malformed_player_id_is_not_found(running, org, bad):
     with pytest.raises(services.NotFound, match="no such player"):
         services.drop(t.pk, org, bad)
     assert not Entry.objects.filter(tournament=t, dropped_at__isnull=False).exists()
+
+
+# --- deck formats: dealt (2.0) or custom (15.0) -----------------------------------------------
+
+def test_2_0_dealt_tournament_registers_no_deck(org):
+    t = tournament(org, deck_kind="dealt", deal_pool="set", deal_historical=True,
+                   scale="1/2")
+    assert (t.deck_kind, t.deal_pool, t.deal_historical, t.scale) == ("dealt", "set", True,
+                                                                      "1/2")
+    user, versions = player("ney")
+    with pytest.raises(services.TournamentError,
+                       match="french_version: this tournament deals the decks .2.0.: no deck "
+                             "is chosen at registration; each battle deals D x scale 1/2 "
+                             "cards from the whole set") as exc:
+        register(t, user, versions)
+    assert exc.value.status == 400 and not t.entries.exists()
+    entry = services.register(t.pk, user)
+    assert entry.versions() == [] and entry.seed == 1
+    second, _ = player("soult")
+    services.register(t.pk, second)
+    services.start_tournament(t.pk, org)  # no deck to lock, nobody dropped
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING and t.entries.filter(dropped_at__isnull=True).count() == 2
+
+
+def test_2_0_dealt_from_the_collection_needs_enough_cards(org):
+    t = tournament(org, deck_kind="dealt", deal_pool="collection")
+    poor = User.objects.create_user("poor", "", "pw")
+    with pytest.raises(services.TournamentError,
+                       match="you cannot register: 2.0: your collection has 0 French cards "
+                             "for Quatre Bras; a deal at scale 1 needs 14") as exc:
+        services.register(t.pk, poor)
+    assert len(exc.value.extra["problems"]) == 2  # French and British
+    rich, _ = player("ney")  # owns one deck per army: exactly D cards each
+    assert services.register(t.pk, rich).versions() == []
+
+
+def test_2_0_dealt_tournament_scale_keeps_every_deck_whole(org):
+    with pytest.raises(services.TournamentError, match="multiple of 1/12"):
+        tournament(org, battle="waterloo", deck_kind="dealt", scale="1/5")
+    with pytest.raises(services.TournamentError, match="deal_pool"):
+        tournament(org, deck_kind="dealt", deal_pool="attic")
+    with pytest.raises(services.TournamentError, match="deal_historical must be true or false"):
+        tournament(org, deck_kind="dealt", deal_historical="yes")
+    assert tournament(org, deck_kind="custom", scale="1/5").scale == "1/5"  # custom: BP x 1/5
+
+
+def test_15_0_custom_tournament_needs_custom_decks_at_its_scale(org):
+    from decks import services as deck_services
+
+    from .test_tournament_helpers import valid_entries
+
+    t = tournament(org, deck_kind="custom", scale="1/2")
+    user, at_one = player("ney")  # custom decks at scale 1
+    with pytest.raises(services.TournamentError, match="these decks cannot be registered") as exc:
+        register(t, user, at_one)
+    assert any("is at scale 1; the tournament plays 1/2" in p
+               for p in exc.value.extra["problems"])
+    custom = {}
+    for army in ("french", "british"):
+        deck = deck_services.create_deck(user, name=f"c {army}", battle="quatre-bras",
+                                         army=army, kind="custom", scale="1",
+                                         entries=valid_entries(army, "quatre-bras")[:4])
+        custom[army] = deck.latest
+    with pytest.raises(services.TournamentError) as exc:
+        register(t, user, custom)
+    assert any("is at scale 1; the tournament plays 1/2" in p for p in exc.value.extra["problems"])
+    for army, version in custom.items():
+        custom[army] = deck_services.save_version(version.deck, scale="1/2")
+    assert register(t, user, custom).french_version == custom["french"]

@@ -15,9 +15,20 @@ from cards.models import Battle
 
 
 class DeckKind(models.TextChoices):
-    STANDARD = "standard", "Standard (2.0)"
+    """The deck format. ``dealt``: no deck is registered; each battle deals D x scale cards
+    face-down from the pool the organiser declared (2.0). ``custom``: a saved custom deck
+    per army at the tournament's scale (15.0, BP x scale). ``standard`` / ``historical``:
+    saved standard decks (kept for tournaments made before dealt decks)."""
+
+    DEALT = "dealt", "Dealt from a declared pool (2.0)"
     CUSTOM = "custom", "Custom Battle Points (15.0)"
-    HISTORICAL = "historical", "Historical only (2.0 option)"
+    STANDARD = "standard", "Standard, saved deck (2.0)"
+    HISTORICAL = "historical", "Standard, saved deck, historical only (2.0 option)"
+
+
+class DealPool(models.TextChoices):
+    SET = "set", "the whole set"
+    COLLECTION = "collection", "each player's collection"
 
 
 class Format(models.TextChoices):
@@ -85,6 +96,11 @@ class Tournament(models.Model):
     deck_kind = models.CharField(max_length=12, choices=DeckKind.choices,
                                  default=DeckKind.STANDARD)
     scale = models.CharField(max_length=12, default="1")
+    deal_pool = models.CharField(max_length=10, choices=DealPool.choices, default=DealPool.SET,
+                                 help_text="Dealt format: where each battle's cards come from.")
+    deal_historical = models.BooleanField(default=False,
+                                          help_text="Dealt format: historical cards only "
+                                                    "(2.0 note; Terrain always is).")
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
     rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss rounds; empty: the recommended ceil(log2 n).")
@@ -149,7 +165,9 @@ class Entry(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                              related_name="tournament_entries")
     french_version = models.ForeignKey("decks.DeckVersion", on_delete=models.PROTECT,
-                                       related_name="+")
+                                       related_name="+", null=True, blank=True,
+                                       help_text="Empty in a dealt tournament (no deck "
+                                                 "is registered: 2.0, dealt per battle).")
     british_version = models.ForeignKey("decks.DeckVersion", on_delete=models.PROTECT,
                                         related_name="+", null=True, blank=True)
     prussian_version = models.ForeignKey("decks.DeckVersion", on_delete=models.PROTECT,

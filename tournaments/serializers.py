@@ -17,7 +17,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "description", "organiser", "battle", "deck_kind", "scale",
+        fields = ["id", "name", "description", "organiser", "battle", "deck_kind", "deal_pool",
+                  "deal_historical", "scale",
                   "format", "rounds", "top_cut", "planned_rounds", "round_seconds",
                   "break_seconds", "pairing_mode", "tiebreakers", "registration_closes_at",
                   "check_in_opens_at", "starts_at", "max_players", "late_entry", "status",
@@ -93,7 +94,15 @@ class TournamentInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     battle = serializers.CharField(help_text="quatre-bras, ligny, wavre or waterloo")
     description = serializers.CharField(required=False)
-    deck_kind = serializers.CharField(required=False, help_text="standard, custom, historical")
+    deck_kind = serializers.CharField(
+        required=False, help_text="dealt (2.0: no deck registered, each battle deals from "
+                                  "deal_pool), custom (15.0: a custom deck per army at the "
+                                  "scale, BP x scale), standard, historical (saved standard "
+                                  "decks)")
+    deal_pool = serializers.CharField(required=False,
+                                      help_text="dealt: set (every card) or collection")
+    deal_historical = serializers.BooleanField(required=False,
+                                               help_text="dealt: historical cards only")
     scale = serializers.CharField(required=False)
     format = serializers.CharField(required=False, help_text="swiss, swiss_two_game, "
                                    "round_robin, single_elimination, double_elimination, "
@@ -113,7 +122,8 @@ class TournamentInput(serializers.Serializer):
 
 
 class RegisterInput(serializers.Serializer):
-    french_version = serializers.IntegerField()
+    french_version = serializers.IntegerField(required=False, allow_null=True,
+                                              help_text="Not in a dealt tournament.")
     british_version = serializers.IntegerField(required=False, allow_null=True)
     prussian_version = serializers.IntegerField(required=False, allow_null=True)
     club = serializers.CharField(required=False, allow_blank=True)

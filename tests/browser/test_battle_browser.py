@@ -283,3 +283,64 @@ def test_two_people_play_an_open_battle(logged_in_page, browser, live_server,
     finally:
         bob.goto("about:blank")
         context.close()
+
+
+def test_2_0_battle_with_a_dealt_deck_at_a_scale(logged_in_page, live_server, worker):
+    """The new-battle form offers the scales that keep every deck whole for the chosen battle
+    and the deck choice (dealt from my collection / the whole set, historical only, or a
+    custom deck); a Waterloo battle at scale 1/2 with a deck dealt from the whole set starts
+    against the computer with 18/18/12-card decks."""
+    page = logged_in_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/battles/")
+    scale = page.get_by_test_id("scale")
+    page.get_by_label("Battle", exact=True).select_option("quatre-bras")
+    assert scale.locator("option[value='1/12']").is_disabled()  # 2.0: 14 x 1/12 is not whole
+    page.get_by_label("Battle", exact=True).select_option("waterloo")
+    assert not scale.locator("option[value='1/12']").is_disabled()
+    scale.select_option("1/2")
+    page.get_by_label("Allied").check()
+    page.get_by_label("Random").check()
+    page.get_by_test_id("deck-choice").select_option(label="Deal from: the whole set")
+    page.get_by_test_id("historical").check()
+    page.get_by_test_id("new-battle-submit").click()
+    expect(page.get_by_test_id("battle-name")).to_contain_text("Waterloo")
+    b = Battle.objects.get()
+    assert b.scale == "1/2" and b.status == "active"
+    assert {a: len(d) for a, d in b.decks.items()} == {"french": 18, "british": 18,
+                                                        "prussian": 12}
+    expect(page.get_by_test_id("scale")).to_have_text("1/2")
+    expect(page.get_by_test_id("deck-kinds")).to_contain_text(
+        "Allied: dealt from the whole set, historical only")
+    expect(page.get_by_test_id("status-line")).to_contain_text("Deployment")
+    assert page.get_by_test_id("reserve-card").count() == 9  # M18 x 1/2 (3.0)
+
+
+def test_15_0_battle_with_a_custom_deck_at_the_battles_scale(logged_in_page, live_server,
+                                                             worker):
+    """A custom deck built for scale 1/2: refused at scale 1 with both scales named, played
+    at scale 1/2 (its cards are the French deck; the computer's British are dealt 9)."""
+    from decks import services as deck_services
+
+    from ..test_tournament_helpers import valid_entries
+
+    alice = User.objects.get(username="alice")
+    deck = deck_services.create_deck(alice, name="Half French", battle="quatre-bras",
+                                     army="french", kind="custom", scale="1/2",
+                                     entries=valid_entries("french", "quatre-bras")[:5])
+    page = logged_in_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/battles/")
+    page.get_by_label("Battle", exact=True).select_option("quatre-bras")
+    page.get_by_label("French").check()
+    page.get_by_test_id("deck-choice").select_option(str(deck.latest.pk))
+    page.get_by_test_id("new-battle-submit").click()
+    expect(page.get_by_test_id("create-error")).to_contain_text(
+        "this deck is built for scale 1/2; the battle is played at scale 1")
+    page.get_by_test_id("scale").select_option("1/2")
+    page.get_by_test_id("deck-choice").select_option(str(deck.latest.pk))
+    page.get_by_test_id("new-battle-submit").click()
+    expect(page.get_by_test_id("battle-name")).to_contain_text("Quatre Bras")
+    b = Battle.objects.get()
+    assert b.french_deck == deck.latest and len(b.decks["british"]) == 9
+    expect(page.get_by_test_id("deck-kinds")).to_contain_text("French: custom deck (15.0)")

@@ -13,7 +13,16 @@ from decks.models import DeckVersion
 from decks.rules import validate
 from decks.services import rules_deck
 
-from ..models import BEFORE_START, STARTED, DeckKind, Entry, Format, Status, Tournament
+from ..models import (
+    BEFORE_START,
+    STARTED,
+    DealPool,
+    DeckKind,
+    Entry,
+    Format,
+    Status,
+    Tournament,
+)
 from .common import is_organiser, lock_tournament
 from .errors import Conflict, NotAllowed, NotFound, TournamentError
 
@@ -120,6 +129,8 @@ def uncovered(entry: Entry, tournament: Tournament) -> list[str]:
     """At the start: why the collection of ``entry``'s player no longer backs its decks, net
     of the copies held by started tournaments (LOCKED versions; empty: it does)."""
     user = entry.user
+    if tournament.deck_kind == DeckKind.DEALT:
+        return dealt_problems(tournament, user)
     owned = _collection(user)
     committed = list(committed_versions(user, open_entries=False).values_list("pk", "entries"))
     problems = []
@@ -162,10 +173,12 @@ def _late_entry_open(t: Tournament) -> bool:
             and t.current_round < (swiss_rounds + 1) // 2)
 
 
-def register(tournament_id, user, *, french_version, british_version=None,
+def register(tournament_id, user, *, french_version=None, british_version=None,
              prussian_version=None, club: str = "") -> Entry:
     """Enter ``user`` with one valid deck version per side, owned and backed by their
-    collection. During a Swiss with late entry, the entry joins the next round with 0 points
+    collection; in a dealt tournament with no deck (2.0: each battle deals them), the
+    collection able to deal every army when the pool is ``collection``. During a Swiss
+    with late entry, the entry joins the next round with 0 points
     and its decks lock at once."""
     given = {"french_version": french_version, "british_version": british_version,
              "prussian_version": prussian_version}
@@ -179,6 +192,8 @@ def register(tournament_id, user, *, french_version, british_version=None,
         if t.max_players and t.entries.count() >= t.max_players:
             raise Conflict(f"the tournament is full ({t.max_players} players)")
         needed = sides_needed(t.battle)
+        if t.deck_kind == DeckKind.DEALT:
+            return _register_dealt(t, user, given, late, club)
         for side, value in given.items():
             if value not in (None, "") and side not in needed:
                 raise TournamentError(f"{side}: that army does not fight at "
@@ -219,6 +234,49 @@ def register(tournament_id, user, *, french_version, british_version=None,
                 locked_at=now)
             entry.checked_in_at = now
             entry.save(update_fields=["checked_in_at"])
+    return entry
+
+
+def dealt_problems(t: Tournament, user) -> list[str]:
+    """A dealt tournament with the pool ``collection``: why the player's collection cannot
+    deal D x scale cards of every army at the tournament's scale (empty: it can)."""
+    from battles.dealing import deck_size
+    from decks.rules.chart import ARMY_NAMES, BATTLES_CHART
+    from decks.rules.deal import pool_cards
+
+    if t.deal_pool != DealPool.COLLECTION:
+        return []
+    owned = [n for n, count in _collection(user).items() if count > 0]
+    problems = []
+    for army in BATTLES_CHART[t.battle]:
+        have = len(pool_cards(cards_by_number(), t.battle, army, owned, t.deal_historical))
+        need = deck_size(t.battle, army, t.scale)
+        if have < need:
+            hist = " historical" if t.deal_historical else ""
+            problems.append(f"2.0: your collection has {have}{hist} {ARMY_NAMES[army]} cards "
+                            f"for {t.get_battle_display()}; a deal at scale {t.scale} needs "
+                            f"{need}")
+    return problems
+
+
+def _register_dealt(t: Tournament, user, given: dict, late: bool, club) -> Entry:
+    """2.0: a dealt tournament registers no deck; each battle deals the cards from the
+    declared pool with its own seed."""
+    chosen = [side for side, value in given.items() if value not in (None, "")]
+    if chosen:
+        raise TournamentError(
+            f"{chosen[0]}: this tournament deals the decks (2.0): no deck is chosen at "
+            f"registration; each battle deals D x scale {t.scale} cards from "
+            f"{t.get_deal_pool_display()}")
+    problems = dealt_problems(t, user)
+    if problems:
+        raise TournamentError("you cannot register: " + problems[0], problems=problems)
+    seed = (t.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
+    entry = Entry.objects.create(tournament=t, user=user, seed=seed, late=late,
+                                 club=str(club or "")[:60])
+    if late:
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["checked_in_at"])
     return entry
 
 

@@ -11,11 +11,13 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from cards.models import Battle
+from decks.rules.chart import as_scale, scale_problem
 from decks.services import DeckInputError, clean_scale
 
 from ..models import (
     BEFORE_START,
     TIEBREAKERS,
+    DealPool,
     DeckKind,
     Format,
     PairingMode,
@@ -27,7 +29,8 @@ from .common import lock_tournament, require_organiser
 from .errors import Conflict, TournamentError
 from .webhooks import check_webhook_url
 
-EDITABLE = ("name", "description", "battle", "deck_kind", "scale", "format", "rounds",
+EDITABLE = ("name", "description", "battle", "deck_kind", "deal_pool", "deal_historical",
+            "scale", "format", "rounds",
             "top_cut", "round_seconds", "break_seconds", "pairing_mode", "tiebreakers",
             "registration_closes_at", "check_in_opens_at", "starts_at", "max_players",
             "late_entry", "webhook_url")
@@ -104,6 +107,10 @@ def clean(fields: dict) -> dict:
         _choice(out["battle"], Battle, "battle")
     if "deck_kind" in out:
         _choice(out["deck_kind"], DeckKind, "deck_kind")
+    if "deal_pool" in out:
+        _choice(out["deal_pool"], DealPool, "deal_pool")
+    if "deal_historical" in out and not isinstance(out["deal_historical"], bool):
+        raise TournamentError("deal_historical must be true or false")
     if "format" in out:
         _choice(out["format"], Format, "format")
     if "pairing_mode" in out:
@@ -151,6 +158,11 @@ def clean(fields: dict) -> dict:
 
 
 def _check_consistency(t: Tournament) -> None:
+    if t.deck_kind != DeckKind.CUSTOM:
+        # 2.0: dealt and standard decks are D x scale cards, whole for every army.
+        problem = scale_problem(t.battle, as_scale(t.scale), fixed_size=True)
+        if problem:
+            raise TournamentError(problem)
     if t.format == Format.SWISS_TOP_CUT and not t.top_cut:
         raise TournamentError("a Swiss with a top cut needs top_cut (2, 4, 8, ...)")
     if t.starts_at:

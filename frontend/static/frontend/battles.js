@@ -2,7 +2,7 @@
 (function () {
   "use strict";
 
-  // New battle form: offer only the decks that fit the chosen battle and side (the server
+  // New battle form: offer only the decks and scales that fit the chosen battle and side (the server
   // checks the choice again; without JavaScript every deck is listed and a wrong one is
   // refused with a message).
   var form = document.querySelector("[data-testid=new-battle-form]");
@@ -14,13 +14,25 @@
       Array.prototype.forEach.call(deck.querySelectorAll("optgroup"), function (group) {
         var fits = false;
         Array.prototype.forEach.call(group.querySelectorAll("option"), function (option) {
-          var ok = option.dataset.battle === battle && option.dataset.side === side;
+          // Dealt choices (no data-battle) fit every battle and side.
+          var ok = !option.dataset.battle ||
+            (option.dataset.battle === battle && option.dataset.side === side);
           option.disabled = !ok;
           fits = fits || ok;
         });
         group.hidden = !fits;
         group.disabled = !fits;
       });
+      // 2.0: only the scales that keep every army's deck whole for this battle.
+      var scale = form.elements.scale;
+      if (scale) {
+        Array.prototype.forEach.call(scale.options, function (option) {
+          var ok = (" " + option.dataset.battles + " ").indexOf(" " + battle + " ") >= 0;
+          option.disabled = !ok;
+          option.hidden = !ok;
+        });
+        if (scale.selectedOptions.length && scale.selectedOptions[0].disabled) scale.value = "1";
+      }
       if (deck.selectedOptions.length && deck.selectedOptions[0].disabled) deck.value = "";
     };
     form.addEventListener("change", function (event) {
