@@ -33,11 +33,11 @@ GOLDEN = {
     ),
     ("ligny", False): (10, "7597668b52fda6ac7d442b26488f40d1a72a63b906c93ab3b5c8e839603d5604"),
     ("wavre", False): (10, "2ed7ca4bbc525042173e628940ee9237c7b458ebd037a0e4171fe12be9fb964f"),
-    ("waterloo", False): (10, "dd21b84ea51c2001534970eb32d28258d80b5cafae0d7711187af2d5048b433a"),
+    ("waterloo", False): (10, "e73cbb40cc68839d5b7cdc91b94f0e5ff90245ab4cd574490079d4ce22cc97a9"),
     ("quatre-bras", True): (5, "6e6858f291fa4ab188522390ba5d88809c3166b4ef7cf6760e4a563944090106"),
     ("ligny", True): (5, "dabb2e55de5082f1a77e2363b9002db6f2f38674a8db25bdc5005584c010399c"),
     ("wavre", True): (5, "4cc7c635fcbfaea952550121e0ca9f3f7cfd45361a68ca71a044757a467d5a6d"),
-    ("waterloo", True): (5, "b459e73cb54dca9373bb88b2905d767332488f816fb74e027e077bdce8e8034e"),
+    ("waterloo", True): (5, "0e528e1979086387e0b1f861aa7d72dd3dfd2eeefe6f94da4fbc60e23a8c6c86"),
 }
 
 
