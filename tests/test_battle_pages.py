@@ -534,8 +534,8 @@ def check_page(text: str, b: Battle, side: str) -> int:
     return len(secret)
 
 
-# Fixed seeds with an 8-turn limit, searched for battles with fire, shock, morale and reveals;
-# the allied seed was re-searched for catalogue 1.1.0's default decks.
+# Fixed seeds with an 8-turn limit, searched for battles long enough for the checks below; the
+# allied seed was re-searched for catalogue 1.1.0's default decks.
 @pytest.mark.parametrize("side,bot,seed", [("allied", "random", 1815061818150618320),
                                            ("french", "greedy", 1815061818150618171)])
 def test_a_whole_battle_through_the_pages_never_shows_a_hidden_card(
