@@ -96,9 +96,9 @@ def row_state(battle_id) -> tuple:
 def test_two_people_play_a_whole_battle_and_neither_sees_a_hidden_card(
         user, other_user, alice_api, bob_api, sent, monkeypatch,
         django_capture_on_commit_callbacks):
-    # A long battle between two seeded random players (13 turns: fire, shock, morale,
-    # reinforcements); a 19-digit seed, searched for in every answer.
-    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618221)
+    # A long battle between two seeded random players; a 19-digit seed, searched for in every
+    # answer. Re-searched for catalogue 1.1.0, whose historical pools deal different decks.
+    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618312)
     with django_capture_on_commit_callbacks(execute=True):
         data = create(alice_api, side="french", opponent="open")
     bid = data["id"]

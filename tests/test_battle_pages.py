@@ -579,9 +579,9 @@ def check_page(text: str, b: Battle, side: str) -> int:
     return len(secret)
 
 
-# Fixed seeds with an 8-turn limit: a battle won by occupation on turn 6 and one that runs to
-# the turn limit with losses on both sides (fire, shock, morale, reveals).
-@pytest.mark.parametrize("side,bot,seed", [("allied", "random", 1815061818150618160),
+# Fixed seeds with an 8-turn limit, searched for battles long enough for the checks below; the
+# allied seed was re-searched for catalogue 1.1.0's default decks.
+@pytest.mark.parametrize("side,bot,seed", [("allied", "random", 1815061818150618320),
                                            ("french", "greedy", 1815061818150618171)])
 def test_a_whole_battle_through_the_pages_never_shows_a_hidden_card(
         alice, user, sent, monkeypatch, django_capture_on_commit_callbacks, side, bot, seed):

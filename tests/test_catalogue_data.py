@@ -1,6 +1,7 @@
 """Tests of the committed card data (cards/data/catalogue.json): plain pytest, no database."""
 
 import copy
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -17,6 +18,8 @@ from cards.catalogue_rules import (
     cv_from_strength,
     validate_catalogue,
 )
+from cards.data import corrections
+from cards.data.pools import BATTLES, bad_guns, battery_guns, fought, pool, pool_counts
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "cards" / "data" / "catalogue.json"
 
@@ -48,7 +51,7 @@ def test_committed_catalogue_is_valid(data):
 
 
 def test_version_and_shape(data):
-    assert data["version"] == "1.0.0+2026-11-22"
+    assert data["version"] == "1.1.0+2026-11-24"
     assert set(data) == {"version", "cards"}
     for card in data["cards"]:
         assert list(card) == list(ALL_KEYS), card["number"]
@@ -296,3 +299,227 @@ def test_junk_values_are_reported_never_raised(data, junk):
         cards = list(data["cards"])
         cards[number - 1] = junk
         assert validate_catalogue({"version": data["version"], "cards": cards}) != []
+
+
+# --- issue 9: the catalogue against the order of battle (version 1.1.0) --------------------
+
+PREVIOUS = "1.0.0+2026-11-22"
+# sha256 of the committed 1.0.0 file (git show 9e08861:cards/data/catalogue.json).
+PREVIOUS_SHA256 = "707900ba89abf9bccdc3d9e4524cfad7c710bbcb606181b4003c582843f583d5"
+README = DATA_FILE.parent / "README.md"
+# Reference §3 (J2): the Quatre Bras sample game's historical decks.
+SAMPLE_QB = {
+    "french": {"general": 3, "infantry": 6, "artillery": 4, "horse": 2, "cavalry": 4,
+               "terrain": 3, "special": 6, "total": 26},
+    "british": {"general": 8, "infantry": 10, "artillery": 4, "horse": 1, "cavalry": 2,
+                "terrain": 3, "special": 6, "total": 33},
+}
+
+
+@pytest.fixture(scope="module")
+def v1_0(data) -> dict:
+    return corrections.undo(data, "1.1.0", PREVIOUS)
+
+
+def test_corrections_table_rebuilds_1_0_0_byte_for_byte(v1_0):
+    """The README table lists every change of 1.1.0: undoing it gives back the 1.0.0 file."""
+    text = corrections.dumps(v1_0)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == PREVIOUS_SHA256
+    assert validate_catalogue(v1_0) == []
+
+
+def test_corrections_never_renumber_rearmy_or_remove(data, v1_0):
+    assert [(c["number"], c["army"]) for c in data["cards"]] == [
+        (c["number"], c["army"]) for c in v1_0["cards"]]
+    fields = {row["field"] for row in corrections.rows("1.1.0")}
+    assert fields <= {"name", "ob_brigade", "battles", "guns", "cv", "bp", "source"}
+
+
+def test_every_correction_names_a_source():
+    for row in corrections.rows("1.1.0"):
+        assert row["source"], row
+
+
+def test_issue9_netherlands_foot_battery_fought_at_quatre_bras(data, v1_0):
+    card = by_name(data, "Netherlands Foot Artillery (Stevenart & Lux)")
+    assert (card["number"], card["artillery_kind"]) == (169, "foot")
+    assert card["battles"] == ["quatre-bras", "waterloo"]
+    assert "quatre-bras" not in v1_0["cards"][168]["battles"]
+
+
+def _brigadier(card: dict) -> str:
+    # "Jamin de Bermuy" and "Jamin" are one man; "C. Halkett" and "H. Halkett" are two.
+    return card["ob_brigade"].split(" de ")[0]
+
+
+def _brigadiers_in_two_divisions(data: dict) -> list[str]:
+    seen: dict[str, set] = {}
+    for c in data["cards"]:
+        if c["type"] == "infantry" and c["army"] != "prussian":
+            seen.setdefault(_brigadier(c), set()).add((c["army"], c["ob_corps"], c["ob_division"]))
+    return sorted(name for name, divisions in seen.items() if len(divisions) > 1)
+
+
+def test_issue9_no_brigade_carries_another_divisions_brigadier(data, v1_0):
+    assert _brigadiers_in_two_divisions(data) == []
+    assert _brigadiers_in_two_divisions(v1_0) == ["Jamin"]  # the 1.0.0 error, now caught
+    card = data["cards"][43]
+    assert (card["name"], card["ob_corps"], card["ob_division"], card["ob_brigade"]) == (
+        "Brigade Thévenet", "VI", "19", "Thévenet")
+    assert data["cards"][27]["ob_brigade"] == "Jamin" and data["cards"][27]["ob_division"] == "9"
+
+
+@pytest.mark.parametrize(("army", "nationality", "kind", "guns"), [
+    ("french", None, "foot", 8), ("french", None, "horse", 6),
+    ("british", "british", "foot", 6), ("british", "british", "horse", 6),
+    ("british", "kgl", "foot", 6), ("british", "hanoverian", "foot", 6),
+    ("british", "netherlands", "foot", 8), ("british", "netherlands", "horse", 8),
+    ("british", "brunswick", "foot", 8),
+    ("prussian", None, "foot", 8), ("prussian", None, "horse", 8),
+])
+def test_rule_a1_battery_sizes(army, nationality, kind, guns):
+    card = {"army": army, "nationality": nationality, "artillery_kind": kind}
+    assert battery_guns(card) == guns
+
+
+def test_rule_a1_every_artillery_card_holds_whole_batteries(data, v1_0):
+    assert bad_guns(data) == []
+    assert bad_guns(v1_0) == [72, 74, 75, 76]
+    for card in data["cards"]:
+        if card["type"] == "artillery":
+            assert 1 <= card["guns"] // battery_guns(card) <= 4, card["number"]
+
+
+def test_issue9_pire_horse_battery_has_6_guns_and_17_1_cv(data, v1_0):
+    card = by_name(data, "II Corps Horse Artillery (Piré)")
+    assert (card["guns"], card["cv"], card["bp"]) == (6, 1, bp_formula(card))
+    assert v1_0["cards"][72]["guns"] == 12
+
+
+@pytest.mark.parametrize(("number", "guns", "cv"), [
+    (72, 8, 1), (73, 6, 1), (74, 32, 5), (75, 32, 5), (76, 32, 5), (71, 24, 3)])
+def test_17_1_french_artillery_cv_from_corrected_guns(data, number, guns, cv):
+    card = data["cards"][number - 1]
+    assert (card["guns"], card["cv"]) == (guns, cv)
+
+
+def test_hal_units_fought_in_no_battle(data):
+    hal = {"Prince Frederick", "Colville", "Johnstone's Brigade (35th Foot)",
+           "Lyon's Brigade (Hanoverian Landwehr)", "Hauw's Brigade (Netherlands Militia)"}
+    assert {c["name"] for c in data["cards"] if not c["battles"]} == hal
+
+
+QB, LI, WA, WT = "quatre-bras", "ligny", "wavre", "waterloo"
+# Reference §4 battle columns: (army, corps) or (army, corps, division) -> battles.
+BATTLES_BY_FORMATION = {
+    ("french", "I"): [WT], ("french", "II"): [QB, WT], ("french", "II", "7"): [LI],
+    ("french", "III"): [LI, WA], ("french", "III", "3C"): [LI, WT], ("french", "IV"): [LI, WA],
+    ("french", "VI"): [WT], ("french", "VI", "21"): [WA],
+    ("french", "I Cav"): [LI, WA], ("french", "I Cav", "5"): [LI, WT],
+    ("french", "II Cav"): [LI, WA], ("french", "III Cav"): [QB, WT], ("french", "IV Cav"): [LI, WT],
+    ("british", "I"): [QB, WT], ("british", "I", "3 NL"): [WT], ("british", "I", "NL Cav"): [WT],
+    ("british", "II"): [WT], ("british", "II", "1 NL"): [], ("british", "Cavalry"): [WT],
+    ("british", "Reserve", "6"): [WT], ("british", "Reserve", "RHA"): [WT],
+    ("british", "Reserve", "Nassau"): [WT],
+    ("british", "Reserve", "5"): [QB, WT], ("british", "Reserve", "Brunswick"): [QB, WT],
+    ("prussian", "I"): [LI, WT], ("prussian", "II"): [LI, WT],
+    ("prussian", "III"): [LI, WA], ("prussian", "IV"): [WT],
+}
+# Brigade-level exceptions within a division (§4), and the artillery pairs that span two
+# formations (README: Corrections in version 1.1.0).
+BATTLES_BY_CARD = {
+    140: [], 141: [],  # Johnstone and Lyon at Hal; Mitchell (139) at Waterloo
+    146: [WT], 147: [QB, WT],  # Lambert's own brigade at Waterloo only; Best at both
+    169: [QB, WT],  # Stevenart (2 NL, QB) & Lux (3 NL)
+    170: [QB, WT],  # Bijleveld (2 NL, QB) & Petter
+    164: [WT],  # 1st Division artillery: not engaged at Quatre Bras (README)
+    67: [QB, WT], 68: [LI, WT], 49: [LI, WT], 50: [LI, WT], 51: [LI, WT], 52: [LI, WT],
+    53: [LI, WT], 54: [LI, WT], 77: [LI, WT], 78: [LI, WT], 79: [LI, WT],  # the Guard
+    70: [WT],  # Grande Batterie
+    162: [QB, WT],  # van Merlen engaged at Quatre Bras
+}
+
+
+def test_every_troop_card_fought_where_its_formation_did(data):
+    for card in data["cards"]:
+        if card["type"] not in ("infantry", "cavalry", "artillery"):
+            continue
+        army, corps, division = card["army"], card["ob_corps"], card["ob_division"]
+        want = BATTLES_BY_CARD.get(card["number"]) if card["number"] in BATTLES_BY_CARD else (
+            BATTLES_BY_FORMATION.get((army, corps, division),
+                                     BATTLES_BY_FORMATION.get((army, corps))))
+        assert want is not None, f"#{card['number']} {army} {corps}/{division}: no rule"
+        assert card["battles"] == want, card["number"]
+
+
+def test_formation_rule_catches_the_1_0_0_battery(v1_0):
+    with pytest.raises(AssertionError, match="169"):
+        test_every_troop_card_fought_where_its_formation_did(v1_0)
+
+
+def _readme_pool_table() -> dict[tuple[str, str], dict[str, int]]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("## Historical pools and the Quatre Bras sample game")
+    table = {}
+    for line in text[start:text.index("\n## ", start + 1)].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 10 and cells[2].isdigit():
+            army, battle = cells[0].lower(), cells[1].lower().replace(" ", "-")
+            art, horse = cells[4].replace(")", "").split(" (")
+            table[(army, battle)] = {
+                "general": int(cells[2]), "infantry": int(cells[3]), "artillery": int(art),
+                "horse": int(horse), "cavalry": int(cells[5]), "terrain": int(cells[6]),
+                "special": int(cells[7]), "total": int(cells[8])}
+    return table
+
+
+def test_historical_pools_are_what_the_readme_says(data):
+    table = _readme_pool_table()
+    assert set(table) == set(fought(data))
+    for (army, battle), counts in table.items():
+        assert pool_counts(data, army, battle) == counts, (army, battle)
+
+
+def _s1(data: dict, army: str, battle: str) -> int:
+    n = sum(1 for c in pool(data, army, battle) if c["type"] != "special")
+    return int(n / 4 + 0.5)
+
+
+def test_rule_s1_specials_per_pool(data, v1_0):
+    for army, battle in fought(data):
+        assert pool_counts(data, army, battle)["special"] == _s1(data, army, battle), (
+            army, battle)
+    assert pool_counts(v1_0, "french", "quatre-bras")["special"] == 12  # the 1.0.0 excess
+
+
+def test_rule_s1_specials_share_within_the_sample_band(data, v1_0):
+    """18-23 % specials, as in the Quatre Bras sample game (6/33 and 6/26, reference §3)."""
+    low, high = 6 / 33, 6 / 26
+    for army, battle in fought(data):
+        counts = pool_counts(data, army, battle)
+        assert low - 0.005 <= counts["special"] / counts["total"] <= high + 0.005, (army, battle)
+    old = pool_counts(v1_0, "prussian", "wavre")
+    assert old["special"] / old["total"] > high
+
+
+def test_every_special_keeps_a_battle_and_13_0_at_waterloo(data):
+    for card in data["cards"]:
+        if card["type"] == "special":
+            assert card["battles"], card["number"]
+            if card["army"] == "prussian" and "waterloo" in card["battles"]:
+                assert {"prussians_arrived", "own_nationals_only"} <= set(
+                    card["special_restrictions"]), card["number"]
+
+
+def test_quatre_bras_pools_against_the_sample_game(data):
+    """Reference §3: the French non-special cards match the sample exactly; the British
+    generals, cavalry, horse artillery and terrain match, and the README explains the rest
+    (14 brigades fought there, Stevenart's battery, rule S1)."""
+    french = pool_counts(data, "french", "quatre-bras")
+    for key in ("general", "infantry", "artillery", "horse", "cavalry", "terrain"):
+        assert french[key] == SAMPLE_QB["french"][key], key
+    british = pool_counts(data, "british", "quatre-bras")
+    for key in ("general", "horse", "cavalry", "terrain"):
+        assert british[key] == SAMPLE_QB["british"][key], key
+    assert (british["infantry"], british["artillery"], british["special"]) == (14, 5, 8)
+    assert all(b in BATTLES for c in data["cards"] for b in c["battles"])

@@ -108,3 +108,28 @@ def test_export_csv_has_a_row_per_card(catalogue, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("number,name,army")
     assert len(lines) == 301
+
+
+def test_version_1_1_0_corrections_update_exactly_the_corrected_cards(db, tmp_path):
+    """Issue 9: a database holding 1.0.0 (rebuilt from the README's corrections table) takes
+    1.1.0 as a correction: only the cards in the table change, and they carry the new
+    data_version; every other card keeps 1.0.0."""
+    from cards.data import corrections
+
+    current = _data()
+    previous = corrections.undo(current, "1.1.0", "1.0.0+2026-11-22")
+    Printing.objects.all().delete()  # start from an empty catalogue (rolled back after)
+    Card.objects.all().delete()
+    CatalogueRelease.objects.all().delete()
+    load_catalogue(_write(tmp_path, previous, "v1_0.json"))
+    report = load_catalogue(DATA_FILE)
+    corrected = sorted({row["card"] for row in corrections.rows("1.1.0")})
+    assert report.updated == corrected and not report.created and not report.printings_created
+    assert report.unchanged == 300 - len(corrected)
+    versions = dict(Card.objects.values_list("number", "data_version"))
+    assert {n for n, v in versions.items() if v == current["version"]} == set(corrected)
+    assert {v for n, v in versions.items() if n not in corrected} == {"1.0.0+2026-11-22"}
+    assert Card.objects.get(number=169).battles == ["quatre-bras", "waterloo"]
+    assert Card.objects.get(number=44).name == "Brigade Thévenet"
+    assert CatalogueRelease.objects.count() == 2
+    assert Printing.objects.count() == 900

@@ -10,7 +10,9 @@ History: taken before the speed work (issue 4) and unchanged by it; updated once
 the rule changes RULINGS 13.0-c (specials name their targets), 13.0-f (a window after an
 engaging move) and 14.0-b (a decoy revealed by a special is eliminated); and once for the
 default decks, which now keep the card-type proportions of the battle's pool (RULINGS); and
-once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn).
+once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn);
+and once for catalogue 1.1.0 (issue 9: corrected battles, guns and the specials' historical
+pools change the default decks, 2.0 note).
 """
 
 from __future__ import annotations
@@ -30,15 +32,15 @@ RECORDS = catalogue_records()  # the card records the engine is given
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "f4f207577873847e88dd672adc8360ea081c065215992b8b216198ccd13d0841"
+        10, "f933d8b16ae663c0839dea4f808854558a0dc2ccdea949cbdb48927175c2394b"
     ),
-    ("ligny", False): (10, "a3b138ae42141ec3da3bb1519c109017c55757b31f60cda9a0ebbf02d6788557"),
-    ("wavre", False): (10, "b59ff426236c93b678f79b85965fdd9201a5c9a11006a7fbc0ea47eb207c31c2"),
-    ("waterloo", False): (10, "53a0c8eeb179bd7ae050974590d6064b7cd8a4d0551685b3b0bb31d2692a8a41"),
-    ("quatre-bras", True): (5, "5271801f773f835fb8c9f152f740f85a417b04fa1e224b757da63a7441621035"),
-    ("ligny", True): (5, "898dda6893374a798be6aaffe099e03568b65b4b2244757b75e4fdd9f5c2406e"),
-    ("wavre", True): (5, "5d8a01b6a8d438f05f7047df650982381da13fc40543f4ed02906592622198f3"),
-    ("waterloo", True): (5, "bdb771b7482221f52ca1054ff36389ad87737a87d01dc86bca56ae8cd9ef0583"),
+    ("ligny", False): (10, "7597668b52fda6ac7d442b26488f40d1a72a63b906c93ab3b5c8e839603d5604"),
+    ("wavre", False): (10, "2ed7ca4bbc525042173e628940ee9237c7b458ebd037a0e4171fe12be9fb964f"),
+    ("waterloo", False): (10, "e73cbb40cc68839d5b7cdc91b94f0e5ff90245ab4cd574490079d4ce22cc97a9"),
+    ("quatre-bras", True): (5, "6e6858f291fa4ab188522390ba5d88809c3166b4ef7cf6760e4a563944090106"),
+    ("ligny", True): (5, "dabb2e55de5082f1a77e2363b9002db6f2f38674a8db25bdc5005584c010399c"),
+    ("wavre", True): (5, "4cc7c635fcbfaea952550121e0ca9f3f7cfd45361a68ca71a044757a467d5a6d"),
+    ("waterloo", True): (5, "0e528e1979086387e0b1f861aa7d72dd3dfd2eeefe6f94da4fbc60e23a8c6c86"),
 }
 
 
