@@ -19,10 +19,11 @@ from .moves import (
     PRUSSIAN_PLACES,
     STACK_LIMIT,
     cos_barred,
+    limits_ok_after,
     move_actions,
     occupy_options,
+    over_limits,
     river_ignored,
-    step_ok,
 )
 from .queries import Field, engaged, index, is_decoy, on_field
 from .specials import playable, special_actions
@@ -44,9 +45,6 @@ def legal_actions(st: State, side: str) -> list[dict]:
     if phase == "reinforce":
         return special_actions(st, idx, s) + [{"type": "end_turn", "side": side}]
     # combat phase, main step
-    if st.transit:
-        p = st.pieces[st.transit]
-        return move_actions(st, idx, s, st.cards[p.num], p, {"piece": p.pid})
     return combat_actions(st, idx, s)
 
 
@@ -74,6 +72,9 @@ def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
     out.extend(special_actions(st, idx, s))
     out.append({"type": "end_phase", "side": side})
+    if over_limits(st, idx, s):
+        # RULINGS 8.4-a: over a limit, movement is not completed: only moves
+        out = [a for a in out if a["type"] == "move"]
     return out
 
 
@@ -213,6 +214,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     waterloo = st.battle == "waterloo"
     hit = st.hit
     last_mover = st.last_mover
+    over = over_limits(st, idx, s)  # RULINGS 8.4-a
     # Field-level facts, kept in the Field's memo: river Move Limits per front, face-up
     # Terrain per Position, and the enemy cards that could be targeted per place
     facts = idx.memo.get(("combat", s))
@@ -325,19 +327,14 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                     go = not (second or own_src or dst_enemy or p.eng)
                 elif dst_enemy:
                     go = not (p.dis or (kind == "artillery" and not c.horse))
+                if go and kind != "general" and blocked[_FRONT[src]]:
+                    go = False
                 if go:
-                    if kind == "general":
-                        g = own_gen[dst]
-                        go = g is None or g is p
-                    elif blocked[_FRONT[src]]:
-                        go = False
-                if go:
-                    if not troop or own_stk[dst] < STACK_LIMIT:
-                        dsts.append(dst)
-                    elif m == 0 and kind == "cavalry" and not own_src and \
-                            not foe_pres[dst] and \
-                            step_ok(st, idx, s, c, p, dst, 8 - dst, second=True):
-                        dsts.append(dst)  # 8.4 passing through an own Position
+                    dsts.append(dst)
+            if dsts and (over or (own_gen[dsts[-1]] is not None if kind == "general" else
+                                  (not p.up or troop) and own_stk[dsts[-1]] >= STACK_LIMIT)):
+                # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
+                dsts = [d for d in dsts if limits_ok_after(st, idx, s, c, p, src, d)]
             for dst in dsts:
                 to = PLACE_NAMES[dst]
                 occs = occupy(c, dst) if terrain_at[dst] else ()
@@ -393,6 +390,8 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
     _reserve_actions(st, idx, s, out, occupy, terrain_at, blocked)
+    if over:
+        return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
     append({"type": "end_phase", "side": side})
     return out
@@ -424,6 +423,10 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     if entry is None:
         entry = idx.memo[key] = {}
     facts = _card_facts(cards)
+    own_stk, own_gen = idx.stk[s], idx.gen[s]
+    over = over_limits(st, idx, s)
+    full = any(own_stk[d] >= STACK_LIMIT for d in positions(s))
+    gen_at = any(own_gen[d] is not None for d in positions(s))
     # 10.0 cards drawn this turn (all copies of their number just drawn) wait
     stale = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh else ()
     seen = set()
@@ -467,6 +470,16 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                     moves = (False, tuple(items))
                 entry[key] = moves
             plain, items = moves
+            if items and (over or (gen_at if kind == "general" else full)):
+                # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
+                general = kind == "general"
+                bad = {PLACE_NAMES[d] for d in positions(s)
+                       if (over or (own_gen[d] is not None if general else
+                                    own_stk[d] >= STACK_LIMIT)) and
+                       not limits_ok_after(st, idx, s, c, None, 4 * s, d)}
+                if bad:
+                    items = tuple(x for x in items
+                                  if (x if isinstance(x, str) else x[0]) not in bad)
             if plain:
                 if kind == "infantry":
                     out += [{"type": "move", "side": side, "card": num, "to": to,
@@ -518,11 +531,10 @@ def _card_facts(cards) -> dict[int, tuple]:
 
 def _entry_destinations(st: State, idx: Field, s: int, c, blocked: list[bool]) -> list[int]:
     """``moves.destinations`` for a card entering from the Reserve (not barred by 12.3 or
-    10.0), spelled out: ``blocked`` are the river fronts troop cards may not cross now."""
+    10.0), spelled out, before the limits of 8.4 and 12.0 (which read more than the Field):
+    ``blocked`` are the river fronts troop cards may not cross now."""
     kind = c.kind
-    troop = kind in TROOPS
-    foe_pres, own_stk = idx.pres[1 - s], idx.stk[s]
-    own_gen = idx.gen[s]
+    foe_pres = idx.pres[1 - s]
     prussian = st.battle == "waterloo" and c.army == "prussian"
     foot_artillery = kind == "artillery" and not c.horse
     out = []
@@ -531,17 +543,7 @@ def _entry_destinations(st: State, idx: Field, s: int, c, blocked: list[bool]) -
             continue
         if foe_pres[dst] and foot_artillery:
             continue
-        if kind == "general" and own_gen[dst] is not None:
-            continue
-        if troop and own_stk[dst] >= STACK_LIMIT:
-            # 8.4 cavalry may pass through an overstacked own Position to the facing one
-            there = 8 - dst
-            if kind == "cavalry" and not foe_pres[dst] and \
-                    not (prussian and there not in PRUSSIAN_PLACES) and \
-                    not blocked[_FRONT[dst]] and own_stk[there] < STACK_LIMIT:
-                out.append(dst)
-            continue
-        out.append(dst)
+        out.append(dst)  # the limits of 8.4 and 12.0: _reserve_actions (RULINGS 8.4-a)
     return out
 
 

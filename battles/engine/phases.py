@@ -30,7 +30,7 @@ def settle(st: State, events: list[dict]) -> None:
     """What happens at once after an action: engaged cards are revealed and decoys engaged
     are eliminated (8.1, 14.0), lone engaged Generals die (12.4 NOTE), vacant terrain is
     captured (11.5), and sole occupation wins (4.3)."""
-    if st.outcome is not None or st.transit:
+    if st.outcome is not None:
         return
     idx = index(st)
     changed = False

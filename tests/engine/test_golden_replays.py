@@ -10,7 +10,9 @@ History: taken before the speed work (issue 4) and unchanged by it; updated once
 the rule changes RULINGS 13.0-c (specials name their targets), 13.0-f (a window after an
 engaging move) and 14.0-b (a decoy revealed by a special is eliminated); and once for the
 default decks, which now keep the card-type proportions of the battle's pool (RULINGS); and
-once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn).
+once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn);
+once for RULINGS 8.4-a (8.0: stacking limits and one General per Position bind once movement
+is completed).
 """
 
 from __future__ import annotations
@@ -27,15 +29,15 @@ from battles.engine.queries import index
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "f4f207577873847e88dd672adc8360ea081c065215992b8b216198ccd13d0841"
+        10, "6e4c10d27d298370b460f9e529aa442510a0771a3eff33619c2de357bfd725b3"
     ),
-    ("ligny", False): (10, "a3b138ae42141ec3da3bb1519c109017c55757b31f60cda9a0ebbf02d6788557"),
-    ("wavre", False): (10, "b59ff426236c93b678f79b85965fdd9201a5c9a11006a7fbc0ea47eb207c31c2"),
-    ("waterloo", False): (10, "53a0c8eeb179bd7ae050974590d6064b7cd8a4d0551685b3b0bb31d2692a8a41"),
+    ("ligny", False): (10, "231d6e8232b14cc82f38c1b8451661792d9756767c3291e0a7410d3dd41cfef4"),
+    ("wavre", False): (10, "494cd1c4e13e695aff975d62a66cd1d449238e0c721595dcd9f155054a15074f"),
+    ("waterloo", False): (10, "ffbac72ea30e69ee3bd650dba30b525ef166d2b56ac10cd433008319e628e81d"),
     ("quatre-bras", True): (5, "5271801f773f835fb8c9f152f740f85a417b04fa1e224b757da63a7441621035"),
-    ("ligny", True): (5, "898dda6893374a798be6aaffe099e03568b65b4b2244757b75e4fdd9f5c2406e"),
-    ("wavre", True): (5, "5d8a01b6a8d438f05f7047df650982381da13fc40543f4ed02906592622198f3"),
-    ("waterloo", True): (5, "bdb771b7482221f52ca1054ff36389ad87737a87d01dc86bca56ae8cd9ef0583"),
+    ("ligny", True): (5, "0b1afe3230f0cc4f7ba8d681c0701d3315260cc711cbee1a5df1a113c298c3f2"),
+    ("wavre", True): (5, "a322a5303d7adf028ca963718171593dead56d3c32dcf831c1c8259aea4e6571"),
+    ("waterloo", True): (5, "58bd62c5ef0eec2181240d0654669e3ec41ad7e1392aae49ed06a3b6b7180f09"),
 }
 
 

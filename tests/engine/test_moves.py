@@ -176,21 +176,56 @@ def test_8_3_never_move_through_an_engagement():
     assert _dests(st, c) == set()
 
 
-def test_8_4_stacking_four_troop_cards_per_position():
+def _types(st, side="french"):
+    return {x["type"] for x in legal(st, side)}
+
+
+def test_8_4_stacking_ignored_until_movement_completed():
+    """8.0: "Stacking Limits (8.4) are ignored until all movement is completed" (MagWeb Q&A
+    8.3): a fifth card may enter while a card there can still go back; until the side is
+    within the limits again it may only move (RULINGS 8.4-a)."""
+    st = blank()
+    old = [put(st, FR_INF, "french_center") for _ in range(4)]
+    put(st, BR_INF, "allied_center")
+    st.reserve[0] = [FR_INF_B := 16, NAPOLEON]
+    a = {"type": "move", "side": "french", "card": FR_INF_B, "to": "french_center",
+         "formation": "line"}
+    assert a in legal(st, "french", "move")
+    do(st, a)
+    assert sum(1 for p in st.pieces.values() if p.place == 2) == 5
+    assert _types(st) == {"move"}  # no fire, special or end_phase while over the limit
+    # the card that came in has spent its move; the four that were there may withdraw
+    new = [p for p in st.pieces.values() if p.num == FR_INF_B][0]
+    assert _dests(st, new) == set()
+    assert _dests(st, old[0]) == {"french_reserve", "allied_center"}
+    move(st, old[0], "allied_center")  # engaging takes it out of the Position too
+    assert "end_phase" in _types(st)
+
+
+def test_8_4_over_the_limit_only_with_a_way_back():
+    """RULINGS 8.4-a never a dead end: no fifth card where none can leave again (here the
+    four have fired), and never over the limit in an enemy Position."""
     st = blank()
     for _ in range(4):
-        put(st, FR_INF, "french_center")
-    st.reserve[0] = [FR_INF_B := 16, NAPOLEON]
-    tos = {x["to"] for x in legal(st, "french", "move") if x.get("card") == FR_INF_B}
-    assert "french_center" not in tos
+        put(st, FR_INF, "french_center", fired=True)
+    for _ in range(4):
+        put(st, FR_INF, "allied_left")
+    put(st, BR_INF, "allied_left")
+    c = put(st, FR_CAV, "french_right")
+    st.reserve[0] = [16, NAPOLEON]
+    tos = {x["to"] for x in legal(st, "french", "move") if x.get("card") == 16}
+    assert tos == {"french_left", "french_right"}
     gtos = {x["to"] for x in legal(st, "french", "move") if x.get("card") == NAPOLEON}
     assert "french_center" in gtos  # Generals never count (8.4)
+    assert _dests(st, c) == {"french_reserve"}  # the enemy Position already holds four
 
 
-def test_8_4_stacking_ignored_while_cavalry_moves_through():
+def test_8_3_cavalry_may_move_through_a_position_holding_four():
+    """MagWeb Q&A 8.3: YES, cavalry may move through a Position already holding four cards
+    to one where they do not exceed the limit."""
     st = blank()
     for _ in range(4):
-        put(st, FR_INF, "french_center")
+        put(st, FR_INF, "french_center", fired=True)
     put(st, BR_INF, "allied_center")
     st.reserve[0] = [FR_CAV]
     a = {"type": "move", "side": "french", "card": FR_CAV, "to": "french_center"}
@@ -198,9 +233,11 @@ def test_8_4_stacking_ignored_while_cavalry_moves_through():
     do(st, a)
     c = [p for p in st.pieces.values() if p.num == FR_CAV][0]
     acts = legal(st, "french")
-    assert acts and all(x.get("piece") == c.pid for x in acts)  # must move on
+    assert acts and all(x["type"] == "move" and x.get("piece") == c.pid for x in acts)
+    assert _dests(st, c) == {"allied_center", "french_reserve"}
     move(st, c, "allied_center")
     assert sum(1 for p in st.pieces.values() if p.place == 2) == 4
+    assert "end_phase" in _types(st)
 
 
 def test_9_0_unengaged_infantry_move_and_change_formation():
@@ -225,9 +262,32 @@ def test_9_0_engaged_infantry_spend_a_move_to_change_formation():
     assert not [x for x in legal(st, "french", "change_formation") if x["piece"] == p.pid]
 
 
-def test_12_0_one_general_per_position():
+def test_12_0_one_general_per_position_once_movement_is_completed():
+    """12.0 "Only one (1) General may occupy each Position", a limit that, like stacking,
+    binds once movement is completed (MagWeb Q&A 8.3: a General may move through a Position
+    holding a General): over it, the side may only move."""
     st = blank()
-    put(st, NEY, "french_center")
+    ney = put(st, NEY, "french_center")
     st.reserve[0] = [NAPOLEON]
     tos = {x["to"] for x in legal(st, "french", "move") if x.get("card") == NAPOLEON}
-    assert tos == {"french_left", "french_right"}
+    assert tos == {"french_left", "french_center", "french_right"}
+    do(st, {"type": "move", "side": "french", "card": NAPOLEON, "to": "french_center"})
+    assert _types(st) == {"move"}
+    nap = [p for p in st.pieces.values() if p.num == NAPOLEON][0]
+    assert _dests(st, nap) == {"allied_center", "french_reserve"}
+    move(st, ney, "allied_center")  # Ney leaves instead: Napoléon has no move left
+    assert _dests(st, nap) == set() and "end_phase" in _types(st)
+
+
+def test_12_0_general_may_move_through_a_position_holding_a_general():
+    """MagWeb Q&A 8.3: YES, a General may pass through a Position holding a General to one
+    holding none."""
+    st = blank()
+    ney = put(st, NEY, "french_center")
+    ney.moves = 1  # Ney has moved and another card acted since: he cannot leave
+    st.reserve[0] = [NAPOLEON]
+    do(st, {"type": "move", "side": "french", "card": NAPOLEON, "to": "french_center"})
+    nap = [p for p in st.pieces.values() if p.num == NAPOLEON][0]
+    assert {x.get("piece") for x in legal(st, "french")} == {nap.pid}
+    move(st, nap, "allied_center")
+    assert "end_phase" in _types(st)
