@@ -43,7 +43,10 @@ def to_json(st: State) -> dict[str, Any]:
         "discarded": {SIDES[i]: list(st.discard[i]) for i in (0, 1)},
         "specials": [{"id": e["eid"], "card": e["card"], "side": SIDES[e["side"]],
                       "at": PLACE_NAMES[e["place"]], "left": e["left"],
-                      **({"pieces": list(e["pieces"])} if "pieces" in e else {})}
+                      **({"pieces": list(e["pieces"])} if "pieces" in e else {}),
+                      **({"cancelled": {"card": e["cancelled"]["card"],
+                                        "at": PLACE_NAMES[e["cancelled"]["place"]]}}
+                         if "cancelled" in e else {})}
                      for e in st.effects],
         "pending": dict(st.pending) if st.pending else None,
         "hit_this_turn": sorted(st.hit),
@@ -89,7 +92,10 @@ def from_json(d: dict[str, Any], cards: CardTable | None = None) -> State:
     st.discard = [list(d["discarded"][n]) for n in SIDES]
     st.effects = [{"eid": e["id"], "card": e["card"], "side": SIDE_INDEX[e["side"]],
                    "place": PLACE_INDEX[e["at"]], "left": e["left"],
-                   **({"pieces": list(e["pieces"])} if "pieces" in e else {})}
+                   **({"pieces": list(e["pieces"])} if "pieces" in e else {}),
+                   **({"cancelled": {"card": e["cancelled"]["card"],
+                                     "place": PLACE_INDEX[e["cancelled"]["at"]]}}
+                      if "cancelled" in e else {})}
                   for e in d["specials"]]
     st.pending = dict(d["pending"]) if d["pending"] else None
     st.hit = set(d["hit_this_turn"])

@@ -12,7 +12,8 @@ engaging move) and 14.0-b (a decoy revealed by a special is eliminated); and onc
 default decks, which now keep the card-type proportions of the battle's pool (RULINGS); and
 once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn);
 once for RULINGS 8.4-a (8.0: stacking limits and one General per Position bind once movement
-is completed).
+is completed); once for RULINGS 13.0-a (two Specials per Position for both sides together)
+and 13.0-d (no list of battles for Specials).
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from battles.engine.queries import index
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "6e4c10d27d298370b460f9e529aa442510a0771a3eff33619c2de357bfd725b3"
+        10, "c00d11389ea548d7ebfcdbf4f1da8c2447348963cecaee9ba5092bc02b8f9c3d"
     ),
-    ("ligny", False): (10, "231d6e8232b14cc82f38c1b8451661792d9756767c3291e0a7410d3dd41cfef4"),
-    ("wavre", False): (10, "494cd1c4e13e695aff975d62a66cd1d449238e0c721595dcd9f155054a15074f"),
-    ("waterloo", False): (10, "ffbac72ea30e69ee3bd650dba30b525ef166d2b56ac10cd433008319e628e81d"),
+    ("ligny", False): (10, "7aabf3e0e789f9dfb8b02833eb58cffe83fc8b89aae0225c2743c59f80ab1ce2"),
+    ("wavre", False): (10, "6198417b0357e0defb3c9f64ce6c4a9b9630eeba45d7bcc99d93a943065a8521"),
+    ("waterloo", False): (10, "0fe055131b42d321f0d272f32ef39a8160d1f37c55f34cb7d565515e02c3ddaf"),
     ("quatre-bras", True): (5, "5271801f773f835fb8c9f152f740f85a417b04fa1e224b757da63a7441621035"),
-    ("ligny", True): (5, "0b1afe3230f0cc4f7ba8d681c0701d3315260cc711cbee1a5df1a113c298c3f2"),
+    ("ligny", True): (5, "98fe68ee157f1227a6fb4453499f3400387e0e620cbdcd5f30bbdb39d4529139"),
     ("wavre", True): (5, "a322a5303d7adf028ca963718171593dead56d3c32dcf831c1c8259aea4e6571"),
     ("waterloo", True): (5, "58bd62c5ef0eec2181240d0654669e3ec41ad7e1392aae49ed06a3b6b7180f09"),
 }
