@@ -24,6 +24,7 @@ from .moves import (
     occupy_options,
     over_limits,
     river_ignored,
+    second_from_reserve,
 )
 from .queries import Field, engaged, index, is_decoy, on_field
 from .specials import playable, special_actions
@@ -58,10 +59,14 @@ def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             out.extend(piece_actions(st, idx, s, p))
     seen = set()
     for num in st.reserve[s]:
-        if num in seen or not playable(st, s, num):
+        if num in seen:
             continue
         seen.add(num)
         c = st.cards[num]
+        if not playable(st, s, num):
+            if second_from_reserve(st, s, num) is not None:  # RULINGS 8.2-b/8.3
+                out.extend(move_actions(st, idx, s, c, None, {"card": num}))
+            continue
         if c.troop or c.kind == "general":
             out.extend(move_actions(st, idx, s, c, None, {"card": num}))
         elif c.kind == "terrain":
@@ -441,6 +446,9 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
         if prussian and not prussians:
             continue
         if num in stale and not exempt:
+            if st.back is not None and second_from_reserve(st, s, num) is not None:
+                # RULINGS 8.2-b/8.3 a consecutive second move out of the Reserve
+                out += move_actions(st, idx, s, cards[num], None, {"card": num})
             continue
         c = cards[num]
         if key is not None:  # troops and Generals

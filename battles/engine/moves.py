@@ -141,8 +141,8 @@ def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged
     return True
 
 
-def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: int, dst: int
-                    ) -> bool:
+def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: int, dst: int,
+                    entry_moves: int = 1) -> bool:
     """RULINGS 8.4-a. 8.0: "Stacking Limits (8.4) are ignored until all movement is
     completed"; the MagWeb Q&A (8.3) extends this to 12.0's one General per Position. A move
     may leave the side over a limit only if every Position over it holds enough cards that
@@ -172,7 +172,7 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
                 if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
                     out_t += 1
         if place == dst:
-            m = 1 if p is None else p.moves + 1
+            m = entry_moves if p is None else p.moves + 1
             ok = own and (p is None or not p.fired) and \
                 _may_withdraw(st, p if p is not None else _NEW, c, m, True, foe_pres[place])
             if general:
@@ -186,6 +186,17 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
         if gens > GENERAL_LIMIT and out_g < gens - GENERAL_LIMIT:
             return False
     return True
+
+
+def second_from_reserve(st: State, side: int, num: int) -> dict | None:
+    """RULINGS 8.2-b/8.3: the Cavalry or General card ``num`` made its first move of the turn
+    to the Reserve and no other card has acted since: it may leave the Reserve again as its
+    consecutive second move (8.3 "two (2) consecutive battle moves"). Any other card that
+    moved to the Reserve stays there this turn (8.0 one Battle Move)."""
+    b = st.back
+    if b is None or b["card"] != num or st.last_mover != b["piece"] or st.active != side:
+        return None
+    return b
 
 
 def needs_limits_check(st: State, idx, side: int, c: Card, p: Piece | None, dst: int) -> bool:
@@ -204,10 +215,16 @@ def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
                  ) -> list[int]:
     """Where this card may make its next Battle Move now."""
     src = reserve(side) if p is None else p.place
+    back = None
     if p is None:
         if cos_barred(st, c) or (c.army == "prussian" and not st.prussians):
             return []
         second = False
+        if not _playable_now(st, side, c.num):
+            back = second_from_reserve(st, side, c.num)
+            if back is None:
+                return []
+            second = True
     else:
         if p.fired or is_decoy(st, p) or not (p.up or c.troop):
             return []
@@ -232,11 +249,19 @@ def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
             return []  # 8.3 never move through an engagement
     out = []
     for dst in adjacent(side, src):
+        if back is not None and back["disengaged"] and idx.pres[1 - side][dst]:
+            continue  # 8.3 never disengage and engage in one turn
         if step_ok(st, idx, side, c, p, src, dst, second=second) and \
                 (not needs_limits_check(st, idx, side, c, p, dst) or
-                 limits_ok_after(st, idx, side, c, p, src, dst)):
+                 limits_ok_after(st, idx, side, c, p, src, dst, 2 if back else 1)):
             out.append(dst)  # 8.0 stacking ignored until movement is completed (8.4-a)
     return out
+
+
+def _playable_now(st: State, side: int, num: int) -> bool:
+    """10.0 / RULINGS 8.2-b: not every copy of num in the Reserve arrived there this turn."""
+    fresh = st.fresh[side]
+    return not fresh or st.reserve[side].count(num) > fresh.count(num)
 
 
 def occupy_options(st: State, idx: list[list[Piece]], side: int, c: Card, dst: int) -> list[int]:
@@ -290,12 +315,19 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
     if "card" in a:
         num = a["card"]
         c = st.cards[num]
+        back = None if _playable_now(st, side, num) else second_from_reserve(st, side, num)
         st.reserve[side].remove(num)
         p = Piece(st.next_pid, num, side, dst, up=c.kind == "general")
         st.next_pid += 1
         st.pieces[p.pid] = p
         st.cache = shifted(st, idx, p, None, dst)
         p.moves = 1
+        if back is not None:
+            # RULINGS 8.2-b/8.3: the consecutive second move of a card that went back to the
+            # Reserve: its last move this turn, and it keeps having disengaged
+            p.moves = max_moves(c)
+            p.dis = back["disengaged"]
+            st.fresh[side].remove(num)
         src = reserve(side)
         events.append({"type": "enter", "side": SIDES[side], "piece": p.pid,
                        "to": a["to"], "army": c.army, "visibility": "all",
@@ -337,7 +369,11 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
         p.occ = a["occupy"]
         events.append({"type": "occupy", "piece": p.pid, "terrain": p.occ, "visibility": "all"})
     st.last_mover = p.pid
+    st.back = None
     if dst == reserve(side):
+        if p.moves < max_moves(c):
+            # 8.3 a Cavalry or General card may still make its consecutive second move
+            st.back = {"card": p.num, "piece": p.pid, "disengaged": p.dis}
         to_reserve(st, p)
         # RULINGS 8.2-b: its Battle Move ends in the Reserve; it may not leave it again this
         # turn (a card leaving the Reserve is a new piece, with fresh per-turn flags)

@@ -141,6 +141,7 @@ def start_turn(st: State, side: int, events: list[dict]) -> None:
     st.hit = set()
     st.crossings = {}
     st.last_mover = st.transit = 0
+    st.back = None
     st.pending = None
     idx = index(st)
     need_morale = False

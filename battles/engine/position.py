@@ -53,6 +53,7 @@ def to_json(st: State) -> dict[str, Any]:
         "river_crossings": {PLACE_NAMES[k]: v for k, v in sorted(st.crossings.items())},
         "last_mover": st.last_mover,
         "transit": st.transit,
+        "second_move_from_reserve": dict(st.back) if st.back else None,
         "prussians_arrived": st.prussians,
         "outcome": dict(st.outcome) if st.outcome else None,
         "deck_bp": {SIDES[i]: st.deck_bp[i] for i in (0, 1)},
@@ -101,6 +102,8 @@ def from_json(d: dict[str, Any], cards: CardTable | None = None) -> State:
     st.hit = set(d["hit_this_turn"])
     st.crossings = {PLACE_INDEX[k]: v for k, v in d["river_crossings"].items()}
     st.last_mover, st.transit = d["last_mover"], d["transit"]
+    back = d.get("second_move_from_reserve")
+    st.back = dict(back) if back else None
     st.prussians = d["prussians_arrived"]
     st.outcome = dict(d["outcome"]) if d["outcome"] else None
     st.deck_bp = [d["deck_bp"][n] for n in SIDES]

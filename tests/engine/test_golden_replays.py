@@ -13,7 +13,8 @@ default decks, which now keep the card-type proportions of the battle's pool (RU
 once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn);
 once for RULINGS 8.4-a (8.0: stacking limits and one General per Position bind once movement
 is completed); once for RULINGS 13.0-a (two Specials per Position for both sides together)
-and 13.0-d (no list of battles for Specials).
+and 13.0-d (no list of battles for Specials); once for RULINGS 8.3-a (a Cavalry or General
+card's consecutive second move out of the Reserve).
 """
 
 from __future__ import annotations
@@ -30,15 +31,15 @@ from battles.engine.queries import index
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "c00d11389ea548d7ebfcdbf4f1da8c2447348963cecaee9ba5092bc02b8f9c3d"
+        10, "fc40ec2afd0a47b150987e41b2341317aabb4350c9759a7b69a0c12c7027b671"
     ),
-    ("ligny", False): (10, "7aabf3e0e789f9dfb8b02833eb58cffe83fc8b89aae0225c2743c59f80ab1ce2"),
-    ("wavre", False): (10, "6198417b0357e0defb3c9f64ce6c4a9b9630eeba45d7bcc99d93a943065a8521"),
-    ("waterloo", False): (10, "0fe055131b42d321f0d272f32ef39a8160d1f37c55f34cb7d565515e02c3ddaf"),
-    ("quatre-bras", True): (5, "5271801f773f835fb8c9f152f740f85a417b04fa1e224b757da63a7441621035"),
-    ("ligny", True): (5, "98fe68ee157f1227a6fb4453499f3400387e0e620cbdcd5f30bbdb39d4529139"),
-    ("wavre", True): (5, "a322a5303d7adf028ca963718171593dead56d3c32dcf831c1c8259aea4e6571"),
-    ("waterloo", True): (5, "58bd62c5ef0eec2181240d0654669e3ec41ad7e1392aae49ed06a3b6b7180f09"),
+    ("ligny", False): (10, "748556f066de124bebeb292bbdbd45afbea43dfe95c7b59251b3f543078c9d69"),
+    ("wavre", False): (10, "fe563a240e1653dab6f6eda48bf302d40a1a0e3f8f33c5832b24817050294168"),
+    ("waterloo", False): (10, "c0e3e6938c692288d9cafd097987fe7ae5f3efa0afdf2e3b3c95e18f2dee4040"),
+    ("quatre-bras", True): (5, "320fbef0878dfc467c7f83f6baaf7c04a7b418c3687595f9be78ae43e5dc9982"),
+    ("ligny", True): (5, "0b4399fc7ce102b98309ed00108c96e908770d824981bf849e8b95b742b6c793"),
+    ("wavre", True): (5, "661b2e5ee718b400302650ba236acf064d6ea2c333226d9fc2b8ee7dfcdfa377"),
+    ("waterloo", True): (5, "773977f027f053f42a8dfdd715ec301e78947415fab6bab26bb1f4daf83084e6"),
 }
 
 

@@ -112,13 +112,14 @@ def test_8_2_defenders_disengage_to_their_reserve():
 
 
 def test_8_2_card_moved_to_reserve_stays_there_this_turn():
-    """RULINGS 8.2-b: one Battle Move; back in the Reserve it may not come out again until
-    the side's next turn (it used to shuttle Position <-> Reserve without end)."""
+    """RULINGS 8.2-b: one Battle Move; back in the Reserve a card may not come out again
+    until the side's next turn (it used to shuttle Position <-> Reserve without end). A
+    Cavalry card whose second move is gone (not consecutive any more, or spent) stays too."""
     st = blank()
     p = put(st, FR_INF, "french_left")
     cav = put(st, FR_CAV, "french_center")
-    move(st, p, "french_reserve")
-    move(st, cav, "french_reserve")
+    move(st, cav, "french_reserve")  # its first move: a second one is still possible ...
+    move(st, p, "french_reserve")  # ... until another card acts
     assert st.reserve[0].count(FR_INF) == 1 and st.reserve[0].count(FR_CAV) == 1
     entries = [x for x in legal(st, "french", "move") if x.get("card") in (FR_INF, FR_CAV)]
     assert entries == []
@@ -126,6 +127,48 @@ def test_8_2_card_moved_to_reserve_stays_there_this_turn():
     st.reserve[0].append(FR_INF)
     st.reserve[0].sort()
     assert any(x.get("card") == FR_INF for x in legal(st, "french", "move"))
+
+
+def test_8_2_cavalry_in_and_out_of_the_reserve_stays_there():
+    """The shuttle fix holds for Cavalry: in from the Reserve and back is two moves."""
+    st = blank()
+    st.reserve[0] = [FR_CAV]
+    do(st, {"type": "move", "side": "french", "card": FR_CAV, "to": "french_left"})
+    c = [p for p in st.pieces.values() if p.num == FR_CAV][0]
+    move(st, c, "french_reserve")
+    assert not [x for x in legal(st, "french", "move") if x.get("card") == FR_CAV]
+
+
+def test_8_3_cavalry_two_consecutive_moves_through_the_reserve():
+    """8.3 "Cavalry and Generals can make two (2) consecutive battle moves in one turn": the
+    Reserve is adjacent to each own Position (Diagram 3), so Left -> Reserve -> Center is two
+    moves, refused by nothing in 8.3 (not an engagement, nothing engaged)."""
+    st = blank()
+    c = put(st, FR_CAV, "french_left")
+    g = put(st, NEY, "french_right")
+    move(st, c, "french_reserve")
+    tos = {x["to"] for x in legal(st, "french", "move") if x.get("card") == FR_CAV}
+    assert tos == {"french_left", "french_center", "french_right"}
+    do(st, {"type": "move", "side": "french", "card": FR_CAV, "to": "french_center"})
+    c2 = [p for p in st.pieces.values() if p.num == FR_CAV][0]
+    assert _dests(st, c2) == set()  # both moves spent
+    move(st, g, "french_reserve")
+    do(st, {"type": "move", "side": "french", "card": NEY, "to": "french_left"})
+    assert [p.place for p in st.pieces.values() if p.num == NEY] == [PLACE_INDEX["french_left"]]
+
+
+def test_8_3_no_disengage_then_engage_through_the_reserve():
+    """8.3: no Disengage and Engage in the same turn, through the Reserve too; disengaging
+    then moving to an unengaged Position is allowed."""
+    st = blank()
+    c = put(st, FR_CAV, "french_left")
+    put(st, FR_INF, "french_left")
+    put(st, BR_INF, "french_left")
+    put(st, FR_INF, "french_center")
+    put(st, BR_INF, "french_center")
+    move(st, c, "french_reserve")
+    tos = {x["to"] for x in legal(st, "french", "move") if x.get("card") == FR_CAV}
+    assert tos == {"french_right"}  # not back into either engagement
 
 
 def test_8_3_cavalry_two_consecutive_moves():
