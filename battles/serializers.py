@@ -28,7 +28,8 @@ class BattleCreateInput(serializers.Serializer):
         help_text="One of your valid deck versions for this battle and an army of your side; "
                   "absent or null: every deck is dealt historically.")
     settings = serializers.DictField(
-        required=False, help_text='Engine settings: {"turn_cap": 1-100 (40), "decoys": bool}.')
+        required=False, help_text='Engine settings: {"turn_cap": 1-100 or null (null: no limit), '
+        '"decoys": bool}.')
 
 
 class JoinInput(serializers.Serializer):

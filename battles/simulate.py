@@ -18,7 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.bots import Bot, get_bot
-from battles.engine import SIDES, SeededDice, apply, legal_actions, new_battle, view
+from battles.engine import (
+    SIDES,
+    SIMULATION_TURN_CAP,
+    SeededDice,
+    apply,
+    legal_actions,
+    new_battle,
+    view,
+)
 
 MAX_STEPS = 200_000  # a runaway bot is a bug: stop it rather than loop forever
 
@@ -112,8 +120,9 @@ def play_game(battle: str, seed: str, bots: dict[str, Bot], *,
               on_decision: Callable | None = None) -> tuple[Any, int]:
     """One battle to its end; returns (final state, number of actions).
 
-    ``on_decision(state, side, view, legal, action)`` is called before each action."""
-    st = new_battle(battle, seed, decks, settings)
+    ``on_decision(state, side, view, legal, action)`` is called before each action. The turn
+    cap is SIMULATION_TURN_CAP unless ``settings`` sets one (RULINGS 5.0-c)."""
+    st = new_battle(battle, seed, decks, {"turn_cap": SIMULATION_TURN_CAP, **(settings or {})})
     dice = SeededDice(seed)
     rngs = {s: random.Random(f"eagles-bot:{seed}:{s}") for s in SIDES}
     steps = 0

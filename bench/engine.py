@@ -23,7 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from battles.bots import get_bot  # noqa: E402
+from battles.engine import SIMULATION_TURN_CAP  # noqa: E402
 from battles.simulate import play_game  # noqa: E402
+
+SETTINGS = {"turn_cap": SIMULATION_TURN_CAP}  # RULINGS 5.0-c: simulations keep a cap
 
 BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
 TARGETS = {"quatre-bras": 200, "waterloo": 50}
@@ -35,7 +38,7 @@ def rate(battle: str, bot: str, seconds: float) -> tuple[float, int, float]:
     games = turns = 0
     start = time.perf_counter()
     while True:
-        st, _ = play_game(battle, f"bench:{games}", bots)
+        st, _ = play_game(battle, f"bench:{games}", bots, settings=SETTINGS)
         games += 1
         turns += st.turn
         elapsed = time.perf_counter() - start
@@ -67,7 +70,7 @@ def main() -> None:
     bots = {"french": get_bot("random"), "allied": get_bot("random")}
     prof.enable()
     for i in range(20):
-        play_game("waterloo", f"profile:{i}", bots)
+        play_game("waterloo", f"profile:{i}", bots, settings=SETTINGS)
     prof.disable()
     out = io.StringIO()
     pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(15)

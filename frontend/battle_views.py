@@ -241,7 +241,7 @@ def _form(data) -> dict:
             "opponent": data.get("opponent", "computer"),
             "opponent_name": data.get("opponent_name", ""),
             "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
-            "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"])),
+            "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"] or "")),
             "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
 
 

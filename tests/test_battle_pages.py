@@ -135,6 +135,15 @@ def test_list_and_create(alice, user, sent, django_capture_on_commit_callbacks):
     assert "The battle is over: you win by holding enemy Left alone" in row
 
 
+def test_5_0_c_new_battle_form_has_no_turn_limit_by_default(alice, sent):
+    """RULINGS 5.0-c: the form's Turn limit starts empty, and empty means none."""
+    text = alice.get("/battles/").content.decode()
+    field = text[text.index('id="nb-turns"'):]
+    assert 'value=""' in field[:field.index(">")]
+    b = create(alice, turn_cap="")
+    assert b.settings["turn_cap"] is None
+
+
 @pytest.mark.parametrize("form,status,message", [
     ({"battle": "austerlitz"}, 400, "Unknown battle &#x27;austerlitz&#x27;"),
     ({"side": "prussian"}, 400, "Side must be french or allied"),

@@ -1,5 +1,5 @@
 """Battle Turns (5.0), settling the field after each action (8.1, 11.5, 12.4, 14.0), victory
-(4.3), reinforcements (10.0) and the turn cap."""
+(4.3), reinforcements (10.0) and the optional turn cap (RULINGS 5.0-c)."""
 
 from __future__ import annotations
 
@@ -194,7 +194,8 @@ def reinforce(st: State, events: list[dict]) -> None:
 
 def end_turn(st: State, events: list[dict]) -> None:
     discard_effects(st, events)
-    if st.turn >= st.settings["turn_cap"]:
+    cap = st.settings.get("turn_cap")
+    if cap is not None and st.turn >= cap:  # RULINGS 5.0-c: only if a cap was set
         adjudicate(st, events)
         return
     st.turn += 1

@@ -21,7 +21,10 @@ from .errors import IllegalAction
 
 LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
 FORMATIONS = ("line", "column", "square")
-DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": 40, "decoys": False}
+# RULINGS 5.0-c: no clause caps turns (a battle ends by victory, or for people by
+# resignation or time): no cap unless asked; simulations and bots ask for SIMULATION_TURN_CAP.
+DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": None, "decoys": False}
+SIMULATION_TURN_CAP = 40
 BATTLES = tuple(BATTLES_CHART)
 
 
