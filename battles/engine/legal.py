@@ -86,8 +86,8 @@ def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 def piece_actions(st: State, idx: list[list[Piece]], s: int, p: Piece) -> list[dict]:
     c = st.cards[p.num]
     side = SIDES[s]
-    out = move_actions(st, idx, s, c, p, {"piece": p.pid}) if (c.troop or c.kind == "general"
-                                                               ) else []
+    out = move_actions(st, idx, s, c, p, {"piece": p.pid}) if (
+        c.troop or c.kind == "general" or is_decoy(st, p)) else []
     if not c.troop or is_decoy(st, p):
         return out
     for t in fire_targets(st, idx, p):
@@ -155,13 +155,19 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
                 if stk[pos] >= 4:
                     continue
                 a = {"type": "deploy", "side": side, "card": num, "to": PLACE_NAMES[pos]}
-                out.append(a)
+                # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
+                # when the action names none
+                forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
+                    c.kind == "infantry" else ({},)
+                for f in forms:
+                    out.append({**a, **f})
                 if idx.ter[pos]:
                     key = (pos, c.kind == "infantry")
                     if key not in occs:
                         occs[key] = occupy_options(st, idx, s, c, pos)
                     for t in occs[key]:
-                        out.append({**a, "occupy": t})
+                        for f in forms:
+                            out.append({**a, **f, "occupy": t})
         elif c.kind == "general":
             if cos_barred(st, c):
                 continue
@@ -302,7 +308,11 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         troop = kind in TROOPS
         prussian = waterloo and c.army == "prussian"
         if not troop and (kind != "general" or not p.up):
-            continue  # terrain and decoys never act (14.0)
+            if not p.up and not p.moves and (p.place >> 2) == s and \
+                    (not over or limits_ok_after(st, idx, s, c, p, p.place, res)):
+                # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve (14.0-a)
+                append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
+            continue  # terrain never acts; a decoy does nothing else (14.0)
         pid = p.pid
         src = p.place
         m = p.moves

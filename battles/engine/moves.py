@@ -225,8 +225,17 @@ def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
             if back is None:
                 return []
             second = True
+    elif is_decoy(st, p):
+        # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve during one's turn
+        # to move (RULINGS 14.0-a): its one Battle Move, only that one
+        res = reserve(side)
+        if p.moves or owner(src) != side or \
+                (needs_limits_check(st, idx, side, c, p, res) and
+                 not limits_ok_after(st, idx, side, c, p, src, res)):
+            return []
+        return [res]
     else:
-        if p.fired or is_decoy(st, p) or not (p.up or c.troop):
+        if p.fired or not (p.up or c.troop):
             return []
         limit = max_moves(c)
         if p.moves < limit:
@@ -371,7 +380,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
     st.last_mover = p.pid
     st.back = None
     if dst == reserve(side):
-        if p.moves < max_moves(c):
+        if p.moves < max_moves(c) and (p.up or c.troop):  # a decoy pulled back: not
             # 8.3 a Cavalry or General card may still make its consecutive second move
             st.back = {"card": p.num, "piece": p.pid, "disengaged": p.dis}
         to_reserve(st, p)

@@ -14,7 +14,8 @@ once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of 
 once for RULINGS 8.4-a (8.0: stacking limits and one General per Position bind once movement
 is completed); once for RULINGS 13.0-a (two Specials per Position for both sides together)
 and 13.0-d (no list of battles for Specials); once for RULINGS 8.3-a (a Cavalry or General
-card's consecutive second move out of the Reserve).
+card's consecutive second move out of the Reserve); once for the MagWeb Q&A 4.1 and 14.0
+(Infantry deploy in any formation; decoys may go back to the Reserve).
 """
 
 from __future__ import annotations
@@ -31,15 +32,15 @@ from battles.engine.queries import index
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "fc40ec2afd0a47b150987e41b2341317aabb4350c9759a7b69a0c12c7027b671"
+        10, "3e9668392735090bdae70234018fc332efeb9df68af984f069fa6028e588c236"
     ),
-    ("ligny", False): (10, "748556f066de124bebeb292bbdbd45afbea43dfe95c7b59251b3f543078c9d69"),
-    ("wavre", False): (10, "fe563a240e1653dab6f6eda48bf302d40a1a0e3f8f33c5832b24817050294168"),
-    ("waterloo", False): (10, "c0e3e6938c692288d9cafd097987fe7ae5f3efa0afdf2e3b3c95e18f2dee4040"),
-    ("quatre-bras", True): (5, "320fbef0878dfc467c7f83f6baaf7c04a7b418c3687595f9be78ae43e5dc9982"),
-    ("ligny", True): (5, "0b4399fc7ce102b98309ed00108c96e908770d824981bf849e8b95b742b6c793"),
-    ("wavre", True): (5, "661b2e5ee718b400302650ba236acf064d6ea2c333226d9fc2b8ee7dfcdfa377"),
-    ("waterloo", True): (5, "773977f027f053f42a8dfdd715ec301e78947415fab6bab26bb1f4daf83084e6"),
+    ("ligny", False): (10, "cc3698dd80e5e460a99b5895891b40ef717da06c48c98495aa1eaabf5211e8de"),
+    ("wavre", False): (10, "bd08a62fd22758fa83233d63aaf51bd5006b932df4233b69215c3e7756e40a54"),
+    ("waterloo", False): (10, "9247004c30c6e8b4d52e7304d3bb942f3590bfd82307e882a3704b904bcf399d"),
+    ("quatre-bras", True): (5, "4f98b941c49a9d011b67601f0cc5bbba07def92bd1dc763103ece2f50f649687"),
+    ("ligny", True): (5, "ef167ed54f85e5cd19baf7e03bd9cfdaa3a241ab9f70d02cd17475d990eee0b0"),
+    ("wavre", True): (5, "7312084e71f23104460dde132b59a85f3002fd587f3d791bbb5f02d08e914a48"),
+    ("waterloo", True): (5, "643b6541ecfe3395491f8272c4222640f341291a733299ab476bef227ad7dd86"),
 }
 
 

@@ -529,3 +529,18 @@ def test_13_0_c_trusted_action_without_a_pick_falls_back_to_the_old_choice():
     assert event(ev, "hit_removed")["piece"] == b.pid  # the most-hit card first
     assert [(e["piece"], len(e["dice"])) for e in ev if e["type"] == "morale"] == \
         [(a.pid, 1), (b.pid, 1)]
+
+
+def test_14_0_decoy_may_be_pulled_back_into_the_reserve():
+    """MagWeb Q&A 14.0: a decoy need not stay until discovered: "During your turn to move,
+    these cards may be pulled out of that position and moved back into the Reserve" (its
+    one Battle Move; back in the Reserve it stays there this turn, RULINGS 8.2-b)."""
+    st = blank(active="allied")
+    st.settings["decoys"] = True
+    d = put(st, WELLINGTON, "allied_center", up=False)
+    put(st, BR_INF, "allied_center")
+    mine = [a for a in legal(st, "allied") if a.get("piece") == d.pid]
+    assert mine == [{"type": "move", "side": "allied", "piece": d.pid, "to": "allied_reserve"}]
+    do(st, mine[0])
+    assert d.pid not in st.pieces and st.reserve[1] == [WELLINGTON]
+    assert not [a for a in legal(st, "allied") if a.get("card") == WELLINGTON]

@@ -275,3 +275,19 @@ def test_5_0_c_simulations_keep_a_cap_of_forty():
     bots = {"french": get_bot("random"), "allied": get_bot("random")}
     st, _ = play_game("wavre", "cap", bots)
     assert st.settings["turn_cap"] == 40
+
+
+def test_4_1_infantry_may_deploy_in_any_formation():
+    """MagWeb Q&A 4.1: the French adjusting last may change "any formation (from square to
+    column, for example)": Infantry deploy in Line, Column or Square (RULINGS 4.1-c)."""
+    st = blank(phase="deploy", active="allied")
+    st.reserve[1] = [129, 155]  # British infantry, British cavalry
+    forms = {a.get("formation") for a in legal(st, "allied", "deploy")
+             if a["card"] == 129 and a["to"] == "allied_center"}
+    assert forms == {None, "column", "square"}
+    assert {a.get("formation") for a in legal(st, "allied", "deploy") if a["card"] == 155} \
+        == {None}
+    ev = do(st, {"type": "deploy", "side": "allied", "card": 129, "to": "allied_center",
+                 "formation": "square"})
+    p = next(iter(st.pieces.values()))
+    assert p.form == 2 and not p.up and event(ev, "deploy")["formation"] == "square"
