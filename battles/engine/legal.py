@@ -19,6 +19,7 @@ from .moves import (
     PRUSSIAN_PLACES,
     STACK_LIMIT,
     cos_barred,
+    extra_token,
     limits_ok_after,
     move_actions,
     occupy_options,
@@ -248,12 +249,17 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         facts = idx.memo[("combat", s)] = (rivers_, terrains, {})
     rivers_, terrains, cand_memo = facts
     # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
-    blocked = [False] * 11
+    # (None: a special may lift the limit for some cards, asked per card)
+    blocked: list = [False] * 11
     crossings = st.crossings
     for fr, limit in rivers_:
-        if crossings.get(fr, 0) >= limit and not river_ignored(st, s, fr):
+        if crossings.get(fr, 0) >= limit:
             blocked[fr] = True
-    tokens = [False] * 11
+            for e in st.effects:
+                if e["side"] == s and front(e["place"]) == fr and \
+                        cards[e["card"]].effect["kind"] == "ignore_river_limit":
+                    blocked[fr] = None
+    tokens = [False] * 11  # True: an extra_move effect there (for which cards: extra_token)
     for e in st.effects:
         if e["side"] == s and e["left"] > 0 and cards[e["card"]].effect["kind"] == "extra_move":
             tokens[e["place"]] = True
@@ -320,11 +326,12 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         # ---- moves (8.0-8.4)
         limit = 2 if kind in _TWO_MOVES else 1
         go = True
+        token = tokens[src] and extra_token(st, s, src, c) is not None
         if m < limit:
             second = m > 0
-            if second and last_mover != pid and not tokens[src]:
+            if second and last_mover != pid and not token:
                 go = False
-        elif m == limit and tokens[src]:
+        elif m == limit and token:
             second = True
         else:
             go = False
@@ -342,8 +349,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                     go = not (second or own_src or dst_enemy or p.eng)
                 elif dst_enemy:
                     go = not (p.dis or (kind == "artillery" and not c.horse))
-                if go and kind != "general" and blocked[_FRONT[src]]:
-                    go = False
+                if go and kind != "general":
+                    b = blocked[_FRONT[src]]
+                    if b or (b is None and not river_ignored(st, s, _FRONT[src], c)):
+                        go = False  # 11.3
                 if go:
                     dsts.append(dst)
             if dsts and (over or (own_gen[dsts[-1]] is not None if kind == "general" else
@@ -404,7 +413,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             for t in occupy(c, src):
                 append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
-    _reserve_actions(st, idx, s, out, occupy, terrain_at, blocked)
+    _reserve_actions(st, idx, s, out, occupy, terrain_at)
     if over:
         return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
@@ -413,7 +422,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 
 
 def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
-                     terrain_at: list[bool], blocked: list[bool]) -> None:
+                     terrain_at: list[bool]) -> None:
     """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
     decoys = st.settings.get("decoys")
     prussians = st.prussians
@@ -471,7 +480,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                 # (plain, items): items are destination names (or (name, formation) pairs
                 # for Infantry) when no terrain can be occupied, else (name, form, terrain)
                 inf = kind == "infantry"
-                dsts = _entry_destinations(st, idx, s, c, blocked)
+                dsts = _entry_destinations(st, idx, s, c)
                 occs = [occupy(c, dst) if idx[dst] else () for dst in dsts]
                 if not any(occs):
                     if inf:
@@ -547,10 +556,10 @@ def _card_facts(cards) -> dict[int, tuple]:
     return got
 
 
-def _entry_destinations(st: State, idx: Field, s: int, c, blocked: list[bool]) -> list[int]:
+def _entry_destinations(st: State, idx: Field, s: int, c) -> list[int]:
     """``moves.destinations`` for a card entering from the Reserve (not barred by 12.3 or
-    10.0), spelled out, before the limits of 8.4 and 12.0 (which read more than the Field):
-    ``blocked`` are the river fronts troop cards may not cross now."""
+    10.0), spelled out, before the limits of 8.4 and 12.0 (which read more than the Field).
+    No river lies between a Reserve and its Positions (11.3)."""
     kind = c.kind
     foe_pres = idx.pres[1 - s]
     prussian = st.battle == "waterloo" and c.army == "prussian"

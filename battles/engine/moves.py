@@ -7,6 +7,7 @@ from bisect import insort
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner, reserve
 from .cards import Card
+from .effects import nation_ok, type_ok
 from .errors import IllegalAction
 from .queries import (
     counts_as_troop,
@@ -55,18 +56,27 @@ def river_limit(st: State, idx: list[list[Piece]], pos: int) -> int:
     return sum(st.cards[p.num].move_limit for p in rivers(st, idx, pos))
 
 
-def river_ignored(st: State, side: int, fr: int) -> bool:
+def _aids(st: State, e: dict, c: Card) -> bool:
+    """13.0: whether the special in effect e aids card c (its type, elite and nationality
+    restrictions; British Specials, and Prussian ones at Waterloo, aid only their own)."""
+    sc = st.cards[e["card"]]
+    return type_ok(sc, c) and nation_ok(sc, c, st.battle)
+
+
+def river_ignored(st: State, side: int, fr: int, c: Card) -> bool:
+    """13.0 ignore_river_limit at a Position on this front, aiding card c."""
     for e in st.effects:
         if e["side"] == side and front(e["place"]) == fr and \
-                st.cards[e["card"]].effect["kind"] == "ignore_river_limit":
+                st.cards[e["card"]].effect["kind"] == "ignore_river_limit" and _aids(st, e, c):
             return True
     return False
 
 
-def extra_token(st: State, side: int, place: int) -> dict | None:
+def extra_token(st: State, side: int, place: int, c: Card) -> dict | None:
+    """13.0 extra_move: an extra move left at this place for card c."""
     for e in st.effects:
         if e["side"] == side and e["place"] == place and e["left"] > 0 and \
-                st.cards[e["card"]].effect["kind"] == "extra_move":
+                st.cards[e["card"]].effect["kind"] == "extra_move" and _aids(st, e, c):
             return e
     return None
 
@@ -95,7 +105,7 @@ def step_ok(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | No
         fr = front(src)
         if idx[fr]:
             limit = river_limit(st, idx, src)
-            if limit and not river_ignored(st, side, fr) and st.crossings.get(fr, 0) >= limit:
+            if limit and not river_ignored(st, side, fr, c) and st.crossings.get(fr, 0) >= limit:
                 return False  # 11.3
     return True
 
@@ -247,10 +257,10 @@ def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
             if not second_ok:
                 if p.moves == limit - 1 and p.moves >= 1:
                     # may still use an extra_move token instead
-                    if extra_token(st, side, src) is None:
+                    if extra_token(st, side, src, c) is None:
                         return []
                     second = True
-        elif p.moves == limit and extra_token(st, side, src) is not None:
+        elif p.moves == limit and extra_token(st, side, src, c) is not None:
             second = True
         else:
             return []
@@ -350,7 +360,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
         src = p.place
         limit = max_moves(c)
         if p.moves >= limit or (p.moves and st.last_mover != p.pid):
-            tok = extra_token(st, side, src)
+            tok = extra_token(st, side, src, c)
             if tok is None:
                 raise IllegalAction("no move left")
             tok["left"] -= 1

@@ -544,3 +544,30 @@ def test_14_0_decoy_may_be_pulled_back_into_the_reserve():
     do(st, mine[0])
     assert d.pid not in st.pieces and st.reserve[1] == [WELLINGTON]
     assert not [a for a in legal(st, "allied") if a.get("card") == WELLINGTON]
+
+
+def test_13_0_british_extra_move_aids_only_british_cards():
+    """13.0 British Specials aid only British cards: Forced March from Brussels gives its
+    extra moves to the British, not to the Prussians beside them."""
+    st = blank(active="allied")
+    st.reserve[1] = [197]
+    b = put(st, BR_INF, "allied_left", moves=1)
+    p = put(st, PR_INF, "allied_left", moves=1)
+    _play(st, "allied", 197, "allied_left")
+    movers = {x["piece"] for x in legal(st, "allied", "move") if "piece" in x}
+    assert b.pid in movers and p.pid not in movers
+
+
+def test_13_0_d_prussian_river_special_at_waterloo_aids_only_prussians():
+    """Pontoniers at Waterloo (13.0: Prussian Specials aid only Prussian cards) lift the
+    river's Move Limit for the Prussians only."""
+    st = blank(active="allied")
+    st.reserve[1] = [293]
+    put(st, 282, "front_right")
+    b = put(st, BR_INF, "allied_left")
+    p = put(st, PR_INF, "allied_left")
+    st.crossings[PLACE_INDEX["front_right"]] = 9  # the Move Limit is used up
+    _play(st, "allied", 293, "allied_left")
+    tos = {x["piece"]: x["to"] for x in legal(st, "allied", "move") if "piece" in x and
+           x["to"] == "french_right"}
+    assert p.pid in tos and b.pid not in tos
