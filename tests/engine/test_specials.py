@@ -1,6 +1,7 @@
 """13.0 special cards: every effect kind in EFFECT_KINDS, the two-per-Position limit and the
 British and Prussian restrictions; 14.0 decoys."""
 
+from battles.engine import view
 from battles.engine.board import PLACE_INDEX
 from battles.engine.effects import nation_ok
 from battles.engine.specials import played_at
@@ -232,6 +233,7 @@ def test_13_0_cancel_special():
     assert 95 in st.discard[0] and [e["card"] for e in st.effects] == [194]
     assert played_at(st, PLACE_INDEX["french_center"]) == [95]
     assert played_at(st, PLACE_INDEX["allied_center"]) == [194]
+    assert view(st, "french")["specials"][0]["cancelled"] == 95
     ev = do(st, {"type": "pass", "side": "allied"}, [5, 5, 5])
     assert event(ev, "fire")["power"] == 1
 
