@@ -1058,7 +1058,9 @@ def _action_label(action: Mapping, ctx: Ctx) -> str:
     occupy = action.get("occupy")
     occ = f", occupying {ctx.terrain_label(occupy)}" if occupy else ""
     if t == "deploy":
-        return (f"{subject}Deploy {_card_for_action(ctx, action)} to {ctx.where(to)}{occ}")
+        form = action.get("formation")  # MagWeb Q&A 4.1: Infantry in any formation
+        fw = f" {_formation_words(form)}" if form else ""
+        return (f"{subject}Deploy {_card_for_action(ctx, action)} to {ctx.where(to)}{fw}{occ}")
     if t == "decoy":
         card = _card_for_action(ctx, action)
         verb = "Deploy" if ctx.view.get("phase") == "deploy" else "Send"
@@ -1209,7 +1211,8 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         tail = "" if t == "deploy" else " from the Reserve"
         occ = (f", occupying {ctx.terrain_label(event['occupy'])}"
                if event.get("occupy") else "")
-        return f"{who} {verb} {what}{tail} to {place('to')}{occ}"
+        form = f" in {event['formation']}" if event.get("formation") else ""
+        return f"{who} {verb} {what}{tail} to {place('to')}{form}{occ}"
     if t in ("deploy_card", "enter_card", "decoy_card"):
         ctx.learned[event.get("piece")] = event.get("card")
         what = "decoy" if t == "decoy_card" else "face-down card"

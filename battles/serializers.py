@@ -42,7 +42,8 @@ class BattleCreateInput(serializers.Serializer):
     scale = serializers.CharField(default="1", help_text="2.0: one scale for every army (D x "
                                                          "scale whole for each): '1', '1/2'.")
     settings = serializers.DictField(
-        required=False, help_text='Engine settings: {"turn_cap": 1-100 (40), "decoys": bool}.')
+        required=False, help_text='Engine settings: {"turn_cap": 1-100 or null (null: no limit), '
+        '"decoys": bool}.')
 
 
 class JoinInput(serializers.Serializer):

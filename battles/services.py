@@ -161,9 +161,10 @@ def _clean_settings(settings) -> dict:
         raise BattleError(f"unknown setting {unknown[0]!r}; known: "
                           f"{', '.join(sorted(DEFAULT_SETTINGS))}")
     out = {**DEFAULT_SETTINGS, **settings}
-    cap = out["turn_cap"]
-    if type(cap) is not int or not 1 <= cap <= TURN_CAP_MAX:
-        raise BattleError(f"turn_cap must be a whole number from 1 to {TURN_CAP_MAX}")
+    cap = out["turn_cap"]  # None (the default): no cap, a battle between people (RULINGS 5.0-c)
+    if cap is not None and (type(cap) is not int or not 1 <= cap <= TURN_CAP_MAX):
+        raise BattleError(f"turn_cap must be a whole number from 1 to {TURN_CAP_MAX}, "
+                          "or null for no limit")
     if type(out["decoys"]) is not bool:
         raise BattleError("decoys must be true or false")
     return out

@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.bots import Bot, get_bot
-from battles.engine import SIDES, SeededDice, apply, legal_actions, load_cards, new_battle, view
+from battles.engine import (
+    SIDES,
+    SIMULATION_TURN_CAP,
+    SeededDice,
+    apply,
+    legal_actions,
+    load_cards,
+    new_battle,
+    view,
+)
 from cards import catalogue_file
 
 MAX_STEPS = 200_000  # a runaway bot is a bug: stop it rather than loop forever
@@ -114,8 +123,9 @@ def play_game(battle: str, seed: str, bots: dict[str, Bot], *,
     """One battle to its end; returns (final state, number of actions).
 
     ``on_decision(state, side, view, legal, action)`` is called before each action.
-    ``cards``: card records or table (default: the catalogue data file)."""
-    st = new_battle(battle, seed, decks, settings,
+    ``cards``: card records or table (default: the catalogue data file). The turn cap is
+    SIMULATION_TURN_CAP unless ``settings`` sets one (RULINGS 5.0-c)."""
+    st = new_battle(battle, seed, decks, {"turn_cap": SIMULATION_TURN_CAP, **(settings or {})},
                     cards=catalogue_file.catalogue_records() if cards is None else cards)
     dice = SeededDice(seed)
     rngs = {s: random.Random(f"eagles-bot:{seed}:{s}") for s in SIDES}

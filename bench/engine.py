@@ -23,12 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from battles.bots import get_bot  # noqa: E402
-from battles.engine import load_cards  # noqa: E402
+from battles.engine import SIMULATION_TURN_CAP, load_cards  # noqa: E402
 from battles.simulate import play_game  # noqa: E402
 from cards.catalogue_file import catalogue_records  # noqa: E402
 from game import BATTLES  # noqa: E402
 
 CARDS = load_cards(catalogue_records())  # the engine reads no file: it is handed the cards
+SETTINGS = {"turn_cap": SIMULATION_TURN_CAP}  # RULINGS 5.0-c: simulations keep a cap
 TARGETS = {"quatre-bras": 200, "waterloo": 50}
 
 
@@ -38,7 +39,7 @@ def rate(battle: str, bot: str, seconds: float) -> tuple[float, int, float]:
     games = turns = 0
     start = time.perf_counter()
     while True:
-        st, _ = play_game(battle, f"bench:{games}", bots, cards=CARDS)
+        st, _ = play_game(battle, f"bench:{games}", bots, settings=SETTINGS, cards=CARDS)
         games += 1
         turns += st.turn
         elapsed = time.perf_counter() - start
@@ -70,7 +71,7 @@ def main() -> None:
     bots = {"french": get_bot("random"), "allied": get_bot("random")}
     prof.enable()
     for i in range(20):
-        play_game("waterloo", f"profile:{i}", bots, cards=CARDS)
+        play_game("waterloo", f"profile:{i}", bots, settings=SETTINGS, cards=CARDS)
     prof.disable()
     out = io.StringIO()
     pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(15)

@@ -265,7 +265,7 @@ def _form(data) -> dict:
             "opponent_name": data.get("opponent_name", ""),
             "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
             "historical": bool(data.get("historical")), "scale": data.get("scale", "1"),
-            "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"])),
+            "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"] or "")),
             "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
 
 

@@ -96,9 +96,10 @@ def row_state(battle_id) -> tuple:
 def test_two_people_play_a_whole_battle_and_neither_sees_a_hidden_card(
         user, other_user, alice_api, bob_api, sent, monkeypatch,
         django_capture_on_commit_callbacks):
-    # A long battle between two seeded random players; a 19-digit seed, searched for in every
-    # answer. Re-searched for catalogue 1.1.0, whose historical pools deal different decks.
-    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618312)
+    # A long battle between two seeded random players (fire, shock, morale, reinforcements);
+    # a 19-digit seed, searched for in every answer. (Seed chosen again for the engine
+    # rulings of issue 9, which change the battle played.)
+    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618269)
     with django_capture_on_commit_callbacks(execute=True):
         data = create(alice_api, side="french", opponent="open")
     bid = data["id"]

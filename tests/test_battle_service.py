@@ -328,6 +328,17 @@ def test_settings_reach_the_engine(user, sent):
     assert services.battle_view(b, user)["view"]["settings"]["turn_cap"] == 5
 
 
+def test_5_0_c_battles_with_a_person_have_no_turn_cap_by_default(user, sent):
+    """RULINGS 5.0-c: no clause caps turns; a person may still ask for one."""
+    b = services.create_battle(user, "wavre", "french")
+    assert b.settings == {"turn_cap": None, "decoys": False}
+    assert services.battle_view(b, user)["view"]["settings"]["turn_cap"] is None
+    b = services.create_battle(user, "wavre", "french", settings={"turn_cap": None})
+    assert b.settings["turn_cap"] is None
+    b = services.create_battle(user, "wavre", "french", opponent="open")
+    assert b.settings["turn_cap"] is None
+
+
 def test_own_deck_plays(catalogue, sent):
     alice, versions = player("dora")
     version = versions["british"]

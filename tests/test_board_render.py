@@ -291,7 +291,7 @@ def test_labels_read_like_the_examples():
 
 
 def test_fire_at_a_face_down_card_names_only_its_army_and_place():
-    st = midgame("waterloo", 5, 400)
+    st = midgame("waterloo", 3, 200)  # a random battle with hidden Allied cards then
     v = view(st, "french")
     hidden = [p for p in v["pieces"] if p["side"] == "allied" and not p["face_up"]]
     mine = [p for p in v["pieces"] if p["side"] == "french" and p["face_up"]

@@ -251,6 +251,19 @@ def test_historical_mode_rejects_cards_not_at_the_battle():
     assert "did not fight at Waterloo" in result.problems[0].message
 
 
+def test_13_0_d_historical_mode_never_rejects_a_special_for_its_battle_list():
+    """Specials did not fight; 13.0 limits none to battles (RULINGS 13.0-d)."""
+    cards = {n: dict(c) for n, c in CARDS.items()}
+    special = numbers("french", "special")[0]
+    cards[special]["battles"] = ["ligny"]
+    deck = dealt("waterloo", "french", extra=[special], historical=True)
+    assert validate(deck, cards).valid
+    infantry = numbers("french", "infantry")[-1]  # not in the deck's first cards
+    cards[infantry]["battles"] = ["ligny"]
+    deck = dealt("waterloo", "french", extra=[infantry], historical=True)
+    assert codes(validate(deck, cards)) == {"not_historical"}
+
+
 def test_historical_mode_off_allows_cards_from_other_battles():
     absent = numbers("french", absent=True)[0]
     assert validate(dealt("waterloo", "french", extra=[absent]), CARDS).valid

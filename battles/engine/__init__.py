@@ -20,12 +20,19 @@ from .errors import DiceExhausted, IllegalAction
 from .legal import legal_actions
 from .position import FORMAT, VERSION, from_json, to_json
 from .random_play import RandomGame, play_random
-from .state import DEFAULT_SETTINGS, State, card_table, historical_deck, new_battle
+from .state import (
+    DEFAULT_SETTINGS,
+    SIMULATION_TURN_CAP,
+    State,
+    card_table,
+    historical_deck,
+    new_battle,
+)
 from .view import events_for, view
 
 __all__ = [
-    "DEFAULT_SETTINGS", "FORMAT", "PLACE_NAMES", "SIDES", "VERSION", "Card", "CardTable",
-    "DiceExhausted", "IllegalAction", "RandomGame", "SeededDice", "State", "apply", "card_table",
-    "events_for", "from_json", "historical_deck", "legal_actions",
+    "DEFAULT_SETTINGS", "FORMAT", "PLACE_NAMES", "SIDES", "SIMULATION_TURN_CAP", "VERSION",
+    "Card", "CardTable", "DiceExhausted", "IllegalAction", "RandomGame", "SeededDice", "State",
+    "apply", "card_table", "events_for", "from_json", "historical_deck", "legal_actions",
     "load_cards", "new_battle", "outcome", "play_random", "to_json", "view",
 ]

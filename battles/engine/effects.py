@@ -20,9 +20,18 @@ def type_ok(sc: Card, c: Card) -> bool:
     return True
 
 
-def nation_ok(sc: Card, c: Card) -> bool:
-    """13.0 own_nationals_only: only aids cards of the special's army (and nationality)."""
-    if "own_nationals_only" not in sc.restrictions:
+def nationals_only(sc: Card, battle: str) -> bool:
+    """13.0: "British Specials may only be played in a Position containing British cards and
+    only to aid British cards"; Prussian Specials in *Waterloo* likewise (and only after the
+    Prussians arrive, 10.0). Other Specials where the catalogue says so (own_nationals_only,
+    e.g. a card printed for one nationality). RULINGS 13.0-d/e."""
+    return "own_nationals_only" in sc.restrictions or sc.army == "british" or \
+        (sc.army == "prussian" and battle == "waterloo")
+
+
+def nation_ok(sc: Card, c: Card, battle: str) -> bool:
+    """13.0: whether the special may aid card c (its army and nationality, if it must)."""
+    if not nationals_only(sc, battle):
         return True
     return c.army == sc.army and (sc.nat is None or c.nat == sc.nat)
 
@@ -41,9 +50,10 @@ def modifier(st: State, kind: str, side: int, place: int, c: Card, enemy_place: 
         if eff["kind"] != kind:
             continue
         if eff.get("target") == "friendly":
-            if e["side"] == side and e["place"] == place and type_ok(sc, c) and nation_ok(sc, c):
+            if e["side"] == side and e["place"] == place and type_ok(sc, c) and \
+                    nation_ok(sc, c, st.battle):
                 total += eff["amount"]
         elif e["side"] != side and e["place"] == enemy_place and type_ok(sc, c):
-            if enemy_card is None or nation_ok(sc, enemy_card):
+            if enemy_card is None or nation_ok(sc, enemy_card, st.battle):
                 total -= eff["amount"]
     return total

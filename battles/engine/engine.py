@@ -60,9 +60,13 @@ def _deploy(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None
     st.cache = None
     if "occupy" in a:
         p.occ = a["occupy"]
+    if "formation" in a:
+        p.form = FORMATIONS.index(a["formation"])  # MagWeb Q&A 4.1 (RULINGS 4.1-c)
     ev.append({"type": "deploy", "side": SIDES[s], "piece": p.pid, "to": a["to"],
                "army": c.army, **({"card": num} if p.up else {}),
-               **({"occupy": p.occ} if p.occ else {}), "visibility": "all"})
+               **({"occupy": p.occ} if p.occ else {}),
+               **({"formation": a["formation"]} if "formation" in a else {}),
+               "visibility": "all"})
     if not p.up:
         ev.append({"type": "deploy_card", "side": SIDES[s], "piece": p.pid, "card": num,
                    "visibility": SIDES[s]})

@@ -19,10 +19,13 @@ from .moves import (
     PRUSSIAN_PLACES,
     STACK_LIMIT,
     cos_barred,
+    extra_token,
+    limits_ok_after,
     move_actions,
     occupy_options,
+    over_limits,
     river_ignored,
-    step_ok,
+    second_from_reserve,
 )
 from .queries import Field, engaged, index, is_decoy, on_field
 from .specials import playable, special_actions
@@ -44,9 +47,6 @@ def legal_actions(st: State, side: str) -> list[dict]:
     if phase == "reinforce":
         return special_actions(st, idx, s) + [{"type": "end_turn", "side": side}]
     # combat phase, main step
-    if st.transit:
-        p = st.pieces[st.transit]
-        return move_actions(st, idx, s, st.cards[p.num], p, {"piece": p.pid})
     return combat_actions(st, idx, s)
 
 
@@ -60,10 +60,14 @@ def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             out.extend(piece_actions(st, idx, s, p))
     seen = set()
     for num in st.reserve[s]:
-        if num in seen or not playable(st, s, num):
+        if num in seen:
             continue
         seen.add(num)
         c = st.cards[num]
+        if not playable(st, s, num):
+            if second_from_reserve(st, s, num) is not None:  # RULINGS 8.2-b/8.3
+                out.extend(move_actions(st, idx, s, c, None, {"card": num}))
+            continue
         if c.troop or c.kind == "general":
             out.extend(move_actions(st, idx, s, c, None, {"card": num}))
         elif c.kind == "terrain":
@@ -74,14 +78,17 @@ def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
     out.extend(special_actions(st, idx, s))
     out.append({"type": "end_phase", "side": side})
+    if over_limits(st, idx, s):
+        # RULINGS 8.4-a: over a limit, movement is not completed: only moves
+        out = [a for a in out if a["type"] == "move"]
     return out
 
 
 def piece_actions(st: State, idx: list[list[Piece]], s: int, p: Piece) -> list[dict]:
     c = st.cards[p.num]
     side = SIDES[s]
-    out = move_actions(st, idx, s, c, p, {"piece": p.pid}) if (c.troop or c.kind == "general"
-                                                               ) else []
+    out = move_actions(st, idx, s, c, p, {"piece": p.pid}) if (
+        c.troop or c.kind == "general" or is_decoy(st, p)) else []
     if not c.troop or is_decoy(st, p):
         return out
     for t in fire_targets(st, idx, p):
@@ -149,13 +156,19 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
                 if stk[pos] >= 4:
                     continue
                 a = {"type": "deploy", "side": side, "card": num, "to": PLACE_NAMES[pos]}
-                out.append(a)
+                # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
+                # when the action names none
+                forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
+                    c.kind == "infantry" else ({},)
+                for f in forms:
+                    out.append({**a, **f})
                 if idx.ter[pos]:
                     key = (pos, c.kind == "infantry")
                     if key not in occs:
                         occs[key] = occupy_options(st, idx, s, c, pos)
                     for t in occs[key]:
-                        out.append({**a, "occupy": t})
+                        for f in forms:
+                            out.append({**a, **f, "occupy": t})
         elif c.kind == "general":
             if cos_barred(st, c):
                 continue
@@ -213,6 +226,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     waterloo = st.battle == "waterloo"
     hit = st.hit
     last_mover = st.last_mover
+    over = over_limits(st, idx, s)  # RULINGS 8.4-a
     # Field-level facts, kept in the Field's memo: river Move Limits per front, face-up
     # Terrain per Position, and the enemy cards that could be targeted per place
     facts = idx.memo.get(("combat", s))
@@ -235,12 +249,17 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         facts = idx.memo[("combat", s)] = (rivers_, terrains, {})
     rivers_, terrains, cand_memo = facts
     # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
-    blocked = [False] * 11
+    # (None: a special may lift the limit for some cards, asked per card)
+    blocked: list = [False] * 11
     crossings = st.crossings
     for fr, limit in rivers_:
-        if crossings.get(fr, 0) >= limit and not river_ignored(st, s, fr):
+        if crossings.get(fr, 0) >= limit:
             blocked[fr] = True
-    tokens = [False] * 11
+            for e in st.effects:
+                if e["side"] == s and front(e["place"]) == fr and \
+                        cards[e["card"]].effect["kind"] == "ignore_river_limit":
+                    blocked[fr] = None
+    tokens = [False] * 11  # True: an extra_move effect there (for which cards: extra_token)
     for e in st.effects:
         if e["side"] == s and e["left"] > 0 and cards[e["card"]].effect["kind"] == "extra_move":
             tokens[e["place"]] = True
@@ -295,7 +314,11 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         troop = kind in TROOPS
         prussian = waterloo and c.army == "prussian"
         if not troop and (kind != "general" or not p.up):
-            continue  # terrain and decoys never act (14.0)
+            if not p.up and not p.moves and (p.place >> 2) == s and \
+                    (not over or limits_ok_after(st, idx, s, c, p, p.place, res)):
+                # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve (14.0-a)
+                append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
+            continue  # terrain never acts; a decoy does nothing else (14.0)
         pid = p.pid
         src = p.place
         m = p.moves
@@ -303,11 +326,12 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         # ---- moves (8.0-8.4)
         limit = 2 if kind in _TWO_MOVES else 1
         go = True
+        token = tokens[src] and extra_token(st, s, src, c) is not None
         if m < limit:
             second = m > 0
-            if second and last_mover != pid and not tokens[src]:
+            if second and last_mover != pid and not token:
                 go = False
-        elif m == limit and tokens[src]:
+        elif m == limit and token:
             second = True
         else:
             go = False
@@ -325,19 +349,16 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                     go = not (second or own_src or dst_enemy or p.eng)
                 elif dst_enemy:
                     go = not (p.dis or (kind == "artillery" and not c.horse))
+                if go and kind != "general":
+                    b = blocked[_FRONT[src]]
+                    if b or (b is None and not river_ignored(st, s, _FRONT[src], c)):
+                        go = False  # 11.3
                 if go:
-                    if kind == "general":
-                        g = own_gen[dst]
-                        go = g is None or g is p
-                    elif blocked[_FRONT[src]]:
-                        go = False
-                if go:
-                    if not troop or own_stk[dst] < STACK_LIMIT:
-                        dsts.append(dst)
-                    elif m == 0 and kind == "cavalry" and not own_src and \
-                            not foe_pres[dst] and \
-                            step_ok(st, idx, s, c, p, dst, 8 - dst, second=True):
-                        dsts.append(dst)  # 8.4 passing through an own Position
+                    dsts.append(dst)
+            if dsts and (over or (own_gen[dsts[-1]] is not None if kind == "general" else
+                                  (not p.up or troop) and own_stk[dsts[-1]] >= STACK_LIMIT)):
+                # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
+                dsts = [d for d in dsts if limits_ok_after(st, idx, s, c, p, src, d)]
             for dst in dsts:
                 to = PLACE_NAMES[dst]
                 occs = occupy(c, dst) if terrain_at[dst] else ()
@@ -392,14 +413,16 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             for t in occupy(c, src):
                 append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
-    _reserve_actions(st, idx, s, out, occupy, terrain_at, blocked)
+    _reserve_actions(st, idx, s, out, occupy, terrain_at)
+    if over:
+        return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
     append({"type": "end_phase", "side": side})
     return out
 
 
 def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
-                     terrain_at: list[bool], blocked: list[bool]) -> None:
+                     terrain_at: list[bool]) -> None:
     """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
     decoys = st.settings.get("decoys")
     prussians = st.prussians
@@ -424,6 +447,10 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     if entry is None:
         entry = idx.memo[key] = {}
     facts = _card_facts(cards)
+    own_stk, own_gen = idx.stk[s], idx.gen[s]
+    over = over_limits(st, idx, s)
+    full = any(own_stk[d] >= STACK_LIMIT for d in positions(s))
+    gen_at = any(own_gen[d] is not None for d in positions(s))
     # 10.0 cards drawn this turn (all copies of their number just drawn) wait
     stale = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh else ()
     seen = set()
@@ -438,6 +465,9 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
         if prussian and not prussians:
             continue
         if num in stale and not exempt:
+            if st.back is not None and second_from_reserve(st, s, num) is not None:
+                # RULINGS 8.2-b/8.3 a consecutive second move out of the Reserve
+                out += move_actions(st, idx, s, cards[num], None, {"card": num})
             continue
         c = cards[num]
         if key is not None:  # troops and Generals
@@ -450,7 +480,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                 # (plain, items): items are destination names (or (name, formation) pairs
                 # for Infantry) when no terrain can be occupied, else (name, form, terrain)
                 inf = kind == "infantry"
-                dsts = _entry_destinations(st, idx, s, c, blocked)
+                dsts = _entry_destinations(st, idx, s, c)
                 occs = [occupy(c, dst) if idx[dst] else () for dst in dsts]
                 if not any(occs):
                     if inf:
@@ -467,6 +497,16 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                     moves = (False, tuple(items))
                 entry[key] = moves
             plain, items = moves
+            if items and (over or (gen_at if kind == "general" else full)):
+                # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
+                general = kind == "general"
+                bad = {PLACE_NAMES[d] for d in positions(s)
+                       if (over or (own_gen[d] is not None if general else
+                                    own_stk[d] >= STACK_LIMIT)) and
+                       not limits_ok_after(st, idx, s, c, None, 4 * s, d)}
+                if bad:
+                    items = tuple(x for x in items
+                                  if (x if isinstance(x, str) else x[0]) not in bad)
             if plain:
                 if kind == "infantry":
                     out += [{"type": "move", "side": side, "card": num, "to": to,
@@ -516,13 +556,12 @@ def _card_facts(cards) -> dict[int, tuple]:
     return got
 
 
-def _entry_destinations(st: State, idx: Field, s: int, c, blocked: list[bool]) -> list[int]:
+def _entry_destinations(st: State, idx: Field, s: int, c) -> list[int]:
     """``moves.destinations`` for a card entering from the Reserve (not barred by 12.3 or
-    10.0), spelled out: ``blocked`` are the river fronts troop cards may not cross now."""
+    10.0), spelled out, before the limits of 8.4 and 12.0 (which read more than the Field).
+    No river lies between a Reserve and its Positions (11.3)."""
     kind = c.kind
-    troop = kind in TROOPS
-    foe_pres, own_stk = idx.pres[1 - s], idx.stk[s]
-    own_gen = idx.gen[s]
+    foe_pres = idx.pres[1 - s]
     prussian = st.battle == "waterloo" and c.army == "prussian"
     foot_artillery = kind == "artillery" and not c.horse
     out = []
@@ -531,17 +570,7 @@ def _entry_destinations(st: State, idx: Field, s: int, c, blocked: list[bool]) -
             continue
         if foe_pres[dst] and foot_artillery:
             continue
-        if kind == "general" and own_gen[dst] is not None:
-            continue
-        if troop and own_stk[dst] >= STACK_LIMIT:
-            # 8.4 cavalry may pass through an overstacked own Position to the facing one
-            there = 8 - dst
-            if kind == "cavalry" and not foe_pres[dst] and \
-                    not (prussian and there not in PRUSSIAN_PLACES) and \
-                    not blocked[_FRONT[dst]] and own_stk[there] < STACK_LIMIT:
-                out.append(dst)
-            continue
-        out.append(dst)
+        out.append(dst)  # the limits of 8.4 and 12.0: _reserve_actions (RULINGS 8.4-a)
     return out
 
 

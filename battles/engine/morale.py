@@ -108,7 +108,8 @@ def _rally_effect(st: State, p: Piece) -> dict | None:
     for e in st.effects:
         sc = st.cards[e["card"]]
         if sc.effect["kind"] == "rally_routed" and e["side"] == p.side and \
-                e["place"] == p.place and e["left"] > 0 and type_ok(sc, c) and nation_ok(sc, c):
+                e["place"] == p.place and e["left"] > 0 and type_ok(sc, c) and \
+                nation_ok(sc, c, st.battle):
             return e
     return None
 

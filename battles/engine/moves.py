@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from bisect import insort
 
-from .board import PLACE_INDEX, PLACE_NAMES, SIDES, facing, front, owner, reserve
-from .cards import TROOPS, Card
+from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner, reserve
+from .cards import Card
+from .effects import nation_ok, type_ok
 from .errors import IllegalAction
 from .queries import (
     counts_as_troop,
@@ -19,6 +20,7 @@ from .queries import (
 from .state import FORMATIONS, LINE, Piece, State
 
 STACK_LIMIT = 4  # 8.4
+GENERAL_LIMIT = 1  # 12.0 "Only one (1) General may occupy each Position"
 PRUSSIAN_PLACES = (4, 5, 3)  # 10.0: allied reserve, British Left, French Right
 
 
@@ -54,25 +56,36 @@ def river_limit(st: State, idx: list[list[Piece]], pos: int) -> int:
     return sum(st.cards[p.num].move_limit for p in rivers(st, idx, pos))
 
 
-def river_ignored(st: State, side: int, fr: int) -> bool:
+def _aids(st: State, e: dict, c: Card) -> bool:
+    """13.0: whether the special in effect e aids card c (its type, elite and nationality
+    restrictions; British Specials, and Prussian ones at Waterloo, aid only their own)."""
+    sc = st.cards[e["card"]]
+    return type_ok(sc, c) and nation_ok(sc, c, st.battle)
+
+
+def river_ignored(st: State, side: int, fr: int, c: Card) -> bool:
+    """13.0 ignore_river_limit at a Position on this front, aiding card c."""
     for e in st.effects:
         if e["side"] == side and front(e["place"]) == fr and \
-                st.cards[e["card"]].effect["kind"] == "ignore_river_limit":
+                st.cards[e["card"]].effect["kind"] == "ignore_river_limit" and _aids(st, e, c):
             return True
     return False
 
 
-def extra_token(st: State, side: int, place: int) -> dict | None:
+def extra_token(st: State, side: int, place: int, c: Card) -> dict | None:
+    """13.0 extra_move: an extra move left at this place for card c."""
     for e in st.effects:
         if e["side"] == side and e["place"] == place and e["left"] > 0 and \
-                st.cards[e["card"]].effect["kind"] == "extra_move":
+                st.cards[e["card"]].effect["kind"] == "extra_move" and _aids(st, e, c):
             return e
     return None
 
 
 def step_ok(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None,
-            src: int, dst: int, *, second: bool, stacking: bool = True) -> bool:
-    """Whether one Battle Move src -> dst is legal for card c (piece p, None from Reserve)."""
+            src: int, dst: int, *, second: bool) -> bool:
+    """Whether one Battle Move src -> dst is legal for card c (piece p, None from Reserve),
+    leaving aside the limits of 8.4 and 12.0, which bind only once movement is completed
+    (``limits_ok_after``, RULINGS 8.4-a)."""
     if dst != reserve(side) and prussian_barred(st, c, dst):
         return False
     res = 4 * side
@@ -88,32 +101,151 @@ def step_ok(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | No
             return False
         if c.kind == "artillery" and not c.horse:
             return False
-    if c.kind == "general" and dst != res:
-        g = idx.gen[side][dst]
-        if g is not None and g is not p:
-            return False  # 12.0 one General per Position
     if src != res and dst != res and c.kind != "general":
         fr = front(src)
         if idx[fr]:
             limit = river_limit(st, idx, src)
-            if limit and not river_ignored(st, side, fr) and st.crossings.get(fr, 0) >= limit:
+            if limit and not river_ignored(st, side, fr, c) and st.crossings.get(fr, 0) >= limit:
                 return False  # 11.3
-    if stacking and dst != res and c.kind in TROOPS:
-        if idx.stk[side][dst] + 1 > STACK_LIMIT:
+    return True
+
+
+def over_limits(st: State, idx, side: int) -> bool:
+    """Whether the side now exceeds a limit somewhere: more than four cards counting for
+    stacking (8.4) or more than one General (12.0) in a Position. A Field-only fact."""
+    key = ("over", side)
+    got = idx.memo.get(key)
+    if got is None:
+        stk = idx.stk[side]
+        got = any(stk[place] > STACK_LIMIT for place in POSITIONS)
+        if not got:
+            cards = st.cards
+            seen = set()
+            for q in idx.own[side]:
+                if q.up and cards[q.num].kind == "general":
+                    if q.place in seen:
+                        got = True
+                        break
+                    seen.add(q.place)
+        idx.memo[key] = got
+    return got
+
+
+_NEW = Piece(0, 0, 0, 0, up=True)  # stands for a card just entering from the Reserve
+
+
+def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged: bool
+                  ) -> bool:
+    """Whether own card q, in an own Position, can still make a Battle Move to the Reserve
+    this turn (8.0-8.3): not fired, a move left (the second one only consecutively), and if
+    engaged only as its first move and not having engaged this turn. Extra-move specials
+    are left out (a sufficient test)."""
+    if q.fired or (not q.up and not c.troop):
+        return False  # 7.0; 14.0 decoys never move
+    if not (c.troop or c.kind == "general"):
+        return False
+    if moves >= max_moves(c) or (moves and not mover):
+        return False
+    if engaged and (moves or q.eng):
+        return False  # 8.2/8.3
+    return True
+
+
+def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: int, dst: int,
+                    entry_moves: int = 1) -> bool:
+    """RULINGS 8.4-a. 8.0: "Stacking Limits (8.4) are ignored until all movement is
+    completed"; the MagWeb Q&A (8.3) extends this to 12.0's one General per Position. A move
+    may leave the side over a limit only if every Position over it holds enough cards that
+    can still go back to the Reserve (unlimited, 8.4) to get within it, so that the moves
+    then listed always lead back within the limits (never a dead end): while over, the side
+    may only move (legal.py), so it is within the limits before it fires, plays a card or
+    ends the Combat Phase. An enemy Position has no way back to the Reserve: never over."""
+    cards = st.cards
+    foe_pres = idx.pres[1 - side]
+    general = c.kind == "general"
+    counts = counts_as_troop(st, p) if p is not None else c.troop
+    for place in POSITIONS:
+        if place != dst and not idx.pres[side][place]:
+            continue
+        troops, gens, out_t, out_g = 0, 0, 0, 0
+        own = owner(place) == side
+        for q in idx[place]:
+            if q.side != side or q is p:
+                continue
+            qc = cards[q.num]
+            if q.up and qc.kind == "general":
+                gens += 1
+                if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
+                    out_g += 1
+            elif not q.up or qc.troop:
+                troops += 1
+                if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
+                    out_t += 1
+        if place == dst:
+            m = entry_moves if p is None else p.moves + 1
+            ok = own and (p is None or not p.fired) and \
+                _may_withdraw(st, p if p is not None else _NEW, c, m, True, foe_pres[place])
+            if general:
+                gens += 1
+                out_g += ok
+            elif counts:
+                troops += 1
+                out_t += ok
+        if troops > STACK_LIMIT and out_t < troops - STACK_LIMIT:
+            return False
+        if gens > GENERAL_LIMIT and out_g < gens - GENERAL_LIMIT:
             return False
     return True
+
+
+def second_from_reserve(st: State, side: int, num: int) -> dict | None:
+    """RULINGS 8.2-b/8.3: the Cavalry or General card ``num`` made its first move of the turn
+    to the Reserve and no other card has acted since: it may leave the Reserve again as its
+    consecutive second move (8.3 "two (2) consecutive battle moves"). Any other card that
+    moved to the Reserve stays there this turn (8.0 one Battle Move)."""
+    b = st.back
+    if b is None or b["card"] != num or st.last_mover != b["piece"] or st.active != side:
+        return None
+    return b
+
+
+def needs_limits_check(st: State, idx, side: int, c: Card, p: Piece | None, dst: int) -> bool:
+    """Whether a move to dst could leave the side over a limit (8.4, 12.0)."""
+    if over_limits(st, idx, side):
+        return True
+    if dst == reserve(side):
+        return False
+    if c.kind == "general":
+        return idx.gen[side][dst] is not None
+    counts = counts_as_troop(st, p) if p is not None else c.troop
+    return counts and idx.stk[side][dst] >= STACK_LIMIT
 
 
 def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None
                  ) -> list[int]:
     """Where this card may make its next Battle Move now."""
     src = reserve(side) if p is None else p.place
+    back = None
     if p is None:
         if cos_barred(st, c) or (c.army == "prussian" and not st.prussians):
             return []
         second = False
+        if not _playable_now(st, side, c.num):
+            back = second_from_reserve(st, side, c.num)
+            if back is None:
+                return []
+            second = True
+    elif is_decoy(st, p):
+        # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve during one's turn
+        # to move (RULINGS 14.0-a): its one Battle Move, only that one
+        res = reserve(side)
+        if p.moves or owner(src) != side or \
+                (needs_limits_check(st, idx, side, c, p, res) and
+                 not limits_ok_after(st, idx, side, c, p, src, res)):
+            return []
+        return [res]
     else:
-        if p.fired or is_decoy(st, p) or not (p.up or c.troop):
+        if p.fired or not (p.up or c.troop):
             return []
         limit = max_moves(c)
         if p.moves < limit:
@@ -125,10 +257,10 @@ def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
             if not second_ok:
                 if p.moves == limit - 1 and p.moves >= 1:
                     # may still use an extra_move token instead
-                    if extra_token(st, side, src) is None:
+                    if extra_token(st, side, src, c) is None:
                         return []
                     second = True
-        elif p.moves == limit and extra_token(st, side, src) is not None:
+        elif p.moves == limit and extra_token(st, side, src, c) is not None:
             second = True
         else:
             return []
@@ -136,15 +268,19 @@ def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
             return []  # 8.3 never move through an engagement
     out = []
     for dst in adjacent(side, src):
-        if step_ok(st, idx, side, c, p, src, dst, second=second):
-            out.append(dst)
-        elif (p is None or p.moves == 0) and c.kind == "cavalry" and dst != reserve(side) \
-                and owner(dst) == side and \
-                step_ok(st, idx, side, c, p, src, dst, second=second, stacking=False) and \
-                not idx.pres[1 - side][dst] and \
-                step_ok(st, idx, side, c, p, dst, facing(dst), second=True):
-            out.append(dst)  # 8.4: stacking ignored while the cavalry moves on through
+        if back is not None and back["disengaged"] and idx.pres[1 - side][dst]:
+            continue  # 8.3 never disengage and engage in one turn
+        if step_ok(st, idx, side, c, p, src, dst, second=second) and \
+                (not needs_limits_check(st, idx, side, c, p, dst) or
+                 limits_ok_after(st, idx, side, c, p, src, dst, 2 if back else 1)):
+            out.append(dst)  # 8.0 stacking ignored until movement is completed (8.4-a)
     return out
+
+
+def _playable_now(st: State, side: int, num: int) -> bool:
+    """10.0 / RULINGS 8.2-b: not every copy of num in the Reserve arrived there this turn."""
+    fresh = st.fresh[side]
+    return not fresh or st.reserve[side].count(num) > fresh.count(num)
 
 
 def occupy_options(st: State, idx: list[list[Piece]], side: int, c: Card, dst: int) -> list[int]:
@@ -198,12 +334,19 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
     if "card" in a:
         num = a["card"]
         c = st.cards[num]
+        back = None if _playable_now(st, side, num) else second_from_reserve(st, side, num)
         st.reserve[side].remove(num)
         p = Piece(st.next_pid, num, side, dst, up=c.kind == "general")
         st.next_pid += 1
         st.pieces[p.pid] = p
         st.cache = shifted(st, idx, p, None, dst)
         p.moves = 1
+        if back is not None:
+            # RULINGS 8.2-b/8.3: the consecutive second move of a card that went back to the
+            # Reserve: its last move this turn, and it keeps having disengaged
+            p.moves = max_moves(c)
+            p.dis = back["disengaged"]
+            st.fresh[side].remove(num)
         src = reserve(side)
         events.append({"type": "enter", "side": SIDES[side], "piece": p.pid,
                        "to": a["to"], "army": c.army, "visibility": "all",
@@ -217,7 +360,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
         src = p.place
         limit = max_moves(c)
         if p.moves >= limit or (p.moves and st.last_mover != p.pid):
-            tok = extra_token(st, side, src)
+            tok = extra_token(st, side, src, c)
             if tok is None:
                 raise IllegalAction("no move left")
             tok["left"] -= 1
@@ -245,16 +388,16 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
         p.occ = a["occupy"]
         events.append({"type": "occupy", "piece": p.pid, "terrain": p.occ, "visibility": "all"})
     st.last_mover = p.pid
+    st.back = None
     if dst == reserve(side):
-        st.transit = 0
+        if p.moves < max_moves(c) and (p.up or c.troop):  # a decoy pulled back: not
+            # 8.3 a Cavalry or General card may still make its consecutive second move
+            st.back = {"card": p.num, "piece": p.pid, "disengaged": p.dis}
         to_reserve(st, p)
         # RULINGS 8.2-b: its Battle Move ends in the Reserve; it may not leave it again this
         # turn (a card leaving the Reserve is a new piece, with fresh per-turn flags)
         st.fresh[side].append(p.num)
         return None
-    # 8.4: a cavalry card that overstacked in transit must move on at once.
-    st.transit = p.pid if (counts_as_troop(st, p) and idx.stk[side][dst] + 1
-                           > STACK_LIMIT) else 0
     return p
 
 

@@ -1,5 +1,5 @@
 """Battle Turns (5.0), settling the field after each action (8.1, 11.5, 12.4, 14.0), victory
-(4.3), reinforcements (10.0) and the turn cap."""
+(4.3), reinforcements (10.0) and the optional turn cap (RULINGS 5.0-c)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def settle(st: State, events: list[dict]) -> None:
     """What happens at once after an action: engaged cards are revealed and decoys engaged
     are eliminated (8.1, 14.0), lone engaged Generals die (12.4 NOTE), vacant terrain is
     captured (11.5), and sole occupation wins (4.3)."""
-    if st.outcome is not None or st.transit:
+    if st.outcome is not None:
         return
     idx = index(st)
     changed = False
@@ -141,6 +141,7 @@ def start_turn(st: State, side: int, events: list[dict]) -> None:
     st.hit = set()
     st.crossings = {}
     st.last_mover = st.transit = 0
+    st.back = None
     st.pending = None
     idx = index(st)
     need_morale = False
@@ -193,7 +194,8 @@ def reinforce(st: State, events: list[dict]) -> None:
 
 def end_turn(st: State, events: list[dict]) -> None:
     discard_effects(st, events)
-    if st.turn >= st.settings["turn_cap"]:
+    cap = st.settings.get("turn_cap")
+    if cap is not None and st.turn >= cap:  # RULINGS 5.0-c: only if a cap was set
         adjudicate(st, events)
         return
     st.turn += 1

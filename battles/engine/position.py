@@ -44,13 +44,17 @@ def to_json(st: State) -> dict[str, Any]:
         "discarded": {SIDES[i]: list(st.discard[i]) for i in (0, 1)},
         "specials": [{"id": e["eid"], "card": e["card"], "side": SIDES[e["side"]],
                       "at": PLACE_NAMES[e["place"]], "left": e["left"],
-                      **({"pieces": list(e["pieces"])} if "pieces" in e else {})}
+                      **({"pieces": list(e["pieces"])} if "pieces" in e else {}),
+                      **({"cancelled": {"card": e["cancelled"]["card"],
+                                        "at": PLACE_NAMES[e["cancelled"]["place"]]}}
+                         if "cancelled" in e else {})}
                      for e in st.effects],
         "pending": dict(st.pending) if st.pending else None,
         "hit_this_turn": sorted(st.hit),
         "river_crossings": {PLACE_NAMES[k]: v for k, v in sorted(st.crossings.items())},
         "last_mover": st.last_mover,
         "transit": st.transit,
+        "second_move_from_reserve": dict(st.back) if st.back else None,
         "prussians_arrived": st.prussians,
         "outcome": dict(st.outcome) if st.outcome else None,
         "deck_bp": {SIDES[i]: st.deck_bp[i] for i in (0, 1)},
@@ -91,12 +95,17 @@ def from_json(d: dict[str, Any],
     st.discard = [list(d["discarded"][n]) for n in SIDES]
     st.effects = [{"eid": e["id"], "card": e["card"], "side": SIDE_INDEX[e["side"]],
                    "place": PLACE_INDEX[e["at"]], "left": e["left"],
-                   **({"pieces": list(e["pieces"])} if "pieces" in e else {})}
+                   **({"pieces": list(e["pieces"])} if "pieces" in e else {}),
+                   **({"cancelled": {"card": e["cancelled"]["card"],
+                                     "place": PLACE_INDEX[e["cancelled"]["at"]]}}
+                      if "cancelled" in e else {})}
                   for e in d["specials"]]
     st.pending = dict(d["pending"]) if d["pending"] else None
     st.hit = set(d["hit_this_turn"])
     st.crossings = {PLACE_INDEX[k]: v for k, v in d["river_crossings"].items()}
     st.last_mover, st.transit = d["last_mover"], d["transit"]
+    back = d.get("second_move_from_reserve")
+    st.back = dict(back) if back else None
     st.prussians = d["prussians_arrived"]
     st.outcome = dict(d["outcome"]) if d["outcome"] else None
     st.deck_bp = [d["deck_bp"][n] for n in SIDES]

@@ -10,7 +10,7 @@ from .board import SIDES
 from .dice import SeededDice
 from .engine import apply
 from .legal import legal_actions
-from .state import State, new_battle
+from .state import SIMULATION_TURN_CAP, State, new_battle
 
 
 @dataclass
@@ -28,8 +28,12 @@ def play_random(battle: str, seed: int | str, *, settings: dict[str, Any] | None
 
     Choices come from ``random.Random("eagles-random:<seed>")`` and dice from
     ``SeededDice(seed)``, so the same arguments replay the same battle. ``on_step(state,
-    action, events)`` is called after each action (tests use it for invariants)."""
-    st = new_battle(battle, seed, decks, settings, cards=cards)
+    action, events)`` is called after each action (tests use it for invariants).
+
+    A simulation: the turn cap is SIMULATION_TURN_CAP unless ``settings`` says otherwise
+    (``{"turn_cap": None}``: none; random play is then not bounded, RULINGS 5.0-c)."""
+    st = new_battle(battle, seed, decks, {"turn_cap": SIMULATION_TURN_CAP, **(settings or {})},
+                    cards=cards)
     rng = random.Random(f"eagles-random:{seed}")
     dice = SeededDice(seed)
     game = RandomGame(st)

@@ -9,7 +9,7 @@ from itertools import combinations
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
 from .cards import TROOPS
 from .combat import reveal
-from .effects import nation_ok, type_ok
+from .effects import nation_ok, nationals_only, type_ok
 from .phases import draw, eliminate
 from .queries import general_at, index, rivers
 from .state import FORMATIONS, Piece, State
@@ -36,7 +36,7 @@ def _own(st: State, idx: list[list[Piece]], side: int, place: int, sc) -> list[P
     """Own cards at a place the special may aid (type, elite, nationality)."""
     out = []
     cards = st.cards
-    aids = aided(cards, sc)
+    aids = aided(cards, sc, st.battle)
     for q in idx[place]:
         if q.side != side or q.num not in aids:
             continue
@@ -46,7 +46,7 @@ def _own(st: State, idx: list[list[Piece]], side: int, place: int, sc) -> list[P
     return out
 
 
-def aided(cards, sc) -> frozenset:
+def aided(cards, sc, battle: str) -> frozenset:
     """The card numbers a special's type, elite and nationality restrictions let it aid
     (``type_ok`` and ``nation_ok``), worked out once per card table."""
     memo = getattr(cards, "_aids", None)
@@ -56,20 +56,38 @@ def aided(cards, sc) -> frozenset:
             cards._aids = memo
         except AttributeError:  # a plain dict of cards: no cache
             pass
-    got = memo.get(sc.num)
+    key = (sc.num, battle)
+    got = memo.get(key)
     if got is None:
-        got = memo[sc.num] = frozenset(n for n, c in cards.items()
-                                       if type_ok(sc, c) and nation_ok(sc, c))
+        got = memo[key] = frozenset(n for n, c in cards.items()
+                                    if type_ok(sc, c) and nation_ok(sc, c, battle))
     return got
+
+
+def played_at(st: State, place: int) -> list[int]:
+    """13.0 the Special cards played on a Position this phase, by both sides: those in
+    effect there, cancel cards played there, and the cards they cancelled there."""
+    out = []
+    for e in st.effects:
+        if e["place"] == place:
+            out.append(e["card"])
+        gone = e.get("cancelled")
+        if gone is not None and gone["place"] == place:
+            out.append(gone["card"])
+    return out
 
 
 def base_ok(st: State, idx: list[list[Piece]], side: int, sc, place: int) -> bool:
     if st.effects:
-        mine = [e for e in st.effects if e["side"] == side and e["place"] == place]
-        if len(mine) >= 2 or any(e["card"] == sc.num for e in mine):
-            return False  # 13.0 at most two different Specials per Position per phase
+        # 13.0 "A maximum of two Special cards can be played on the same Position at the
+        # same time (phase) and these must be two different cards": both sides count
+        # (RULINGS 13.0-a)
+        there = played_at(st, place)
+        if len(there) >= 2 or sc.num in there:
+            return False
     r = sc.restrictions
-    if not r:
+    if not r and sc.army != "british" and not (sc.army == "prussian" and
+                                               st.battle == "waterloo"):
         return True
     if "requires_general" in r and general_at(st, idx[place], side) is None:
         return False
@@ -82,7 +100,7 @@ def base_ok(st: State, idx: list[list[Piece]], side: int, sc, place: int) -> boo
     if "one_per_position" in r and any(e["card"] == sc.num and e["place"] == place
                                        for e in st.effects):
         return False
-    if "own_nationals_only" in r:
+    if nationals_only(sc, st.battle):
         # 13.0 only in a Position holding cards of the owning army (and nationality)
         cards = st.cards
         army, nat = sc.army, sc.nat
@@ -111,8 +129,8 @@ def special_actions(st: State, idx: list[list[Piece]], side: int) -> list[dict]:
         if sc.timing != window or sc.kind != "special" or num in seen:
             continue
         seen.add(num)
-        if st.battle not in sc.battles:
-            continue
+        # RULINGS 13.0-d: no list of battles; 13.0 restricts only British Specials and
+        # Prussian ones at Waterloo (base_ok, effects.nationals_only)
         if not playable(st, side, num):
             continue
         out.extend(_options(st, idx, side, sc))
@@ -137,8 +155,8 @@ def _options(st: State, idx: list[list[Piece]], side: int, sc) -> list[dict]:
     target_place = st.pieces[pend["target"]].place if pend else None
     if kind == "cancel_special":
         for e in st.effects:
-            if e["side"] == side:
-                continue
+            if e["side"] == side or "cancelled" in e:
+                continue  # a cancel card stays played for the phase, but has no effect
             for place in (e["place"], facing(e["place"])):
                 if base_ok(st, idx, side, sc, place):
                     out.append(_act(side, sc.num, place, cancel=e["eid"]))
@@ -148,15 +166,14 @@ def _options(st: State, idx: list[list[Piece]], side: int, sc) -> list[dict]:
         if not st.decks.get(sc.army):
             return []
         for place in POSITIONS:
-            if base_ok(st, idx, side, sc, place) and ("own_nationals_only" not in
-                                                      sc.restrictions or _own(st, idx, side,
-                                                                              place, sc)):
+            if base_ok(st, idx, side, sc, place) and (not nationals_only(sc, st.battle) or
+                                                      _own(st, idx, side, place, sc)):
                 return [_act(side, sc.num, place)]
         return []
     needs_own = not enemy or kind not in _ENEMY_TARGETED
     own_pres = idx.pres[side]
     cards = st.cards
-    aids = aided(cards, sc)
+    aids = aided(cards, sc, st.battle)
 
     def own(place: int) -> list[Piece]:  # _own, with the card's aid set looked up once
         return [q for q in idx[place] if q.side == side and q.num in aids and
@@ -265,7 +282,12 @@ def play_special(st: State, side: int, a: dict, events: list[dict]) -> None:
             if e["eid"] == a["cancel"]:
                 del st.effects[i]
                 insort(st.discard[e["side"]], e["card"])
-                insort(st.discard[side], num)
+                # the cancel card stays in play (without effect) until the phase ends, with
+                # the card it cancelled: both were played on their Positions (13.0-a)
+                st.effects.append({"eid": st.next_eid, "card": num, "side": side,
+                                   "place": place, "left": 0,
+                                   "cancelled": {"card": e["card"], "place": e["place"]}})
+                st.next_eid += 1
                 events.append({"type": "cancelled", "card": e["card"], "by": num,
                                "visibility": "all"})
                 return

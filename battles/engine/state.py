@@ -22,7 +22,10 @@ from .errors import IllegalAction
 
 LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
 FORMATIONS = ("line", "column", "square")
-DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": 40, "decoys": False}
+# RULINGS 5.0-c: no clause caps turns (a battle ends by victory, or for people by
+# resignation or time): no cap unless asked; simulations and bots ask for SIMULATION_TURN_CAP.
+DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": None, "decoys": False}
+SIMULATION_TURN_CAP = 40
 BATTLES = tuple(BATTLES_CHART)
 
 
@@ -61,7 +64,10 @@ class State:
     __slots__ = ("cards", "battle", "settings", "turn", "active", "phase", "step", "priority",
                  "pieces", "next_pid", "reserve", "fresh", "decks", "rates", "elim",
                  "discard", "effects", "next_eid", "pending", "hit", "crossings",
-                 "last_mover", "transit", "prussians", "outcome", "deck_bp", "armies", "cache")
+                 "last_mover", "transit", "back", "prussians", "outcome", "deck_bp", "armies",
+                 "cache")
+    # ``back``: RULINGS 8.2-b/8.3, a Cavalry or General card that may leave the Reserve again
+    # as its consecutive second move (moves.second_from_reserve), else None.
     # ``cache``: the last ``queries.index`` of this state, or None. Engine code that adds,
     # removes, moves or turns up a piece sets it to None (see queries.index).
 
@@ -86,6 +92,7 @@ class State:
         s.hit = set(self.hit)
         s.crossings = dict(self.crossings)
         s.last_mover, s.transit = self.last_mover, self.transit
+        s.back = dict(self.back) if self.back else None
         s.prussians = self.prussians
         s.outcome = dict(self.outcome) if self.outcome else None
         s.deck_bp = list(self.deck_bp)
@@ -170,6 +177,7 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
     s.effects, s.next_eid, s.pending = [], 1, None
     s.hit, s.crossings = set(), {}
     s.last_mover = s.transit = 0
+    s.back = None
     s.prussians = battle != "waterloo"  # 10.0 only restricts the Prussians at Waterloo
     s.outcome = None
     s.deck_bp = [0, 0]

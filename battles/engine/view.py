@@ -51,7 +51,10 @@ def view(st: State, side: str | None) -> dict[str, Any]:
         "eliminated": {SIDES[i]: list(st.elim[i]) for i in (0, 1)},
         "discarded": {SIDES[i]: list(st.discard[i]) for i in (0, 1)},
         "specials": [{"id": e["eid"], "card": e["card"], "side": SIDES[e["side"]],
-                      "at": PLACE_NAMES[e["place"]], "left": e["left"]} for e in st.effects],
+                      "at": PLACE_NAMES[e["place"]], "left": e["left"],
+                      # a cancel card, played (without effect) for the phase (13.0-a)
+                      **({"cancelled": e["cancelled"]["card"]} if "cancelled" in e else {})}
+                     for e in st.effects],
         "pending": dict(st.pending) if st.pending else None,
         "hit_this_turn": sorted(st.hit),
         "prussians_arrived": st.prussians,

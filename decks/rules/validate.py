@@ -168,7 +168,11 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
         wrong_army = card_army != army and army in ARMIES
         terrain_wrong = (card_type == "terrain" and battle in BATTLES
                          and card.get("terrain_battle") != battle)
+        # 2.0 historical-only: "cards that fought in the historical battle". Specials did not
+        # fight; their list of battles is not printed on them, and 13.0 limits no Special
+        # to battles (battles/engine/RULINGS.md 13.0-d): never "absent".
         absent = (deck.historical and not terrain_wrong and battle in BATTLES
+                  and card_type != "special"
                   and battle not in (card.get("battles") or ()))
         have = count
         if owned is not None:

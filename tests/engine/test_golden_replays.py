@@ -12,7 +12,13 @@ engaging move) and 14.0-b (a decoy revealed by a special is eliminated); and onc
 default decks, which now keep the card-type proportions of the battle's pool (RULINGS); and
 once for RULINGS 8.2-b (a card moved to its Reserve stays there for the rest of the turn);
 and once for catalogue 1.1.0 (issue 9: corrected battles, guns and the specials' historical
-pools change the default decks, 2.0 note).
+pools change the default decks, 2.0 note);
+once for RULINGS 8.4-a (8.0: stacking limits and one General per Position bind once movement
+is completed); once for RULINGS 13.0-a (two Specials per Position for both sides together)
+and 13.0-d (no list of battles for Specials); once for RULINGS 8.3-a (a Cavalry or General
+card's consecutive second move out of the Reserve); once for the MagWeb Q&A 4.1 and 14.0
+(Infantry deploy in any formation; decoys may go back to the Reserve); and once for the
+catalogue 1.1.0 and these rulings together (both landed in one merge).
 """
 
 from __future__ import annotations
@@ -32,15 +38,15 @@ RECORDS = catalogue_records()  # the card records the engine is given
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "f933d8b16ae663c0839dea4f808854558a0dc2ccdea949cbdb48927175c2394b"
+        10, "11388c64a9430ff1c9222ba6aca704b394cc13b96a292bf32051259fe5f34474"
     ),
-    ("ligny", False): (10, "7597668b52fda6ac7d442b26488f40d1a72a63b906c93ab3b5c8e839603d5604"),
-    ("wavre", False): (10, "2ed7ca4bbc525042173e628940ee9237c7b458ebd037a0e4171fe12be9fb964f"),
-    ("waterloo", False): (10, "e73cbb40cc68839d5b7cdc91b94f0e5ff90245ab4cd574490079d4ce22cc97a9"),
-    ("quatre-bras", True): (5, "6e6858f291fa4ab188522390ba5d88809c3166b4ef7cf6760e4a563944090106"),
-    ("ligny", True): (5, "dabb2e55de5082f1a77e2363b9002db6f2f38674a8db25bdc5005584c010399c"),
-    ("wavre", True): (5, "4cc7c635fcbfaea952550121e0ca9f3f7cfd45361a68ca71a044757a467d5a6d"),
-    ("waterloo", True): (5, "0e528e1979086387e0b1f861aa7d72dd3dfd2eeefe6f94da4fbc60e23a8c6c86"),
+    ("ligny", False): (10, "4c66863fd059078cb05aab2fbfae3ed6ef5c2538c74d0366f196261a8e7dd986"),
+    ("wavre", False): (10, "b5de986f08af56bcd662cda1b6a632c35aae513db59eb2b6ad7aea3604e21463"),
+    ("waterloo", False): (10, "464b605e01fcd09317875ebd50f29274398f999d9de7a83dea3bad50da736b47"),
+    ("quatre-bras", True): (5, "fb54c7fc9db8f05682eb3a24d43d7f8b7298c65a2c5f25d7aa7a4932d3e0abb8"),
+    ("ligny", True): (5, "eee314ee25f53c14b89dc89f8dc83f46792c5b1b59106627b5ac7da40ffd14ee"),
+    ("wavre", True): (5, "c718ae2615ba1877e97b5b3e79a46bf3e824211fe05cd3610e29593ed6c12988"),
+    ("waterloo", True): (5, "31f73b566e08a46327e6c52fa6d3c353154d27fb1b118789e21b29b614889b21"),
 }
 
 

@@ -17,7 +17,9 @@ from battles.engine import (
     to_json,
     view,
 )
-from battles.engine.board import POSITIONS
+from battles.engine.board import POSITIONS, SIDES
+from battles.engine.legal import legal_actions
+from battles.engine.moves import over_limits
 from battles.engine.queries import index, stack
 from battles.engine.state import State
 from cards.catalogue_file import catalogue_records
@@ -81,10 +83,17 @@ class Checker:
     def __call__(self, st: State, action: dict, events: list[dict]) -> None:
         self.n += 1
         assert all_cards(st) == self.expected  # every card in exactly one place
-        if not st.transit:
-            idx = index(st)
-            for pos in POSITIONS:
-                assert stack(st, idx[pos], 0) <= 4 and stack(st, idx[pos], 1) <= 4
+        idx = index(st)
+        if st.outcome is None and st.phase == "combat" and over_limits(st, idx, st.active):
+            # RULINGS 8.4-a: over a limit while moving, with a move back always listed
+            acts = legal_actions(st, SIDES[st.priority])
+            assert acts and (st.priority != st.active or
+                             all(a["type"] == "move" for a in acts))
+        elif action["type"] != "move":
+            for s in (0, 1):  # 8.4 and 12.0 hold once movement is completed
+                assert not over_limits(st, idx, s)
+                for pos in POSITIONS:
+                    assert stack(st, idx[pos], s) <= 4
         if self.n % 5 == 0 or st.outcome is not None:
             for s, name in enumerate(("french", "allied")):
                 secret = hidden_from(st, s)
@@ -127,9 +136,10 @@ def test_save_and_restore_mid_battle_changes_nothing(battle, seed, cut):
 def test_hidden_identities_swapped_leave_the_view_unchanged():
     """Permuting the identities of a side's hidden cards changes nothing the enemy sees."""
     game_states = []
-    play_random("waterloo", 4, on_step=lambda st, a, ev: game_states.append(st.copy())
-                if len(game_states) < 400 and st.turn and st.turn % 3 == 0 else None, cards=RECORDS)
-    assert game_states
+    for seed in (4, 5, 6):
+        play_random("waterloo", seed, on_step=lambda st, a, ev: game_states.append(st.copy())
+                    if len(game_states) < 400 and st.turn else None, cards=RECORDS)
+    assert len(game_states) > 100
     for st in game_states[::25]:
         for s in (0, 1):
             enemy = 1 - s

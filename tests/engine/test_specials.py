@@ -1,10 +1,15 @@
 """13.0 special cards: every effect kind in EFFECT_KINDS, the two-per-Position limit and the
 British and Prussian restrictions; 14.0 decoys."""
 
+from battles.engine import view
+from battles.engine.board import PLACE_INDEX
+from battles.engine.effects import nation_ok
+from battles.engine.specials import played_at
 from cards.catalogue_rules import EFFECT_KINDS
 
 from .helpers import (
     BR_INF,
+    CARDS,
     FR_CAV,
     FR_FOOT,
     FR_INF,
@@ -223,7 +228,12 @@ def test_13_0_cancel_special():
     fire(st, a, t)
     eid = st.effects[0]["eid"]
     _play(st, "allied", 194, "allied_center", cancel=eid)
-    assert not st.effects and 95 in st.discard[0] and 194 in st.discard[1]
+    # the cancelled card is discarded; the cancel card stays played (without effect) until
+    # the phase ends: both count on their Positions (13.0-a)
+    assert 95 in st.discard[0] and [e["card"] for e in st.effects] == [194]
+    assert played_at(st, PLACE_INDEX["french_center"]) == [95]
+    assert played_at(st, PLACE_INDEX["allied_center"]) == [194]
+    assert view(st, "french")["specials"][0]["cancelled"] == 95
     ev = do(st, {"type": "pass", "side": "allied"}, [5, 5, 5])
     assert event(ev, "fire")["power"] == 1
 
@@ -249,6 +259,76 @@ def test_13_0_two_different_specials_per_position_per_phase():
     _play(st, "french", 95, "allied_center")
     _play(st, "french", 96, "allied_center")
     assert not [a for a in legal(st, "french", "play_special") if a["at"] == "allied_center"]
+
+
+def test_13_0_two_specials_per_position_both_sides():
+    """13.0 "A maximum of two Special cards can be played on the same Position at the same
+    time (phase)": the two sides' cards count together (RULINGS 13.0-a)."""
+    st = blank()
+    st.reserve[0] = [95, 96]
+    st.reserve[1] = [188]  # Reverse Slope: enemy artillery -1cv
+    a = put(st, FR_FOOT, "allied_center")
+    put(st, FR_INF, "allied_center", form="column")
+    t = put(st, BR_INF, "allied_center")
+    _play(st, "french", 95, "allied_center")
+    fire(st, a, t)
+    _play(st, "allied", 188, "allied_center")  # the defender's answer, on the same Position
+    do(st, {"type": "pass", "side": "allied"}, [1, 1])
+    assert played_at(st, PLACE_INDEX["allied_center"]) == [95, 188]
+    assert not [x for x in legal(st, "french", "play_special") if x["at"] == "allied_center"]
+
+
+def test_13_0_a_cancel_and_cancelled_count_where_they_were_played():
+    st = blank()
+    st.reserve[0] = [95, 96, 103]
+    st.reserve[1] = [194]
+    a = put(st, FR_FOOT, "allied_center")
+    put(st, FR_INF, "allied_center", form="column")
+    t = put(st, BR_INF, "allied_center")
+    _play(st, "french", 95, "allied_center")
+    fire(st, a, t)
+    _play(st, "allied", 194, "allied_center", cancel=st.effects[0]["eid"])
+    do(st, {"type": "pass", "side": "allied"}, [1, 1, 1])
+    assert not [x for x in legal(st, "french", "play_special") if x["at"] == "allied_center"]
+
+
+def test_13_0_d_specials_are_not_limited_to_a_list_of_battles():
+    """RULINGS 13.0-d: 13.0 limits no Special to battles (the catalogue's list is not the
+    card's text): the British "Up Guards and at 'em!" (listed for Waterloo only) at Quatre
+    Bras, the Prussian "Pontoniers" (listed for Ligny and Wavre) at Waterloo."""
+    st = blank("quatre-bras", active="allied")
+    st.reserve[1] = [185]  # British elite infantry +1 shock
+    put(st, _guard(), "french_center", form="column")
+    put(st, FR_INF, "french_center")
+    assert [x["at"] for x in legal(st, "allied", "play_special")] == ["french_center"]
+    st = blank("waterloo", active="allied")
+    st.reserve[1] = [293]  # Pontoniers: ignore the river's Move Limit
+    put(st, 282, "front_right")  # a Waterloo river before the British Left
+    put(st, PR_INF, "allied_left")
+    assert [x["at"] for x in legal(st, "allied", "play_special")] == ["allied_left"]
+
+
+def _guard() -> int:
+    return next(n for n, c in sorted(CARDS.items()) if c.army == "british" and
+                c.kind == "infantry" and c.morale == 4)
+
+
+def test_13_0_d_prussian_specials_at_waterloo_only_with_and_for_prussians():
+    """13.0: "Prussian Specials in Waterloo can only be played after the Prussians arrive,
+    only in a Position containing Prussian cards, and only to aid Prussian cards", even a
+    card the catalogue does not mark own_nationals_only (Pontoniers); not so at Wavre."""
+    st = blank("waterloo", active="allied")
+    st.reserve[1] = [293]
+    put(st, 282, "front_right")
+    put(st, BR_INF, "allied_left")
+    assert not legal(st, "allied", "play_special")
+    st.prussians = False
+    put(st, PR_INF, "allied_left")
+    assert not legal(st, "allied", "play_special")
+    st.prussians = True
+    assert legal(st, "allied", "play_special")
+    assert not nation_ok(CARDS[293], CARDS[BR_INF], "waterloo")
+    assert nation_ok(CARDS[293], CARDS[BR_INF], "wavre")
 
 
 def test_13_0_british_specials_only_in_position_with_british_cards():
@@ -451,3 +531,45 @@ def test_13_0_c_trusted_action_without_a_pick_falls_back_to_the_old_choice():
     assert event(ev, "hit_removed")["piece"] == b.pid  # the most-hit card first
     assert [(e["piece"], len(e["dice"])) for e in ev if e["type"] == "morale"] == \
         [(a.pid, 1), (b.pid, 1)]
+
+
+def test_14_0_decoy_may_be_pulled_back_into_the_reserve():
+    """MagWeb Q&A 14.0: a decoy need not stay until discovered: "During your turn to move,
+    these cards may be pulled out of that position and moved back into the Reserve" (its
+    one Battle Move; back in the Reserve it stays there this turn, RULINGS 8.2-b)."""
+    st = blank(active="allied")
+    st.settings["decoys"] = True
+    d = put(st, WELLINGTON, "allied_center", up=False)
+    put(st, BR_INF, "allied_center")
+    mine = [a for a in legal(st, "allied") if a.get("piece") == d.pid]
+    assert mine == [{"type": "move", "side": "allied", "piece": d.pid, "to": "allied_reserve"}]
+    do(st, mine[0])
+    assert d.pid not in st.pieces and st.reserve[1] == [WELLINGTON]
+    assert not [a for a in legal(st, "allied") if a.get("card") == WELLINGTON]
+
+
+def test_13_0_british_extra_move_aids_only_british_cards():
+    """13.0 British Specials aid only British cards: Forced March from Brussels gives its
+    extra moves to the British, not to the Prussians beside them."""
+    st = blank(active="allied")
+    st.reserve[1] = [197]
+    b = put(st, BR_INF, "allied_left", moves=1)
+    p = put(st, PR_INF, "allied_left", moves=1)
+    _play(st, "allied", 197, "allied_left")
+    movers = {x["piece"] for x in legal(st, "allied", "move") if "piece" in x}
+    assert b.pid in movers and p.pid not in movers
+
+
+def test_13_0_d_prussian_river_special_at_waterloo_aids_only_prussians():
+    """Pontoniers at Waterloo (13.0: Prussian Specials aid only Prussian cards) lift the
+    river's Move Limit for the Prussians only."""
+    st = blank(active="allied")
+    st.reserve[1] = [293]
+    put(st, 282, "front_right")
+    b = put(st, BR_INF, "allied_left")
+    p = put(st, PR_INF, "allied_left")
+    st.crossings[PLACE_INDEX["front_right"]] = 9  # the Move Limit is used up
+    _play(st, "allied", 293, "allied_left")
+    tos = {x["piece"]: x["to"] for x in legal(st, "allied", "move") if "piece" in x and
+           x["to"] == "french_right"}
+    assert p.pid in tos and b.pid not in tos

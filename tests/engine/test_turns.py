@@ -247,3 +247,49 @@ def test_4_1_d_default_deck_keeps_type_proportions():
         for kind, count in Counter(c.kind for c in pool).items():
             assert abs(have[kind] - count * size / len(pool)) < 1, (battle, army, kind)
         assert historical_deck(battle, army, seed=3, cards=cards) == deck  # seeded
+
+
+def test_5_0_c_no_turn_cap_by_default():
+    """RULINGS 5.0-c: no clause caps turns; a battle between people ends by victory (or
+    resignation or time, outside the engine). The cap is a setting for simulations."""
+    from battles.engine import DEFAULT_SETTINGS, SIMULATION_TURN_CAP, new_battle
+
+    assert DEFAULT_SETTINGS["turn_cap"] is None
+    assert new_battle("quatre-bras", 1).settings["turn_cap"] is None
+    assert SIMULATION_TURN_CAP == 40
+    st = blank()
+    st.settings["turn_cap"] = None
+    st.turn = 500
+    put(st, FR_INF, "french_center")
+    put(st, BR_INF, "allied_center")
+    do(st, {"type": "end_phase", "side": "french"})
+    do(st, {"type": "end_turn", "side": "french"})
+    assert outcome(st) is None and st.turn == 501
+
+
+def test_5_0_c_simulations_keep_a_cap_of_forty():
+    from battles.bots import get_bot
+    from battles.engine import play_random
+    from battles.simulate import play_game
+
+    assert play_random("waterloo", 3).state.settings["turn_cap"] == 40
+    assert play_random("wavre", 3, settings={"turn_cap": 7}).state.settings["turn_cap"] == 7
+    bots = {"french": get_bot("random"), "allied": get_bot("random")}
+    st, _ = play_game("wavre", "cap", bots)
+    assert st.settings["turn_cap"] == 40
+
+
+def test_4_1_infantry_may_deploy_in_any_formation():
+    """MagWeb Q&A 4.1: the French adjusting last may change "any formation (from square to
+    column, for example)": Infantry deploy in Line, Column or Square (RULINGS 4.1-c)."""
+    st = blank(phase="deploy", active="allied")
+    st.reserve[1] = [129, 155]  # British infantry, British cavalry
+    forms = {a.get("formation") for a in legal(st, "allied", "deploy")
+             if a["card"] == 129 and a["to"] == "allied_center"}
+    assert forms == {None, "column", "square"}
+    assert {a.get("formation") for a in legal(st, "allied", "deploy") if a["card"] == 155} \
+        == {None}
+    ev = do(st, {"type": "deploy", "side": "allied", "card": 129, "to": "allied_center",
+                 "formation": "square"})
+    p = next(iter(st.pieces.values()))
+    assert p.form == 2 and not p.up and event(ev, "deploy")["formation"] == "square"

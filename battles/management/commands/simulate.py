@@ -44,7 +44,8 @@ class Command(BaseCommand):
         parser.add_argument("--french-deck", metavar="FILE", help="French deck-list file")
         parser.add_argument("--allied-deck", metavar="FILE",
                             help="Allied (British and/or Prussian) deck-list file")
-        parser.add_argument("--turn-cap", type=int, help="override the turn cap setting")
+        parser.add_argument("--turn-cap", type=int,
+                            help="turn cap (default 40, the simulation cap, RULINGS 5.0-c)")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def fail(self, message: str):
