@@ -4,6 +4,7 @@ output serializers document what ``services.battle_view`` and ``battle_summary``
 from rest_framework import serializers
 
 from cards.models import Battle as BattleName
+from decks.models import DeckPool
 
 from .models import BotName, Side, Status
 
@@ -13,8 +14,7 @@ OPPONENT_HELP = ('A username, or "computer (<bot>)"; while the other seat is emp
 
 
 class DealInput(serializers.Serializer):
-    pool = serializers.ChoiceField(choices=[("collection", "my collection"),
-                                            ("set", "the whole set")], default="set")
+    pool = serializers.ChoiceField(choices=DeckPool.choices, default="set")
     historical = serializers.BooleanField(default=False,
                                           help_text="2.0 note: only cards that fought there "
                                                     "(Terrain is always historical).")

@@ -182,6 +182,7 @@ SPECTACULAR_SETTINGS = {
         "BattleEnum": "cards.models.Battle",
         "FinishEnum": "cards.models.Finish",
         "DeckKindEnum": "decks.models.DeckKind",
+        "PoolEnum": "decks.models.DeckPool",
         "BattleSideEnum": "battles.models.Side",
         "BattleStatusEnum": "battles.models.Status",
         "TournamentStatusEnum": "tournaments.models.Status",

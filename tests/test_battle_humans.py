@@ -99,7 +99,7 @@ def test_two_people_play_a_whole_battle_and_neither_sees_a_hidden_card(
     # A long battle between two seeded random players (fire, shock, morale, reinforcements);
     # a 19-digit seed, searched for in every answer. (Seed chosen again for the engine
     # rulings of issue 9, which change the battle played.)
-    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618269)
+    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618276)
     with django_capture_on_commit_callbacks(execute=True):
         data = create(alice_api, side="french", opponent="open")
     bid = data["id"]

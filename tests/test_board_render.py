@@ -142,7 +142,7 @@ def check_board(st, side: str, v: dict, hidden: set[int], real_names: bool) -> N
     assert_hides(svg, own_reserve_only, "the own Reserve on the board")
     if real_names:  # the real names too, where no visible card's name contains them
         text = all_text(board_svg(v, side, cards=CARDS))
-        shown = " ".join(CARDS[p["card"]].name for p in v["pieces"] if "card" in p)
+        shown = " ".join(CARDS[n].name for n in shown_cards(v))  # e.g. "Wellington's Staff"
         for n in hidden:
             name = CARDS[n].name
             if len(name) >= 5 and name not in shown:

@@ -255,7 +255,7 @@ def test_5_0_c_no_turn_cap_by_default():
     from battles.engine import DEFAULT_SETTINGS, SIMULATION_TURN_CAP, new_battle
 
     assert DEFAULT_SETTINGS["turn_cap"] is None
-    assert new_battle("quatre-bras", 1).settings["turn_cap"] is None
+    assert new_battle("quatre-bras", 1, cards=RECORDS).settings["turn_cap"] is None
     assert SIMULATION_TURN_CAP == 40
     st = blank()
     st.settings["turn_cap"] = None
@@ -272,9 +272,10 @@ def test_5_0_c_simulations_keep_a_cap_of_forty():
     from battles.engine import play_random
     from battles.simulate import play_game
 
-    assert play_random("waterloo", 3).state.settings["turn_cap"] == 40
-    assert play_random("wavre", 3, settings={"turn_cap": 7}).state.settings["turn_cap"] == 7
-    bots = {"french": get_bot("random"), "allied": get_bot("random")}
+    assert play_random("waterloo", 3, cards=RECORDS).state.settings["turn_cap"] == 40
+    assert play_random("wavre", 3, settings={"turn_cap": 7},
+                       cards=RECORDS).state.settings["turn_cap"] == 7
+    bots = {"french": get_bot("random", RECORDS), "allied": get_bot("random", RECORDS)}
     st, _ = play_game("wavre", "cap", bots)
     assert st.settings["turn_cap"] == 40
 
