@@ -1,6 +1,6 @@
 """Server CPU per request, end to end, beside a bare DRF endpoint measured in the same run.
 
-    .venv/bin/python bench/requests.py [--batches 9] [--size 20] [--postgres URL]
+    .venv/bin/python bench/requests.py [--batches 9] [--size 20] [--postgres URL] [--root DIR]
 
 Prepares a temporary database (SQLite, as ``make run``; or PostgreSQL with ``--postgres``),
 loads the catalogue, creates a user owning every card in every finish, starts ONE daphne
@@ -118,7 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batches", type=int, default=9)
     parser.add_argument("--size", type=int, default=20, help="requests per batch")
     parser.add_argument("--postgres", default="", help="a PostgreSQL URL (default: SQLite)")
+    parser.add_argument("--root", default="", help="measure the project checked out there "
+                        "(e.g. an older commit, for before/after figures)")
     args = parser.parse_args(argv)
+    if args.root:
+        web.ROOT = Path(args.root).resolve()  # where manage.py and daphne run
     if web.cpu_seconds(1) is None:
         print("needs Linux /proc")
         return 2
@@ -145,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         status, _ = session.send("POST", "/api/auth/login/", login)
         if status != 200 or "sessionid" not in session.cookies:
             raise RuntimeError(f"log-in answered {status}")
-        print(f"one daphne process, {'PostgreSQL' if args.postgres else 'SQLite'}, DEBUG=0; "
+        print(f"{web.ROOT}: one daphne process, {'PostgreSQL' if args.postgres else 'SQLite'}, "
+              "DEBUG=0; "
               f"CPU = median over {args.batches} batches of {args.size} requests")
         print(f"{'request':34} {'cpu ms':>8} {'wall ms':>8}  target")
         for label, method, path, body, target, needs_session in requests_to_measure():
