@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref import sync as asgiref_sync
 
@@ -31,7 +32,9 @@ def _get(path: str, headers: list | None = None, method: str = "GET") -> tuple[i
         start = messages[0]
         return start["status"], {k.decode().lower(): v.decode() for k, v in start["headers"]}
 
-    return asyncio.run(run())
+    # In a thread of its own: another test may have left an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as driver:
+        return driver.submit(asyncio.run, run()).result()
 
 
 def test_requests_reuse_a_thread_and_cross_to_it_once(monkeypatch):
