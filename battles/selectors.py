@@ -165,7 +165,11 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     state = (from_json(battle.state, engine_cards(battle)) if battle.state is not None
              else None)
     mine = priority(battle) == side
-    rows = battle.actions.filter(seq__gt=since).order_by("seq").values_list("seq", "events")
+    # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
+    # the same transaction as the row's new ``seq``, so every action up to it is there, and
+    # one recorded between the two reads (a computer move) waits for the next answer.
+    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
+            .values_list("seq", "events"))
     entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, side)]
     finished = battle.status == Status.FINISHED
     return {

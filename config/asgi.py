@@ -1,6 +1,6 @@
 import os
 
-from django.core.asgi import get_asgi_application
+from config.asgi_threads import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()

@@ -195,3 +195,17 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Lean requests (issue 11; bench/request_cpu.py measures them) -------------------------------
+# Sessions are read from the cache (Redis with REDIS_URL, shared by every web process) and
+# written through to the database: a logged-in request makes no session query.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# SQLite: keep each request thread's connection (config.asgi_threads reuses the threads)
+# instead of reconnecting on every request. PostgreSQL uses its pool instead (above).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["CONN_MAX_AGE"] = 60
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Passwords: Django's default hasher, PBKDF2-SHA256 at Django's default iterations (in this
+# Django: 1,500,000), kept on purpose: about 0.4-0.6 s of server CPU per log-in or sign-up
+# here (bench/request_cpu.py), the cost that makes a stolen hash slow to crack. Only the tests
+# use a fast hasher (tests/conftest.py).

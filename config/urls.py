@@ -2,7 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from .api_index import ApiIndex
+
 api_patterns = [
+    path("", ApiIndex.as_view(), name="api-index"),
     path("", include("accounts.api_urls")),
     path("", include("cards.api_urls")),
     path("", include("decks.api_urls")),

@@ -14,6 +14,7 @@ from battles import services, tasks
 from battles.engine import events_for, from_json, legal_actions, view
 from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
+from battles.selectors import battle_view
 from cards.catalogue_file import catalogue_records
 
 RECORDS = catalogue_records()  # the card records the engine is given
@@ -283,3 +284,17 @@ def test_create_refuses_bad_input(alice_api, body, status, message):
     assert r.status_code == status and message in r.json()["detail"]
     assert not Battle.objects.exists()
 
+
+
+def test_view_is_one_snapshot_log_never_past_its_seq(alice_api, sent):
+    """An action recorded between reading the battle row and reading its log (the computer
+    moving while the answer is built) is not in that answer: the log stops at its ``seq``."""
+    data = create(alice_api, side="allied")
+    act(alice_api, data["id"], 0, data["legal_actions"][0])
+    stale = Battle.objects.get(pk=data["id"])  # first read: the battle row at seq 1
+    user = stale.player("allied")
+    services.act(data["id"], user, 1, legal_actions(from_json(stale.state), "allied")[0])
+    assert Battle.objects.get(pk=data["id"]).actions.count() == 2
+    answer = battle_view(stale, user)  # second read: the log, now holding action 2
+    assert answer["seq"] == 1
+    assert [e["seq"] for e in answer["log"]] and max(e["seq"] for e in answer["log"]) == 1

@@ -55,3 +55,11 @@ def test_base_layout_pages_render(client, path):
     assert response.status_code == 200
     html = response.content.decode()
     assert 'name="viewport"' in html and "Eagles Online" in html and "Log in" in html
+
+
+@pytest.mark.django_db
+def test_api_index_answers_anyone_without_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        r = client.get("/api/", HTTP_ACCEPT="application/json")
+    assert r.status_code == 200
+    assert r.json() == {"schema": "/api/schema/", "docs": "/api/docs/"}

@@ -1,6 +1,7 @@
 """`make run` ends in `manage.py serve`: web server and Celery worker; Ctrl-C stops both."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -11,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from celery import Celery
 from django.conf import settings
 
 pytestmark = pytest.mark.worker
@@ -59,3 +61,99 @@ def test_serve_starts_web_and_worker_and_ctrl_c_stops_both(tmp_path):
     assert "Stopped the web server and the worker." in output
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+
+
+def _groups() -> dict[int, int]:
+    """pid -> process group of every process on the machine (from /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if fields[0] != "Z":
+                found[int(entry.name)] = int(fields[2])
+    return found
+
+
+def _wait_for(predicate, deadline: float, what: str, lines: list[str]) -> None:
+    while time.time() < deadline and not predicate():
+        time.sleep(0.3)
+    assert predicate(), f"{what}:\n" + "".join(lines)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_serve_restarts_a_killed_worker_keeps_serving_and_leaves_no_process(tmp_path):
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(EAGLES_VAR_DIR=str(tmp_path), SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    root = Path(settings.BASE_DIR)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=root, env=env,
+                   check=True)
+    proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)],
+                            cwd=root, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+
+    def pids(name: str) -> list[int]:
+        return [int(m) for line in list(lines)
+                for m in re.findall(rf"^{name} started \(pid (\d+)\)", line)]
+
+    def ready_count() -> int:
+        return sum(" ready." in line for line in list(lines))
+
+    def answers() -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/", timeout=5) as r:
+                return r.status == 200
+        except OSError:
+            return False
+
+    client = Celery("serve-test-client")
+    results = tmp_path / "celery" / "results"
+    client.conf.update(
+        broker_url="filesystem://", result_backend=f"file://{results}",
+        broker_transport_options={"data_folder_in": str(tmp_path / "celery" / "broker"),
+                                  "data_folder_out": str(tmp_path / "celery" / "broker"),
+                                  "control_folder": str(tmp_path / "celery" / "control")})
+    groups: set[int] = set()
+    try:
+        deadline = time.time() + 150
+        _wait_for(lambda: ready_count() >= 1 and answers(), deadline, "serve never came up",
+                  lines)
+        (web,), (worker,) = pids("web server"), pids("worker")
+        groups |= {web, worker}
+        # The worker's embedded beat runs in a child process of the worker's group.
+        _wait_for(lambda: sum(g == worker for g in _groups().values()) >= 2, deadline,
+                  "no beat child", lines)
+        os.kill(worker, signal.SIGKILL)
+        assert answers(), "the web server stopped with the worker"
+        _wait_for(lambda: len(pids("worker")) == 2, deadline, "no new worker", lines)
+        new = pids("worker")[1]
+        groups.add(new)
+        assert worker not in _groups().values(), "the killed worker's beat child is left"
+        assert answers() and pids("web server") == [web]
+        _wait_for(lambda: ready_count() >= 2, deadline, "the new worker is not ready", lines)
+        value = client.send_task("eagles.ping", args=[21]).get(timeout=60)
+        assert value == {"pong": 42, "worker_pid": new}
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        reader.join(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pgid in groups:
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except OSError:
+                pass
+    output = "".join(lines)
+    assert "worker (pid" in output and "restarting in 1 s" in output
+    assert "Stopped the web server and the worker." in output
+    left = {pid for pid, pgid in _groups().items() if pgid in groups}
+    assert not left, f"processes left behind: {left}"
+    assert not answers()
