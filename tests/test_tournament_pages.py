@@ -118,7 +118,7 @@ def test_create_page_and_organiser_pages_render(running, org):
 
 # --- create --------------------------------------------------------------------------------
 
-FORM = {"name": "Quatre Bras Open", "battle": "quatre-bras", "deck_kind": "standard",
+FORM = {"name": "Quatre Bras Open", "battle": "quatre-bras", "deck_kind": "custom",
         "scale": "1/2", "format": "swiss", "rounds": "", "top_cut": "", "round_minutes": "45",
         "break_minutes": "5", "pairing_mode": "scheduled", "tiebreaker_1": "ogw",
         "tiebreaker_2": "french", "tiebreaker_3": "", "tiebreaker_4": "", "tiebreaker_5": "",

@@ -965,3 +965,21 @@ def test_15_0_custom_tournament_needs_custom_decks_at_its_scale(org):
     for army, version in custom.items():
         custom[army] = deck_services.save_version(version.deck, scale="1/2")
     assert register(t, user, custom).french_version == custom["french"]
+
+
+def test_2_0_tournaments_of_saved_standard_decks_become_custom(org):
+    """Saved standard decks became custom drafts (decks 0003); their tournaments follow
+    (tournaments 0006), so nothing is left asking for a kind that no longer exists."""
+    import importlib
+
+    from django.apps import apps
+
+    from tournaments.models import Tournament
+
+    migration = importlib.import_module(
+        "tournaments.migrations.0006_standard_tournaments_become_custom")
+    old, dealt = tournament(org), tournament(org, name="Dealt", deck_kind="dealt")
+    Tournament.objects.filter(pk=old.pk).update(deck_kind="standard")
+    migration.standard_to_custom(apps, None)
+    kinds = dict(Tournament.objects.values_list("pk", "deck_kind"))
+    assert kinds == {old.pk: "custom", dealt.pk: "dealt"}

@@ -17,13 +17,13 @@ from cards.models import Battle
 class DeckKind(models.TextChoices):
     """The deck format. ``dealt``: no deck is registered; each battle deals D x scale cards
     face-down from the pool the organiser declared (2.0). ``custom``: a saved custom deck
-    per army at the tournament's scale (15.0, BP x scale). ``standard`` / ``historical``:
-    saved standard decks (kept for tournaments made before dealt decks)."""
+    per army at the tournament's scale (15.0, BP x scale); ``historical``: the same, with
+    only cards that fought the battle (2.0's option). Tournaments made before dealt decks
+    with saved "standard" decks became ``custom`` (migration 0006), as their decks did."""
 
     DEALT = "dealt", "Dealt from a declared pool (2.0)"
     CUSTOM = "custom", "Custom Battle Points (15.0)"
-    STANDARD = "standard", "Standard, saved deck (2.0)"
-    HISTORICAL = "historical", "Standard, saved deck, historical only (2.0 option)"
+    HISTORICAL = "historical", "Custom Battle Points, historical cards only (15.0; 2.0 option)"
 
 
 class DealPool(models.TextChoices):
@@ -94,7 +94,7 @@ class Tournament(models.Model):
     description = models.TextField(blank=True, default="", max_length=5000)
     battle = models.CharField(max_length=12, choices=Battle.choices)
     deck_kind = models.CharField(max_length=12, choices=DeckKind.choices,
-                                 default=DeckKind.STANDARD)
+                                 default=DeckKind.CUSTOM)
     scale = models.CharField(max_length=12, default="1")
     deal_pool = models.CharField(max_length=10, choices=DealPool.choices, default=DealPool.SET,
                                  help_text="Dealt format: where each battle's cards come from.")

@@ -111,7 +111,7 @@ def test_organiser_creates_players_register_round_paired_reported_standings(
     org.get_by_test_id("new-tournament").click()
     org.get_by_label("Name", exact=True).fill("Quatre Bras Open")
     org.get_by_label("Battle").select_option("quatre-bras")
-    org.get_by_label("Decks", exact=True).select_option("standard")
+    org.get_by_label("Decks", exact=True).select_option("custom")
     org.get_by_label("Scale").fill("1/2")
     org.get_by_label("Format").select_option("swiss")
     org.get_by_label("Round length (minutes)").fill("40")

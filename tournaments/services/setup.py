@@ -158,8 +158,8 @@ def clean(fields: dict) -> dict:
 
 
 def _check_consistency(t: Tournament) -> None:
-    if t.deck_kind != DeckKind.CUSTOM:
-        # 2.0: dealt and standard decks are D x scale cards, whole for every army.
+    if t.deck_kind == DeckKind.DEALT:
+        # 2.0: dealt decks are D x scale cards, whole for every army.
         problem = scale_problem(t.battle, as_scale(t.scale), fixed_size=True)
         if problem:
             raise TournamentError(problem)
