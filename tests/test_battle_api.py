@@ -293,7 +293,8 @@ def test_view_is_one_snapshot_log_never_past_its_seq(alice_api, sent):
     act(alice_api, data["id"], 0, data["legal_actions"][0])
     stale = Battle.objects.get(pk=data["id"])  # first read: the battle row at seq 1
     user = stale.player("allied")
-    services.act(data["id"], user, 1, legal_actions(from_json(stale.state), "allied")[0])
+    first = legal_actions(from_json(stale.state, cards=RECORDS), "allied")[0]
+    services.act(data["id"], user, 1, first)
     assert Battle.objects.get(pk=data["id"]).actions.count() == 2
     answer = battle_view(stale, user)  # second read: the log, now holding action 2
     assert answer["seq"] == 1
