@@ -69,6 +69,15 @@ def check_body(data: Any) -> None:
         raise ControlCharacterError(*found)
 
 
+def check_form(data) -> None:
+    """The same for a form body (a QueryDict): the field is named by its key alone."""
+    for key, values in data.lists():
+        for text in (key, *values):
+            match = FORBIDDEN.search(text) if isinstance(text, str) else None
+            if match:
+                raise ControlCharacterError(key, match.group())
+
+
 class RefuseControlCharactersMiddleware:
     """400 for a forbidden character in the decoded path or in a query parameter's name or
     value, on every URL (API and pages)."""

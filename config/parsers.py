@@ -4,7 +4,7 @@ characters with a 400 naming the field (config/clean_input.py)."""
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
-from config.clean_input import check_body
+from config.clean_input import check_body, check_form
 
 
 class ObjectJSONParser(JSONParser):
@@ -22,7 +22,7 @@ class ObjectJSONParser(JSONParser):
 class CleanFormParser(FormParser):
     def parse(self, stream, media_type=None, parser_context=None):
         data = super().parse(stream, media_type, parser_context)
-        check_body(dict(data.lists()))
+        check_form(data)
         return data
 
 
@@ -32,7 +32,7 @@ class CleanMultiPartParser(MultiPartParser):
 
     def parse(self, stream, media_type=None, parser_context=None):
         parsed = super().parse(stream, media_type, parser_context)
-        check_body(dict(parsed.data.lists()))
+        check_form(parsed.data)
         return parsed
 
 

@@ -2,6 +2,7 @@
 429 with Retry-After), the API's log-in and sign-up take JSON only (login CSRF), and per-user
 limits on expensive endpoints."""
 
+import json
 import time
 
 import pytest
@@ -103,7 +104,7 @@ def test_api_auth_takes_json_only_so_no_cross_site_form_posts(user, path):
             path, "username=alice&password=" + RIGHT,
             content_type="application/x-www-form-urlencoded")
         assert r.status_code == 415, (fmt, r.content)
-    r = api.post(path, '{"username": "alice", "password": "%s"}' % RIGHT,
+    r = api.post(path, json.dumps(form),
                  content_type="text/plain")
     assert r.status_code == 415
     assert "_auth_user_id" not in api.session
