@@ -66,7 +66,8 @@ class _Throttled(Throttled):
     """429 with Retry-After (DRF sets the header from ``wait``) and our message."""
 
     def __init__(self, wait: int):
-        super().__init__(wait=wait, detail=wait_message(wait))
+        super().__init__(detail=wait_message(wait))  # DRF would append its own sentence
+        self.wait = wait
 
 
 class SignupView(APIView):

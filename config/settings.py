@@ -19,19 +19,14 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 # ---- Safe defaults (issue 11): DEBUG is off unless set; `make run` sets DEBUG=1 for the demo.
-# Off, the server refuses to start without SECRET_KEY, answers only the hosts in ALLOWED_HOSTS,
+# Off, the server refuses to start without SECRET_KEY (config/secret_key.py, checked where
+# the server starts), answers only the hosts in ALLOWED_HOSTS,
 # and sends secure cookies, HSTS and the HTTPS redirect (each switchable for a TLS-terminating
 # proxy); `manage.py check --deploy` then reports nothing (tests/test_safe_defaults.py).
 DEBUG = env_bool("DEBUG", False)
+# Empty with DEBUG off: Django refuses anything that signs, and the server does not start.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        from django.core.exceptions import ImproperlyConfigured
-
-        raise ImproperlyConfigured(
-            "SECRET_KEY is not set. With DEBUG off the server needs a secret key: "
-            "SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(50))'). "
-            "For a local demo use `make run` (DEBUG=1).")
+if not SECRET_KEY and DEBUG:
     SECRET_KEY = "dev-only-insecure-key-change-me-0123456789"  # DEBUG only, never deployed
 # Empty with DEBUG on: Django then allows localhost, 127.0.0.1 and [::1] only.
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]

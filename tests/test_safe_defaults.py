@@ -22,7 +22,8 @@ DEPLOY_KEY = "k7Qv-3xZpL9wRt2YbN8mHc4Jf6DsGa1KuE5oWi0VyTqXnBlMrPzCeAhSjFdUgOkI"
 # Variables that must not leak from the developer's or CI's shell into these processes.
 OURS = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE",
         "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
-        "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE"}
+        "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE",
+        "DJANGO_ALLOW_ASYNC_UNSAFE"}
 
 
 def run_python(code: str, tmp_path, **env: str) -> subprocess.CompletedProcess:
@@ -45,13 +46,23 @@ print(json.dumps({k: getattr(settings, k, None) for k in (
 """
 
 
-def test_debug_is_off_unless_set_and_the_server_refuses_to_start_without_secret_key(tmp_path):
-    r = run_python(SETTINGS, tmp_path)
+@pytest.mark.parametrize("server", ["config.asgi", "config.wsgi"])
+def test_debug_is_off_unless_set_and_the_server_refuses_to_start_without_secret_key(
+        tmp_path, server):
+    r = run_python(f"import {server}", tmp_path)
     assert r.returncode != 0
     assert "ImproperlyConfigured: SECRET_KEY is not set" in r.stderr
-    r = run_python(SETTINGS, tmp_path, DEBUG="1")  # the local demo (make run) needs no key
+    r = run_python(f"import {server}", tmp_path, DEBUG="1")  # the demo (make run) needs no key
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["DEBUG"] is True
+    r = run_python(f"import {server}", tmp_path, SECRET_KEY=DEPLOY_KEY)
+    assert r.returncode == 0, r.stderr
+
+
+def test_debug_defaults_to_off_and_offline_commands_need_no_secret_key(tmp_path):
+    r = run_python(SETTINGS, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["DEBUG"] is False
+    assert json.loads(run_python(SETTINGS, tmp_path, DEBUG="1").stdout)["DEBUG"] is True
 
 
 def test_debug_off_is_https_only_with_hosts_from_the_environment(tmp_path):
