@@ -19,6 +19,8 @@ install: $(VENV)/.base
 
 install-test: $(VENV)/.test
 
+# The local demo runs with DEBUG on (and so needs no SECRET_KEY); a deployment never uses it.
+run: export DEBUG ?= 1
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_catalogue

@@ -5,8 +5,13 @@ from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from config.parsers import ObjectJSONParser
+
+from .limits import login_retry_after, record_login_failure, signup_attempt, wait_message
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -57,12 +62,25 @@ def _session_and_token(request, user: User) -> dict:
     return {"user": UserSerializer(user).data, "token": token.key}
 
 
+class _Throttled(Throttled):
+    """429 with Retry-After (DRF sets the header from ``wait``) and our message."""
+
+    def __init__(self, wait: int):
+        super().__init__(detail=wait_message(wait))  # DRF would append its own sentence
+        self.wait = wait
+
+
 class SignupView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
+    # JSON only: a cross-site HTML form cannot send application/json, so no login CSRF.
+    parser_classes = [ObjectJSONParser]
 
     @extend_schema(request=SignupSerializer, responses={201: SessionSerializer})
     def post(self, request):
+        wait = signup_attempt(request, str(request.data.get("username", "")))
+        if wait is not None:
+            raise _Throttled(wait)
         data = SignupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = User.objects.create_user(data.validated_data["username"],
@@ -74,15 +92,22 @@ class SignupView(APIView):
 class LoginView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
+    parser_classes = [ObjectJSONParser]  # JSON only, as for sign-up (login CSRF)
 
     @extend_schema(request=LoginSerializer,
-                   responses={200: SessionSerializer, 400: AuthErrorSerializer})
+                   responses={200: SessionSerializer, 400: AuthErrorSerializer,
+                              429: AuthErrorSerializer})
     def post(self, request):
         data = LoginSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, username=data.validated_data["username"],
+        username = data.validated_data["username"]
+        wait = login_retry_after(request, username)
+        if wait is not None:
+            raise _Throttled(wait)
+        user = authenticate(request, username=username,
                             password=data.validated_data["password"])
         if user is None:
+            record_login_failure(request, username)
             return Response({"detail": "Wrong username or password."},
                             status=status.HTTP_400_BAD_REQUEST)
         return Response(_session_and_token(request, user))

@@ -1,16 +1,49 @@
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from .forms import SignupForm
+from .limits import login_retry_after, record_login_failure, signup_attempt, wait_message
+
+
+def _throttled(response: HttpResponse, wait: int) -> HttpResponse:
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST":
+        wait = signup_attempt(request, request.POST.get("username", ""))
+        if wait is not None:
+            return _throttled(render(request, "accounts/signup.html", {
+                "form": SignupForm(initial={"username": request.POST.get("username", "")}),
+                "throttled": wait_message(wait)}, status=429), wait)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page with the limits of accounts/limits.py: a blocked name or address
+    gets the form back with a message and 429, without the password being checked."""
+
+    template_name = "accounts/login.html"
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        wait = login_retry_after(request, request.POST.get("username", ""))
+        if wait is not None:
+            form = self.get_form_class()(request,
+                                         initial={"username": request.POST.get("username", "")})
+            context = self.get_context_data(form=form, throttled=wait_message(wait))
+            return _throttled(self.render_to_response(context, status=429), wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form) -> HttpResponse:
+        record_login_failure(self.request, self.request.POST.get("username", ""))
+        return super().form_invalid(form)

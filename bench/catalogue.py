@@ -156,6 +156,9 @@ def bench_env(tmp: Path, database_url: str | None, pool: bool = False) -> dict[s
         "EAGLES_VAR_DIR": str(tmp / "var"),
         "SQLITE_PATH": str(tmp / "bench.sqlite3"),
         "LOG_LEVEL": "ERROR",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback (no TLS proxy in a bench)
+        "SESSION_COOKIE_SECURE": "0",
+        "CSRF_COOKIE_SECURE": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
     })
     if database_url:

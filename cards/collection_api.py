@@ -12,7 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.parsers import ObjectJSONParser
+from config.parsers import CleanFormParser, CleanMultiPartParser, ObjectJSONParser
 
 from . import collection_csv as csv_io
 from . import collection_services as svc
@@ -168,7 +168,7 @@ class CsvTextParser(parsers.BaseParser):
 class ImportView(ServiceView):
     """Multipart (`file`, `mode`), JSON (`csv`, `mode`) or a text/csv body (?mode=...)."""
 
-    parser_classes = [parsers.MultiPartParser, parsers.FormParser, ObjectJSONParser,
+    parser_classes = [CleanMultiPartParser, CleanFormParser, ObjectJSONParser,
                       CsvTextParser]
 
     @extend_schema(

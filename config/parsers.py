@@ -1,7 +1,10 @@
-"""Request parsers shared by the whole API."""
+"""Request parsers shared by the whole API. Every body parser refuses NUL and other control
+characters with a 400 naming the field (config/clean_input.py)."""
 
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+
+from config.clean_input import check_body, check_form
 
 
 class ObjectJSONParser(JSONParser):
@@ -12,7 +15,25 @@ class ObjectJSONParser(JSONParser):
         data = super().parse(stream, media_type, parser_context)
         if not isinstance(data, dict):
             raise ParseError(f"The request body must be a JSON object, not {_kind(data)}.")
+        check_body(data)
         return data
+
+
+class CleanFormParser(FormParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = super().parse(stream, media_type, parser_context)
+        check_form(data)
+        return data
+
+
+class CleanMultiPartParser(MultiPartParser):
+    """Form fields are checked; uploaded files are the importers' business (they validate
+    their own contents)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parsed = super().parse(stream, media_type, parser_context)
+        check_form(parsed.data)
+        return parsed
 
 
 def _kind(value) -> str:

@@ -18,10 +18,29 @@ def env_bool(name: str, default: bool = False) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-0123456789")
-DEBUG = env_bool("DEBUG", True)
-ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h]
+# ---- Safe defaults (issue 11): DEBUG is off unless set; `make run` sets DEBUG=1 for the demo.
+# Off, the server refuses to start without SECRET_KEY (config/secret_key.py, checked where
+# the server starts), answers only the hosts in ALLOWED_HOSTS,
+# and sends secure cookies, HSTS and the HTTPS redirect (each switchable for a TLS-terminating
+# proxy); `manage.py check --deploy` then reports nothing (tests/test_safe_defaults.py).
+DEBUG = env_bool("DEBUG", False)
+# Empty with DEBUG off: Django refuses anything that signs, and the server does not start.
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY and DEBUG:
+    SECRET_KEY = "dev-only-insecure-key-change-me-0123456789"  # DEBUG only, never deployed
+# Empty with DEBUG on: Django then allows localhost, 127.0.0.1 and [::1] only.
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto: https.
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# ---- end of safe defaults
 
 INSTALLED_APPS = [
     "daphne",
@@ -46,6 +65,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",  # SECURE_CSP below (safe defaults)
+    "config.clean_input.RefuseControlCharactersMiddleware",  # NUL & co. in path/query (clean input)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -53,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.throttling.ExpensiveEndpointMiddleware",  # per-user limits (abuse), needs the user
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -162,8 +184,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.ObjectJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.parsers.CleanFormParser",  # these three refuse control characters (clean input)
+        "config.parsers.CleanMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -195,6 +217,46 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# ---- Safe defaults: the Content-Security-Policy on every response. Everything is served from
+# this origin (htmx is vendored); no inline script or style, so no nonce and no 'unsafe-inline'.
+# The Swagger UI page (/api/docs/) loads its bundle from a CDN and gets its own policy
+# (config/urls.py).
+from django.utils.csp import CSP  # noqa: E402
+
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
+# ---- Abuse limits (issue 11). Counters live in the Django cache (Redis with REDIS_URL, so
+# every process shares them). Log-in: after EAGLES_LOGIN_FAILURES wrong passwords for one
+# account name, or from one address, within EAGLES_THROTTLE_WINDOW seconds, every log-in for it
+# (even with the right password) answers 429 until the window ends. Sign-up: at most
+# EAGLES_SIGNUPS_PER_WINDOW attempts per address and per account name in a window.
+EAGLES_THROTTLE_WINDOW = int(os.environ.get("EAGLES_THROTTLE_WINDOW", "900"))
+EAGLES_LOGIN_FAILURES = int(os.environ.get("EAGLES_LOGIN_FAILURES", "10"))
+EAGLES_SIGNUPS_PER_WINDOW = int(os.environ.get("EAGLES_SIGNUPS_PER_WINDOW", "10"))
+# Expensive endpoints: POSTs per user (or token, or address when anonymous) per minute, by URL
+# name (config/throttling.py). A new expensive endpoint adds its URL name here.
+EAGLES_EXPENSIVE_PER_MINUTE = int(os.environ.get("EAGLES_EXPENSIVE_PER_MINUTE", "20"))
+EAGLES_EXPENSIVE_ENDPOINTS = {
+    "api-collection-import": "imports",
+    "collection-import": "imports",
+    "deck-import": "imports",
+    "battle-list": "battles",  # a new battle may start the computer player's work
+    "battles": "battles",  # the new-battle form (page)
+    "matchup-lab": "simulations",
+    "api-matchup-lab": "simulations",
+}
+# ---- end of abuse limits
 
 # --- Lean requests (issue 11; bench/request_cpu.py measures them) -------------------------------
 # Sessions are read from the cache (Redis with REDIS_URL, shared by every web process) and

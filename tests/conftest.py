@@ -51,3 +51,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
 def catalogue(db):
     """The 300-card catalogue (reloaded if a transactional test flushed it)."""
     _load_catalogue()
+
+
+@pytest.fixture(autouse=True)
+def fresh_abuse_limits():
+    """Each test starts with no log-in, sign-up or expensive-endpoint counts (config/
+    throttling.py). On Redis only those keys go: the broker and Channels share the database."""
+    from django.core.cache import cache
+    from django.core.cache.backends.redis import RedisCache
+
+    if isinstance(cache, RedisCache):
+        client = cache._cache.get_client()
+        keys = list(client.scan_iter(match="*eagles:throttle:*"))
+        if keys:
+            client.delete(*keys)
+    else:
+        cache.clear()

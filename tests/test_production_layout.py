@@ -47,6 +47,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
     env.update(DATABASE_URL=urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"])),
                REDIS_URL=settings.REDIS_URL, DEBUG="0", ALLOWED_HOSTS="127.0.0.1",
                SECRET_KEY="layout-test-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+               SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback: no TLS proxy in this test
                EAGLES_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings")
     return env
 

@@ -208,7 +208,9 @@ def test_register_refusal_shows_the_deck_problems_and_changes_nothing(org):
     page = client_for(user).post(url("tournament-register", t), {
         "french_version": theirs["french"].pk, "british_version": theirs["british"].pk})
     assert page.status_code == 400
-    assert b'data-testid="deck-problems"' in page.content and b"is not yours" in page.content
+    assert b'data-testid="deck-problems"' in page.content
+    assert b"no such deck version" in page.content
+    assert theirs["french"].deck.name.encode() not in page.content  # no enumeration
     unbacked, mine = player("grouchy", own=False)
     page = client_for(unbacked).post(url("tournament-register", t), {
         "french_version": mine["french"].pk, "british_version": mine["british"].pk})

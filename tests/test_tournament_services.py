@@ -59,7 +59,10 @@ def test_foreign_deck_is_refused_and_nothing_changes(org):
     _, theirs = player("soult")
     with pytest.raises(services.TournamentError) as exc:
         register(t, user, theirs)
-    assert any("is not yours" in p for p in exc.value.extra["problems"])
+    problems = exc.value.extra["problems"]
+    assert f"no such deck version {theirs['french'].pk} among your decks" in problems
+    # the other player's private deck name is never named (issue 11: no enumeration)
+    assert not any(theirs["french"].deck.name in p for p in problems)
     assert not Entry.objects.exists()
 
 

@@ -39,12 +39,37 @@ def browser():
         chromium.close()
 
 
+# Records every Content-Security-Policy violation of the page (Playwright's init scripts run
+# outside the page's CSP), so a blocked script or style fails the test that caused it.
+CSP_WATCH = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
+});
+"""
+
+
+def csp_violations(page) -> list[str]:
+    """The CSP violations of the page's current document and the console's CSP messages."""
+    seen = list(getattr(page, "csp_console", []))
+    try:
+        seen += page.evaluate("window.__cspViolations || []")
+    except Exception:  # noqa: BLE001 - a closed or navigating page has no list to read
+        pass
+    return seen
+
+
 @pytest.fixture
 def page(browser, live_server, catalogue):
     context = browser.new_context(base_url=live_server.url)
     context.set_default_timeout(10_000)
+    context.add_init_script(CSP_WATCH)
     page = context.new_page()
+    page.csp_console = []
+    page.on("console", lambda msg: "Content Security Policy" in msg.text
+            and page.csp_console.append(msg.text))
     yield page
+    violations = csp_violations(page)
     # stop polling pages and let the live server finish a request in flight before the test
     # database is flushed (SQLite: "database table is locked" in the next teardown)
     from playwright.sync_api import Error as PlaywrightError
@@ -57,6 +82,7 @@ def page(browser, live_server, catalogue):
         page.wait_for_timeout(300)
     finally:
         context.close()
+    assert not violations, f"Content-Security-Policy violations: {violations}"
 
 
 @pytest.fixture

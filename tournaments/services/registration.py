@@ -50,7 +50,8 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
     problems = []
     label = f"deck version {version.pk} ({version.deck.name} v{version.number})"
     if version.deck.owner_id != user.pk:
-        return [f"{label} is not yours"]
+        # Never the deck's name: it would enumerate other players' private decks (issue 11).
+        return [f"no such deck version {version.pk} among your decks"]
     if version.army != army:
         problems.append(f"{label} is a {version.army} deck, not {army}")
     if version.battle != t.battle:
