@@ -96,6 +96,15 @@ class Battle(models.Model):
     state = models.JSONField(null=True, blank=True,
                              help_text="Engine position after action ``seq`` (a cache); null "
                                        "until both decks are known (the battle starts).")
+    # Copied from the snapshot by ``services._save_state`` whenever it saves one, so that
+    # lists and checks ("your move", the stalled computer) filter columns, not the JSON.
+    to_move = models.CharField(max_length=10, choices=Side.choices, blank=True, default="",
+                               help_text="The side with priority in ``state`` (empty: no "
+                                         "position yet, or the battle is over).")
+    turn = models.PositiveSmallIntegerField(null=True, blank=True,
+                                            help_text="``state``'s turn (null: no position).")
+    phase = models.CharField(max_length=20, blank=True, default="",
+                             help_text="``state``'s phase (empty: no position).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -106,7 +115,11 @@ class Battle(models.Model):
         indexes = [models.Index(fields=["french_player", "-created_at"]),
                    models.Index(fields=["allied_player", "-created_at"]),
                    models.Index(fields=["-created_at"], condition=Q(status="waiting"),
-                                name="battles_waiting_idx")]
+                                name="battles_waiting_idx"),
+                   # The beat's stalled-computer check: active battles against the computer.
+                   models.Index(fields=["to_move"],
+                                condition=Q(status="active") & ~Q(bot=""),
+                                name="battles_computer_to_move_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),

@@ -48,10 +48,10 @@ def _other(side: str) -> str:
 
 
 def priority(battle: Battle) -> str | None:
-    """The side to act now (None when the battle is over), from the snapshot."""
-    if battle.status != Status.ACTIVE or battle.state.get("outcome"):
+    """The side to act now (None unless the battle is under way): the ``to_move`` column."""
+    if battle.status != Status.ACTIVE or not battle.to_move:
         return None
-    return battle.state["priority"]
+    return battle.to_move
 
 
 def waiting_for(battle: Battle, side: str) -> str | None:

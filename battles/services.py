@@ -31,7 +31,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from . import dealing, setup
@@ -43,6 +43,7 @@ from .engine import (
     SeededDice,
     State,
     apply,
+    check_action,
     events_for,
     from_json,
     legal_actions,
@@ -122,6 +123,17 @@ def _enqueue_bot_move(battle_id: int, seq: int) -> None:
     transaction.on_commit(send)
 
 
+def _save_state(battle: Battle, state: State | None) -> list[str]:
+    """Set ``battle``'s snapshot and the columns read from it (whose move, turn, phase), the
+    one place they are written so they never disagree; returns the fields to save."""
+    battle.state = to_json(state) if state is not None else None
+    battle.to_move = (SIDES[state.priority] if state is not None and state.outcome is None
+                      else "")
+    battle.turn = state.turn if state is not None else None
+    battle.phase = state.phase if state is not None else ""
+    return ["state", "to_move", "turn", "phase"]
+
+
 def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *,
             ask_computer: bool = True) -> None:
     """Append ``moves`` (side, action, events) after ``battle.seq`` and save the snapshot; if
@@ -136,8 +148,7 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
     except IntegrityError:
         raise Conflict("the battle has moved on: reload", seq=battle.seq) from None
     battle.seq += len(moves)
-    battle.state = to_json(state)
-    fields = ["seq", "state"]
+    fields = ["seq", *_save_state(battle, state)]
     if state.outcome is not None:
         battle.status = Status.FINISHED
         battle.outcome = dict(state.outcome)
@@ -219,13 +230,14 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
     # Against a person the position is built when they join with their deck: the setup
     # shuffles every army from one stream, so a position built now would change at join.
     state = setup.setup_state(b) if against_computer else None
+    _save_state(b, state)
     with transaction.atomic():
         b = Battle.objects.create(
+            state=b.state, to_move=b.to_move, turn=b.turn, phase=b.phase,
             battle=battle, settings=settings, bot=bot if against_computer else "",
             invited=invited, seed=seed, seed_hash=seed_hash(seed), decks=decks,
             catalogue_version=b.catalogue_version, card_records=b.card_records,
             deck_kinds=b.deck_kinds, scale=scale, deck_choices=choices,
-            state=to_json(state) if state is not None else None,
             status=Status.ACTIVE if against_computer else Status.WAITING,
             french_player=user if side == "french" else None,
             allied_player=user if side == "allied" else None,
@@ -267,7 +279,7 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
         side = battle.free_seat()
         choices, version = dealing.choose(user, battle.battle, side, battle.scale,
                                           deck_version_id, deal)
-        fields = ["decks", "deck_choices", "state", "status", f"{side}_player",
+        fields = ["decks", "deck_choices", "status", f"{side}_player",
                   "catalogue_version", "card_records", "deck_kinds"]
         catalogue_version, records = setup.catalogue_now()  # the position is built now
         battle.deck_choices = {**battle.deck_choices, **choices}
@@ -279,7 +291,7 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
             fields.append(f"{version.army}_deck")
         setattr(battle, f"{side}_player", user)
         setup.record_setup(battle, catalogue_version, records)
-        battle.state = to_json(setup.setup_state(battle))
+        fields += _save_state(battle, setup.setup_state(battle))
         battle.status = Status.ACTIVE
         battle.save(update_fields=fields)
     return battle
@@ -337,18 +349,15 @@ def act(battle_id, user, seq, action) -> list[dict]:
                            seq=battle.seq)
         if action.get("side", side) != side:
             raise BattleError(f"you play the {side} side: an action's side must be {side!r}")
+        # The position is read and its legal actions listed once: both are the costly part.
         state = from_json(battle.state, setup.engine_cards(battle))
         legal = legal_actions(state, side)
-        n = battle.seq + 1
-        if action in legal:  # store the engine's own dict (12, never 12.0 or True for 1)
-            action = legal[legal.index(action)]
-        else:
-            try:  # not legal: the engine says why, and changes nothing
-                apply(state, action, dice_for(battle.seed, n))
-            except IllegalAction as exc:
-                raise BattleError(str(exc)) from None
-            raise RuntimeError(f"the engine applied an action not in legal_actions: {action!r}")
-        events = apply(state, action, dice_for(battle.seed, n), check=False)
+        try:  # not legal: the engine says why, and nothing changes
+            check_action(state, action, legal)
+        except IllegalAction as exc:
+            raise BattleError(str(exc)) from None
+        action = legal[legal.index(action)]  # the engine's own dict (12, never 12.0 or True)
+        events = apply(state, action, dice_for(battle.seed, battle.seq + 1), check=False)
         _record(battle, state, [(side, action, events)])
     return events_for(events, side)
 
@@ -398,16 +407,14 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
     periodic tick sends ``bot_move`` again, which is idempotent."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=grace_seconds)
-    found = []
+    # The computer's side is the one without a player; whose move it is, a column.
     candidates = (Battle.objects.filter(status=Status.ACTIVE).exclude(bot="")
-                  .annotate(last=Max("actions__created_at")).order_by("pk"))
-    for battle in candidates:
-        if (battle.last or battle.created_at) > cutoff:
-            continue
-        me = computer_side(battle)
-        if me is not None and priority(battle) == me:
-            found.append((battle.pk, battle.seq))
-    return found
+                  .filter(Q(to_move=SIDES[0], **{f"{SIDES[0]}_player__isnull": True})
+                          | Q(to_move=SIDES[1], **{f"{SIDES[1]}_player__isnull": True}))
+                  .annotate(last=Max("actions__created_at")).order_by("pk")
+                  .values_list("pk", "seq", "last", "created_at"))
+    return [(pk, seq) for pk, seq, last, created_at in candidates
+            if (last or created_at) <= cutoff]
 
 
 def replay(battle: Battle) -> State:

@@ -449,3 +449,83 @@ def test_tick_resends_a_lost_computer_move(sent):
     assert services.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
     Battle.objects.filter(pk=b.pk).update(status=Status.FINISHED)
     assert services.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
+
+
+# --- One read of the position per action; columns, not the JSON ----------------------------
+
+def test_act_reads_the_position_once_and_lists_legal_actions_once(user, my_move, monkeypatch):
+    """Both are the costly part of an action: ``act`` does each once, legal or not (the
+    engine's own check reuses the list)."""
+    from battles.engine import engine as engine_module
+
+    calls = {"from_json": 0, "legal_actions": 0}
+
+    def counted(name, real):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return real(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(services, "from_json", counted("from_json", from_json))
+    monkeypatch.setattr(services, "legal_actions", counted("legal_actions", legal_actions))
+    monkeypatch.setattr(engine_module, "legal_actions", counted("legal_actions", legal_actions))
+    with pytest.raises(BattleError, match=r"^illegal action for allied: \{"):
+        services.act(my_move.pk, user, 1, {"type": "end_turn", "side": "allied"})
+    assert calls == {"from_json": 1, "legal_actions": 1}
+    calls.update(from_json=0, legal_actions=0)
+    legal = legal_actions(from_json(my_move.state, cards=RECORDS), "allied")
+    services.act(my_move.pk, user, 1, legal[0])
+    assert calls == {"from_json": 1, "legal_actions": 1}
+
+
+def columns(b: Battle) -> tuple:
+    return b.to_move, b.turn, b.phase
+
+
+def from_state(b: Battle) -> tuple:
+    st = b.state
+    return ("" if st.get("outcome") else st["priority"]), st["turn"], st["phase"]
+
+
+def test_position_columns_follow_every_saved_state(user, sent):
+    """Whose move, turn and phase are columns kept in step with the snapshot: at creation,
+    after each action (the person's and the computer's) and at the end."""
+    b = services.create_battle(user, "quatre-bras", "allied", bot="random")
+    assert columns(b) == from_state(b) and b.to_move == "allied" and b.turn == 0
+    seen = 0
+    rng = random.Random(3)
+    while b.status == Status.ACTIVE and seen < 40:
+        if services.priority(b) == "allied":
+            services.act(b.pk, user, b.seq,
+                         human_choice(rng, legal_actions(from_json(b.state, cards=RECORDS),
+                                                         "allied")))
+        else:
+            tasks.bot_move(b.pk, b.seq)
+        b.refresh_from_db()
+        assert columns(b) == from_state(b)
+        seen += 1
+    assert seen == 40 or b.status == Status.FINISHED
+
+
+def test_selectors_read_the_column_not_the_json(user, my_move):
+    """Whose move it is comes from ``to_move``: the snapshot's JSON is not looked at."""
+    Battle.objects.filter(pk=my_move.pk).update(state={"priority": "french"})
+    b = Battle.objects.get(pk=my_move.pk)
+    assert services.priority(b) == "allied"
+    assert services.waiting_for(b, "allied") == "you"
+
+
+def test_the_migration_fills_the_columns_from_saved_states(user, my_move, sent):
+    import importlib
+
+    from django.apps import apps
+
+    waiting = services.create_battle(user, "quatre-bras", "allied", opponent="open")
+    expected = columns(my_move)
+    Battle.objects.update(to_move="", turn=None, phase="")
+    importlib.import_module("battles.migrations.0005_battle_position_columns") \
+        .fill_from_state(apps, None)
+    my_move.refresh_from_db()
+    waiting.refresh_from_db()
+    assert columns(my_move) == expected == from_state(my_move) and expected[0] == "allied"
+    assert columns(waiting) == ("", None, "")

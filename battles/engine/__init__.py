@@ -15,7 +15,7 @@ See README.md (API, board, position format) and RULINGS.md.
 from .board import PLACE_NAMES, SIDES
 from .cards import Card, CardTable, load_cards
 from .dice import SeededDice
-from .engine import apply, outcome
+from .engine import apply, check_action, outcome
 from .errors import DiceExhausted, IllegalAction
 from .legal import legal_actions
 from .position import FORMAT, VERSION, from_json, to_json
@@ -33,6 +33,6 @@ from .view import events_for, view
 __all__ = [
     "DEFAULT_SETTINGS", "FORMAT", "PLACE_NAMES", "SIDES", "SIMULATION_TURN_CAP", "VERSION",
     "Card", "CardTable", "DiceExhausted", "IllegalAction", "RandomGame", "SeededDice", "State",
-    "apply", "card_table", "events_for", "from_json", "historical_deck", "legal_actions",
-    "load_cards", "new_battle", "outcome", "play_random", "to_json", "view",
+    "apply", "card_table", "check_action", "events_for", "from_json", "historical_deck",
+    "legal_actions", "load_cards", "new_battle", "outcome", "play_random", "to_json", "view",
 ]

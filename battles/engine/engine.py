@@ -25,16 +25,32 @@ from .state import FORMATIONS, Piece, State
 Event = dict[str, Any]
 
 
-def apply(st: State, action: dict, dice: Iterable[int] | None = None, *, check: bool = True
-          ) -> list[Event]:
-    """Apply one action for ``action["side"]``; returns the events, each with a
-    ``visibility`` of "all", "french" or "allied"."""
+def _well_formed(st: State, action: dict) -> None:
     if not isinstance(action, dict) or action.get("side") not in SIDE_INDEX:
         raise IllegalAction(f"not an action: {action!r}")
     if st.outcome is not None:
         raise IllegalAction("the battle is over")
-    if check and action not in legal_actions(st, action["side"]):
+
+
+def check_action(st: State, action: dict, legal: list[dict] | None = None) -> None:
+    """Raise ``IllegalAction`` with the engine's reason unless ``action`` may be applied now.
+    ``legal``: the side's ``legal_actions`` when the caller has listed them already (listing
+    them is the expensive part, so a service lists them once)."""
+    _well_formed(st, action)
+    if legal is None:
+        legal = legal_actions(st, action["side"])
+    if action not in legal:
         raise IllegalAction(f"illegal action for {action['side']}: {action!r}")
+
+
+def apply(st: State, action: dict, dice: Iterable[int] | None = None, *, check: bool = True
+          ) -> list[Event]:
+    """Apply one action for ``action["side"]``; returns the events, each with a
+    ``visibility`` of "all", "french" or "allied"."""
+    if check:
+        check_action(st, action)
+    else:
+        _well_formed(st, action)
     handler = HANDLERS.get(action.get("type"))
     if handler is None:
         raise IllegalAction(f"unknown action type {action.get('type')!r}")
