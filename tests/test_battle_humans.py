@@ -222,7 +222,9 @@ def test_open_battles_show_only_a_public_summary(alice_api, bob_api, carol, caro
     assert rows[0]["side"] == "french" and rows[0]["creator"] == "alice"
     assert rows[0]["settings"] == {"turn_cap": 12, "decoys": True}
     assert rows[1]["side"] == "allied" and rows[1]["battle"] == "quatre-bras"
-    for b in Battle.objects.filter(pk__in=[first["id"], second["id"]]):
+    both = Battle.objects.filter(pk__in=[first["id"], second["id"]])
+    assert both.count() == 2  # the loop below checks both secrets
+    for b in both:
         assert str(b.seed).encode() not in r.content and b"seed" not in r.content
         assert b"decks" not in r.content and b"cards" not in r.content
     assert listed(alice_api, "/api/battles/open/") == {}  # not my own
