@@ -134,7 +134,8 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
                 BattleAction(battle=battle, seq=first + i, side=side, action=action,
                              events=events) for i, (side, action, events) in enumerate(moves)])
     except IntegrityError:
-        raise Conflict("the battle has moved on: reload", seq=battle.seq) from None
+        raise Conflict("the battle has moved on: reload", code="stale_seq",
+                       seq=battle.seq) from None
     battle.seq += len(moves)
     battle.state = to_json(state)
     fields = ["seq", "state"]
@@ -330,7 +331,7 @@ def act(battle_id, user, seq, action) -> list[dict]:
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is over", seq=battle.seq)
         if seq != battle.seq:
-            raise Conflict("the battle has moved on: reload", seq=battle.seq)
+            raise Conflict("the battle has moved on: reload", code="stale_seq", seq=battle.seq)
         who = priority(battle)
         if who != side:
             raise Conflict(f"it is not your move: waiting for {waiting_for(battle, side)}",
@@ -346,7 +347,7 @@ def act(battle_id, user, seq, action) -> list[dict]:
             try:  # not legal: the engine says why, and changes nothing
                 apply(state, action, dice_for(battle.seed, n))
             except IllegalAction as exc:
-                raise BattleError(str(exc)) from None
+                raise BattleError(str(exc), code="illegal_action") from None
             raise RuntimeError(f"the engine applied an action not in legal_actions: {action!r}")
         events = apply(state, action, dice_for(battle.seed, n), check=False)
         _record(battle, state, [(side, action, events)])

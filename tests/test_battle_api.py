@@ -234,7 +234,7 @@ def test_stale_seq_is_409_and_changes_nothing(alice_api, sent):
     before = state_of(data["id"])
     for seq in (0, 2):
         body = act(alice_api, data["id"], seq, data["legal_actions"][0], expect=409)
-        assert body == {"detail": "the battle has moved on: reload", "seq": 1}
+        assert body == {"detail": "the battle has moved on: reload", "code": "stale_seq", "seq": 1}
     assert state_of(data["id"]) == before
 
 
