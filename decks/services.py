@@ -445,7 +445,7 @@ def _agree(found: dict, chosen: dict, where: str) -> None:
     if clashes:
         raise DeckInputError("the form disagrees with the deck: " + "; ".join(clashes)
                              + ". Change the form, or leave it at its defaults to take the "
-                             "deck's own settings.", [{"message": c} for c in clashes])
+                             "deck's own settings.", problems=[{"message": c} for c in clashes])
 
 
 def as_deck_code(text) -> RulesDeck | None:
