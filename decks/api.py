@@ -1,9 +1,9 @@
 """Deck API: thin views over ``decks.services`` and ``decks.selectors``.
 
-Owner only: another user's deck answers 404, as if it did not exist. Errors are
-``{"detail": "...", "problems": [...]}`` with a 4xx status: 400 bad input (nothing saved),
-404 not found, 409 a deck locked by a tournament. ``POST /api/decks/validate/`` and
-``GET /api/shared-decks/<token>/`` are open to anyone.
+Owner only: another user's deck answers 404, as if it did not exist. Errors are the house
+shape ``{"detail": "...", "code": "...", "problems": [...]}`` with a 4xx status: 400 bad input
+(nothing saved), 404 not found, 409 a deck locked by a tournament (``deck_locked``).
+``POST /api/decks/validate/`` and ``GET /api/shared-decks/<token>/`` are open to anyone.
 """
 
 from drf_spectacular.types import OpenApiTypes
