@@ -30,11 +30,6 @@ MAX_LIST = 200
 class BattleAPIView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    def handle_exception(self, exc):
-        if isinstance(exc, BattleError):
-            return Response({"detail": exc.message, **exc.extra}, status=exc.status)
-        return super().handle_exception(exc)
-
 
 class BattleList(BattleAPIView):
     @extend_schema(responses=BattleListSerializer, operation_id="battles_list",

@@ -1,29 +1,7 @@
-"""Errors raised by the battle service: each carries the HTTP status the API answers with.
-Nothing has changed when one is raised (each use case runs in one transaction)."""
+"""The battle service's errors: the house family (``config.errors``) under the names the
+battle code has always used. ``BattleError`` is the base: catching it catches them all."""
 
+from config.errors import Conflict, NotAllowed, NotFound
+from config.errors import ServiceError as BattleError
 
-class BattleError(Exception):
-    """Bad input or an illegal action (400)."""
-
-    status = 400
-
-    def __init__(self, message: str, **extra):
-        self.message = message
-        self.extra = extra
-        super().__init__(message)
-
-
-class NotAllowed(BattleError):
-    status = 403
-
-
-class NotFound(BattleError):
-    """No such battle, or not one of yours (its existence stays private)."""
-
-    status = 404
-
-
-class Conflict(BattleError):
-    """Not now: the battle has moved on (stale seq), it is not your move, or it is over."""
-
-    status = 409
+__all__ = ["BattleError", "Conflict", "NotAllowed", "NotFound"]

@@ -146,7 +146,8 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
                 BattleAction(battle=battle, seq=first + i, side=side, action=action,
                              events=events) for i, (side, action, events) in enumerate(moves)])
     except IntegrityError:
-        raise Conflict("the battle has moved on: reload", seq=battle.seq) from None
+        raise Conflict("the battle has moved on: reload", code="stale_seq",
+                       seq=battle.seq) from None
     battle.seq += len(moves)
     fields = ["seq", *_save_state(battle, state)]
     if state.outcome is not None:
@@ -342,7 +343,7 @@ def act(battle_id, user, seq, action) -> list[dict]:
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is over", seq=battle.seq)
         if seq != battle.seq:
-            raise Conflict("the battle has moved on: reload", seq=battle.seq)
+            raise Conflict("the battle has moved on: reload", code="stale_seq", seq=battle.seq)
         who = priority(battle)
         if who != side:
             raise Conflict(f"it is not your move: waiting for {waiting_for(battle, side)}",
@@ -355,7 +356,7 @@ def act(battle_id, user, seq, action) -> list[dict]:
         try:  # not legal: the engine says why, and nothing changes
             check_action(state, action, legal)
         except IllegalAction as exc:
-            raise BattleError(str(exc)) from None
+            raise BattleError(str(exc), code="illegal_action") from None
         action = legal[legal.index(action)]  # the engine's own dict (12, never 12.0 or True)
         events = apply(state, action, dice_for(battle.seed, battle.seq + 1), check=False)
         _record(battle, state, [(side, action, events)])

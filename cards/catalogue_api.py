@@ -18,7 +18,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import bad_request
+from config.errors import BadInput
 
 from .catalogue_cache import records_by_number
 from .catalogue_serializers import CardSerializer, CatalogueSerializer, ErrorSerializer
@@ -147,9 +147,10 @@ class CardPagination(PageNumberPagination):
 # --------------------------------------------------------------------------------- views
 
 
-def _query_error_response(exc: QueryError, query: str) -> Response:
+def _bad_query(exc: QueryError, query: str) -> BadInput:
+    """The parser's refusal as the house error: the API answers the query and the position."""
     shown = query if len(query) <= MAX_QUERY_LENGTH else query[:MAX_QUERY_LENGTH] + "..."
-    return bad_request(exc.message, query=shown, position=exc.position)
+    return BadInput(exc.message, code="bad_query", query=shown, position=exc.position)
 
 
 @extend_schema(
@@ -173,7 +174,11 @@ class CardListView(generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Card.objects.none()
-        return cards_matching(self.request.query_params.get("q", ""))
+        query = self.request.query_params.get("q", "")
+        try:
+            return cards_matching(query)
+        except QueryError as exc:
+            raise _bad_query(exc, query) from None
 
     def list(self, request, *args, **kwargs):
         # Only the matching numbers come from the database; the records come from the
@@ -183,10 +188,6 @@ class CardListView(generics.ListAPIView):
         records = records_by_number()
         return self.get_paginated_response([records[number] for number in page])
 
-    def handle_exception(self, exc):
-        if isinstance(exc, QueryError):
-            return _query_error_response(exc, self.request.query_params.get("q", ""))
-        return super().handle_exception(exc)
 
 
 @extend_schema(

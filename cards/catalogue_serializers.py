@@ -100,5 +100,6 @@ class CatalogueSerializer(serializers.Serializer):
 
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
+    code = serializers.CharField(required=False, help_text="the stable reason, e.g. bad_query")
     query = serializers.CharField(required=False)
     position = serializers.IntegerField(required=False, allow_null=True)

@@ -8,7 +8,6 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, parsers, permissions, status
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -53,22 +52,11 @@ def _flatten(errors, prefix: str = "") -> list[str]:
 
 
 class ServiceView(APIView):
-    """Logged-in users only; service errors become {"detail": ...} with their status."""
+    """Logged-in users only. Errors take the house shape (config.api_errors); bad input names
+    every field in one line."""
 
     permission_classes = [permissions.IsAuthenticated]
-
-    def handle_exception(self, exc):
-        if isinstance(exc, csv_io.CsvError):
-            return Response({"detail": exc.message, "errors": exc.problems},
-                            status=exc.status)
-        if isinstance(exc, svc.ServiceError):
-            return Response({"detail": exc.message}, status=exc.status)
-        if isinstance(exc, ValidationError) and not (isinstance(exc.detail, dict)
-                                                     and "detail" in exc.detail):
-            messages = _flatten(exc.detail)
-            return Response({"detail": "; ".join(messages), "errors": exc.detail},
-                            status=status.HTTP_400_BAD_REQUEST)
-        return super().handle_exception(exc)
+    flatten_errors = staticmethod(_flatten)
 
     def valid(self, serializer_class, data=None):
         serializer = serializer_class(data=self.request.data if data is None else data)

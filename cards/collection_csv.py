@@ -36,10 +36,14 @@ class CsvError(ServiceError):
     """A rejected file: `problems` names every bad row."""
 
     def __init__(self, problems: list[str]):
-        self.problems = problems
         shown = "; ".join(problems[:20]) + (f"; ... ({len(problems)} problems)"
                                             if len(problems) > 20 else "")
-        super().__init__(f"file rejected, nothing changed: {shown}")
+        super().__init__(f"file rejected, nothing changed: {shown}", errors=problems)
+
+    @property
+    def problems(self) -> list[str]:
+        """Every bad row (the API has always answered them as ``errors``)."""
+        return self.extra["errors"]
 
 
 @dataclass

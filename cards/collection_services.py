@@ -16,6 +16,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q, Sum
 
+# The house errors, re-exported: the collection code raises and catches them from here.
+from config.errors import Conflict, NotAllowed, NotFound, ServiceError  # noqa: F401
+
 from .catalogue_loader import current_version
 from .models import (
     RARITY_WEIGHTS,
@@ -33,28 +36,6 @@ MAX_QUANTITY = 9999
 STARTER_SIZE = 60
 FINISH_ORDER = [Finish.GOLD, Finish.SILVER, Finish.BRONZE]
 FINISH_LABELS = dict(Finish.choices)
-
-
-class ServiceError(Exception):
-    """A request the rules refuse; `status` is the HTTP status the API answers with."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        self.message = message
-        super().__init__(message)
-
-
-class NotFound(ServiceError):
-    status = 404
-
-
-class Forbidden(ServiceError):
-    status = 403
-
-
-class Conflict(ServiceError):
-    status = 409
 
 
 # --- Parsing user input -------------------------------------------------------------------

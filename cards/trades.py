@@ -20,7 +20,7 @@ from .collection_services import (
     FINISH_ORDER,
     MAX_QUANTITY,
     Conflict,
-    Forbidden,
+    NotAllowed,
     NotFound,
     ServiceError,
     describe,
@@ -146,7 +146,7 @@ def accept_trade(user, trade_id) -> Trade:
     with transaction.atomic():
         trade = _locked_trade(user, trade_id)
         if trade.recipient_id != user.id:
-            raise Forbidden("only the recipient can accept a trade")
+            raise NotAllowed("only the recipient can accept a trade")
         lines = list(trade.lines.select_related("printing__card"))
         giver = {True: trade.proposer_id, False: trade.recipient_id}
         taker = {True: trade.recipient_id, False: trade.proposer_id}
@@ -181,7 +181,7 @@ def decline_trade(user, trade_id) -> Trade:
     with transaction.atomic():
         trade = _locked_trade(user, trade_id)
         if trade.recipient_id != user.id:
-            raise Forbidden("only the recipient can decline a trade (the proposer cancels it)")
+            raise NotAllowed("only the recipient can decline a trade (the proposer cancels it)")
         _close(trade, TradeStatus.DECLINED)
     return get_trade(user, trade.id)
 
@@ -190,7 +190,7 @@ def cancel_trade(user, trade_id) -> Trade:
     with transaction.atomic():
         trade = _locked_trade(user, trade_id)
         if trade.proposer_id != user.id:
-            raise Forbidden("only the proposer can cancel a trade (the recipient declines it)")
+            raise NotAllowed("only the proposer can cancel a trade (the recipient declines it)")
         _close(trade, TradeStatus.CANCELLED)
     return get_trade(user, trade.id)
 

@@ -1,21 +1,22 @@
 """Deck API: thin views over ``decks.services`` and ``decks.selectors``.
 
-Owner only: another user's deck answers 404, as if it did not exist. Errors are
-``{"detail": "...", "problems": [...]}`` with a 4xx status: 400 bad input (nothing saved),
-404 not found, 409 a deck locked by a tournament. ``POST /api/decks/validate/`` and
-``GET /api/shared-decks/<token>/`` are open to anyone.
+Owner only: another user's deck answers 404, as if it did not exist. Errors are the house
+shape ``{"detail": "...", "code": "...", "problems": [...]}`` with a 4xx status: 400 bad input
+(nothing saved), 404 not found, 409 a deck locked by a tournament (``deck_locked``).
+``POST /api/decks/validate/`` and ``GET /api/shared-decks/<token>/`` are open to anyone.
 """
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
+
+from config.errors import NotFound
 
 from . import selectors, services
 from .catalogue import cards_by_number
@@ -56,25 +57,12 @@ def _flatten(errors, prefix: str = "") -> list[str]:
 
 
 class DeckAPIView(APIView):
-    """Logged-in owners only; input and lookup errors become ``{"detail": ...}``."""
+    """Logged-in owners only. Errors take the house shape (config.api_errors); bad input
+    names every field in one line; lookups answer 404 "No such deck." / "No such version."."""
 
     permission_classes = [permissions.IsAuthenticated]
     renderer_classes = [AsciiJSONRenderer]
-
-    def handle_exception(self, exc):
-        if isinstance(exc, services.DeckInputError):
-            body = {"detail": exc.message}
-            if exc.problems:
-                body["problems"] = exc.problems
-            return Response(body, status=exc.status)
-        if isinstance(exc, Deck.DoesNotExist | DeckVersion.DoesNotExist):
-            exc = NotFound("No such deck." if isinstance(exc, Deck.DoesNotExist)
-                           else "No such version.")
-        if isinstance(exc, ValidationError) and not (isinstance(exc.detail, dict)
-                                                     and "detail" in exc.detail):
-            return Response({"detail": "; ".join(_flatten(exc.detail)), "errors": exc.detail},
-                            status=status.HTTP_400_BAD_REQUEST)
-        return super().handle_exception(exc)
+    flatten_errors = staticmethod(_flatten)
 
     def valid(self, serializer_class, **context) -> dict:
         serializer = serializer_class(data=self.request.data, context=context)
@@ -82,7 +70,10 @@ class DeckAPIView(APIView):
         return serializer.validated_data
 
     def deck(self, pk) -> Deck:
-        return selectors.deck_of(self.request.user, pk)
+        try:
+            return selectors.deck_of(self.request.user, pk)
+        except Deck.DoesNotExist:
+            raise NotFound(NO_DECK) from None
 
     def version(self, deck: Deck) -> DeckVersion:
         """``?version=N`` or the latest version."""
@@ -90,11 +81,24 @@ class DeckAPIView(APIView):
         if number is None:
             latest = deck.latest
             if latest is None:
-                raise DeckVersion.DoesNotExist
+                raise NotFound(NO_VERSION)
             return latest
         if not (number.isascii() and number.isdigit() and len(number) < 10):
             raise services.DeckInputError("version must be a version number")
-        return selectors.version_of(deck, int(number))
+        return version_of(deck, int(number))
+
+
+# The lookups' refusals: another user's deck is "no such deck" (its existence stays private).
+NO_DECK = "No such deck."
+NO_VERSION = "No such version."
+
+
+def version_of(deck: Deck, number: int) -> DeckVersion:
+    """Version ``number`` of ``deck``, or the house 404."""
+    try:
+        return selectors.version_of(deck, number)
+    except DeckVersion.DoesNotExist:
+        raise NotFound(NO_VERSION) from None
 
 
 def deck_detail(request, deck: Deck) -> dict:
@@ -205,7 +209,7 @@ class VersionDetailView(DeckAPIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="One version with its diff")
     def get(self, request, pk, number):
         deck = self.deck(pk)
-        version = selectors.version_of(deck, number)
+        version = version_of(deck, number)
         previous = deck.versions.filter(number__lt=number).order_by("-number").first()
         cards = cards_by_number()
         data = VersionSerializer(version, context={"cards": cards}).data
@@ -251,10 +255,9 @@ class SampleMusterView(DeckAPIView):
     def post(self, request, pk):
         deck = self.deck(pk)
         data = self.valid(SeedInput)
-        version = (selectors.version_of(deck, data["version"]) if data.get("version")
-                   else deck.latest)
+        version = version_of(deck, data["version"]) if data.get("version") else deck.latest
         if version is None:
-            raise DeckVersion.DoesNotExist
+            raise NotFound(NO_VERSION)
         dealt = services.sample_muster(version, data.get("seed"))
         cards = cards_by_number()
         dealt["cards"] = [{"number": n, "name": (cards.get(n) or {}).get("name")}
@@ -289,10 +292,13 @@ class SharedDeckView(DeckAPIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="A shared deck (public, read-only)")
     def get(self, request, token):
-        deck = selectors.shared_deck(token)
+        try:
+            deck = selectors.shared_deck(token)
+        except Deck.DoesNotExist:
+            raise NotFound(NO_DECK) from None
         latest = deck.latest
         if latest is None:
-            raise Deck.DoesNotExist
+            raise NotFound(NO_DECK)
         cards = cards_by_number()
         data = SharedDeckSerializer(deck).data
         data["version"] = latest.number

@@ -21,6 +21,7 @@ from django.db.models import Max, ProtectedError
 
 from cards.collection_services import lock_users
 from cards.models import Army, Battle, Card, WantEntry
+from config.errors import Conflict, ServiceError
 
 from .catalogue import cards_by_number
 from .models import Deck, DeckKind, DeckPool, DeckVersion
@@ -53,26 +54,16 @@ MAX_CODE = 4_000  # characters of a deck code
 MAX_SEED = 2**63 - 1
 
 
-class DeckInputError(Exception):
-    """Input that cannot become a deck; nothing was saved.
-
-    ``message``: one plain sentence. ``problems``: the details, e.g. ``{"line": 4, "message":
-    ...}`` for deck-list lines or ``{"entry": 2, "message": ...}`` for posted entries.
-    ``status``: the HTTP status the API answers with.
-    """
-
-    status = 400
-
-    def __init__(self, message: str, problems: Iterable[dict] = ()):
-        self.message = message
-        self.problems = list(problems)
-        super().__init__(message)
+# Input that cannot become a deck (400), nothing saved: the house base error under the deck
+# code's old name. ``problems`` (in ``extra``) gives the details, e.g. ``{"line": 4, "message":
+# ...}`` for deck-list lines or ``{"entry": 2, "message": ...}`` for posted entries.
+DeckInputError = ServiceError
 
 
-class DeckLocked(DeckInputError):
+class DeckLocked(Conflict):
     """The deck has a version locked by a tournament."""
 
-    status = 409
+    code = "deck_locked"
 
 
 # --- Input cleaning -------------------------------------------------------------------------
@@ -199,7 +190,7 @@ def clean_entries(raw_entries, cards: Mapping[int, Mapping] | None = None
             continue
         entries.append(DeckEntry(number, count, printing))
     if problems:
-        raise DeckInputError(f"{len(problems)} of the entries cannot be read", problems)
+        raise DeckInputError(f"{len(problems)} of the entries cannot be read", problems=problems)
     return canonical_entries(entries)
 
 
@@ -307,7 +298,7 @@ def check_posted(*, battle=None, army=None, kind="custom", scale="1", historical
         if (errors or unknown) and (not entries or any(e.line is None for e in errors)):
             first = errors[0] if errors else unknown[0].message.removeprefix("1.0: ")
             raise DeckInputError(f"the deck list cannot be read: {first}",
-                                 parse_errors + [p.to_dict() for p in unknown])
+                                 problems=parse_errors + [p.to_dict() for p in unknown])
     settings = clean_settings(battle=battle, army=army, kind=kind, scale=scale,
                               historical=historical, pool=source)
     clean = clean_entries(entries, cards)
@@ -454,7 +445,7 @@ def _agree(found: dict, chosen: dict, where: str) -> None:
     if clashes:
         raise DeckInputError("the form disagrees with the deck: " + "; ".join(clashes)
                              + ". Change the form, or leave it at its defaults to take the "
-                             "deck's own settings.", [{"message": c} for c in clashes])
+                             "deck's own settings.", problems=[{"message": c} for c in clashes])
 
 
 def as_deck_code(text) -> RulesDeck | None:
@@ -516,7 +507,7 @@ def parse_text(text) -> tuple[DeckEntry, ...]:
     if errors:
         raise DeckInputError(
             f"the deck list has {len(errors)} line{'s' if len(errors) > 1 else ''} that cannot "
-            "be read", [{"line": e.line, "message": e.message} for e in errors])
+            "be read", problems=[{"line": e.line, "message": e.message} for e in errors])
     if not entries:
         raise DeckInputError("the deck list holds no cards")
     return entries

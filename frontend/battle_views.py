@@ -35,7 +35,6 @@ import json
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
@@ -55,11 +54,13 @@ from battles.bots import BOTS
 from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
 from battles.engine.board import ARMY_SIDE
-from battles.errors import BattleError, NotAllowed, NotFound
+from battles.errors import BattleError, NotFound
 from battles.models import Battle, Status
 from battles.setup import engine_cards
 from decks.selectors import decks_of, playable_version
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
+
+from .errors import page_message, refuse
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200
@@ -124,10 +125,6 @@ def _int_or_raw(value: str):
     if value.isascii() and value.isdigit() and len(value) < 12:
         return int(value)
     return value
-
-
-def _capitalised(message: str) -> str:
-    return message[:1].upper() + message[1:]
 
 
 # --- my battles and a new one ----------------------------------------------------------------
@@ -278,10 +275,10 @@ def battle_list(request: HttpRequest) -> HttpResponse:
     form = _form(request.POST)
     try:
         b = _create_from_form(request, form)
-    except NotAllowed as exc:
-        raise PermissionDenied(exc.message) from None
     except BattleError as exc:
-        return _render_list(request, form=form, error=_capitalised(exc.message),
+        if exc.status == 403:
+            refuse(exc)
+        return _render_list(request, form=form, error=page_message(exc, capitalise=True),
                             status=exc.status)
     return redirect("battle", pk=b.pk)
 
@@ -296,7 +293,8 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.join_battle(pk, request.user, version_id, deal=deal)
     except BattleError as exc:  # 409 the seat is taken, 404, 400 (my own, a wrong deck)
-        return _render_list(request, list_error=_capitalised(exc.message), status=exc.status)
+        return _render_list(request, list_error=page_message(exc, capitalise=True),
+                            status=exc.status)
     return redirect("battle", pk=pk)
 
 
@@ -307,7 +305,8 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.cancel_battle(pk, request.user)
     except BattleError as exc:  # 403 someone else's open battle, 404, 409 started
-        return _render_list(request, list_error=_capitalised(exc.message), status=exc.status)
+        return _render_list(request, list_error=page_message(exc, capitalise=True),
+                            status=exc.status)
     return redirect("battles")
 
 
@@ -507,16 +506,9 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     error, status = "", 200
     try:
         services.act(battle.pk, request.user, seq, action)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
-    except NotAllowed as exc:
-        raise PermissionDenied(exc.message) from None
     except BattleError as exc:
-        status = exc.status
-        if exc.message.startswith("the battle has moved on"):
-            error = "The battle has moved on: this is where it stands now."
-        else:
-            error = _capitalised(exc.message)
+        refuse(exc)  # 404, 403: the error page; else the message with the battle as it is now
+        status, error = exc.status, page_message(exc, capitalise=True)
     else:
         if not is_htmx(request):
             return redirect("battle", pk=battle.pk)

@@ -21,6 +21,8 @@ from cards import trades
 from cards.models import Army, CardType, Finish, StarterDeck
 from decks.selectors import decks_using_cards
 
+from .errors import page_message
+
 PAGE_SIZE = 50
 
 
@@ -73,7 +75,7 @@ def collection(request: HttpRequest) -> HttpResponse:
     try:
         cards = svc.collection_grid(request.user, **filters)
     except svc.ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, page_message(exc))
         filters = {key: "" for key in filters}
         cards = svc.collection_grid(request.user)
     page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -109,7 +111,7 @@ def collection_change(request: HttpRequest) -> HttpResponse:
         else:
             raise svc.ServiceError(f"unknown change {op!r}")
     except svc.ServiceError as exc:
-        error = exc.message
+        error = page_message(exc)
     if not request.headers.get("HX-Request"):
         if error:
             messages.error(request, error)
@@ -148,7 +150,7 @@ def collection_import(request: HttpRequest) -> HttpResponse:
         except csv_io.CsvError as exc:
             problems = exc.problems
         except svc.ServiceError as exc:
-            problems = [exc.message]
+            problems = [page_message(exc)]
         else:
             messages.success(request, f"Imported {report.rows} rows ({report.copies} copies,"
                                       f" {mode} mode): you now have {report.entries_after}"
@@ -174,7 +176,7 @@ def missing(request: HttpRequest) -> HttpResponse:
     try:
         cards = svc.missing_cards(request.user, army)
     except svc.ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, page_message(exc))
         army, cards = "", svc.missing_cards(request.user)
     page = Paginator(cards, 100).get_page(request.GET.get("page"))
     return render(request, "frontend/collection/missing.html", {
@@ -197,7 +199,7 @@ def wants(request: HttpRequest) -> HttpResponse:
                     messages.success(request, f"Want list: {want.quantity} × #{want.card.number}"
                                               f" {want.card.name}.")
         except svc.ServiceError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, page_message(exc))
         return redirect("wants")
     return render(request, "frontend/collection/wants.html", {
         "rows": svc.wants(request.user), "finishes": Finish.choices})
@@ -213,7 +215,7 @@ def starter(request: HttpRequest) -> HttpResponse:
         try:
             deck = svc.open_starter_deck(request.user)
         except svc.ServiceError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, page_message(exc))
         else:
             messages.success(request, f"You opened a starter deck (seed {deck.seed}): 60 cards"
                                       " were added to your collection.")
@@ -239,7 +241,7 @@ def trade_list(request: HttpRequest) -> HttpResponse:
                                        trades.parse_lines_text(form["receive"], "receive"),
                                        form["message"])
         except svc.ServiceError as exc:
-            error = exc.message
+            error = page_message(exc)
         else:
             messages.success(request, f"Trade #{trade.id} offered to"
                                       f" {trade.recipient.username}.")
@@ -268,7 +270,7 @@ def trade_action(request: HttpRequest, trade_id: int, action: str) -> HttpRespon
             raise svc.NotFound("no such action")
         trade = service(request.user, trade_id)
     except svc.ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, page_message(exc))
     else:
         messages.success(request, f"Trade #{trade.id} {trade.status}.")
     return redirect("trades")

@@ -37,6 +37,7 @@ from tournaments.models import (
 from tournaments.services.common import require_organiser
 from tournaments.standings import TIEBREAKER_NAMES
 
+from .errors import page_message, refuse
 from .tournament_views import (
     TEMPLATES,
     games_text,
@@ -44,7 +45,6 @@ from .tournament_views import (
     is_htmx,
     page_or_fragment,
     posted_result,
-    refuse,
     result_text,
     tournament_context,
 )
@@ -136,7 +136,7 @@ def create(request: HttpRequest) -> HttpResponse:
             try:
                 t = services.create_tournament(request.user, **form.service_fields())
             except services.TournamentError as exc:
-                error, status = exc.message, exc.status
+                error, status = page_message(exc), exc.status
             else:
                 messages.success(request, f"{t.name} is open for registration.")
                 return redirect("tournament", pk=t.pk)
@@ -233,7 +233,7 @@ def action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         run(t.pk, request.user, request.POST)
     except services.TournamentError as exc:
         refuse(exc)
-        return _manage_page(request, t, error=exc.message, status=exc.status)
+        return _manage_page(request, t, error=page_message(exc), status=exc.status)
     if is_htmx(request):
         return _manage_page(request, t, notice=done)
     messages.success(request, done)
@@ -286,8 +286,8 @@ def settle_or_correct(request: HttpRequest, pk: int, match_id: int, how: str) ->
     except services.TournamentError as exc:
         refuse(exc)
         if request.POST.get("from") == "manage":
-            return _manage_page(request, t, error=exc.message, status=exc.status)
-        return match_page(request, pk, match_id, error=exc.message, status=exc.status)
+            return _manage_page(request, t, error=page_message(exc), status=exc.status)
+        return match_page(request, pk, match_id, error=page_message(exc), status=exc.status)
     done = "Result settled." if how == "settle" else "Result corrected."
     if is_htmx(request):
         if request.POST.get("from") == "manage":

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
@@ -34,6 +33,7 @@ from tournaments.services.common import is_organiser
 from tournaments.services.registration import SIDE_ARMIES
 from tournaments.standings import TIEBREAKER_NAMES
 
+from .errors import page_message, refuse
 from .standings_chart import standings_chart
 
 TEMPLATES = "frontend/tournaments/"
@@ -48,14 +48,6 @@ CHART_TOP = 8  # players drawn in the standings chart
 
 
 # --- helpers shared with the organiser's pages ---------------------------------------------
-
-def refuse(exc: services.TournamentError) -> None:
-    """Raise the HTTP error a not-allowed or unknown service answer stands for."""
-    if isinstance(exc, services.NotAllowed):
-        raise PermissionDenied(exc.message)
-    if isinstance(exc, services.NotFound):
-        raise Http404(exc.message)
-
 
 def get_tournament(pk) -> Tournament:
     try:
@@ -183,7 +175,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
                               **{side: chosen[side] or None for side in sides})
         except services.TournamentError as exc:
             refuse(exc)
-            error, problems, status = exc.message, exc.extra.get("problems", []), exc.status
+            error, problems, status = page_message(exc), exc.extra.get("problems", []), exc.status
         else:
             messages.success(request, f"You are registered in {t.name}.")
             return redirect("tournament", pk=t.pk)
@@ -201,7 +193,7 @@ def _player_action(request: HttpRequest, pk: int, action, done: str) -> HttpResp
         action(t.pk, request.user)
     except services.TournamentError as exc:
         refuse(exc)
-        messages.error(request, exc.message)
+        messages.error(request, page_message(exc))
     else:
         messages.success(request, done)
     return redirect("tournament", pk=t.pk)
@@ -233,7 +225,7 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
             services.report_result(match_id, request.user, posted_result(request.POST))
         except services.TournamentError as exc:
             refuse(exc)
-            error, status = exc.message, exc.status
+            error, status = page_message(exc), exc.status
         else:
             if not is_htmx(request):
                 messages.success(request, "Your report is in.")

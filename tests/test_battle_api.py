@@ -214,7 +214,8 @@ def test_another_users_battle_is_404(alice_api, bob_api, sent):
     before = state_of(data["id"])
     assert bob_api.get(f"/api/battles/{data['id']}/").status_code == 404
     act(bob_api, data["id"], 0, data["legal_actions"][0], expect=404)
-    assert alice_api.get("/api/battles/999999/").status_code == 404
+    missing = alice_api.get("/api/battles/999999/")
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
     assert state_of(data["id"]) == before
 
 
@@ -234,7 +235,7 @@ def test_stale_seq_is_409_and_changes_nothing(alice_api, sent):
     before = state_of(data["id"])
     for seq in (0, 2):
         body = act(alice_api, data["id"], seq, data["legal_actions"][0], expect=409)
-        assert body == {"detail": "the battle has moved on: reload", "seq": 1}
+        assert body == {"detail": "the battle has moved on: reload", "code": "stale_seq", "seq": 1}
     assert state_of(data["id"]) == before
 
 
@@ -243,6 +244,7 @@ def test_illegal_action_is_400_and_changes_nothing(alice_api, sent):
     before = state_of(data["id"])
     body = act(alice_api, data["id"], 0, {"type": "end_turn", "side": "allied"}, expect=400)
     assert body["detail"].startswith("illegal action for allied")
+    assert body["code"] == "illegal_action"
     assert state_of(data["id"]) == before
 
 
@@ -251,7 +253,7 @@ def test_not_your_move_is_409(alice_api, sent):
     before = state_of(data["id"])
     body = act(alice_api, data["id"], 0, {"type": "deployment_done", "side": "french"},
                expect=409)
-    assert "not your move" in body["detail"]
+    assert "not your move" in body["detail"] and body["code"] == "conflict"
     assert state_of(data["id"]) == before
 
 

@@ -249,6 +249,7 @@ def test_malformed_query_is_400_with_position(api, catalogue, query, message, po
     body = response.json()
     assert body["detail"].startswith(message)
     assert body["query"] == query and body["position"] == position
+    assert body["code"] == "bad_query"
 
 
 def test_too_long_query_is_400(api, catalogue):

@@ -80,6 +80,7 @@ def test_remove_more_than_owned_and_bad_trade_quantity(catalogue, user, alice_ap
     r = alice_api.post("/api/collection/remove/", {"number": 4, "finish": "silver", "count": 5},
                        format="json")
     assert r.status_code == 400 and "you own 2 of #4" in r.json()["detail"]
+    assert r.json()["code"] == "bad_input"
     r = alice_api.post("/api/collection/trade-quantity/",
                        {"number": 4, "finish": "silver", "trade_quantity": 3}, format="json")
     assert r.status_code == 400 and "more than the 2" in r.json()["detail"]

@@ -126,7 +126,9 @@ def test_patch_and_put_save_new_versions_with_diffs(catalogue, alice_api):
     assert [r["number"] for r in two["diff"]["removed"]] == [first]
     assert two["previous"] == 1
     assert alice_api.get(f"/api/decks/{deck['id']}/").json()["playable_version"] == 3
-    assert alice_api.get(f"{url}versions/9/").status_code == 404
+    missing = alice_api.get(f"{url}versions/9/")
+    assert missing.status_code == 404
+    assert missing.json() == {"detail": "No such version.", "code": "not_found"}
 
 
 def test_delete_a_deck(catalogue, alice_api):
@@ -144,7 +146,7 @@ def test_another_users_deck_is_not_found(catalogue, alice_api, bob_api):
                          ("post", "share/"), ("delete", "share/")]:
         response = getattr(bob_api, method)(base + path, {"name": "Mine now"}, format="json")
         assert response.status_code == 404, (method, path)
-        assert "detail" in response.json()
+        assert response.json() == {"detail": "No such deck.", "code": "not_found"}
     assert bob_api.get("/api/decks/").json()["count"] == 0
     assert Deck.objects.get().name == "Grande Armée" and DeckVersion.objects.count() == 1
     assert not WantEntry.objects.exists()

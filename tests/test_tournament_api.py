@@ -99,13 +99,15 @@ def test_organiser_controls_are_organiser_only(running):
     tid, players = running
     _, api, _ = players[0]
     for action in ("pause", "resume", "start", "pair-next", "cancel"):
-        assert api.post(f"/api/tournaments/{tid}/{action}/").status_code == 403
+        r = api.post(f"/api/tournaments/{tid}/{action}/")
+        assert r.status_code == 403 and r.data["code"] == "not_allowed"
 
 
 def test_round_started_twice_is_409(running, org_api):
     tid, _ = running
     r = org_api.post(f"/api/tournaments/{tid}/start/")
     assert r.status_code == 409 and "already started" in r.data["detail"]
+    assert r.data["code"] == "conflict"
     r = org_api.post(f"/api/tournaments/{tid}/pair-next/")
     assert r.status_code == 409
     assert Round.objects.count() == 1

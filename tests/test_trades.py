@@ -68,11 +68,11 @@ def test_only_the_right_side_acts_and_only_while_offered(stocked, db):
         trades.accept_trade(carol, trade.id)
     with pytest.raises(svc.NotFound):
         trades.get_trade(carol, trade.id)
-    with pytest.raises(svc.Forbidden, match="only the recipient"):
+    with pytest.raises(svc.NotAllowed, match="only the recipient"):
         trades.accept_trade(alice, trade.id)
-    with pytest.raises(svc.Forbidden, match="only the recipient"):
+    with pytest.raises(svc.NotAllowed, match="only the recipient"):
         trades.decline_trade(alice, trade.id)
-    with pytest.raises(svc.Forbidden, match="only the proposer"):
+    with pytest.raises(svc.NotAllowed, match="only the proposer"):
         trades.cancel_trade(bob, trade.id)
     assert trades.decline_trade(bob, trade.id).status == TradeStatus.DECLINED
     for act, who in [(trades.accept_trade, bob), (trades.decline_trade, bob),
@@ -185,7 +185,7 @@ def test_trade_api_errors(stocked, alice_api, api):
     for action in ("", "accept/", "decline/", "cancel/"):
         method = carol_api.get if not action else carol_api.post
         r = method(f"/api/trades/{trade.id}/{action}")
-        assert r.status_code == 404 and r.json() == {"detail": "no such trade"}
+        assert r.status_code == 404 and r.json() == {"detail": "no such trade", "code": "not_found"}
         assert carol_api.post(f"/api/trades/999999/{action or 'accept/'}").status_code == 404
     assert api.get("/api/trades/").status_code in (401, 403)
     assert api.post(f"/api/trades/{trade.id}/accept/").status_code in (401, 403)

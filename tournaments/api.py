@@ -36,11 +36,6 @@ from .services.setup import EDITABLE
 class TournamentAPIView(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    def handle_exception(self, exc):
-        if isinstance(exc, TournamentError):
-            return Response({"detail": exc.message, **exc.extra}, status=exc.status)
-        return super().handle_exception(exc)
-
     def tournament(self, pk):
         return selectors.tournament(pk)
 

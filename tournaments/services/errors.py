@@ -1,28 +1,7 @@
-"""Errors raised by tournament services: each carries the HTTP status the API answers with.
-Nothing has changed when one is raised (services run in one transaction)."""
+"""The tournament services' errors: the house family (``config.errors``) under the names the
+tournament code has always used. ``TournamentError`` is the base: catching it catches them all."""
 
+from config.errors import Conflict, NotAllowed, NotFound
+from config.errors import ServiceError as TournamentError
 
-class TournamentError(Exception):
-    status = 400
-
-    def __init__(self, message: str, **extra):
-        self.message = message
-        self.extra = extra
-        super().__init__(message)
-
-
-class NotAllowed(TournamentError):
-    """The user may not do this (not the organiser, not their match...)."""
-
-    status = 403
-
-
-class NotFound(TournamentError):
-    status = 404
-
-
-class Conflict(TournamentError):
-    """The tournament is not in a state that allows it (a second report, a round paired
-    twice, a drop after the end...)."""
-
-    status = 409
+__all__ = ["Conflict", "NotAllowed", "NotFound", "TournamentError"]
