@@ -25,7 +25,7 @@ from tournaments.models import Entry, Match, Round, StandingSnapshot, Status, To
 from tournaments.models import WebhookDelivery as Delivery
 from tournaments.services.webhooks import verify
 
-from .test_tournament_helpers import field, organiser, wait_for, worker_session
+from .tournament_helpers import field, organiser, wait_for, worker_session
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
