@@ -198,7 +198,8 @@ def not_pairable(t: Tournament, number: int) -> str | None:
     return None
 
 
-def pairings_for(t: Tournament, number: int, entries: list[Entry]):
+def pairings_for(t: Tournament, number: int, entries: list[Entry]
+                 ) -> tuple[str, list[tuple[int, int]], list[int], dict]:
     """(stage, [(french id, allied id)], [bye ids], {(french, allied): bracket label}) for
     round ``number``: the pairing core's answer, nothing written yet."""
     if t.format == Format.DOUBLE_ELIMINATION:
