@@ -58,7 +58,7 @@ def main(players: int = 1024, rounds: int = 10) -> None:
 
     from cards.models import CollectionEntry, Printing
     from decks.models import Deck, DeckVersion
-    from tests.test_tournament_helpers import valid_entries
+    from tests.tournament_helpers import valid_entries
     from tournaments import services
     from tournaments.models import Entry, Match, Round, Tournament
 

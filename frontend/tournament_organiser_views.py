@@ -24,7 +24,6 @@ from cards.models import Battle
 from tournaments import selectors, services
 from tournaments.models import (
     DEFAULT_TIEBREAKERS,
-    STARTED,
     TIEBREAKERS,
     DealPool,
     DeckKind,
@@ -32,7 +31,6 @@ from tournaments.models import (
     Match,
     PairingMode,
     Report,
-    Round,
 )
 from tournaments.services.common import require_organiser
 from tournaments.standings import TIEBREAKER_NAMES
@@ -167,8 +165,7 @@ def _manage_page(request: HttpRequest, t, *, error: str = "", notice: str = "",
     return page_or_fragment(request, TEMPLATES + "manage.html", "panel", tournament_context(
         request, t, tab="manage", error=error, notice=notice, rounds=rounds, current=current,
         disputes=disputes, active=[e for e in selectors.entries(t) if not e.dropped],
-        round_complete=current is None or current.state == Round.State.FINISHED,
-        rounds_left=not t.planned_rounds or t.current_round < t.planned_rounds,
+        round_complete=selectors.round_complete(current), rounds_left=selectors.rounds_left(t),
         result_choices=_organiser_result_choices(t),
     ), status)
 
@@ -264,8 +261,7 @@ def match_page(request: HttpRequest, pk: int, match_id: int, *, error: str = "",
     context = tournament_context(
         request, t, tab="pairings", m=m, result=result_text(m), log=log,
         error=error, notice=notice, result_choices=_organiser_result_choices(t),
-        can_settle=m.state != Match.State.SETTLED and t.status in STARTED,
-        can_correct=m.state == Match.State.SETTLED and not m.is_bye,
+        can_settle=selectors.can_settle(t, m), can_correct=selectors.can_correct(m),
     )
     # the players' reports are the organiser's to see (what each player claimed)
     context["reports"] = report_rows(t, m) if context["organiser"] and not m.is_bye else []

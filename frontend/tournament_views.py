@@ -147,7 +147,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         request, t, tab="overview", players=players, current=current,
         recommended=services.recommended_rounds(max(t.players, 2)),
         sides=[SIDE_LABELS[s] for s in services.sides_needed(t.battle)],
-        registration_open=t.status == Status.REGISTRATION,
+        registration_open=selectors.registration_open(t),
     ))
 
 
@@ -245,8 +245,7 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
             source=dict(ResultLog.Source.choices).get(m.source, m.source),
             opponent_lists=opponent is not None and selectors.can_see_lists(
                 t, request.user, opponent),
-            can_report=(t.status in STARTED and not m.is_bye and my_report is None
-                        and m.state != Match.State.SETTLED),
+            can_report=selectors.can_report(t, m, my_report),
         )
     return page_or_fragment(request, TEMPLATES + "my_match.html", "card", context, status)
 

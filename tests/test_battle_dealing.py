@@ -17,7 +17,7 @@ from battles.services import BattleError
 from decks import services as deck_services
 from decks.catalogue import cards_by_number
 
-from .test_tournament_helpers import give_cards, player, pool, valid_entries
+from .tournament_helpers import give_cards, player, pool, valid_entries
 
 pytestmark = pytest.mark.django_db
 

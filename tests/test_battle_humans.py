@@ -23,7 +23,7 @@ from battles.services import BattleError, Conflict, NotAllowed, NotFound
 from cards.catalogue_file import catalogue_records
 
 from .test_battle_api import SUMMARY_KEYS, VIEW_KEYS, check_hidden
-from .test_tournament_helpers import player, valid_entries
+from .tournament_helpers import player, valid_entries
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

@@ -29,7 +29,7 @@ from cards.catalogue_file import catalogue_records
 from frontend.battle_views import ENDING, action_sections
 
 from .test_battle_api import card_numbers
-from .test_tournament_helpers import player
+from .tournament_helpers import player
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

@@ -18,7 +18,7 @@ from battles.models import Battle, BattleAction, Status
 from battles.services import BattleError, Conflict, NotFound
 from cards.catalogue_file import catalogue_records
 
-from .test_tournament_helpers import player, valid_entries
+from .tournament_helpers import player, valid_entries
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

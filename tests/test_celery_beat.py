@@ -29,7 +29,7 @@ from django.utils import timezone
 from tournaments import services, tasks
 from tournaments.models import Match, Round, Status, Tournament
 
-from .test_tournament_helpers import ROOT, Worker, player, register
+from .tournament_helpers import ROOT, Worker, player, register
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from tournaments.models import Tournament
 
-from .test_tournament_helpers import organiser
+from .tournament_helpers import organiser
 
 pytestmark = pytest.mark.django_db
 

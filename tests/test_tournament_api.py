@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 
 from tournaments.models import Entry, Match, Round, Tournament
 
-from .test_tournament_helpers import organiser, player
+from .tournament_helpers import organiser, player
 
 pytestmark = pytest.mark.django_db
 
@@ -191,7 +191,9 @@ def test_standings_exports_and_drop_after_end(running, org_api, api):
     apis = {p[0].pk: p[1] for p in players}
     for _ in range(2):
         t = Tournament.objects.get(pk=tid)
-        for m in Match.objects.filter(round__number=t.current_round):
+        matches = list(Match.objects.filter(round__number=t.current_round))
+        assert matches
+        for m in matches:
             for user_id in (m.french.user_id, m.allied.user_id):
                 apis[user_id].post(f"/api/matches/{m.pk}/report/", {"result": "french"},
                                    format="json")

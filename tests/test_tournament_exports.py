@@ -15,7 +15,7 @@ from tournaments.models import Match, WebhookDelivery
 from tournaments.services import exports
 from tournaments.services.webhooks import sign, verify
 
-from .test_tournament_helpers import field, organiser, report_both
+from .tournament_helpers import field, organiser, report_both
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,9 @@ def played(catalogue):
     org = organiser()
     t, _ = field(org, 5, rounds=2)
     services.start_tournament(t.pk, org)
-    for m in Match.objects.filter(tournament=t, allied__isnull=False):
+    matches = list(Match.objects.filter(tournament=t, allied__isnull=False))
+    assert matches
+    for m in matches:
         report_both(m, {"result": "french"})
     services.advance(t.pk)
     t.refresh_from_db()
@@ -122,7 +124,9 @@ def test_trf_is_read_back_by_an_independent_trf_parser(played):
     blank result of an unplayed game is checked by column above.)"""
     import trf
 
-    for m in Match.objects.filter(tournament=played, round__number=2, allied__isnull=False):
+    matches = list(Match.objects.filter(tournament=played, round__number=2, allied__isnull=False))
+    assert matches
+    for m in matches:
         report_both(m, {"result": "french"})
     text = exports.trf(played)
     parsed = trf.loads(text)
@@ -132,7 +136,9 @@ def test_trf_is_read_back_by_an_independent_trf_parser(played):
     assert [p.startrank for p in parsed.players] == list(range(1, 6))
     assert [p.name.strip() for p in parsed.players] == [e.user.username for e in entries]
     by_rank = {p.startrank: p for p in parsed.players}
-    for m in Match.objects.filter(tournament=played).select_related("round"):
+    matches = list(Match.objects.filter(tournament=played).select_related("round"))
+    assert matches
+    for m in matches:
         r = m.round.number
         if m.is_bye:
             g = by_rank[number[m.french_id]].games[r - 1]
@@ -146,7 +152,9 @@ def test_trf_is_read_back_by_an_independent_trf_parser(played):
         assert (f.result, a.result) == ("1", "0")
     # points: 1 per win or bye, as in the standings
     wins = {number[e.pk]: 0.0 for e in entries}
-    for m in Match.objects.filter(tournament=played, state=Match.State.SETTLED):
+    matches = list(Match.objects.filter(tournament=played, state=Match.State.SETTLED))
+    assert matches
+    for m in matches:
         wins[number[m.french_id]] += 1  # byes and "french" wins
     assert {p.startrank: float(p.points) for p in parsed.players} == wins
 
@@ -167,7 +175,9 @@ def test_events_are_recorded_once(catalogue, django_capture_on_commit_callbacks,
     t, _ = field(org, 4, rounds=1, webhook_url="http://127.0.0.1:9/hook")
     assert len(t.webhook_secret) == 64
     services.start_tournament(t.pk, org)
-    for m in Match.objects.filter(tournament=t):
+    matches = list(Match.objects.filter(tournament=t))
+    assert matches
+    for m in matches:
         report_both(m, {"result": "allied"})
     events = list(WebhookDelivery.objects.filter(tournament=t).values_list("event", flat=True))
     assert events == ["round.paired", "round.finished", "tournament.finished"]

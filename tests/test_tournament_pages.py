@@ -11,7 +11,7 @@ from django.urls import reverse
 from tournaments import services
 from tournaments.models import Entry, Match, Report, ResultLog, Round, Status, Tournament
 
-from .test_tournament_helpers import field, organiser, player, register, report_both, tournament
+from .tournament_helpers import field, organiser, player, register, report_both, tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +38,12 @@ def running(org):
 
 
 def matches_of(t, number=1):
-    return list(Match.objects.filter(round__tournament=t, round__number=number,
-                                     allied__isnull=False).select_related("french__user",
-                                                                          "allied__user"))
+    """The round's played matches; never empty (a loop over nothing would check nothing)."""
+    matches = list(Match.objects.filter(round__tournament=t, round__number=number,
+                                        allied__isnull=False).select_related("french__user",
+                                                                             "allied__user"))
+    assert matches, f"round {number} has no matches"
+    return matches
 
 
 def url(name, t, *args):

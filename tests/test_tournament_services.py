@@ -13,7 +13,7 @@ from decks.models import DeckVersion
 from tournaments import services
 from tournaments.models import Entry, Match, ResultLog, Round, StandingSnapshot, Status
 
-from .test_tournament_helpers import field, organiser, player, register, report_both, tournament
+from .tournament_helpers import field, organiser, player, register, report_both, tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,13 @@ def org(catalogue):
 
 
 def current_matches(t, number=None):
+    """The round's played matches (byes excluded); never empty, so a loop over them runs
+    (a test looping over nothing would pass without checking anything)."""
     t.refresh_from_db()
-    return list(Match.objects.filter(tournament=t, round__number=number or t.current_round,
-                                     allied__isnull=False))
+    matches = list(Match.objects.filter(tournament=t, round__number=number or t.current_round,
+                                        allied__isnull=False))
+    assert matches, f"round {number or t.current_round} has no matches"
+    return matches
 
 
 def play_round(t, rng):
@@ -858,7 +862,9 @@ def test_double_elimination_runs_to_the_end_through_record_result(org):
     t.refresh_from_db()
     assert t.status == Status.FINISHED and t.current_round <= 7
     losses = {}
-    for m in Match.objects.filter(tournament=t, allied__isnull=False):
+    played = list(Match.objects.filter(tournament=t, allied__isnull=False))
+    assert played
+    for m in played:
         loser = m.allied_id if m.french_games > m.allied_games else m.french_id
         losses[loser] = losses.get(loser, 0) + 1
     rows = StandingSnapshot.objects.get(tournament=t, round_number=t.current_round).rows
@@ -948,7 +954,7 @@ def test_2_0_dealt_tournament_scale_keeps_every_deck_whole(org):
 def test_15_0_custom_tournament_needs_custom_decks_at_its_scale(org):
     from decks import services as deck_services
 
-    from .test_tournament_helpers import valid_entries
+    from .tournament_helpers import valid_entries
 
     t = tournament(org, deck_kind="custom", scale="1/2")
     user, at_one = player("ney")  # custom decks at scale 1

@@ -25,7 +25,7 @@ from tournaments.models import Entry, Match, Round, StandingSnapshot, Status, To
 from tournaments.models import WebhookDelivery as Delivery
 from tournaments.services.webhooks import verify
 
-from .test_tournament_helpers import field, organiser, wait_for, worker_session
+from .tournament_helpers import field, organiser, wait_for, worker_session
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -104,7 +104,7 @@ def test_worker_killed_while_pairing_leaves_exactly_one_round(catalogue, worker,
     org = organiser()
     marker = tmp_path / "pairing.started"
     t, _ = field(org, 16, starts_at=timezone.now() + timedelta(seconds=1))
-    first = worker.start({"EAGLES_TEST_PAUSE_PAIRING": f"60:{marker}"})
+    first = worker.start(pause_pairing=(60, marker))  # stops inside the pairing transaction
     wait_for(marker.exists, 30, "the first worker to start pairing", worker)
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)

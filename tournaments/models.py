@@ -1,6 +1,6 @@
 """Tournaments: entries with locked deck lists, rounds, matches, reports, results, standings.
 
-Every result enters through ``tournaments.services.results.record_result`` (reports, disputes,
+Every result enters through ``tournaments.services.lifecycle.record_result`` (reports, disputes,
 corrections, the time limit, no-shows and, later, online battles). Two-game matches (and their
 reports) also store each game's outcome (``game1``, ``game2``: ``GameOutcome``); the totals
 agree with them. A round is unique per tournament (``one_round_number_per_tournament``): a

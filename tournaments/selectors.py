@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
-from .models import Entry, Match, ResultLog, Round, StandingSnapshot, Status, Tournament
+from .models import (
+    STARTED,
+    Entry,
+    Match,
+    Report,
+    ResultLog,
+    Round,
+    StandingSnapshot,
+    Status,
+    Tournament,
+)
 from .services.common import is_organiser
 from .services.errors import NotAllowed, NotFound
 from .services.standings import compute_rows
@@ -124,3 +134,37 @@ def standings(t: Tournament, round_number=None) -> dict:
         return {"round": 0, "tiebreakers": t.tiebreaker_order, "rows": compute_rows(t, 0)}
     return {"round": snap.round_number, "tiebreakers": snap.tiebreakers, "rows": snap.rows,
             "computed_at": snap.computed_at}
+
+
+# --- what a page may offer (the services refuse the rest; these only decide what to show) ---
+
+def registration_open(t: Tournament) -> bool:
+    """The ordinary registration form is offered (late entry is the service's to allow)."""
+    return t.status == Status.REGISTRATION
+
+
+def can_report(t: Tournament, m: Match, my_report: Report | None) -> bool:
+    """A player may report ``m``: the event has started, it is not a bye, they have not
+    reported it yet and it has no result."""
+    return (t.status in STARTED and not m.is_bye and my_report is None
+            and m.state != Match.State.SETTLED)
+
+
+def can_settle(t: Tournament, m: Match) -> bool:
+    """The organiser may give ``m`` its result: unsettled, in a started event."""
+    return m.state != Match.State.SETTLED and t.status in STARTED
+
+
+def can_correct(m: Match) -> bool:
+    """The organiser may correct ``m``: it has a result and is not a bye."""
+    return m.state == Match.State.SETTLED and not m.is_bye
+
+
+def round_complete(current: Round | None) -> bool:
+    """No round, or the current one finished: the next one may be paired."""
+    return current is None or current.state == Round.State.FINISHED
+
+
+def rounds_left(t: Tournament) -> bool:
+    """The event has rounds still to pair (no planned count yet: it has)."""
+    return not t.planned_rounds or t.current_round < t.planned_rounds

@@ -20,7 +20,7 @@ import os
 from celery import current_app, shared_task
 from django.conf import settings
 
-from .services import clock, rounds, webhooks
+from .services import clock, lifecycle, webhooks
 from .services import results as result_services
 
 TICK_SECONDS = settings.EAGLES_TICK_SECONDS
@@ -48,7 +48,7 @@ def advance(tournament_id: int) -> list[str]:
 
 @shared_task(name="tournaments.pair_round", acks_late=True)
 def pair_round(tournament_id: int, number: int) -> int | None:
-    rnd = rounds.pair_round(tournament_id, number, strict=False)
+    rnd = lifecycle.pair_round(tournament_id, number, strict=False)
     return None if rnd is None else rnd.pk
 
 

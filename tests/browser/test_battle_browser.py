@@ -205,7 +205,7 @@ def test_battle_against_the_computer(logged_in_page, live_server, worker, monkey
 def test_new_battle_form_offers_the_decks_that_fit(logged_in_page, worker):
     from decks import services as deck_services
 
-    from ..test_tournament_helpers import give_cards, valid_entries
+    from ..tournament_helpers import give_cards, valid_entries
 
     alice = User.objects.get(username="alice")
     versions = {}
@@ -325,7 +325,7 @@ def test_15_0_battle_with_a_custom_deck_at_the_battles_scale(logged_in_page, liv
     at scale 1/2 (its cards are the French deck; the computer's British are dealt 9)."""
     from decks import services as deck_services
 
-    from ..test_tournament_helpers import valid_entries
+    from ..tournament_helpers import valid_entries
 
     alice = User.objects.get(username="alice")
     deck = deck_services.create_deck(alice, name="Half French", battle="quatre-bras",

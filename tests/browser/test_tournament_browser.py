@@ -20,7 +20,7 @@ from decks import services as deck_services
 from tournaments import services
 from tournaments.models import Entry, Match, Tournament
 
-from ..test_tournament_helpers import give_cards, pool
+from ..tournament_helpers import give_cards, pool
 
 PASSWORD = "s3cret-pass-1815"
 NO_OVERFLOW = "document.documentElement.scrollWidth <= innerWidth"

@@ -1,10 +1,21 @@
 """Tournament use cases. Each runs in one transaction under the tournament's row lock and
 raises a ``TournamentError`` (with an HTTP status) on bad input, changing nothing.
 
-Every result enters through ``record_result`` (``results.py``)."""
+Every result enters through ``record_result`` (``lifecycle.py``, which owns start, pairing,
+results and the finish; the other modules build on it). README "Services" has the map."""
 
 from .clock import advance, next_due, schedule_wake
 from .errors import Conflict, NotAllowed, NotFound, TournamentError
+from .lifecycle import (
+    pair_next_round,
+    pair_round,
+    pause,
+    planned_rounds,
+    recommended_rounds,
+    resume,
+    start_tournament,
+    unlock_decks,
+)
 from .registration import check_in, deck_problems, drop, register, sides_needed, withdraw
 from .results import (
     clean_result,
@@ -14,15 +25,7 @@ from .results import (
     settle_dispute,
     time_limit,
 )
-from .rounds import pair_next_round, pair_round, pause, resume, start_tournament, unlock_decks
-from .setup import (
-    cancel_tournament,
-    create_tournament,
-    planned_rounds,
-    publish_lists,
-    recommended_rounds,
-    update_tournament,
-)
+from .setup import cancel_tournament, create_tournament, publish_lists, update_tournament
 from .standings import compute_rows, snapshot
 
 __all__ = [

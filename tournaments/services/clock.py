@@ -16,52 +16,16 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import BEFORE_START, PairingMode, Round, Status, Tournament
-from .common import enqueue, lock_tournament
+from ..models import BEFORE_START, Round, Status, Tournament
+from .common import lock_tournament
 from .errors import Conflict
+from .lifecycle import not_pairable, pair, start
+from .results import time_limit
+from .wake import next_due, schedule_wake
 
 log = logging.getLogger(__name__)
 
-
-def next_due(t: Tournament, now):
-    """When something is next due for ``t`` (``now`` if at once; None: nothing is)."""
-    if t.status == Status.REGISTRATION:
-        times = [x for x in (t.registration_closes_at, t.check_in_opens_at, t.starts_at) if x]
-        return min(times) if times else None
-    if t.status == Status.CLOSED:
-        times = [x for x in (t.check_in_opens_at, t.starts_at) if x]
-        return min(times) if times else None
-    if t.status == Status.CHECK_IN:
-        return t.starts_at
-    if t.status != Status.RUNNING:
-        return None
-    rnd = t.round_set.filter(number=t.current_round).first()
-    if rnd is not None and rnd.state == Round.State.PLAYING:
-        return rnd.ends_at if rnd.ends_at and not rnd.timed_out else None
-    if t.planned_rounds and t.current_round >= t.planned_rounds:
-        return None
-    if t.pairing_mode == PairingMode.ON_COMPLETION or t.next_round_at is None:
-        return now
-    return max(t.next_round_at, now)
-
-
-def schedule_wake(t: Tournament, now=None) -> None:
-    """Book ``advance`` at the next due time, unless that wake is already booked. Call with
-    ``t`` locked (or new)."""
-    now = now or timezone.now()
-    due = next_due(t, now)
-    if due is None:
-        if t.wake_at is not None:
-            t.wake_at = None
-            t.save(update_fields=["wake_at"])
-        return
-    if t.wake_at is not None and t.wake_at == due:
-        return
-    if t.wake_at is not None and due <= now and t.wake_at <= now:
-        return  # an immediate wake is already on its way
-    t.wake_at = due
-    t.save(update_fields=["wake_at"])
-    enqueue("advance", t.pk, eta=due if due > now else None)
+__all__ = ["advance", "next_due", "overdue", "schedule_wake"]
 
 
 def advance(tournament_id, now=None) -> list[str]:
@@ -85,11 +49,9 @@ def advance(tournament_id, now=None) -> list[str]:
             t.save(update_fields=["status"])
             done.append("check-in opened")
         if t.status in BEFORE_START and t.starts_at and now >= t.starts_at:
-            from .rounds import _start
-
             try:
                 with transaction.atomic():
-                    _start(t, now)
+                    start(t, now)
                 done.append("started, round 1 paired")
             except Conflict as exc:
                 t.refresh_from_db()
@@ -102,8 +64,6 @@ def advance(tournament_id, now=None) -> list[str]:
             rnd = t.round_set.filter(number=t.current_round).first()
             if rnd is not None and rnd.state == Round.State.PLAYING and rnd.ends_at and \
                     now >= rnd.ends_at and not rnd.timed_out:
-                from .results import time_limit
-
                 n = time_limit(rnd.pk, now)
                 done.append(f"round {rnd.number} at time: {n} results")
                 t.refresh_from_db()
@@ -111,11 +71,9 @@ def advance(tournament_id, now=None) -> list[str]:
             due = next_due(t, now)
             if t.status == Status.RUNNING and due is not None and due <= now and (
                     rnd is None or rnd.state == Round.State.FINISHED):
-                from .rounds import _not_pairable, _pair
-
                 number = t.current_round + 1
-                if not _not_pairable(t, number):
-                    _pair(t, number, now)
+                if not not_pairable(t, number):
+                    pair(t, number, now)
                     done.append(f"round {number} paired")
                     t.refresh_from_db()
         schedule_wake(t, now)

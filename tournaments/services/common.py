@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..models import Tournament
+from ..models import Match, Tournament
 from .errors import NotAllowed, NotFound
 
 
@@ -15,6 +15,19 @@ def lock_tournament(tournament_id) -> Tournament:
         return Tournament.objects.select_for_update().get(pk=_pk(tournament_id))
     except Tournament.DoesNotExist:
         raise NotFound("no such tournament") from None
+
+
+def lock_match(match_id) -> tuple[Tournament, Match]:
+    """A match and its tournament, the tournament row locked first (the order every service
+    takes), then the match row."""
+    pk = getattr(match_id, "pk", match_id)
+    tid = Match.objects.filter(pk=pk).values_list("tournament_id", flat=True).first() if (
+        str(pk).isdigit()) else None
+    if tid is None:
+        raise NotFound("no such match")
+    t = lock_tournament(tid)
+    match = Match.objects.select_for_update().select_related("round").get(pk=pk)
+    return t, match
 
 
 def _pk(value) -> int:

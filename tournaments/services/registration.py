@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils import timezone
 
-from cards.models import Army, Battle, CollectionEntry
+from cards.models import Army, Battle
 from decks.catalogue import cards_by_number
 from decks.models import DeckKind as DeckRulesKind
 from decks.models import DeckVersion
@@ -16,7 +16,6 @@ from decks.services import rules_deck
 from ..models import (
     BEFORE_START,
     STARTED,
-    DealPool,
     DeckKind,
     Entry,
     Format,
@@ -24,9 +23,14 @@ from ..models import (
     Tournament,
 )
 from .common import is_organiser, lock_tournament
+from .coverage import ACTIVE, committed_versions, dealt_problems, free_copies, uncovered
 from .errors import Conflict, NotAllowed, NotFound, TournamentError
+from .lifecycle import finish_if_decided
 
-ACTIVE = (*BEFORE_START, *STARTED)  # a tournament not over
+# the coverage checks are re-exported: registration is where callers look for them
+__all__ = ["ACTIVE", "SIDE_ARMIES", "check_in", "committed_versions", "dealt_problems",
+           "deck_problems", "drop", "entered_elsewhere", "free_copies", "register",
+           "sides_needed", "uncovered", "withdraw"]
 
 SIDE_ARMIES = {"french_version": Army.FRENCH, "british_version": Army.BRITISH,
                "prussian_version": Army.PRUSSIAN}
@@ -76,73 +80,6 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
     if result.playable_from_collection is False:
         problems.append(f"{label} needs cards your collection does not have free: "
                         + "; ".join(p.message for p in result.problems if p.code == "not_owned"))
-    return problems
-
-
-def committed_versions(user, *, exclude_tournament=None, open_entries: bool = True):
-    """The user's deck versions whose copies are spoken for: every LOCKED version (held by a
-    started tournament) and, with ``open_entries``, every version the user has entered - as a
-    player still in (not withdrawn, not dropped) - in any tournament that is not over (not
-    started yet or running), other than ``exclude_tournament``."""
-    held = Q(locked_at__isnull=False)
-    if open_entries:
-        entries = Entry.objects.filter(user=user, tournament__status__in=ACTIVE,
-                                       dropped_at__isnull=True)
-        if exclude_tournament is not None:
-            entries = entries.exclude(tournament=exclude_tournament)
-        ids = {v for row in entries.values_list("french_version_id", "british_version_id",
-                                                "prussian_version_id")
-               for v in row if v is not None}
-        held |= Q(pk__in=ids)
-    return DeckVersion.objects.filter(deck__owner=user).filter(held)
-
-
-def _collection(user) -> dict[int, int]:
-    return dict(CollectionEntry.objects.filter(user=user, quantity__gt=0)
-                .values("printing__card__number").annotate(n=Sum("quantity"))
-                .values_list("printing__card__number", "n"))
-
-
-def _net(owned: dict[int, int], committed: list[tuple[int, list]], version_pk) -> dict:
-    free = dict(owned)
-    for pk, entries in committed:
-        if pk == version_pk:
-            continue
-        for number, count, _printing in entries:
-            if number in free:
-                free[number] = max(0, free[number] - count)
-    return free
-
-
-def free_copies(version: DeckVersion, user, *, tournament=None,
-                open_entries: bool = True) -> dict[int, int]:
-    """Copies per card number the user can put behind ``version`` (in ``tournament``): the
-    collection less the copies of every committed version other than this one
-    (``committed_versions``: locked versions, and the versions entered in the user's other
-    unfinished tournaments - each is a physical deck another tournament counts on)."""
-    committed = list(committed_versions(user, exclude_tournament=tournament,
-                                        open_entries=open_entries)
-                     .values_list("pk", "entries"))
-    return _net(_collection(user), committed, version.pk)
-
-
-def uncovered(entry: Entry, tournament: Tournament) -> list[str]:
-    """At the start: why the collection of ``entry``'s player no longer backs its decks, net
-    of the copies held by started tournaments (LOCKED versions; empty: it does)."""
-    user = entry.user
-    if tournament.deck_kind == DeckKind.DEALT:
-        return dealt_problems(tournament, user)
-    owned = _collection(user)
-    committed = list(committed_versions(user, open_entries=False).values_list("pk", "entries"))
-    problems = []
-    for version in entry.versions():
-        result = validate(rules_deck(version), cards_by_number(),
-                          _net(owned, committed, version.pk))
-        if result.playable_from_collection is False:
-            problems.append(
-                f"deck version {version.pk} ({version.deck.name} v{version.number}) needs "
-                "cards the collection no longer has free: "
-                + "; ".join(p.message for p in result.problems if p.code == "not_owned"))
     return problems
 
 
@@ -238,28 +175,6 @@ def register(tournament_id, user, *, french_version=None, british_version=None,
     return entry
 
 
-def dealt_problems(t: Tournament, user) -> list[str]:
-    """A dealt tournament with the pool ``collection``: why the player's collection cannot
-    deal D x scale cards of every army at the tournament's scale (empty: it can)."""
-    from battles.dealing import deck_size
-    from decks.rules.chart import ARMY_NAMES, BATTLES_CHART
-    from decks.rules.deal import pool_cards
-
-    if t.deal_pool != DealPool.COLLECTION:
-        return []
-    owned = [n for n, count in _collection(user).items() if count > 0]
-    problems = []
-    for army in BATTLES_CHART[t.battle]:
-        have = len(pool_cards(cards_by_number(), t.battle, army, owned, t.deal_historical))
-        need = deck_size(t.battle, army, t.scale)
-        if have < need:
-            hist = " historical" if t.deal_historical else ""
-            problems.append(f"2.0: your collection has {have}{hist} {ARMY_NAMES[army]} cards "
-                            f"for {t.get_battle_display()}; a deal at scale {t.scale} needs "
-                            f"{need}")
-    return problems
-
-
 def _register_dealt(t: Tournament, user, given: dict, late: bool, club) -> Entry:
     """2.0: a dealt tournament registers no deck; each battle deals the cards from the
     declared pool with its own seed."""
@@ -337,17 +252,5 @@ def drop(tournament_id, actor, entry_id) -> Entry:
         entry.dropped_after_round = t.current_round
         entry.save(update_fields=["dropped_at", "dropped_after_round"])
         if t.format == Format.DOUBLE_ELIMINATION:
-            _finish_if_decided(t)
+            finish_if_decided(t)
     return entry
-
-
-def _finish_if_decided(t: Tournament) -> None:
-    """Double elimination between rounds: a drop that leaves the bracket decided (a finalist
-    left, say) ends the event now, since no further round can be paired."""
-    from .rounds import _elimination_over, _finish
-    from .standings import snapshot
-
-    if t.round_set.filter(state="playing").exists() or not t.current_round:
-        return  # the round's end checks it
-    if _elimination_over(t):
-        _finish(t, timezone.now(), snapshot(t, t.current_round))

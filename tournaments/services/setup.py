@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import secrets
 from datetime import datetime
 
@@ -24,9 +23,10 @@ from ..models import (
     Status,
     Tournament,
 )
-from ..pairing.double_bracket import double_elimination_max_rounds
 from .common import lock_tournament, require_organiser
 from .errors import Conflict, TournamentError
+from .lifecycle import unlock_decks
+from .wake import schedule_wake
 from .webhooks import check_webhook_url
 
 EDITABLE = ("name", "description", "battle", "deck_kind", "deal_pool", "deal_historical",
@@ -35,25 +35,6 @@ EDITABLE = ("name", "description", "battle", "deck_kind", "deal_pool", "deal_his
             "registration_closes_at", "check_in_opens_at", "starts_at", "max_players",
             "late_entry", "webhook_url")
 MAX_ROUND_SECONDS = 24 * 3600
-
-
-def recommended_rounds(players: int) -> int:
-    """Swiss: ceil(log2 n) rounds (at least 1) find a single undefeated player."""
-    return max(1, math.ceil(math.log2(players))) if players > 1 else 1
-
-
-def planned_rounds(t: Tournament, players: int) -> int:
-    """All rounds of the event for ``players`` entrants (fixed when it starts)."""
-    if t.format == Format.ROUND_ROBIN:
-        return players - 1 if players % 2 == 0 else players
-    if t.format == Format.SINGLE_ELIMINATION:
-        return recommended_rounds(players)
-    if t.format == Format.DOUBLE_ELIMINATION:  # the longest case: the final needs a reset
-        return double_elimination_max_rounds(players)
-    swiss = t.rounds or recommended_rounds(players)
-    if t.format == Format.SWISS_TOP_CUT:
-        return swiss + int(math.log2(t.top_cut or 2))
-    return swiss
 
 
 def _choice(value, choices, what: str) -> str:
@@ -190,8 +171,6 @@ def create_tournament(organiser, **fields) -> Tournament:
     _check_consistency(t)
     with transaction.atomic():
         t.save()
-        from .clock import schedule_wake
-
         schedule_wake(t)
     return t
 
@@ -213,8 +192,6 @@ def update_tournament(tournament_id, user, **fields) -> Tournament:
             setattr(t, key, value)
         _check_consistency(t)
         t.save()
-        from .clock import schedule_wake
-
         schedule_wake(t)
     return t
 
@@ -240,7 +217,5 @@ def cancel_tournament(tournament_id, user) -> Tournament:
         t.status = Status.CANCELLED
         t.finished_at = timezone.now()
         t.save(update_fields=["status", "finished_at"])
-        from .rounds import unlock_decks
-
         unlock_decks(t)
     return t

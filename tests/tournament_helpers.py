@@ -144,12 +144,17 @@ class Worker:
         env.update(extra or {})
         return env
 
-    def start(self, extra=None) -> subprocess.Popen:
+    def start(self, extra=None, *, pause_pairing: tuple[float, Path] | None = None
+              ) -> subprocess.Popen:
+        """Start a worker. ``pause_pairing=(seconds, marker)``: its pairing stops inside the
+        transaction (``tests/pausing_worker.py``), after writing ``marker``."""
         n = len(self.procs)
         log_path = self.tmp_path / f"worker{n}.log"
         log = open(log_path, "w")
+        entry = ["-m", "celery"] if pause_pairing is None else [
+            "-m", "tests.pausing_worker", str(pause_pairing[0]), str(pause_pairing[1])]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
+            [sys.executable, *entry, "-A", "config", "worker", "--pool", "solo",
              "--queues", self.queue, "--hostname", f"{self.queue}-{n}@localhost",
              "--loglevel", "INFO", "--without-gossip", "--without-mingle",
              "--without-heartbeat"],

@@ -1,4 +1,8 @@
-"""Starting, pairing, pausing and finishing: every step under the tournament's row lock.
+"""The tournament's lifecycle: start, pair a round, settle a result (``record_result``, the
+ONE way a result enters a match), finish a round and the event, pause and resume - every
+step under the tournament's row lock. The other services call into this module; it imports
+none of them (only the shared ``common``, ``wake``, ``outcomes``, ``coverage``,
+``standings``, ``webhooks`` and ``errors``), so there is no import cycle.
 
 A round is paired once: ``pair_round`` checks under ``select_for_update`` that round N is the
 next one and not there yet, and the unique constraint (tournament, number) backs it up, so a
@@ -9,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import time
 from datetime import timedelta
 from fractions import Fraction
@@ -34,23 +37,23 @@ from ..models import (
 )
 from ..pairing import NoValidPairing, Player, elimination_round, pair_swiss, round_robin_round
 from ..pairing import top_cut as top_cut_pairs
-from ..pairing.double_bracket import double_elimination_round
-from .common import lock_tournament, require_organiser
+from ..pairing.double_bracket import double_elimination_max_rounds, double_elimination_round
+from .common import lock_match, lock_tournament, require_organiser
+from .coverage import uncovered
 from .errors import Conflict, TournamentError
-from .setup import planned_rounds
+from .outcomes import ELIMINATION_STAGES, apply_result, clean_result, result_dict, stored_result
 from .standings import (
     bracket_dropped,
     bracket_games,
     bracket_seeds,
     bracket_state,
     compute_rows,
+    resnapshot_from,
     snapshot,
 )
+from .wake import schedule_wake
 from .webhooks import emit
 
-# Test hook for the worker-kill test: "SECONDS:PATH" pauses pairing for SECONDS (while holding
-# the lock, before commit) after touching PATH. Unset in production.
-_PAUSE_ENV = "EAGLES_TEST_PAUSE_PAIRING"
 logger = logging.getLogger(__name__)
 
 
@@ -59,6 +62,25 @@ def _active_ids(entries: list[Entry], number: int) -> list[Entry]:
     round 1, so it is paired in round 1 and takes its game loss there)."""
     return [e for e in entries
             if e.dropped_after_round is None or e.dropped_after_round >= number]
+
+
+def recommended_rounds(players: int) -> int:
+    """Swiss: ceil(log2 n) rounds (at least 1) find a single undefeated player."""
+    return max(1, math.ceil(math.log2(players))) if players > 1 else 1
+
+
+def planned_rounds(t: Tournament, players: int) -> int:
+    """All rounds of the event for ``players`` entrants (fixed when it starts)."""
+    if t.format == Format.ROUND_ROBIN:
+        return players - 1 if players % 2 == 0 else players
+    if t.format == Format.SINGLE_ELIMINATION:
+        return recommended_rounds(players)
+    if t.format == Format.DOUBLE_ELIMINATION:  # the longest case: the final needs a reset
+        return double_elimination_max_rounds(players)
+    swiss = t.rounds or recommended_rounds(players)
+    if t.format == Format.SWISS_TOP_CUT:
+        return swiss + int(math.log2(t.top_cut or 2))
+    return swiss
 
 
 # --- start -----------------------------------------------------------------------------------
@@ -70,10 +92,10 @@ def start_tournament(tournament_id, user=None, now=None) -> Round:
         t = lock_tournament(tournament_id)
         if user is not None:
             require_organiser(t, user)
-        return _start(t, now or timezone.now())
+        return start(t, now or timezone.now())
 
 
-def _start(t: Tournament, now) -> Round:
+def start(t: Tournament, now) -> Round:
     if t.status not in BEFORE_START:
         raise Conflict("the tournament has already started" if t.status in STARTED
                        else "the tournament is over")
@@ -96,7 +118,7 @@ def _start(t: Tournament, now) -> Round:
     t.started_at = now
     t.planned_rounds = planned_rounds(t, len(entries))
     t.save()
-    return _pair(t, 1, now)
+    return pair(t, 1, now)
 
 
 def _drop_uncovered(t: Tournament, entries: list[Entry], now) -> list[Entry]:
@@ -107,8 +129,6 @@ def _drop_uncovered(t: Tournament, entries: list[Entry], now) -> list[Entry]:
     Returns the entries that start. The player's deck versions are locked (row locks, pk
     order) first, so two starts or a start and a registration sharing a player run one
     after the other."""
-    from .registration import uncovered
-
     users = {e.user_id for e in entries}
     list(DeckVersion.objects.select_for_update().filter(deck__owner_id__in=users)
          .order_by("pk").values_list("pk", flat=True))
@@ -151,12 +171,12 @@ def pair_round(tournament_id, number: int, *, user=None, strict: bool = True, no
             if strict:
                 raise Conflict(f"round {number} is already paired")
             return existing
-        problem = _not_pairable(t, number)
+        problem = not_pairable(t, number)
         if problem:
             if strict:
                 raise Conflict(problem)
             return None
-        return _pair(t, number, now or timezone.now())
+        return pair(t, number, now or timezone.now())
 
 
 def pair_next_round(tournament_id, user, now=None) -> Round:
@@ -166,7 +186,7 @@ def pair_next_round(tournament_id, user, now=None) -> Round:
     return pair_round(tournament_id, number, user=user, strict=True, now=now)
 
 
-def _not_pairable(t: Tournament, number: int) -> str | None:
+def not_pairable(t: Tournament, number: int) -> str | None:
     if t.status != Status.RUNNING:
         return f"the tournament is {t.get_status_display().lower()}; no round can be paired"
     if number != t.current_round + 1:
@@ -178,26 +198,22 @@ def _not_pairable(t: Tournament, number: int) -> str | None:
     return None
 
 
-def _pause_hook() -> None:
-    spec = os.environ.get(_PAUSE_ENV)
-    if spec:
-        seconds, _, path = spec.partition(":")
-        if path:
-            with open(path, "w") as fh:
-                fh.write(str(os.getpid()))
-        time.sleep(float(seconds))
+def pairings_for(t: Tournament, number: int, entries: list[Entry]
+                 ) -> tuple[str, list[tuple[int, int]], list[int], dict]:
+    """(stage, [(french id, allied id)], [bye ids], {(french, allied): bracket label}) for
+    round ``number``: the pairing core's answer, nothing written yet."""
+    if t.format == Format.DOUBLE_ELIMINATION:
+        return _double_elimination(t, number)
+    stage, pairs, byes = _pairings(t, number, entries, _active_ids(entries, number))
+    return stage, pairs, byes, {}
 
 
-def _pair(t: Tournament, number: int, now) -> Round:
+def pair(t: Tournament, number: int, now) -> Round:
+    """Pair round ``number`` of ``t`` (locked; the caller checked ``not_pairable``): its
+    matches, the byes settled, round-1 no-shows' losses, the webhook, the next wake."""
     started = time.perf_counter()
     entries = list(t.entries.select_related("user"))
-    active = _active_ids(entries, number)
-    labels: dict = {}
-    if t.format == Format.DOUBLE_ELIMINATION:
-        stage, pairs, byes, labels = _double_elimination(t, number)
-    else:
-        stage, pairs, byes = _pairings(t, number, entries, active)
-    _pause_hook()
+    stage, pairs, byes, labels = pairings_for(t, number, entries)
     rnd = Round.objects.create(tournament=t, number=number, stage=stage,
                                ends_at=now + timedelta(seconds=t.round_seconds))
     games = t.games_per_match
@@ -228,9 +244,7 @@ def _pair(t: Tournament, number: int, now) -> Round:
                      for k, (f, a) in enumerate(pairs, start=1)],
         "byes": [names[str(b)] for b in byes],
         "ends_at": rnd.ends_at.isoformat()})
-    _maybe_finish_round(t, rnd, now)
-    from .clock import schedule_wake
-
+    maybe_finish_round(t, rnd, now)
     schedule_wake(t, now)
     return rnd
 
@@ -240,8 +254,6 @@ def _no_shows(t: Tournament, rnd: Round, entries: list[Entry]) -> None:
     absent = {e.pk for e in entries if e.no_show}
     if rnd.number != 1 or not absent:
         return
-    from .results import record_result
-
     games = t.games_per_match
     for m in Match.objects.filter(round=rnd, allied__isnull=False).filter(
             Q(french_id__in=absent) | Q(allied_id__in=absent)):
@@ -362,14 +374,54 @@ def _pairings(t: Tournament, number: int, entries: list[Entry], active: list[Ent
 
 # --- round end, finish -----------------------------------------------------------------------
 
-def result_dict(m: Match) -> dict | None:
-    if m.state != Match.State.SETTLED:
-        return None
-    return {"french_games": m.french_games, "allied_games": m.allied_games, "draws": m.draws,
-            "double_loss": m.double_loss}
+def record_result(match_id, result: dict, *, source: str, by=None, reason: str = "",
+                  now=None) -> Match:
+    """Settle (or, with ``source="correction"``, change) a match's result.
+
+    ``result``: see ``clean_result``. ``source``: a ``ResultLog.Source``. Refused
+    (``Conflict``) for a bye, an already settled match (unless correcting), or a tournament
+    that is not running (corrections are also allowed after the end). Completing the round's
+    last match finishes the round (standings snapshot, webhook, next step of the clock).
+    """
+    if source not in ResultLog.Source.values or source == ResultLog.Source.BYE:
+        raise TournamentError(f"unknown result source {source!r}")
+    now = now or timezone.now()
+    with transaction.atomic():
+        t, match = lock_match(match_id)
+        correcting = source == ResultLog.Source.CORRECTION
+        if match.is_bye:
+            raise Conflict("a bye has no result to record")
+        if t.status not in STARTED and not (correcting and t.status == Status.FINISHED):
+            raise Conflict("the tournament is not running")
+        if correcting and match.state != Match.State.SETTLED:
+            raise Conflict("this match has no result to correct yet; settle it instead")
+        if not correcting and match.state == Match.State.SETTLED:
+            raise Conflict("this match already has a result")
+        clean = clean_result(t, match.round, result,
+                             allow_double_loss=source in (ResultLog.Source.ORGANISER,
+                                                          ResultLog.Source.CORRECTION,
+                                                          ResultLog.Source.NO_SHOW))
+        before = stored_result(t, match)
+        if correcting and match.round.stage in ELIMINATION_STAGES and before != clean and \
+                t.round_set.filter(number__gt=match.round.number).exists():
+            raise Conflict("the next elimination round is already paired; this result can "
+                           "no longer change")
+        apply_result(match, clean)
+        match.double_loss = clean["double_loss"]
+        match.state = Match.State.SETTLED
+        match.source = source
+        match.settled_at = now
+        match.save()
+        ResultLog.objects.create(match=match, source=source, by=by, reason=reason[:500],
+                                 before=before, after=clean)
+        if match.round.state == Round.State.FINISHED:
+            resnapshot_from(t, match.round.number)
+        else:
+            maybe_finish_round(t, match.round, now)
+    return match
 
 
-def _maybe_finish_round(t: Tournament, rnd: Round, now) -> bool:
+def maybe_finish_round(t: Tournament, rnd: Round, now) -> bool:
     """Close the round when every match has its result: snapshot, webhook, next step."""
     rnd.refresh_from_db(fields=["state"])
     t.refresh_from_db()
@@ -385,15 +437,13 @@ def _maybe_finish_round(t: Tournament, rnd: Round, now) -> bool:
         "round": rnd.number, "timed_out": rnd.timed_out,
         "standings": [{"rank": r["rank"], "player": r["name"], "match_points": r["match_points"]}
                       for r in snap.rows]})
-    if t.planned_rounds and rnd.number >= t.planned_rounds or _elimination_over(t):
-        _finish(t, now, snap)
-    from .clock import schedule_wake
-
+    if t.planned_rounds and rnd.number >= t.planned_rounds or elimination_over(t):
+        finish(t, now, snap)
     schedule_wake(t, now)
     return True
 
 
-def _elimination_over(t: Tournament) -> bool:
+def elimination_over(t: Tournament) -> bool:
     if t.format == Format.DOUBLE_ELIMINATION:
         return bracket_state(t).finished
     if t.format != Format.SINGLE_ELIMINATION:
@@ -402,7 +452,7 @@ def _elimination_over(t: Tournament) -> bool:
     return alive <= 1
 
 
-def _finish(t: Tournament, now, snap=None) -> None:
+def finish(t: Tournament, now, snap=None) -> None:
     t.status = Status.FINISHED
     t.finished_at = now
     t.next_round_at = None
@@ -413,6 +463,15 @@ def _finish(t: Tournament, now, snap=None) -> None:
         "rounds": t.current_round,
         "standings": [{"rank": r["rank"], "player": r["name"], "match_points": r["match_points"],
                        "tiebreaks": r["tiebreaks"]} for r in rows]})
+
+
+def finish_if_decided(t: Tournament) -> None:
+    """Double elimination between rounds: a drop that leaves the bracket decided (a finalist
+    left, say) ends the event now, since no further round can be paired."""
+    if t.round_set.filter(state="playing").exists() or not t.current_round:
+        return  # the round's end checks it
+    if elimination_over(t):
+        finish(t, timezone.now(), snapshot(t, t.current_round))
 
 
 def unlock_decks(t: Tournament) -> None:
@@ -468,8 +527,6 @@ def resume(tournament_id, user, now=None) -> Tournament:
         t.status = Status.RUNNING
         t.paused_at = None
         t.save(update_fields=["status", "paused_at", "next_round_at"])
-        from .clock import schedule_wake
-
         schedule_wake(t, now)
     return t
 
