@@ -19,7 +19,14 @@ def test_search_updates_results_in_place(page):
     expect(page.locator(".card-tile")).to_have_count(expected)
     assert page.evaluate("window.__notReloaded") is True  # updated without a reload
     expect(page).to_have_url(re.compile(r"q=army%3Afrench\+type%3Acavalry"))
-    page.wait_for_function("document.querySelector('.card-tile img').naturalWidth === 250")
+    # Polled from here: wait_for_function evaluates its predicate with eval() inside the page,
+    # which the Content-Security-Policy (no 'unsafe-eval') rightly refuses.
+    width = "document.querySelector('.card-tile img').naturalWidth"
+    for _ in range(100):
+        if page.evaluate(width) == 250:
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(width) == 250  # the card face (an SVG drawn on the server) loaded
 
     # A filter select narrows it further, still in place.
     page.select_option("select[name=morale]", "b")
