@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from frontend.svg import INK, PAPER, esc, shorten, text_width
+from frontend.svg import INK, PAPER, SYSTEM_UI, esc, shorten, text_width
 from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES, SIDE_NAMES, SIDES
 
 from .piece_labels import (
@@ -67,7 +67,7 @@ def _text(x: float, y: float, text: str, size: float, *, anchor: str = "start",
           extra: str = "") -> str:
     bold = weight == "bold"
     if fit is not None:
-        text = shorten(text, size, fit, bold)
+        text = shorten(text, size, fit, bold, SYSTEM_UI)
     attrs = [f'x="{x:.1f}"', f'y="{y:.1f}"', f'font-size="{size:g}"', f'fill="{fill}"']
     if anchor != "start":
         attrs.append(f'text-anchor="{anchor}"')
@@ -75,7 +75,7 @@ def _text(x: float, y: float, text: str, size: float, *, anchor: str = "start",
         attrs.append('font-weight="700"')
     if cls:
         attrs.append(f'class="{cls}"')
-    if fit is not None and text_width(text, size, bold) > fit:
+    if fit is not None and text_width(text, size, bold, SYSTEM_UI) > fit:
         attrs.append(f'textLength="{fit:.1f}" lengthAdjust="spacingAndGlyphs"')
     if extra:
         attrs.append(extra)
@@ -89,12 +89,15 @@ def _spans(x: float, y: float, parts: list[tuple[str, str, bool]], size: float, 
     if not parts:
         return ""
     sep = " · "
-    width = sum(text_width(t, size, b) for t, _, b in parts) + text_width(sep, size) * (
-        len(parts) - 1)
+
+    def line_width(runs: list[tuple[str, str, bool]]) -> float:
+        return sum(text_width(t, size, b, SYSTEM_UI) for t, _, b in runs) + text_width(
+            sep, size, font=SYSTEM_UI) * (len(runs) - 1)
+
+    width = line_width(parts)
     while width > fit * 1.3 and len(parts) > 1:
         parts = parts[:-1]  # the least important run goes first (the tooltip has it all)
-        width = sum(text_width(t, size, b) for t, _, b in parts) + text_width(sep, size) * (
-            len(parts) - 1)
+        width = line_width(parts)
     out = []
     for i, (t, f, b) in enumerate(parts):
         lead = esc(sep) if i else ""

@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from frontend.svg import INK
+from frontend.svg import INK, TYPE_NAMES
 from game import ARMY_NAMES
 
-from .view_context import FORMATION_NAMES, SIDE_THE, TYPE_NAMES, Ctx, Info, kind_name
+from .view_context import FORMATION_NAMES, SIDE_THE, Ctx, Info, kind_name
 
 MUTED = "#4a4a50"
 HIT_RED = "#b3121b"

@@ -21,8 +21,6 @@ from game import ARMY_NAMES, SIDE_NAMES, SIDES
 SIDE_PEOPLE = {"french": "The French", "allied": "The Allies"}
 SIDE_THE = {"french": "the French", "allied": "the Allies"}
 SIDE_ARMY = {"french": "french", "allied": "british"}
-TYPE_NAMES = {"general": "General", "infantry": "Infantry", "cavalry": "Cavalry",
-              "artillery": "Artillery", "terrain": "Terrain", "special": "Special"}
 POS_NAMES = {"left": "Left", "center": "Centre", "right": "Right"}
 FORMATION_NAMES = {"line": "Line", "column": "Column", "square": "Square"}
 PHASE_NAMES = {"deploy": "Deployment", "morale": "Morale Phase", "combat": "Combat Phase",
