@@ -22,6 +22,7 @@ from .piece_labels import (
     MUTED,
     TERRAIN_GREEN,
     glyph,
+    marks_line,
     piece_title,
     status_marks,
     status_words,
@@ -80,34 +81,6 @@ def _text(x: float, y: float, text: str, size: float, *, anchor: str = "start",
     if extra:
         attrs.append(extra)
     return f"<text {' '.join(attrs)}>{esc(text)}</text>"
-
-
-def _spans(x: float, y: float, parts: list[tuple[str, str, bool]], size: float, fit: float,
-           cls: str, sep_fill: str = MUTED) -> str:
-    """One line of differently coloured runs (text, fill, bold), squeezed to `fit`."""
-    parts = [(t, f, b) for t, f, b in parts if t]
-    if not parts:
-        return ""
-    sep = " · "
-
-    def line_width(runs: list[tuple[str, str, bool]]) -> float:
-        return sum(text_width(t, size, b, SYSTEM_UI) for t, _, b in runs) + text_width(
-            sep, size, font=SYSTEM_UI) * (len(runs) - 1)
-
-    width = line_width(parts)
-    while width > fit * 1.3 and len(parts) > 1:
-        parts = parts[:-1]  # the least important run goes first (the tooltip has it all)
-        width = line_width(parts)
-    out = []
-    for i, (t, f, b) in enumerate(parts):
-        lead = esc(sep) if i else ""
-        weight = ' font-weight="700"' if b else ""
-        out.append(f'<tspan fill="{sep_fill}">{lead}</tspan>' if lead else "")
-        out.append(f'<tspan fill="{f}"{weight}>{esc(t)}</tspan>')
-    squeeze = (f' textLength="{fit:.1f}" lengthAdjust="spacingAndGlyphs"'
-               if width > fit else "")
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" class="{cls}"{squeeze}>'
-            + "".join(out) + "</text>")
 
 
 # The back of a card (1.0): a lattice over the army colour, drawn once.
@@ -205,7 +178,7 @@ class Board:
             if marks:
                 body.append(f'<rect x="5" y="30" width="{w - 10:.1f}" height="13" rx="3" '
                             f'fill="#000" fill-opacity="0.4"/>')
-                body.append(_spans(9, 40.5, marks, 9.5, w - 18, "status", sep_fill="#fff"))
+                body.append(marks_line(9, 40.5, marks, 9.5, w - 18, "status", sep_fill="#fff"))
         else:
             info = ctx.info(num)
             kind = info.kind if info else "card"
@@ -247,7 +220,7 @@ class Board:
                     marks.insert(0, (held, TERRAIN_GREEN, False))
             if not up and not decoy:
                 marks.append(("face down", MUTED, False))
-            body.append(_spans(tx, 40.5, marks, 9.5, fit, "status"))
+            body.append(marks_line(tx, 40.5, marks, 9.5, fit, "status"))
         if "pending-target" in classes or "pending-attacker" in classes:
             body.append(f'<rect x="-1.5" y="-1.5" width="{w + 3:.1f}" height="{h + 3}" rx="5" '
                         f'fill="none" stroke="#e07b00" stroke-width="2.5" '

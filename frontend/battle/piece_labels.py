@@ -1,6 +1,6 @@
 """What a piece on the battle board shows: its type symbol, its ratings line, its status
-marks and its tooltip (pure: the stdlib and ``game``). Only what ``Ctx`` lets the viewer know
-is named.
+marks (and their line) and its tooltip (pure: the stdlib and ``game``). Only what ``Ctx``
+lets the viewer know is named.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from frontend.svg import INK, TYPE_NAMES
+from frontend.svg import INK, SYSTEM_UI, TYPE_NAMES, esc, text_width
 from game import ARMY_NAMES
 
 from .view_context import FORMATION_NAMES, SIDE_THE, Ctx, Info, kind_name
@@ -184,3 +184,32 @@ def piece_title(p: Mapping, ctx: Ctx, engaged: bool, extra: list[str]) -> str:
     if engaged:
         words.append("engaged")
     return head + (f" ({', '.join(words)})" if words else "")
+
+
+def marks_line(x: float, y: float, parts: list[tuple[str, str, bool]], size: float, fit: float,
+               cls: str, sep_fill: str = MUTED) -> str:
+    """A chip's line of status marks: differently coloured runs (text, fill, bold), the least
+    important dropped when they cannot fit, squeezed to `fit`."""
+    parts = [(t, f, b) for t, f, b in parts if t]
+    if not parts:
+        return ""
+    sep = " · "
+
+    def line_width(runs: list[tuple[str, str, bool]]) -> float:
+        return sum(text_width(t, size, b, SYSTEM_UI) for t, _, b in runs) + text_width(
+            sep, size, font=SYSTEM_UI) * (len(runs) - 1)
+
+    width = line_width(parts)
+    while width > fit * 1.3 and len(parts) > 1:
+        parts = parts[:-1]  # the least important run goes first (the tooltip has it all)
+        width = line_width(parts)
+    out = []
+    for i, (t, f, b) in enumerate(parts):
+        lead = esc(sep) if i else ""
+        weight = ' font-weight="700"' if b else ""
+        out.append(f'<tspan fill="{sep_fill}">{lead}</tspan>' if lead else "")
+        out.append(f'<tspan fill="{f}"{weight}>{esc(t)}</tspan>')
+    squeeze = (f' textLength="{fit:.1f}" lengthAdjust="spacingAndGlyphs"'
+               if width > fit else "")
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" class="{cls}"{squeeze}>'
+            + "".join(out) + "</text>")
