@@ -66,6 +66,16 @@ def _pieces_list(ctx: Ctx, pids: Iterable) -> str:
     return ", ".join(bits[:-1]) + " and " + bits[-1]
 
 
+def _special_targets(ctx: Ctx, played: Mapping) -> str:
+    """What a special is played for, in an action label and its event line alike."""
+    text = ""
+    if played.get("formation"):
+        text += f", forming {str(played['formation']).lower()}"
+    if played.get("pieces"):
+        text += f" for {_pieces_list(ctx, played['pieces'])}"
+    return text
+
+
 def _safe_word(value: Any) -> str:
     return re.sub(r"[^a-z_]", "", str(value or "").lower())[:30].replace("_", " ")
 
@@ -152,11 +162,7 @@ def _action_label(action: Mapping, ctx: Ctx) -> str:
             text += f", cancelling {target}"
             if e and e.get("at") and e.get("at") != action.get("at"):
                 text += f" (on {ctx.where(e.get('at'))})"
-        if action.get("formation"):
-            text += f", forming {str(action['formation']).lower()}"
-        if action.get("pieces"):
-            text += f" for {_pieces_list(ctx, action['pieces'])}"
-        return text
+        return text + _special_targets(ctx, action)
     if t == "roll_morale":
         return f"{subject}Roll for morale"
     if t == "pass":
@@ -297,11 +303,7 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         return f"{cap(piece())} occupies {ctx.terrain_label(event.get('terrain'))}"
     if t == "special":
         text = f"{who} play {card(fallback='a special')} on {place('at')}"
-        if event.get("formation"):
-            text += f", forming {str(event['formation']).lower()}"
-        if event.get("pieces"):
-            text += f" for {_pieces_list(ctx, event['pieces'])}"
-        return text
+        return text + _special_targets(ctx, event)
     if t == "cancelled":
         return f"{card(fallback='A special')} is cancelled by {card('by', 'a special')}"
     if t == "specials_discarded":
