@@ -4,7 +4,7 @@ itself (the board, my Reserve, whose move it is, my legal actions as buttons, th
 Like the API (``battles/api.py``) these views only read forms and render: every rule is in
 ``battles.services`` (writes) and ``battles.selectors`` (reads). What the page shows comes
 from ``selectors.battle_view`` only (the engine's view of my side, my legal actions, the log
-filtered for my side), drawn and worded by ``battles.board_render``: a face-down enemy card is
+filtered for my side), drawn and worded by ``frontend.battle``: a face-down enemy card is
 never named. Someone else's battle is a 404; a service refusal is the page again with the
 message and the error's status (400 bad input or an illegal action, 409 a stale ``seq``, not
 your move, waiting for an opponent, or over), and nothing changes. A battle between people
@@ -42,14 +42,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from battles import selectors, services
-from battles.board_render import (
-    PHASE_NAMES,
-    Ctx,
-    board_svg,
-    describe_actions,
-    describe_event,
-    describe_events,
-)
 from battles.bots import BOTS
 from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
@@ -58,6 +50,9 @@ from battles.errors import BattleError, NotFound
 from battles.models import Battle, Status
 from battles.setup import engine_cards
 from decks.selectors import decks_of, playable_version
+from frontend.battle.board_svg import board_svg
+from frontend.battle.view_context import PHASE_NAMES, Ctx
+from frontend.battle.words import describe_actions, describe_event, describe_events
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
 
 from .errors import page_message, refuse

@@ -20,8 +20,8 @@ Layout of a face (250 x 350 units, the 2.5 x 3.5 proportions of a playing card):
 from __future__ import annotations
 
 import re
-from xml.sax.saxutils import escape as _escape
 
+from frontend.svg import INK, PAPER, TYPE_NAMES, esc, text_width
 from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES
 
 WIDTH, HEIGHT = 250, 350
@@ -32,43 +32,9 @@ FINISHES = ("gold", "silver", "bronze")
 NATIONALITY_NAMES = {"british": "British", "kgl": "KGL", "hanoverian": "Hanoverian",
                      "brunswick": "Brunswick", "nassau": "Nassau", "netherlands": "Netherlands"}
 POSITION_NAMES = {"l": "Left", "c": "Center", "r": "Right"}
-TYPE_NAMES = {"general": "General", "infantry": "Infantry", "cavalry": "Cavalry",
-              "artillery": "Artillery", "terrain": "Terrain", "special": "Special"}
 
-PAPER = "#f8f3e3"
-INK = "#1d1d1f"
 SERIF = "Georgia, 'Times New Roman', serif"
 SANS = "'Helvetica Neue', Arial, sans-serif"
-
-# Characters XML 1.0 forbids even when escaped.
-_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def esc(value: object) -> str:
-    """Text or attribute value, XML-escaped (quotes too) and stripped of forbidden characters."""
-    text = _INVALID_XML.sub("", "" if value is None else str(value))
-    return _escape(text, {'"': "&quot;", "'": "&apos;"})
-
-
-# -- text measurement (approximate: no font metrics on the server) --------------------------
-
-_NARROW = set("iljtfrI.,;:'!|()[] ’")
-_WIDE = set("mwMW@%&—")
-
-
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """Estimated rendered width of `text` at font `size` (deliberately a little generous)."""
-    units = 0.0
-    for ch in text:
-        if ch in _NARROW:
-            units += 0.32
-        elif ch in _WIDE:
-            units += 0.88
-        elif ch.isupper() or ch.isdigit():
-            units += 0.66
-        else:
-            units += 0.54
-    return units * size * (1.07 if bold else 1.0)
 
 
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:

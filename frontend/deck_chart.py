@@ -9,7 +9,8 @@ XML-escaped, since card, corps and type names come from data.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from xml.sax.saxutils import escape
+
+from .svg import ellipsis, esc, fmt_number
 
 WIDTH = 360
 LABEL_W = 120
@@ -43,11 +44,6 @@ def pretty(panel: str, label: str) -> str:
     return label
 
 
-def esc(value: object) -> str:
-    """Text and attribute values, XML-escaped (quotes too)."""
-    return escape(str(value), {'"': "&quot;", "'": "&#39;"})
-
-
 def _rows(data) -> list[tuple[str, float]]:
     """A breakdown as (label, value) rows: from a mapping or an iterable of pairs."""
     if data is None:
@@ -71,14 +67,6 @@ def _rows(data) -> list[tuple[str, float]]:
     return rows
 
 
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-
-
-def _label(text: str, limit: int = 18) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 def bar_panel(title: str, rows: list[tuple[str, float]], y: float,
               colour: str) -> tuple[str, float]:
     """One titled panel of horizontal bars at height y; returns (svg, height used)."""
@@ -91,14 +79,14 @@ def bar_panel(title: str, rows: list[tuple[str, float]], y: float,
         row_y = top + i * ROW_H
         width = span * value / largest
         parts.append(
-            f'<g class="chart-row" data-label="{esc(label)}" data-value="{esc(_fmt(value))}">'
-            f'<title>{esc(label)}: {esc(_fmt(value))}</title>'
+            f'<g class="chart-row" data-label="{esc(label)}" data-value="{esc(fmt_number(value))}">'
+            f'<title>{esc(label)}: {esc(fmt_number(value))}</title>'
             f'<text x="{LABEL_W - 6}" y="{row_y + BAR_H - 4:g}" text-anchor="end" '
-            f'font-size="12" fill="#1d1d1f">{esc(_label(label))}</text>'
+            f'font-size="12" fill="#1d1d1f">{esc(ellipsis(label, 18))}</text>'
             f'<rect x="{LABEL_W}" y="{row_y:g}" width="{width:.1f}" height="{BAR_H}" rx="2" '
             f'fill="{colour}"/>'
             f'<text x="{LABEL_W + width + 4:.1f}" y="{row_y + BAR_H - 4:g}" font-size="12" '
-            f'fill="#1d1d1f">{esc(_fmt(value))}</text></g>')
+            f'fill="#1d1d1f">{esc(fmt_number(value))}</text></g>')
     if not rows:
         parts.append(f'<text x="0" y="{top + 12:g}" font-size="12" fill="#5f5a50">none</text>')
     height = TITLE_H + max(len(rows), 1) * ROW_H

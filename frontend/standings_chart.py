@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from math import ceil
 
-from .deck_chart import esc
+from .svg import ellipsis, esc, fmt_number
 
 TOP = 8
 WIDTH = 400
@@ -47,14 +47,6 @@ def _number(value) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if number != number else number  # NaN: not a score
-
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-
-
-def _label(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:max(limit - 1, 1)] + "…"
 
 
 def _parse(snapshots: Iterable) -> dict[int, list[Mapping]]:
@@ -178,10 +170,10 @@ def standings_chart(snapshots: Iterable, *, top: int = TOP,
             coords.append((x, y))
             marks.append(f'<circle class="chart-point" cx="{x:.1f}" cy="{y:.1f}" r="3.5" '
                          f'fill="{colour}" stroke="#fff" stroke-width="1">'
-                         f'<title>{esc(name)}: {esc(_fmt(value))} match point'
+                         f'<title>{esc(name)}: {esc(fmt_number(value))} match point'
                          f'{"" if value == 1 else "s"} after round {number}</title></circle>')
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
-        values = ",".join("" if v is None else _fmt(v) for v in line["points"])
+        values = ",".join("" if v is None else fmt_number(v) for v in line["points"])
         parts.append(f'<g class="chart-line" data-player="{esc(line["player"])}" '
                      f'data-name="{esc(name)}" data-points="{values}">'
                      f'<polyline points="{points}" fill="none" stroke="{colour}" '
@@ -201,14 +193,14 @@ def standings_chart(snapshots: Iterable, *, top: int = TOP,
         dropped = " (dropped)" if line["dropped"] else ""
         parts.append(
             f'<g class="chart-legend-item" data-player="{esc(line["player"])}">'
-            f'<title>{esc(rank)}{esc(line["name"])}{dropped}: {esc(_fmt(last))} '
+            f'<title>{esc(rank)}{esc(line["name"])}{dropped}: {esc(fmt_number(last))} '
             f'match points</title>'
             f'<line x1="{x:.1f}" x2="{x + 18:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{colour}" '
             f'stroke-width="2.2"{dash}/><circle cx="{x + 9:.1f}" cy="{y:.1f}" r="3.5" '
             f'fill="{colour}"/>'
             f'<text x="{x + 24:.1f}" y="{y + 4:.1f}" fill="{INK}">{esc(rank)}'
-            f'{esc(_label(line["name"], budget - len(rank + dropped + _fmt(last)) - 3))}'
-            f'{dropped} · {esc(_fmt(last))}</text></g>')
+            f'{esc(ellipsis(line["name"], budget - len(rank + dropped + fmt_number(last)) - 3))}'
+            f'{dropped} · {esc(fmt_number(last))}</text></g>')
     height = legend_top + ceil(len(drawn) / LEGEND_COLUMNS) * LEGEND_ROW
 
     leader = drawn[0]
@@ -218,6 +210,6 @@ def standings_chart(snapshots: Iterable, *, top: int = TOP,
     after = (f"round {rounds[0]}" if len(rounds) == 1
              else f"each round from {rounds[0]} to {rounds[-1]}")
     desc = (f"Match points of {shown}, by rank, after {after}: a line per player. After "
-            f"round {rounds[-1]}, {leader['name']} leads with {_fmt(lead_points)} match "
+            f"round {rounds[-1]}, {leader['name']} leads with {fmt_number(lead_points)} match "
             f"points.")
     return _svg("".join(parts), height, title, desc, ident)

@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, battles between two people, seat to outcome.
 """Battles between two people: open battles and invitations, joining (one seat, one winner),
 cancelling and declining, two players taking turns through ``act`` with each one's hidden
 information kept from the other at every step, and the computer staying out of it."""

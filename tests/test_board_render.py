@@ -1,4 +1,5 @@
-"""The battle board (SVG) and the words for actions and events (battles/board_render.py).
+"""The battle board (SVG) and the words for actions and events (frontend/battle/board_svg.py,
+frontend/battle/words.py).
 
 Seeded random battles of all four battles are played; at many steps, for both sides, the
 board must be well-formed XML with one piece element per piece in the view, every legal action
@@ -16,14 +17,6 @@ from functools import cache
 
 import pytest
 
-from battles.board_render import (
-    board_svg,
-    describe_action,
-    describe_actions,
-    describe_event,
-    describe_events,
-    place_label,
-)
 from battles.engine import (
     SIDES,
     SeededDice,
@@ -35,6 +28,14 @@ from battles.engine import (
     view,
 )
 from cards.catalogue_file import catalogue_records
+from frontend.battle.board_svg import board_svg
+from frontend.battle.words import (
+    describe_action,
+    describe_actions,
+    describe_event,
+    describe_events,
+    place_label,
+)
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

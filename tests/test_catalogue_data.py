@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the checks of the committed card data.
 """Tests of the committed card data (cards/data/catalogue.json): plain pytest, no database."""
 
 import copy

@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, a test per deck rule clause, then property tests.
 """Deck rules (2.0, 3.0, 11.0, 15.0, 16.0): one test per rule clause, then property tests.
 
 Pure: no Django, no database. Card records are made by hand here (same keys as

@@ -61,11 +61,11 @@ def test_sides_hold_the_armies_of_each_battle():
 
 
 def test_1_0_one_colour_per_army_used_by_every_renderer():
-    from battles import board_render
     from frontend import card_face
+    from frontend.battle import board_svg
 
     assert len(set(ARMY_COLOURS.values())) == 3
-    assert board_render.ARMY_COLOURS is ARMY_COLOURS
+    assert board_svg.ARMY_COLOURS is ARMY_COLOURS
     assert card_face.ARMY_COLOURS is ARMY_COLOURS
     css = (ROOT / "frontend/static/frontend/site.css").read_text()
     for army, var in (("french", "--fr"), ("british", "--br"), ("prussian", "--pr")):
@@ -77,7 +77,7 @@ def test_1_0_one_colour_per_army_used_by_every_renderer():
     records = catalogue_records()
     for battle in ("ligny", "quatre-bras"):
         st_ = new_battle(battle, 1, cards=records)
-        svg = board_render.board_svg(view(st_, "allied"), "allied", st_.cards)
+        svg = board_svg.board_svg(view(st_, "allied"), "allied", st_.cards)
         for army in st_.armies:
             assert ARMY_COLOURS[army] in svg, (battle, army)
 

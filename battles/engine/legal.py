@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, every legal action of every phase, in one fixed order.
 """legal_actions(state, side): every action a side may take now, in a fixed order."""
 
 from __future__ import annotations

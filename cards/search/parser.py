@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the search language (its fields, tokenizer and parser).
 """The card search language: text -> a small, validated AST.  Pure Python, no Django.
 
     army:french type:cavalry morale<=b bp>=8 battle:waterloo guard

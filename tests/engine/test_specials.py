@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, a test per special-card effect kind (13.0, 14.0).
 """13.0 special cards: every effect kind in EFFECT_KINDS, the two-per-Position limit and the
 British and Prussian restrictions; 14.0 decoys."""
 

@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the Swiss pairing search (exact and by brackets).
 """Swiss pairing: optimal (exact) for small fields, bracket decomposition for large ones.
 
 Objective (lexicographic, smaller is better), over *valid* pairings only -- valid means
