@@ -34,7 +34,7 @@ from battles.engine import (
     new_battle,
     view,
 )
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 RECORDS = catalogue_records()  # the card records the engine is given
 
