@@ -14,10 +14,10 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cards.catalogue_file import catalogue_records, catalogue_version
-from cards.catalogue_loader import current_version
+from cards.catalogue.file import catalogue_records, catalogue_version
+from cards.catalogue.loader import current_version
+from cards.catalogue.records import card_record
 from cards.models import Card
-from cards.records import card_record
 
 from .engine import CardTable, State, load_cards, new_battle
 from .models import Battle

@@ -28,7 +28,7 @@ from battles.engine import (
     new_battle,
     view,
 )
-from cards import catalogue_file
+from cards.catalogue import file as catalogue_file
 
 MAX_STEPS = 200_000  # a runaway bot is a bug: stop it rather than loop forever
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from battles.bots import get_bot  # noqa: E402
 from battles.engine import SIMULATION_TURN_CAP, load_cards  # noqa: E402
 from battles.simulate import play_game  # noqa: E402
-from cards.catalogue_file import catalogue_records  # noqa: E402
+from cards.catalogue.file import catalogue_records  # noqa: E402
 from game import BATTLES  # noqa: E402
 
 CARDS = load_cards(catalogue_records())  # the engine reads no file: it is handed the cards

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("cards.catalogue_urls")),
-    path("", include("cards.collection_urls")),
+    path("", include("cards.catalogue.urls")),
+    path("", include("cards.collection.urls")),
 ]

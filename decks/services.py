@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from django.db import IntegrityError, transaction
 from django.db.models import Max, ProtectedError
 
-from cards.collection_services import lock_users
+from cards.collection.services import lock_users
 from cards.models import Army, Battle, Card, WantEntry
 from config.errors import Conflict, ServiceError
 

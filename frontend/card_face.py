@@ -1,6 +1,6 @@
 """Card faces and backs drawn from card data alone (no card art ships with the site).
 
-Pure functions: a card record (the dict of ``cards.records.card_record``) and a finish in,
+Pure functions: a card record (the dict of ``cards.catalogue.records.card_record``) and a finish in,
 a self-contained, accessible SVG document string out. Nothing here touches Django.
 
 Layout of a face (250 x 350 units, the 2.5 x 3.5 proportions of a playing card):

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from cards.catalogue.records import card_record
 from cards.models import Army, Battle, Card, CardType, Finish, Morale
-from cards.records import card_record
 
 from . import card_face
 
@@ -77,8 +77,8 @@ def _error_context(query: str, error) -> dict:
 
 @require_GET
 def catalogue(request: HttpRequest) -> HttpResponse:
-    from cards.search import QueryError
-    from cards.selectors import search_cards
+    from cards.catalogue.search import QueryError
+    from cards.catalogue.selectors import search_cards
 
     query = (request.GET.get("q") or "").strip()
     filters = _clean_filters(request.GET)
@@ -136,7 +136,7 @@ def catalogue(request: HttpRequest) -> HttpResponse:
 def syntax(request: HttpRequest) -> HttpResponse:
     """The full search syntax, from the language's own field list."""
     try:
-        from cards.search import describe_fields
+        from cards.catalogue.search import describe_fields
 
         fields = describe_fields()
     except ImportError:  # pragma: no cover - the language ships with the cards app
@@ -223,7 +223,7 @@ def _owned(request: HttpRequest, card: Card) -> dict | None:
     if not request.user.is_authenticated:
         return None
     try:
-        from cards import collection_services
+        from cards.collection import services as collection_services
     except ImportError:
         return None
     try:

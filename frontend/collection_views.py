@@ -15,9 +15,9 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from cards import collection_csv as csv_io
-from cards import collection_services as svc
-from cards import trades
+from cards.collection import csv as csv_io
+from cards.collection import services as svc
+from cards.collection import trades
 from cards.models import Army, CardType, Finish, StarterDeck
 from decks.selectors import decks_using_cards
 

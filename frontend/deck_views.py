@@ -336,8 +336,8 @@ def deck_list(request: HttpRequest) -> HttpResponse:
 
 def _catalogue_context(request: HttpRequest, deck: Deck, params, owned: dict) -> dict:
     """The left column: the catalogue for the deck's army (and battle when historical)."""
-    from cards.search import QueryError
-    from cards.selectors import search_cards
+    from cards.catalogue.search import QueryError
+    from cards.catalogue.selectors import search_cards
 
     army = params.get("army") if params.get("army") in Army.values else deck.army
     battle = params.get("battle") if params.get("battle") in Battle.values else deck.battle

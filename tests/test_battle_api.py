@@ -15,7 +15,7 @@ from battles.engine import events_for, from_json, legal_actions, view
 from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from battles.selectors import battle_view
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

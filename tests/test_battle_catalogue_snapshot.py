@@ -21,7 +21,7 @@ from battles.engine import (
     view,
 )
 from battles.models import Status
-from cards.catalogue_loader import current_version
+from cards.catalogue.loader import current_version
 from cards.models import Card, CatalogueRelease
 from decks.catalogue import cards_by_number
 

@@ -21,7 +21,7 @@ from battles import dealing, services, setup, tasks
 from battles.engine import from_json, historical_deck, legal_actions, new_battle, to_json
 from battles.models import Battle, Status
 from battles.services import BattleError, Conflict, NotAllowed, NotFound
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 from .test_battle_api import SUMMARY_KEYS, VIEW_KEYS, check_hidden
 from .tournament_helpers import player, valid_entries

@@ -25,7 +25,7 @@ from battles import services, tasks
 from battles.engine import events_for, from_json, legal_actions, load_cards, view
 from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 from frontend.battle_views import ENDING, action_sections
 
 from .test_battle_api import card_numbers

@@ -16,7 +16,7 @@ from battles.bots import Bot
 from battles.engine import events_for, from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, BattleAction, Status
 from battles.services import BattleError, Conflict, NotFound
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 from .tournament_helpers import player, valid_entries
 

@@ -27,7 +27,7 @@ from battles.engine import (
     new_battle,
     view,
 )
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 from frontend.battle.board_svg import board_svg
 from frontend.battle.words import (
     describe_action,

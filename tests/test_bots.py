@@ -10,7 +10,7 @@ import pytest
 from battles.bots import BOTS, GreedyBot, RandomBot, get_bot
 from battles.engine import SIDES, SeededDice, apply, legal_actions, new_battle, view
 from battles.simulate import run
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

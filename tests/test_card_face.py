@@ -30,8 +30,8 @@ def infantry(**changes) -> dict:
 
 @pytest.mark.django_db
 def test_every_card_in_every_finish_is_well_formed(catalogue):
+    from cards.catalogue.records import card_record
     from cards.models import Card
-    from cards.records import card_record
 
     cards = list(Card.objects.all())
     assert len(cards) == 300

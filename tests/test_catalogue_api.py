@@ -5,10 +5,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cards.catalogue.records import fold
+from cards.catalogue.search import QueryError
+from cards.catalogue.selectors import search_cards
 from cards.models import Card
-from cards.records import fold
-from cards.search import QueryError
-from cards.selectors import search_cards
 
 pytestmark = pytest.mark.django_db
 
@@ -279,7 +279,7 @@ def test_any_text_is_200_or_400(api, catalogue, text):
 
 
 def test_every_field_and_operator_answers_200_or_400(api, catalogue):
-    from cards.search.parser import FIELDS, OPERATORS
+    from cards.catalogue.search.parser import FIELDS, OPERATORS
 
     for spec in FIELDS:
         if spec.kind in ("enum", "flag"):

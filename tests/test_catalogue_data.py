@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cards.catalogue_rules import (
+from cards.catalogue.rules import (
     ALL_KEYS,
     BATTLE_DECK,
     EFFECT_KINDS,

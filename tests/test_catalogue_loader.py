@@ -4,7 +4,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from cards.catalogue_loader import DATA_FILE, CatalogueError, load_catalogue
+from cards.catalogue.loader import DATA_FILE, CatalogueError, load_catalogue
 from cards.models import Card, CatalogueRelease, CollectionEntry, Printing
 
 pytestmark = pytest.mark.django_db

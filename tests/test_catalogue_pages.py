@@ -128,7 +128,7 @@ def test_unknown_card_is_404(client, catalogue):
 
 
 def test_owned_counts_for_a_logged_in_user(client, catalogue, user):
-    from cards import collection_services
+    from cards.collection import services as collection_services
 
     collection_services.add_copies(user, 1, "gold", 2)
     client.force_login(user)

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from cards import collection_services as svc
+from cards.collection import services as svc
 from cards.models import Card, CollectionEntry, StarterDeck, WantEntry
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,8 @@
 
 import pytest
 
-from cards import collection_csv as csv_io
-from cards import collection_services as svc
+from cards.collection import csv as csv_io
+from cards.collection import services as svc
 from cards.models import Card, CollectionEntry
 
 pytestmark = pytest.mark.django_db

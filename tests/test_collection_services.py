@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from cards import collection_services as svc
+from cards.collection import services as svc
 from cards.models import Card, CollectionEntry, Printing, StarterDeck, WantEntry
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from cards.collection_services import add_copies
+from cards.collection.services import add_copies
 from cards.models import WantEntry
 from decks.catalogue import cards_by_number
 from decks.models import Deck, DeckVersion

@@ -6,7 +6,7 @@ import importlib
 import pytest
 from django.apps import apps as django_apps
 
-from cards.collection_services import add_copies
+from cards.collection.services import add_copies
 from decks import services
 from decks.catalogue import cards_by_number
 from decks.models import Deck, DeckVersion

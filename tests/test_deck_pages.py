@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from cards import collection_services as collection
+from cards.collection import services as collection
 from cards.models import Card, WantEntry
 from decks import services
 from decks.models import Deck, DeckVersion

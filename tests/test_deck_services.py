@@ -3,7 +3,7 @@
 import pytest
 from django.utils import timezone
 
-from cards.collection_services import add_copies
+from cards.collection.services import add_copies
 from cards.models import WantEntry
 from decks import selectors, services
 from decks.catalogue import cards_by_number

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from battles.engine import new_battle, view
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 from decks.rules import Deck, DeckEntry, validate
 from decks.rules.chart import scale_step
 from game import (
@@ -176,7 +176,8 @@ def test_3_0_validate_and_engine_agree(case):
 # The pure cores (ARCHITECTURE: they import nothing from Django): every module of each
 # package, so that a Django import added to a submodule the package does not load still fails.
 PURE_PACKAGES = ("game", "battles.engine", "battles.bots", "decks.rules", "tournaments.pairing")
-PURE_MODULES = ("tournaments.standings", "cards.catalogue_file", "battles.simulate", "decks.stats")
+PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogue.rules",
+                "cards.catalogue.search", "battles.simulate", "decks.stats")
 
 
 def test_pure_cores_import_no_django():

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards.search import And, MatchAll, Name, Not, Or, QueryError, Term, parse
-from cards.search.parser import FIELDS, MAX_QUERY_LENGTH, describe_fields, parse_value
-from cards.search.to_q import morale_letters
+from cards.catalogue.search import And, MatchAll, Name, Not, Or, QueryError, Term, parse
+from cards.catalogue.search.parser import FIELDS, MAX_QUERY_LENGTH, describe_fields, parse_value
+from cards.catalogue.search.to_q import morale_letters
 
 
 def error(query: str) -> tuple[str, int | None]:

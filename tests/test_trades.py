@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth.models import User
 
-from cards import collection_services as svc
-from cards import trades
+from cards.collection import services as svc
+from cards.collection import trades
 from cards.models import CollectionEntry, Trade, TradeStatus
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.db import connection, connections
 from django.db.models import Sum
 
-from cards import collection_services as svc
-from cards import trades
+from cards.collection import services as svc
+from cards.collection import trades
 from cards.models import CollectionEntry, Trade, TradeStatus
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

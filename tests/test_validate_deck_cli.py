@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from cards.collection_services import add_copies
+from cards.collection.services import add_copies
 from decks.catalogue import cards_by_number
 
 pytestmark = pytest.mark.django_db

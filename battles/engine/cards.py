@@ -3,7 +3,7 @@
 The engine never imports the Django catalogue models nor reads a file: ``load_cards(records)``
 takes the card records its caller hands it (dicts with the keys of cards/data/catalogue.json;
 the online service gives each battle's recorded snapshot, scripts and tests use
-``cards.catalogue_file``). Each card becomes a small read-only ``Card`` tuple.
+``cards.catalogue.file``). Each card becomes a small read-only ``Card`` tuple.
 """
 
 from __future__ import annotations

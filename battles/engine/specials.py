@@ -1,5 +1,5 @@
 """Special cards (13.0): when each may be played, where, and what it does, through the
-catalogue's closed effect vocabulary (cards/catalogue_rules.py EFFECT_KINDS)."""
+catalogue's closed effect vocabulary (cards/catalogue/rules.py EFFECT_KINDS)."""
 
 from __future__ import annotations
 

@@ -137,7 +137,7 @@ def card_table(cards: CardTable | Iterable[Mapping[str, Any]] | None) -> CardTab
         return cards
     if cards is None:
         raise TypeError("the engine needs the card records: pass cards= (the battle's "
-                        "records, or cards.catalogue_file.catalogue_records())")
+                        "records, or cards.catalogue.file.catalogue_records())")
     return load_cards(cards)
 
 

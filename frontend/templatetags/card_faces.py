@@ -15,7 +15,7 @@ _ids = count(1)
 def card_face(card, finish: str = "bronze"):
     """The SVG face of a Card (or a card record dict) in one printing, inlined."""
     if not isinstance(card, dict):
-        from cards.records import card_record
+        from cards.catalogue.records import card_record
 
         card = card_record(card)
     return mark_safe(render_card_svg(card, finish, id_prefix=f"cf{next(_ids)}"))

@@ -127,7 +127,7 @@ def test_import_errors_show_line_numbers(logged_in_page):
 def test_only_cards_i_own_toggle(logged_in_page):
     from django.contrib.auth.models import User
 
-    from cards import collection_services
+    from cards.collection import services as collection_services
     from decks import services
 
     alice = User.objects.get(username="alice")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from battles.engine import apply, legal_actions, load_cards, new_battle
 from battles.engine.board import ARMY_SIDE, PLACE_INDEX, SIDE_INDEX
 from battles.engine.state import COLUMN, LINE, SQUARE, Piece, State
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

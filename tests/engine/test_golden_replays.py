@@ -31,7 +31,7 @@ import pytest
 from battles.engine import SIDES, legal_actions, play_random
 from battles.engine.legal import combat_actions, reference_combat_actions
 from battles.engine.queries import index
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

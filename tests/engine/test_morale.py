@@ -2,7 +2,7 @@
 
 from battles.engine import load_cards
 from battles.engine.morale import passes
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 from .helpers import (
     BLUCHER,

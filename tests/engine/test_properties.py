@@ -22,7 +22,7 @@ from battles.engine.legal import legal_actions
 from battles.engine.moves import over_limits
 from battles.engine.queries import index, stack
 from battles.engine.state import State
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

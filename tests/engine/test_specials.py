@@ -6,7 +6,7 @@ from battles.engine import view
 from battles.engine.board import PLACE_INDEX
 from battles.engine.effects import nation_ok
 from battles.engine.specials import played_at
-from cards.catalogue_rules import EFFECT_KINDS
+from cards.catalogue.rules import EFFECT_KINDS
 
 from .helpers import (
     BR_INF,

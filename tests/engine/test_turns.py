@@ -4,7 +4,7 @@ import pytest
 
 from battles.engine import IllegalAction, legal_actions, load_cards, new_battle, outcome
 from battles.engine.phases import start_turn
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 from .helpers import (
     BR_INF,

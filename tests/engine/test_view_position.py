@@ -16,7 +16,7 @@ from battles.engine import (
     to_json,
     view,
 )
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 from .helpers import BR_INF, FR_INF, blank, do, put
 

@@ -20,7 +20,7 @@ from battles.engine import (
 )
 from battles.engine.state import BATTLES
 from battles.simulate import deck_from_text
-from cards.catalogue_file import catalogue_records
+from cards.catalogue.file import catalogue_records
 
 EXIT_USAGE = 2
 

@@ -4,9 +4,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cards.catalogue_loader import current_version
+from cards.catalogue.loader import current_version
+from cards.catalogue.records import RECORD_KEYS, card_record
 from cards.models import Card
-from cards.records import RECORD_KEYS, card_record
 
 
 class Command(BaseCommand):

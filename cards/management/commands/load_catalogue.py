@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cards.catalogue_loader import DATA_FILE, CatalogueError, load_catalogue
+from cards.catalogue.loader import DATA_FILE, CatalogueError, load_catalogue
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""The search AST (cards.search.parser) -> a Django Q over cards.models.Card.
+"""The search AST (cards.catalogue.search.parser) -> a Django Q over cards.models.Card.
 
 Comparison semantics (also in the README): a comparison, ``!=`` included, only matches cards
 that HAVE the attribute (``cv!=3`` never matches a General, whose cv is empty); a negated

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-CATALOGUE_PATH = Path(__file__).resolve().parent / "data" / "catalogue.json"
+CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "data" / "catalogue.json"
 
 
 @lru_cache(maxsize=4)

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from .collection_services import (
+from ..catalogue.records import fold
+from ..models import Card, CollectionEntry, Printing
+from .services import (
     FINISH_LABELS,
     FINISH_ORDER,
     MAX_QUANTITY,
@@ -23,8 +25,6 @@ from .collection_services import (
     locked_entries,
     save_entry,
 )
-from .models import Card, CollectionEntry, Printing
-from .records import fold
 
 COLUMNS = ["Count", "Trade Count", "Number", "Name", "Printing"]
 MAX_BYTES = 1024 * 1024

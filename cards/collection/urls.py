@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import collection_api as api
+from . import api
 
 urlpatterns = [
     path("collection/", api.CollectionView.as_view(), name="api-collection"),

@@ -12,7 +12,7 @@ import threading
 
 from django.db import connection
 
-from .models import RARITY, Card, CatalogueRelease, Printing
+from ..models import RARITY, Card, CatalogueRelease, Printing
 from .records import card_record
 from .selectors import FINISH_ORDER
 
@@ -48,7 +48,7 @@ def _build() -> dict[int, dict]:
 
 
 def records_by_number() -> dict[int, dict]:
-    """Card number -> the card's public record (cards/records.py) with its printings.
+    """Card number -> the card's public record (cards/catalogue/records.py) with its printings.
 
     Shared between callers: treat as read-only. Without a release (a database filled by hand,
     as some tests do) nothing is cached."""

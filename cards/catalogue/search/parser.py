@@ -18,7 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..catalogue_rules import EFFECT_KINDS  # pure Python too
+from ..rules import EFFECT_KINDS  # pure Python too
 
 MAX_QUERY_LENGTH = 1000
 MAX_TERMS = 100
@@ -44,7 +44,7 @@ class QueryError(ValueError):
 
 
 def fold(text: str) -> str:
-    """Lower case without accents: 'Napoléon' -> 'napoleon' (same as cards.records.fold)."""
+    """Lower case without accents: 'Napoléon' -> 'napoleon' (as cards.catalogue.records.fold)."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 

@@ -1,6 +1,6 @@
 """What a user owns and wants: adding and removing copies, completion, wants, starter decks.
 
-Every rule about collections lives here (and in collection_csv / trades); the API and the
+Every rule about collections lives here (and in csv.py / trades.py); the API and the
 pages only call these functions. Every change runs in one transaction and locks the rows it
 changes: first the users concerned (by id), then their collection rows (by printing id, then
 user id), so two changes can never wait on each other in a cycle.
@@ -19,8 +19,8 @@ from django.db.models import Count, Q, Sum
 # The house errors, re-exported: the collection code raises and catches them from here.
 from config.errors import Conflict, NotAllowed, NotFound, ServiceError  # noqa: F401
 
-from .catalogue_loader import current_version
-from .models import (
+from ..catalogue.loader import current_version
+from ..models import (
     RARITY_WEIGHTS,
     Army,
     Card,
@@ -383,7 +383,7 @@ def starter_summary(deck: StarterDeck) -> dict:
 
 def collection_grid(user, *, army: str = "", type: str = "", owned: str = "", q: str = ""):
     """Cards with the copies owned in each finish, for the collection page."""
-    from .records import fold
+    from ..catalogue.records import fold
 
     qs = Card.objects.order_by("number")
     if army:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .catalogue_api import CardDetailView, CardListView, CatalogueView
+from .api import CardDetailView, CardListView, CatalogueView
 
 urlpatterns = [
     path("cards/", CardListView.as_view(), name="api-cards-list"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from .catalogue_loader import current_version
-from .models import Army, Card, CardType, Printing
+from ..models import Army, Card, CardType, Printing
+from .loader import current_version
 from .search import QueryError, describe_fields, parse
 from .search.parser import Term, field_spec
 from .search.to_q import BATTLE_COLUMNS, to_q
@@ -124,7 +124,7 @@ def search_cards(query: str = "", **filters) -> QuerySet[Card]:
 
     ``filters``: army, type, nationality, morale, battle, bp_min, bp_max, number (values as
     in the search language; None or "" means no filter) and ``ordering`` ("-bp,name"; keys
-    number, name, bp, cv).  Raises cards.search.QueryError (``.message``, ``.position``;
+    number, name, bp, cv).  Raises cards.catalogue.search.QueryError (``.message``, ``.position``;
     position is None for a bad filter) on any malformed input.
     """
     return with_printings(cards_matching(query, **filters))

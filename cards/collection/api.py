@@ -13,10 +13,11 @@ from rest_framework.views import APIView
 
 from config.parsers import CleanFormParser, CleanMultiPartParser, ObjectJSONParser
 
-from . import collection_csv as csv_io
-from . import collection_services as svc
+from ..models import Card, CollectionEntry, StarterDeck, Trade, WantEntry
+from . import csv as csv_io
+from . import services as svc
 from . import trades
-from .collection_serializers import (
+from .serializers import (
     CardBriefSerializer,
     CompletionSerializer,
     CopiesInput,
@@ -35,7 +36,6 @@ from .collection_serializers import (
     WantSerializer,
     WantUpdateInput,
 )
-from .models import Card, CollectionEntry, StarterDeck, Trade, WantEntry
 
 
 def _flatten(errors, prefix: str = "") -> list[str]:

@@ -1,4 +1,4 @@
-"""The card search language (see cards/search/parser.py and the README)."""
+"""The card search language (see cards/catalogue/search/parser.py and the README)."""
 
 from .parser import (
     FIELDS,

@@ -1,4 +1,4 @@
-"""Catalogue API: thin views over cards.selectors.
+"""Catalogue API: thin views over cards.catalogue.selectors.
 
 GET /api/cards/            search (?q=) + filters + ordering, paginated
 GET /api/cards/<number>/   one card with its printings
@@ -20,9 +20,8 @@ from rest_framework.views import APIView
 
 from config.errors import BadInput
 
-from .catalogue_cache import records_by_number
-from .catalogue_serializers import CardSerializer, CatalogueSerializer, ErrorSerializer
-from .models import Card
+from ..models import Card
+from .cache import records_by_number
 from .search import MAX_QUERY_LENGTH, QueryError
 from .selectors import (
     FIRST_NUMBER,
@@ -34,6 +33,7 @@ from .selectors import (
     get_card,
     ordering_fields,
 )
+from .serializers import CardSerializer, CatalogueSerializer, ErrorSerializer
 
 Q_HELP = (
     "Search query, e.g. `army:french type:cavalry morale<=b bp>=8 battle:waterloo guard`. "

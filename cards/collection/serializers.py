@@ -8,8 +8,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .collection_services import starter_summary
-from .models import CollectionEntry, StarterDeck
+from ..models import CollectionEntry, StarterDeck
+from .services import starter_summary
 from .trades import trade_summary
 
 

@@ -16,7 +16,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .collection_services import (
+from ..models import CollectionEntry, Trade, TradeLine, TradeStatus, WantEntry
+from .services import (
     FINISH_ORDER,
     MAX_QUANTITY,
     Conflict,
@@ -30,7 +31,6 @@ from .collection_services import (
     parse_whole,
     save_entry,
 )
-from .models import CollectionEntry, Trade, TradeLine, TradeStatus, WantEntry
 
 MAX_LINES = 100
 MAX_MESSAGE = 500

@@ -3,7 +3,7 @@
 Used by the loader (file -> model), the bulk export (model -> JSON) and the API.
 """
 
-from .models import BATTLE_FIELDS, Card
+from ..models import BATTLE_FIELDS, Card
 
 # Keys of a card record that map one-to-one onto Card model fields.
 SCALAR_FIELDS = [

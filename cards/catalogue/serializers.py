@@ -1,10 +1,10 @@
 """Catalogue serializers: the declared fields document the schema; the output is
-cards.records.card_record (one shape for export and API) plus the printings, built directly
-for speed (no per-field serializer machinery on the hot path)."""
+cards.catalogue.records.card_record (one shape for export and API) plus the printings, built
+directly for speed (no per-field serializer machinery on the hot path)."""
 
 from rest_framework import serializers
 
-from .models import RARITY, Army, Battle, CardType, Finish, Morale, Nationality
+from ..models import RARITY, Army, Battle, CardType, Finish, Morale, Nationality
 from .records import card_record
 from .selectors import card_finishes
 

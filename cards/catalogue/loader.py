@@ -11,11 +11,11 @@ from pathlib import Path
 
 from django.db import transaction
 
-from .catalogue_rules import validate_catalogue
-from .models import Card, CatalogueRelease, Finish, Printing
+from ..models import Card, CatalogueRelease, Finish, Printing
 from .records import model_values
+from .rules import validate_catalogue
 
-DATA_FILE = Path(__file__).resolve().parent / "data" / "catalogue.json"
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "catalogue.json"
 
 
 class CatalogueError(Exception):
