@@ -228,24 +228,31 @@ class Client:
         self.port = port
         self.conn: http.client.HTTPConnection | None = None
 
-    def get(self, path: str) -> tuple[int, float]:
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None, timeout: float = 30
+                ) -> tuple[http.client.HTTPResponse, bytes, float]:
+        """(response, its body, milliseconds); one retry on a fresh connection."""
         for attempt in (1, 2):
             if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
             try:
                 start = time.perf_counter()
-                self.conn.request("GET", path, headers={"Accept": "application/json"})
+                self.conn.request(method, path, body=body, headers=headers or {})
                 response = self.conn.getresponse()
-                response.read()
+                data = response.read()
                 elapsed = (time.perf_counter() - start) * 1000
                 if response.getheader("Connection", "").lower() == "close":
                     self.close()
-                return response.status, elapsed
+                return response, data, elapsed
             except (http.client.HTTPException, OSError):
                 self.close()
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
+
+    def get(self, path: str) -> tuple[int, float]:
+        response, _, elapsed = self.request("GET", path, headers={"Accept": "application/json"})
+        return response.status, elapsed
 
     def close(self) -> None:
         if self.conn is not None:

@@ -16,13 +16,11 @@ daphne + Django + DRF cost before any work of ours.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import shutil
 import statistics
 import sys
 import tempfile
-import time
 from http.cookies import SimpleCookie
 from pathlib import Path
 
@@ -56,26 +54,11 @@ class Session(web.Client):
             headers["Content-Type"] = "application/json"
             if "csrftoken" in self.cookies:
                 headers["X-CSRFToken"] = self.cookies["csrftoken"]
-        for attempt in (1, 2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-            try:
-                start = time.perf_counter()
-                self.conn.request(method, path, body=body, headers=headers)
-                response = self.conn.getresponse()
-                response.read()
-                elapsed = (time.perf_counter() - start) * 1000
-                for header in response.headers.get_all("Set-Cookie") or []:
-                    for name, morsel in SimpleCookie(header).items():
-                        self.cookies[name] = morsel.value
-                if response.getheader("Connection", "").lower() == "close":
-                    self.close()
-                return response.status, elapsed
-            except (http.client.HTTPException, OSError):
-                self.close()
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+        response, _, elapsed = self.request(method, path, body, headers, timeout=60)
+        for header in response.headers.get_all("Set-Cookie") or []:
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        return response.status, elapsed
 
 
 def requests_to_measure() -> list[tuple[str, str, str, bytes | None, float | None, bool]]:

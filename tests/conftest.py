@@ -53,6 +53,17 @@ def catalogue(db):
     _load_catalogue()
 
 
+@pytest.fixture
+def sent(monkeypatch) -> list[tuple[int, int]]:
+    """The computer's moves the battle service asks a worker for, recorded instead of sent
+    (no broker in these tests: a test calls ``tasks.bot_move`` itself when it needs one)."""
+    from battles import tasks
+
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
+    return calls
+
+
 @pytest.fixture(autouse=True)
 def fresh_abuse_limits():
     """Each test starts with no log-in, sign-up or expensive-endpoint counts (config/

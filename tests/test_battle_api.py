@@ -28,13 +28,6 @@ SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "invited", "seq", "status
 
 
 @pytest.fixture
-def sent(monkeypatch) -> list[tuple[int, int]]:
-    calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
-    return calls
-
-
-@pytest.fixture
 def bob_api(other_user) -> APIClient:
     client = APIClient()
     client.force_authenticate(other_user)

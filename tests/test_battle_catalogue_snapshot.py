@@ -28,13 +28,6 @@ from decks.catalogue import cards_by_number
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def sent(monkeypatch) -> list:
-    calls: list = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
-    return calls
-
-
 def play(b, user, actions: int, rng: random.Random) -> None:
     side = services.side_of(b, user)
     while b.status == Status.ACTIVE and b.seq < actions:

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from battles import dealing, services, setup, tasks
+from battles import dealing, services, setup
 from battles.engine import from_json
 from battles.models import Battle, Status
 from battles.services import BattleError
@@ -20,13 +20,6 @@ from decks.catalogue import cards_by_number
 from .tournament_helpers import give_cards, player, pool, valid_entries
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch) -> list:
-    calls: list = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
-    return calls
 
 
 def client(user) -> APIClient:

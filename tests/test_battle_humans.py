@@ -33,14 +33,6 @@ pytestmark = pytest.mark.django_db
 OPEN_KEYS = {"id", "battle", "side", "creator", "settings", "scale", "created_at"}
 
 
-@pytest.fixture
-def sent(monkeypatch) -> list[tuple[int, int]]:
-    """The computer moves the service asks a worker for: none, in a battle between people."""
-    calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
-    return calls
-
-
 def client(user) -> APIClient:
     c = APIClient()
     c.force_authenticate(user)

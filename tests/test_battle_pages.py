@@ -38,14 +38,6 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def sent(monkeypatch) -> list[tuple[int, int]]:
-    """The bot moves the service asks a worker for (no broker here: tests call the task)."""
-    calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
-    return calls
-
-
 def client_for(user) -> Client:
     c = Client()
     c.force_login(user)

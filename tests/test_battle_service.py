@@ -25,14 +25,6 @@ RECORDS = catalogue_records()  # the card records the engine is given
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def sent(monkeypatch) -> list[tuple[int, int]]:
-    """The bot moves the service asks a worker for (no broker in these tests)."""
-    calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
-    return calls
-
-
 def snapshot(b: Battle) -> tuple:
     b.refresh_from_db()
     return (b.seq, b.status, json.dumps(b.state, sort_keys=True), b.outcome,
