@@ -36,10 +36,19 @@ class Status(models.TextChoices):
     FINISHED = "finished", "Finished"
     CANCELLED = "cancelled", "Cancelled by its creator"
     DECLINED = "declined", "Declined by the invited player"
+    EXPIRED = "expired", "Expired: nobody took the seat in time"
 
 
 # Battles that never started: a human seat is (or stayed) empty and there is no engine state.
-UNSTARTED = (Status.WAITING, Status.CANCELLED, Status.DECLINED)
+UNSTARTED = (Status.WAITING, Status.CANCELLED, Status.DECLINED, Status.EXPIRED)
+
+
+class EndReason(models.TextChoices):
+    """Why a battle ended besides the engine's own reasons (5.0 morale, 14.0 positions)."""
+
+    RESIGNED = "resigned", "Resigned"
+    TIME = "time", "Out of time"
+    ABSENT = "absent", "Left the battle (claimed by the opponent)"
 
 
 BOTH_SEATED = Q(french_player__isnull=False, allied_player__isnull=False)
@@ -106,7 +115,28 @@ class Battle(models.Model):
     phase = models.CharField(max_length=20, blank=True, default="",
                              help_text="``state``'s phase (empty: no position).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    outcome = models.JSONField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True,
+                               help_text="{winner, reason, turn}: the engine's (5.0, 14.0), "
+                                         "or resigned / time / absent (services.finish_battle).")
+    # Online play (issue 12). Whether it counts and who may watch:
+    rated = models.BooleanField(default=False,
+                                help_text="Between two people only: the result updates both "
+                                          "players' ratings (the computer's never do).")
+    public = models.BooleanField(default=True,
+                                 help_text="Anyone may watch it (spectator view); private: "
+                                           "only its players.")
+    # Time: {} untimed; {"kind": "live", "base": s, "increment": s} or
+    # {"kind": "correspondence", "days": n}. The clocks run on the server.
+    time_control = models.JSONField(default=dict, blank=True)
+    clocks = models.JSONField(default=dict, blank=True,
+                              help_text="side -> seconds left when its clock last stopped.")
+    clock_started_at = models.DateTimeField(null=True, blank=True,
+                                            help_text="When the side to move's clock started.")
+    deadline = models.DateTimeField(null=True, blank=True,
+                                    help_text="When the side to move runs out of time (null: "
+                                              "untimed, or nobody's clock runs).")
+    expires_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="A waiting battle nobody joined by then expires.")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -119,7 +149,11 @@ class Battle(models.Model):
                    # The beat's stalled-computer check: active battles against the computer.
                    models.Index(fields=["to_move"],
                                 condition=Q(status="active") & ~Q(bot=""),
-                                name="battles_computer_to_move_idx")]
+                                name="battles_computer_to_move_idx"),
+                   # The beat's flag-fall safety net: active battles with a running clock.
+                   models.Index(fields=["deadline"],
+                                condition=Q(status="active", deadline__isnull=False),
+                                name="battles_deadline_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),

@@ -53,6 +53,7 @@ from .engine import (
 from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .models import Battle, BattleAction, Status
+from .signals import battle_changed, battle_finished
 from .selectors import (  # noqa: F401 (reads, part of the service's API)
     battle_list,
     battle_of,
@@ -151,14 +152,44 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
     battle.seq += len(moves)
     fields = ["seq", *_save_state(battle, state)]
     if state.outcome is not None:
-        battle.status = Status.FINISHED
-        battle.outcome = dict(state.outcome)
-        battle.finished_at = timezone.now()
-        fields += ["status", "outcome", "finished_at"]
-    battle.save(update_fields=fields)
+        finish_battle(battle, dict(state.outcome), fields)
+    else:
+        battle.save(update_fields=fields)
+        changed(battle)
     if ask_computer and state.outcome is None and \
             SIDES[state.priority] == battle.computer_side():
         _enqueue_bot_move(battle.pk, battle.seq)
+
+
+def changed(battle: Battle) -> None:
+    """Tell listeners (``signals.battle_changed``) once this transaction commits."""
+    battle_id, seq, status = battle.pk, battle.seq, battle.status
+
+    def send():
+        for receiver, error in battle_changed.send_robust(
+                sender=Battle, battle_id=battle_id, seq=seq, status=status):
+            if isinstance(error, Exception):
+                log.error("battle %s: battle_changed listener %r failed: %r", battle_id,
+                          receiver, error)
+
+    transaction.on_commit(send)
+
+
+def finish_battle(battle: Battle, outcome: dict, fields: list[str] | None = None) -> None:
+    """End ``battle`` (locked by the caller, inside its transaction) with ``outcome``
+    (``{"winner", "reason", "turn", ...}``): the one way a battle ends, whether the engine
+    decided it or a player resigned, ran out of time or left. Saves ``fields`` as well,
+    stops the clocks, then sends ``battle_finished`` inside the transaction (ratings,
+    tournament results) and ``battle_changed`` after it."""
+    battle.status = Status.FINISHED
+    battle.outcome = outcome
+    battle.finished_at = timezone.now()
+    battle.to_move = ""
+    battle.deadline = None
+    battle.save(update_fields=[*(fields or []), "status", "outcome", "finished_at",
+                               "to_move", "deadline"])
+    battle_finished.send(sender=Battle, battle=battle)
+    changed(battle)
 
 
 # --- Creating a battle ----------------------------------------------------------------------
@@ -245,6 +276,7 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
             **({f"{version.army}_deck": version} if version is not None else {}))
         if state is not None and SIDES[state.priority] != side:
             _enqueue_bot_move(b.pk, 0)
+        changed(b)
     return b
 
 
@@ -295,6 +327,7 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
         fields += _save_state(battle, setup.setup_state(battle))
         battle.status = Status.ACTIVE
         battle.save(update_fields=fields)
+        changed(battle)
     return battle
 
 
@@ -321,6 +354,7 @@ def cancel_battle(battle_id, user) -> Battle:
         battle.status = Status.DECLINED if invitee else Status.CANCELLED
         battle.finished_at = timezone.now()
         battle.save(update_fields=["status", "finished_at"])
+        changed(battle)
     return battle
 
 

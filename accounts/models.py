@@ -1,0 +1,20 @@
+"""A player's own settings (one row per user, made on first use: ``preferences_of``)."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Preferences(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="preferences")
+    always_ask = models.BooleanField(
+        default=False, help_text="Ask me in every response window, even when I hold nothing "
+                                 "that could answer (otherwise the site passes for me).")
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user}"
+
+
+def preferences_of(user) -> Preferences:
+    """The user's settings (the defaults, saved, on first use)."""
+    return Preferences.objects.get_or_create(user=user)[0]
