@@ -53,7 +53,6 @@ from .engine import (
 from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .models import Battle, BattleAction, Status
-from .signals import battle_changed, battle_finished
 from .selectors import (  # noqa: F401 (reads, part of the service's API)
     battle_list,
     battle_of,
@@ -70,6 +69,7 @@ from .selectors import (  # noqa: F401 (reads, part of the service's API)
     side_of,
     waiting_for,
 )
+from .signals import battle_changed, battle_finished
 
 log = logging.getLogger(__name__)
 

@@ -4,9 +4,9 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("", include("frontend.catalogue_urls")),
-    path("", include("frontend.collection_urls")),
-    path("", include("frontend.deck_urls")),
-    path("", include("frontend.tournament_urls")),
-    path("battles/", include("frontend.battle_urls")),
+    path("", include("frontend.catalogue.urls")),
+    path("", include("frontend.collection.urls")),
+    path("", include("frontend.decks.urls")),
+    path("", include("frontend.tournaments.urls")),
+    path("battles/", include("frontend.battle.urls")),
 ]

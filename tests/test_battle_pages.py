@@ -26,7 +26,7 @@ from battles.engine import events_for, from_json, legal_actions, load_cards, vie
 from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from cards.catalogue.file import catalogue_records
-from frontend.battle_views import ENDING, action_sections
+from frontend.battle.views import ENDING, action_sections
 
 from .test_battle_api import card_numbers
 from .tournament_helpers import player
@@ -265,7 +265,7 @@ def test_action_groups_keep_every_action_once_with_its_label(user, sent):
     (["End your turn"], "", "", ["End your turn"]),
 ])
 def test_a_group_is_worded_around_its_shared_words(labels, title, where, shorts):
-    from frontend.battle_views import _split_group
+    from frontend.battle.views import _split_group
 
     items = [{"label": label} for label in labels]
     assert _split_group(items) == (title, where)
@@ -529,7 +529,7 @@ def test_a_seat_taken_meanwhile_is_a_409_with_the_message(alice, user, other_use
 
 def test_log_lines_are_escaped(alice, user, sent, monkeypatch):
     b = create(alice)
-    import frontend.battle_views as views
+    import frontend.battle.views as views
 
     monkeypatch.setattr(views, "describe_events",
                         lambda events, side, cards=None, view=None: ["<script>alert(1)</script>"

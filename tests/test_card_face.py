@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from frontend.card_face import (
+from frontend.catalogue.card_face import (
     FINISH_COLOURS,
     fit_lines,
     render_card_back,

@@ -3,7 +3,7 @@
 import xml.etree.ElementTree as ET
 
 from decks.stats import deck_statistics
-from frontend.deck_chart import deck_chart
+from frontend.decks.chart import deck_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -3,7 +3,7 @@ top player with a point per round, every text escaped, a clear message with no r
 
 import xml.etree.ElementTree as ET
 
-from frontend.standings_chart import EMPTY_MESSAGE, chart_lines, standings_chart
+from frontend.tournaments.standings_chart import EMPTY_MESSAGE, chart_lines, standings_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -5,7 +5,7 @@ from itertools import count
 from django import template
 from django.utils.safestring import mark_safe
 
-from frontend.card_face import render_card_back, render_card_svg
+from frontend.catalogue.card_face import render_card_back, render_card_svg
 
 register = template.Library()
 _ids = count(1)

@@ -6,7 +6,7 @@ Like the API (``tournaments/api.py``) these views only read forms and render: ev
 ``tournaments.services`` (writes) and ``tournaments.selectors`` (reads, including who may see a
 deck list). A service error becomes a 403 (not allowed), a 404 (unknown) or the page again with
 the message and the error's status (400 bad input, 409 wrong state); nothing changes then.
-The organiser's pages are in ``tournament_organiser_views``.
+The organiser's pages are in ``organiser_views``.
 
 htmx, as progressive enhancement: a form posts to its usual URL; with ``HX-Request`` the view
 answers with the page's fragment (``{% partialdef %}``: the match card, the controls panel),
@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from decks.catalogue import cards_by_number
 from decks.selectors import decks_of, playable_version
+from frontend.errors import page_message, refuse
 from tournaments import selectors, services
 from tournaments.models import BEFORE_START, STARTED, Match, ResultLog, Status, Tournament
 from tournaments.services import exports
@@ -33,7 +34,6 @@ from tournaments.services.common import is_organiser
 from tournaments.services.registration import SIDE_ARMIES
 from tournaments.standings import TIEBREAKER_NAMES
 
-from .errors import page_message, refuse
 from .standings_chart import standings_chart
 
 TEMPLATES = "frontend/tournaments/"

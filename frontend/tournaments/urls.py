@@ -1,7 +1,7 @@
 from django.urls import path
 
-from . import tournament_organiser_views as organiser
-from . import tournament_views as views
+from . import organiser_views as organiser
+from . import views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from math import ceil
 
-from .svg import ellipsis, esc, fmt_number
+from frontend.svg import ellipsis, esc, fmt_number
 
 TOP = 8
 WIDTH = 400

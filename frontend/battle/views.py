@@ -53,9 +53,8 @@ from decks.selectors import decks_of, playable_version
 from frontend.battle.board_svg import board_svg
 from frontend.battle.view_context import PHASE_NAMES, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
+from frontend.errors import page_message, refuse
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
-
-from .errors import page_message, refuse
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200

@@ -35,7 +35,7 @@ from decks.catalogue import cards_by_number
 from decks.models import Deck, DeckKind, DeckPool
 from decks.rules import PRINTINGS
 
-from . import deck_chart
+from . import chart as deck_chart
 
 MAX_ROWS = 300  # a working list longer than any legal deck (custom: 3 x 110 cards at most)
 MAX_COUNT = 99

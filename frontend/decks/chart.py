@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .svg import ellipsis, esc, fmt_number
+from frontend.svg import ellipsis, esc, fmt_number
 
 WIDTH = 360
 LABEL_W = 120

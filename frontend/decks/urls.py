@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import deck_views as views
+from . import views
 
 urlpatterns = [
     path("decks/", views.deck_list, name="decks"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import collection_views as views
+from . import views
 
 urlpatterns = [
     path("collection/", views.collection, name="collection"),

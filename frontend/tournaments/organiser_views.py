@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from cards.models import Battle
+from frontend.errors import page_message, refuse
 from tournaments import selectors, services
 from tournaments.models import (
     DEFAULT_TIEBREAKERS,
@@ -35,8 +36,7 @@ from tournaments.models import (
 from tournaments.services.common import require_organiser
 from tournaments.standings import TIEBREAKER_NAMES
 
-from .errors import page_message, refuse
-from .tournament_views import (
+from .views import (
     TEMPLATES,
     games_text,
     get_tournament,

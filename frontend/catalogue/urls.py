@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import catalogue_views as views
+from . import views
 
 urlpatterns = [
     path("cards/", views.catalogue, name="catalogue"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import battle_views as views
+from . import views
 
 # Included from frontend/urls.py under "battles/".
 urlpatterns = [

@@ -20,8 +20,7 @@ from cards.collection import services as svc
 from cards.collection import trades
 from cards.models import Army, CardType, Finish, StarterDeck
 from decks.selectors import decks_using_cards
-
-from .errors import page_message
+from frontend.errors import page_message
 
 PAGE_SIZE = 50
 
