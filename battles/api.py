@@ -12,7 +12,7 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import selectors, services
+from . import presence, selectors, services
 from .errors import BattleError
 from .serializers import (
     ActInput,
@@ -54,7 +54,8 @@ class BattleList(BattleAPIView):
             request.user, data.get("battle"), data.get("side"), bot=data.get("bot", "greedy"),
             deck_version_id=data.get("deck_version"), settings=data.get("settings"),
             opponent=data.get("opponent", services.COMPUTER), scale=data.get("scale"),
-            deal=data.get("deal"))
+            deal=data.get("deal"), time_control=data.get("time_control"),
+            public=data.get("public", True))
         return Response(selectors.battle_view(b, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -81,6 +82,7 @@ class BattleDetail(BattleAPIView):
     def get(self, request, pk):
         since = _since(request)
         battle = selectors.battle_of(request.user, pk)
+        presence.touch(battle, selectors.side_of(battle, request.user))
         return Response(selectors.battle_view(battle, request.user, since=since))
 
 
@@ -109,4 +111,22 @@ class Act(BattleAPIView):
                    summary="Play one of your legal actions")
     def post(self, request, pk):
         services.act(pk, request.user, request.data.get("seq"), request.data.get("action"))
+        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
+
+
+class Resign(BattleAPIView):
+    @extend_schema(request=None, responses=BattleViewSerializer,
+                   summary="Resign my battle (any moment while it is active): the opponent "
+                           "wins")
+    def post(self, request, pk):
+        services.resign(pk, request.user)
+        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
+
+
+class Claim(BattleAPIView):
+    @extend_schema(request=None, responses=BattleViewSerializer,
+                   summary="Claim a live battle whose opponent has the move and has been away "
+                           "too long (battles/presence.py): I win")
+    def post(self, request, pk):
+        services.claim_absence(pk, request.user)
         return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))

@@ -9,4 +9,6 @@ urlpatterns = [
     path("battles/<int:pk>/act/", api.Act.as_view(), name="battle-act"),
     path("battles/<int:pk>/join/", api.Join.as_view(), name="battle-join"),
     path("battles/<int:pk>/cancel/", api.Cancel.as_view(), name="battle-cancel"),
+    path("battles/<int:pk>/resign/", api.Resign.as_view(), name="battle-resign"),
+    path("battles/<int:pk>/claim/", api.Claim.as_view(), name="battle-claim"),
 ]

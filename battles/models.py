@@ -137,6 +137,9 @@ class Battle(models.Model):
                                               "untimed, or nobody's clock runs).")
     expires_at = models.DateTimeField(null=True, blank=True,
                                       help_text="A waiting battle nobody joined by then expires.")
+    seen = models.JSONField(default=dict, blank=True,
+                            help_text="side -> when its player last looked at the battle (ISO "
+                                      "time; battles/presence.py, the absence claim).")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

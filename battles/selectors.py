@@ -12,7 +12,9 @@ one they are invited to (``joinable``).
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
+from . import clock, presence
 from .engine import SIDES, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
@@ -125,6 +127,7 @@ def open_battles(user=None) -> QuerySet[Battle]:
     """Battles waiting for anyone to take their empty seat, newest first (without the
     user's own: nobody plays against themselves)."""
     qs = Battle.objects.filter(status=Status.WAITING, invited__isnull=True, bot="")
+    qs = qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
     if user is not None and getattr(user, "is_authenticated", False):
         qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
     return _related(qs.order_by("-created_at", "-id"))
@@ -189,7 +192,17 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "scale": battle.scale,
         "decks": deck_kinds(battle),
         "my_deal": my_deal(battle, side) if finished else None,
+        **timing(battle),
+        "can_claim": presence.claimable(battle, side, timezone.now()),
     }
+
+
+def timing(battle: Battle) -> dict:
+    """The time control, each side's seconds left now (computed: the running clock's
+    elapsed time is taken off) and the running side's deadline (ISO time, or null)."""
+    return {"time_control": battle.time_control,
+            "clocks": clock.clocks_now(battle, timezone.now()),
+            "deadline": battle.deadline.isoformat() if battle.deadline else None}
 
 
 def deck_kinds(battle: Battle) -> dict[str, str]:
@@ -237,6 +250,7 @@ def battle_summary(battle: Battle, user) -> dict:
         "outcome": battle.outcome,
         "created_at": battle.created_at,
         "finished_at": battle.finished_at,
+        **timing(battle),
     }
 
 
@@ -254,4 +268,5 @@ def open_summary(battle: Battle) -> dict:
         "settings": battle.settings,
         "scale": battle.scale,
         "created_at": battle.created_at,
+        "time_control": battle.time_control,
     }

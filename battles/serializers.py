@@ -9,6 +9,10 @@ from decks.models import DeckPool
 from .models import BotName, Side, Status
 
 WAITING_FOR = [("you", "you"), ("opponent", "opponent"), ("computer", "computer")]
+TIME_CONTROL_HELP = ('{} untimed; {"kind": "live", "base", "increment"} (seconds) or '
+                     '{"kind": "correspondence", "days"}.')
+CLOCKS_HELP = "Seconds left per side now ({} untimed); only the side to move's clock runs."
+DEADLINE_HELP = "When the side to move runs out of time (null: no clock running)."
 OPPONENT_HELP = ('A username, or "computer (<bot>)"; while the other seat is empty, the '
                  "invited player's username, or null for an open battle.")
 
@@ -44,6 +48,10 @@ class BattleCreateInput(serializers.Serializer):
     settings = serializers.DictField(
         required=False, help_text='Engine settings: {"turn_cap": 1-100 or null (null: no limit), '
         '"decoys": bool}.')
+    time_control = serializers.DictField(
+        required=False, help_text='{} untimed (the default); {"kind": "live", "base": 60-7200 s, '
+        '"increment": 0-300 s a turn}; {"kind": "correspondence", "days": 1-14 a move}.')
+    public = serializers.BooleanField(default=True, help_text="Anyone may watch it.")
 
 
 class JoinInput(serializers.Serializer):
@@ -83,6 +91,9 @@ class BattleSummarySerializer(serializers.Serializer):
                                               "seed (battles/dealing.py).")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
+    clocks = serializers.DictField(child=serializers.IntegerField(), help_text=CLOCKS_HELP)
+    deadline = serializers.DateTimeField(allow_null=True, help_text=DEADLINE_HELP)
 
 
 class BattleListSerializer(serializers.Serializer):
@@ -97,6 +108,7 @@ class OpenBattleSerializer(serializers.Serializer):
     settings = serializers.DictField(help_text="Engine settings (turn_cap, decoys).")
     scale = serializers.CharField(help_text="2.0: the battle's scale; a deck must fit it.")
     created_at = serializers.DateTimeField()
+    time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
 
 
 class OpenBattleListSerializer(serializers.Serializer):
@@ -125,3 +137,8 @@ class BattleViewSerializer(serializers.Serializer):
     seed_hash = serializers.CharField(help_text="sha256 hex of the seed's text, from the start.")
     seed = serializers.CharField(allow_null=True, help_text="The seed (as text), once over.")
     outcome = serializers.DictField(allow_null=True)
+    time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
+    clocks = serializers.DictField(child=serializers.IntegerField(), help_text=CLOCKS_HELP)
+    deadline = serializers.DateTimeField(allow_null=True, help_text=DEADLINE_HELP)
+    can_claim = serializers.BooleanField(help_text="A live battle whose opponent has the move "
+                                                   "and has been away too long: POST claim/.")

@@ -34,7 +34,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from . import dealing, setup
+from . import clock, dealing, presence, setup
 from .bots import BOTS, get_bot
 from .engine import (
     DEFAULT_SETTINGS,
@@ -83,6 +83,12 @@ BOT_MAX_ACTIONS = 400
 ENDING_ACTIONS = ("pass", "roll_morale", "end_phase", "end_turn", "deployment_done")
 TURN_CAP_MAX = 100
 COMPUTER, OPEN = "computer", "open"  # the opponents create_battle knows besides a username
+# A battle nobody joins expires (open battles and invitations alike; battles/README.md).
+EXPIRY = timedelta(days=7)
+# A flag-fall task is booked with an ETA only for deadlines this close; later ones (a
+# correspondence move) are found by the beat tick (a broker holds far ETAs badly: Redis
+# redelivers them after its visibility timeout).
+FLAG_FALL_ETA_MAX = timedelta(hours=1)
 
 
 # --- Helpers --------------------------------------------------------------------------------
@@ -124,6 +130,21 @@ def _enqueue_bot_move(battle_id: int, seq: int) -> None:
     transaction.on_commit(send)
 
 
+def _enqueue_flag_fall(battle: Battle) -> None:
+    """Book ``battles.flag_fall(battle_id, seq)`` for the battle's deadline, once this
+    transaction commits (idempotent by ``seq``; the beat tick is the safety net)."""
+    deadline, battle_id, seq = battle.deadline, battle.pk, battle.seq
+    if deadline is None or deadline - timezone.now() > FLAG_FALL_ETA_MAX:
+        return
+
+    def send():
+        from . import tasks
+
+        tasks.send_flag_fall(battle_id, seq, deadline)
+
+    transaction.on_commit(send)
+
+
 def _save_state(battle: Battle, state: State | None) -> list[str]:
     """Set ``battle``'s snapshot and the columns read from it (whose move, turn, phase), the
     one place they are written so they never disagree; returns the fields to save."""
@@ -150,7 +171,10 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
         raise Conflict("the battle has moved on: reload", code="stale_seq",
                        seq=battle.seq) from None
     battle.seq += len(moves)
+    before = (battle.to_move, battle.turn)
     fields = ["seq", *_save_state(battle, state)]
+    fields += clock.on_position(battle, *before, timezone.now())
+    _enqueue_flag_fall(battle)
     if state.outcome is not None:
         finish_battle(battle, dict(state.outcome), fields)
     else:
@@ -228,14 +252,16 @@ def _invitee(user, opponent: str):
 
 
 def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settings=None,
-                  opponent=COMPUTER, scale=None, deal=None) -> Battle:
+                  opponent=COMPUTER, scale=None, deal=None, time_control=None,
+                  public=True) -> Battle:
     """A new battle of ``user`` playing ``side``. ``opponent``: ``"computer"`` (``bot`` plays
     the other side; the battle starts at once), ``"open"`` (the other seat is anyone's to
     take) or a username (the seat is reserved for that player); against a person the battle
     is ``waiting`` until they ``join_battle`` (``bot`` is then unused). ``scale`` (2.0, one
     per battle, default "1"); the user's deck: ``deck_version_id`` (a custom deck at that
     scale) or ``deal`` (``{"pool": "collection" | "set", "historical": bool}``); every other
-    army is dealt from the whole set, historical (``battles/dealing.py``)."""
+    army is dealt from the whole set, historical (``battles/dealing.py``). ``time_control``
+    (``clock.validate``; default untimed) and ``public`` (anyone may watch)."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in to play")
     if battle not in BATTLES:
@@ -248,6 +274,9 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
     if against_computer and bot not in BOTS:
         raise BattleError(f"unknown bot {bot!r}; choose from {', '.join(sorted(BOTS))}")
     settings = _clean_settings(settings)
+    time_control = clock.validate(time_control)
+    if type(public) is not bool:
+        raise BattleError("public must be true or false")
     invited = None if opponent in (COMPUTER, OPEN) else _invitee(user, opponent)
     scale = dealing.clean_scale(battle, scale)
     choices, version = dealing.choose(user, battle, side, scale, deck_version_id, deal)
@@ -263,6 +292,13 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
     # shuffles every army from one stream, so a position built now would change at join.
     state = setup.setup_state(b) if against_computer else None
     _save_state(b, state)
+    b.time_control, b.bot = time_control, bot if against_computer else ""
+    b.french_player_id = user.pk if side == "french" else None  # for the clock: whose seat
+    b.allied_player_id = user.pk if side == "allied" else None
+    now = timezone.now()
+    b.clocks = clock.initial_clocks(time_control, SIDES)
+    if state is not None:
+        clock.start(b, now)
     with transaction.atomic():
         b = Battle.objects.create(
             state=b.state, to_move=b.to_move, turn=b.turn, phase=b.phase,
@@ -273,7 +309,11 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
             status=Status.ACTIVE if against_computer else Status.WAITING,
             french_player=user if side == "french" else None,
             allied_player=user if side == "allied" else None,
+            time_control=time_control, public=public, clocks=b.clocks,
+            clock_started_at=b.clock_started_at, deadline=b.deadline,
+            expires_at=None if against_computer else now + EXPIRY,
             **({f"{version.army}_deck": version} if version is not None else {}))
+        _enqueue_flag_fall(b)
         if state is not None and SIDES[state.priority] != side:
             _enqueue_bot_move(b.pk, 0)
         changed(b)
@@ -307,6 +347,10 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
             raise Conflict("the battle was cancelled by its creator")
         if battle.status == Status.DECLINED:
             raise Conflict("you declined this battle")
+        if battle.status == Status.EXPIRED or (
+                battle.status == Status.WAITING and battle.expires_at is not None
+                and battle.expires_at <= timezone.now()):
+            raise Conflict("this battle expired: nobody took the seat in time", code="expired")
         if battle.status != Status.WAITING:
             raise Conflict("the seat is taken")
         side = battle.free_seat()
@@ -326,7 +370,9 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
         setup.record_setup(battle, catalogue_version, records)
         fields += _save_state(battle, setup.setup_state(battle))
         battle.status = Status.ACTIVE
+        fields += clock.start(battle, timezone.now())
         battle.save(update_fields=fields)
+        _enqueue_flag_fall(battle)
         changed(battle)
     return battle
 
@@ -349,8 +395,11 @@ def cancel_battle(battle_id, user) -> Battle:
             raise Conflict("the battle was already cancelled")
         if battle.status == Status.DECLINED:
             raise Conflict("the invitation was already declined")
+        if battle.status == Status.EXPIRED:
+            raise Conflict("the battle expired: nobody took the seat in time", code="expired")
         if battle.status != Status.WAITING:
-            raise Conflict("the battle has started: it can no longer be cancelled")
+            raise Conflict("the battle has started: it can no longer be cancelled; resign "
+                           "instead")
         battle.status = Status.DECLINED if invitee else Status.CANCELLED
         battle.finished_at = timezone.now()
         battle.save(update_fields=["status", "finished_at"])
@@ -367,6 +416,15 @@ def act(battle_id, user, seq, action) -> list[dict]:
         raise BattleError("seq must be a whole number: the seq of the battle you last saw")
     if not isinstance(action, dict):
         raise BattleError("action must be an object: one of legal_actions")
+    events, side, late = _act(battle_id, user, seq, action)
+    if late is not None:
+        raise late
+    return events_for(events, side)
+
+
+def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
+    """``act`` in its transaction: (events, side, None), or ([], side, the refusal) when the
+    flag has fallen (the battle was ended by time and that is committed)."""
     with transaction.atomic():
         battle, side = _lock(user, battle_id)
         if battle.status == Status.WAITING:
@@ -376,6 +434,9 @@ def act(battle_id, user, seq, action) -> list[dict]:
             raise Conflict(f"the battle never started: it was {battle.status}", seq=battle.seq)
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is over", seq=battle.seq)
+        late = _end_if_out_of_time(battle)
+        if late is not None:
+            return [], side, late  # leaving the block commits the end by time
         if seq != battle.seq:
             raise Conflict("the battle has moved on: reload", code="stale_seq", seq=battle.seq)
         who = priority(battle)
@@ -394,7 +455,125 @@ def act(battle_id, user, seq, action) -> list[dict]:
         action = legal[legal.index(action)]  # the engine's own dict (12, never 12.0 or True)
         events = apply(state, action, dice_for(battle.seed, battle.seq + 1), check=False)
         _record(battle, state, [(side, action, events)])
-    return events_for(events, side)
+    return events, side, None
+
+
+# --- Time: flag fall, resigning, absence, expiry (battles/clock.py, presence.py) ---------
+
+def _end_if_out_of_time(battle: Battle) -> Conflict | None:
+    """If the side to move has run out of time (its ``deadline`` has passed), end the
+    locked ``battle`` by time (that side loses) and return the refusal to give whoever
+    tried to act; None while the clock still runs."""
+    loser = clock.out_of_time(battle, timezone.now())
+    if loser is None:
+        return None
+    outcome, fields = clock.flag_fell(battle, timezone.now())
+    finish_battle(battle, outcome, fields)
+    return Conflict(f"the {loser} side ran out of time: the battle is over",
+                    code="out_of_time", seq=battle.seq)
+
+
+def flag_fall(battle_id: int, seq: int | None = None) -> bool:
+    """End the battle by time if the side to move is out of time; returns whether it did.
+    Idempotent: with ``seq`` (the ``battles.flag_fall`` task) it does nothing unless the
+    battle is still at that ``seq``, active, and past its deadline; a task that arrives
+    early (clock skew) books itself again for the deadline."""
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+        if battle is None or battle.status != Status.ACTIVE or \
+                (seq is not None and battle.seq != seq):
+            return False
+        if _end_if_out_of_time(battle) is not None:
+            return True
+        if seq is not None:
+            _enqueue_flag_fall(battle)
+        return False
+
+
+def overdue_flags(now=None) -> list[tuple[int, int]]:
+    """(battle id, seq) of the active battles past their deadline (``battles_deadline_idx``):
+    the beat tick ends them (a lost or never-booked flag-fall task)."""
+    now = now or timezone.now()
+    return list(Battle.objects.filter(status=Status.ACTIVE, deadline__isnull=False,
+                                      deadline__lte=now)
+                .order_by("deadline").values_list("pk", "seq")[:500])
+
+
+def expire_waiting(now=None) -> list[int]:
+    """Mark the waiting battles past ``expires_at`` expired (nobody took the seat in time);
+    returns their ids. Each under its row lock: a join at the same moment wins or loses
+    cleanly."""
+    now = now or timezone.now()
+    due = list(Battle.objects.filter(status=Status.WAITING, expires_at__lte=now)
+               .values_list("pk", flat=True)[:500])
+    done = []
+    for pk in due:
+        with transaction.atomic():
+            battle = Battle.objects.select_for_update().filter(pk=pk).first()
+            if battle is None or battle.status != Status.WAITING or \
+                    battle.expires_at is None or battle.expires_at > now:
+                continue
+            battle.status = Status.EXPIRED
+            battle.finished_at = now
+            battle.save(update_fields=["status", "finished_at"])
+            changed(battle)
+            done.append(pk)
+    return done
+
+
+def _lock_active(user, battle_id, verb: str) -> tuple[Battle, str]:
+    battle, side = _lock(user, battle_id)
+    if battle.status == Status.WAITING:
+        raise Conflict(f"the battle has not started: you cannot {verb} yet (cancel it "
+                       "instead)", seq=battle.seq)
+    if battle.status != Status.ACTIVE:
+        raise Conflict("the battle is over", seq=battle.seq)
+    return battle, side
+
+
+def _end_by(battle_id, user, verb: str, reason_of) -> Battle:
+    """Resign or claim in one transaction; if the flag fell first, the battle ends by time
+    instead and the 409 ``out_of_time`` is raised once that is committed."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+    late = None
+    with transaction.atomic():
+        battle, side = _lock_active(user, battle_id, verb)
+        late = _end_if_out_of_time(battle)
+        if late is None:
+            winner, reason = reason_of(battle, side)
+            fields = []
+            if battle.clock_started_at is not None and battle.time_control:
+                fields = clock.on_position(battle, battle.to_move, battle.turn,
+                                           timezone.now())
+            finish_battle(battle, {"winner": winner, "reason": reason, "turn": battle.turn},
+                          fields)
+    if late is not None:
+        raise late
+    return battle
+
+
+def resign(battle_id, user) -> Battle:
+    """``user`` resigns their battle (at any moment while it is active, whoever has the
+    move): the opponent wins, reason ``resigned``."""
+    def outcome(battle, side):
+        return SIDES[1 - SIDES.index(side)], "resigned"
+
+    return _end_by(battle_id, user, "resign", outcome)
+
+
+def claim_absence(battle_id, user) -> Battle:
+    """``user`` claims a live battle whose opponent has the move and has been away for more
+    than ``presence.ABSENCE_LIMIT`` seconds: ``user`` wins, reason ``absent``; otherwise 409
+    ``not_claimable`` with the reason (``presence.claim_refusal``)."""
+    def outcome(battle, side):
+        why = presence.claim_refusal(battle, side, timezone.now())
+        if why is not None:
+            raise Conflict(f"you cannot claim this battle: {why}", code="not_claimable",
+                           seq=battle.seq)
+        return side, "absent"
+
+    return _end_by(battle_id, user, "claim it", outcome)
 
 
 def bot_move(battle_id: int, seq: int) -> int:

@@ -65,4 +65,7 @@ CODES = {
     "conflict": "the state does not allow it now (409)",
     "stale_seq": "the battle has moved on since the seq you sent (409; with seq)",
     "deck_locked": "the deck has a version locked by a tournament (409)",
+    "out_of_time": "the side to move ran out of time: the battle ended by time (409)",
+    "expired": "a waiting battle nobody joined in time (409)",
+    "not_claimable": "the opponent's absence cannot be claimed now (409; the reason says why)",
 }
