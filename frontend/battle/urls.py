@@ -9,4 +9,6 @@ urlpatterns = [
     path("<int:pk>/act/", views.act, name="battle-act"),
     path("<int:pk>/join/", views.join, name="battle-join"),
     path("<int:pk>/cancel/", views.cancel, name="battle-cancel"),
+    path("<int:pk>/resign/", views.resign, name="battle-resign"),
+    path("<int:pk>/claim/", views.claim, name="battle-claim"),
 ]

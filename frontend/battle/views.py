@@ -41,7 +41,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from battles import selectors, services
+from battles import clock, presence, selectors, services
 from battles.bots import BOTS
 from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
@@ -181,9 +181,13 @@ def _create_from_form(request: HttpRequest, form: dict) -> Battle:
     elif opponent not in (services.COMPUTER, services.OPEN):
         raise BattleError("choose an opponent: the computer, anyone, or a player by name")
     version_id, deal = deck_choice(form["deck_version"], form["historical"])
+    if form["time_control"] not in clock.PRESET_CONTROLS:
+        raise BattleError("choose a time control from the list")
     return services.create_battle(request.user, form["battle"], form["side"],
                                   bot=form["bot"], deck_version_id=version_id, deal=deal,
-                                  settings=settings, opponent=opponent, scale=form["scale"])
+                                  settings=settings, opponent=opponent, scale=form["scale"],
+                                  time_control=clock.PRESET_CONTROLS[form["time_control"]],
+                                  public=form["public"])
 
 
 def deck_choice(value: str, historical: bool) -> tuple[object, dict | None]:
@@ -247,6 +251,7 @@ def _render_list(request: HttpRequest, *, form: dict | None = None, error: str =
         "opponents": OPPONENTS,
         "deck_groups": deck_groups,
         "scales": _scale_options(),
+        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS],
     }, status=status)
 
 
@@ -257,7 +262,9 @@ def _form(data) -> dict:
             "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
             "historical": bool(data.get("historical")), "scale": data.get("scale", "1"),
             "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"] or "")),
-            "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
+            "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"],
+            "time_control": data.get("time_control", clock.PRESETS[0][0]),
+            "public": bool(data.get("public")) if data else True}
 
 
 @login_required
@@ -449,6 +456,9 @@ def battle_context(battle: Battle, user, **extra) -> dict:
         "over": bv["status"] != Status.ACTIVE,
         "board": "", "reserve": None, "sections": [], "log": [],
         "status_line": STATUS_LABELS.get(bv["status"], bv["status"]),
+        "clocks": clock_rows(bv, side),
+        "time_control_text": clock.describe(bv["time_control"]),
+        "absence_limit": presence.ABSENCE_LIMIT,
         **extra,
     }
     if view is not None:  # None: no position yet (a battle between people not yet joined)
@@ -476,7 +486,61 @@ def _render_battle(request: HttpRequest, battle: Battle, status: int = 200,
 
 @login_required
 def battle_page(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render_battle(request, get_battle(request, pk))
+    battle = get_battle(request, pk)
+    presence.touch(battle, selectors.side_of(battle, request.user))
+    return _render_battle(request, battle)
+
+
+def clock_rows(bv: dict, side: str) -> list[dict]:
+    """Both clocks for the page (mine first): seconds left, as text, and which one runs."""
+    if not bv["clocks"]:
+        return []
+    running = bv["deadline"] and bv["status"] == Status.ACTIVE and (
+        side if bv["waiting_for"] == "you" else SIDES[1 - SIDES.index(side)])
+    rows = []
+    for s in (side, SIDES[1 - SIDES.index(side)]):
+        left = bv["clocks"].get(s, 0)
+        rows.append({"side": s, "name": SIDE_NAMES[s], "mine": s == side, "seconds": left,
+                     "text": clock_text(left), "running": running == s})
+    return rows
+
+
+def clock_text(seconds: int) -> str:
+    """3 d 04:05:06, 1:02:03, 12:34 (as static/frontend/clock.js writes it)."""
+    days, rest = divmod(max(0, int(seconds)), 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours:02d}:{minutes:02d}:{secs:02d}"
+    if hours:
+        return f"{hours}:{minutes:02d}:{secs:02d}"
+    return f"{minutes}:{secs:02d}"
+
+
+def _end_request(request: HttpRequest, pk: int, service) -> HttpResponse:
+    """Resign or claim from the page: the battle again (a refusal: with its message)."""
+    battle = get_battle(request, pk)
+    try:
+        service(battle.pk, request.user)
+    except BattleError as exc:
+        refuse(exc)
+        return _render_battle(request, get_battle(request, pk), status=exc.status,
+                              error=page_message(exc, capitalise=True))
+    return redirect("battle", pk=battle.pk)
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, pk: int) -> HttpResponse:
+    """Resign (the page asks first, in a <details> confirmation): the opponent wins."""
+    return _end_request(request, pk, services.resign)
+
+
+@login_required
+@require_POST
+def claim(request: HttpRequest, pk: int) -> HttpResponse:
+    """Claim a live battle whose opponent has the move and has been away too long."""
+    return _end_request(request, pk, services.claim_absence)
 
 
 def _posted(data) -> tuple[object, object]:
