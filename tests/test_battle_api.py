@@ -25,6 +25,9 @@ VIEW_KEYS = {"id", "battle", "my_side", "opponent", "seq", "status", "view", "le
              "waiting_for", "log", "seed_hash", "seed", "outcome", "scale", "decks", "my_deal"}
 SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "invited", "seq", "status",
                 "waiting_for", "outcome", "created_at", "finished_at"}
+CLOCK_KEYS = {"time_control", "clocks", "deadline"}  # issue 12, Time (tests/test_battle_clock.py)
+VIEW_KEYS |= CLOCK_KEYS | {"can_claim"}
+SUMMARY_KEYS |= CLOCK_KEYS
 
 
 @pytest.fixture

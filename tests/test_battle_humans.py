@@ -31,6 +31,7 @@ RECORDS = catalogue_records()  # the card records the engine is given
 pytestmark = pytest.mark.django_db
 
 OPEN_KEYS = {"id", "battle", "side", "creator", "settings", "scale", "created_at"}
+OPEN_KEYS |= {"time_control"}  # issue 12, Time
 
 
 def client(user) -> APIClient:
