@@ -379,8 +379,8 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
 
 def cancel_battle(battle_id, user) -> Battle:
     """End a battle nobody has joined yet: its creator cancels it (``cancelled``), the
-    invited user declines it (``declined``). Once started it cannot be (409): resigning is
-    not built."""
+    invited user declines it (``declined``). Once started it cannot be (409): resign
+    instead; once expired, 409 ``expired``."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in to play")
     with transaction.atomic():

@@ -376,6 +376,7 @@ def test_resign_on_the_page_with_a_confirmation(people, booked):
     assert b.outcome == {"winner": "allied", "reason": "resigned", "turn": b.turn}
     page = c.get(f"/battles/{b.pk}/").content.decode()
     assert 'data-testid="resign"' not in page and 'data-clock-running' not in page
+    assert "The battle is over: you lose: you resigned" in page
     r = c.post(f"/battles/{b.pk}/resign/")
     assert r.status_code == 409 and "The battle is over" in r.content.decode()
 
@@ -420,6 +421,7 @@ def test_absence_claim_rules(people, booked):
     assert r.status_code == 200, r.content
     winner = "allied" if absent == "french" else "french"
     assert r.json()["outcome"] == {"winner": winner, "reason": "absent", "turn": b.turn}
+    assert "you win: the " in page.get(f"/battles/{b.pk}/").content.decode()
 
 
 @pytest.mark.django_db

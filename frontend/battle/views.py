@@ -51,7 +51,7 @@ from battles.models import Battle, Status
 from battles.setup import engine_cards
 from decks.selectors import decks_of, playable_version
 from frontend.battle.board_svg import board_svg
-from frontend.battle.view_context import PHASE_NAMES, Ctx
+from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
@@ -103,10 +103,21 @@ def battle_name(key: str) -> str:
     return BATTLE_NAMES.get(key, key.replace("-", " ").title())
 
 
+# Battles ended by the service rather than the engine (issue 12, Time): who did what.
+END_WORDS = {"time": "{who} ran out of time", "resigned": "{who} resigned",
+             "absent": "{who} left the battle (claimed for absence)"}
+
+
 def outcome_text(outcome: dict | None, side: str | None) -> str:
     """'The battle is over: you win by holding enemy Right alone', from the outcome."""
     if not outcome:
         return ""
+    words = END_WORDS.get(outcome.get("reason"))
+    if words and outcome.get("winner") in SIDES:
+        loser = SIDES[1 - SIDES.index(outcome["winner"])]
+        result = "you win" if outcome["winner"] == side else "you lose"
+        who = "you" if loser == side else SIDE_THE[loser]
+        return f"The battle is over: {result}: {words.format(who=who)}"
     return describe_event({"type": "battle_over", **outcome}, side)
 
 
@@ -233,6 +244,7 @@ def _open_rows(user, deck_groups) -> list[dict]:
         s = selectors.open_summary(b)
         rows.append({**s, "battle_name": battle_name(s["battle"]),
                      "side_name": SIDE_NAMES.get(s["side"], s["side"]),
+                     "time_text": clock.describe(s["time_control"]),
                      "decks": _fitting(deck_groups, s["battle"], s["side"])})
     return rows
 
