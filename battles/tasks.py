@@ -14,12 +14,15 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import current_app, shared_task
 from django.conf import settings
 
 from . import services
+
+log = logging.getLogger(__name__)
 
 # The queue the flag-fall tasks go to (tests give a worker its own); None: the default queue.
 QUEUE = os.environ.get("EAGLES_BATTLE_QUEUE") or None
@@ -50,7 +53,10 @@ def tick() -> list[tuple[int, int]]:
     for battle_id, seq in stalled:
         send_bot_move(battle_id, seq)
     for battle_id, seq in services.overdue_flags():
-        services.flag_fall(battle_id, seq)
+        try:  # one battle that cannot end (a listener failing) must not stop the others
+            services.flag_fall(battle_id, seq)
+        except Exception:
+            log.exception("battle %s: the flag fall at seq %s failed", battle_id, seq)
     services.expire_waiting()
     return stalled
 
