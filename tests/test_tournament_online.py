@@ -8,10 +8,11 @@ standings chart keeps players on 0 points on the axis."""
 from __future__ import annotations
 
 import re
+import threading
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -355,3 +356,61 @@ def test_players_on_zero_points_lie_on_the_axis():
     for cy in re.findall(r'class="chart-point" cx="[^"]*" cy="([^"]*)"', svg):
         assert float(cy) <= axis
     assert LEFT > 0
+
+
+# --- at once (PostgreSQL) --------------------------------------------------------------------
+
+def _at_once(*calls) -> list:
+    """Run ``calls`` in threads released together; their results or exceptions."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(i):
+        try:
+            barrier.wait(timeout=30)
+            results[i] = calls[i]()
+        except Exception as exc:  # noqa: BLE001 - inspected by the test
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "deadlocked"
+    return results
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_deadline_and_a_battle_ending_at_once_give_one_result(catalogue):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
+    t, _ = online_field(organiser(), 2)
+    m = the_match(t)
+    [b] = battles_of(m)
+    results = _at_once(lambda: advance(t.pk, now=m.round.ends_at + timedelta(seconds=1)),
+                       lambda: end(b, "french", reason="resigned"))
+    assert not [r for r in results if isinstance(r, Exception)], results
+    m.refresh_from_db()
+    b.refresh_from_db()
+    assert m.state == Match.State.SETTLED and b.status == BattleStatus.FINISHED
+    [entry] = online_log(m)  # exactly one result, whichever came first
+    assert entry.source in (ResultLog.Source.NO_SHOW, ResultLog.Source.ONLINE)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_both_games_ending_at_once_report_the_match_once(catalogue):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
+    t, _ = online_field(organiser(), 2, format="swiss_two_game")
+    m = the_match(t)
+    game1, game2 = battles_of(m)
+    results = _at_once(lambda: end(game1, "allied"), lambda: end(game2, "allied"))
+    assert results == [None, None]
+    m.refresh_from_db()
+    assert m.games == ["allied", "french"] and m.source == ResultLog.Source.ONLINE
+    assert len(online_log(m)) == 1
