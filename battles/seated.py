@@ -54,10 +54,14 @@ def side_choices(user, battle: str, side: str, scale: str, choice: dict | None
 def create_seated_battle(french_user, allied_user, battle: str, *, scale: Any = None,
                          french_choice: dict | None = None, allied_choice: dict | None = None,
                          time_control: dict | None = None, settings: dict | None = None,
-                         rated: bool = False, public: bool = True) -> Battle:
+                         rated: bool = False, public: bool = True,
+                         catalogue: tuple[str, list[dict]] | None = None,
+                         cards: Any = None) -> Battle:
     """A new ``active`` battle of ``french_user`` (French) against ``allied_user`` (Allies),
     decks dealt and position built now. ``time_control``: as ``Battle.time_control`` (the
-    caller validated it); a live control starts both clocks on its base time."""
+    caller validated it); a live control starts both clocks on its base time.
+    ``catalogue``: ``setup.catalogue_now()`` and ``cards``: ``setup.table`` of its records,
+    read once by a caller creating many battles (a round's)."""
     if french_user is None or allied_user is None or french_user.pk == allied_user.pk:
         raise BattleError("a seated battle needs two different players")
     if battle not in BATTLES:
@@ -68,8 +72,8 @@ def create_seated_battle(french_user, allied_user, battle: str, *, scale: Any = 
     allied, allied_decks = side_choices(allied_user, battle, "allied", scale, allied_choice)
     choices = {**french, **allied}
     seed = new_seed()
-    catalogue_version, records = setup.catalogue_now()
-    decks = dealing.deal_decks(battle, seed, scale, choices, setup.table(records))
+    catalogue_version, records = catalogue or setup.catalogue_now()
+    decks = dealing.deal_decks(battle, seed, scale, choices, cards or setup.table(records))
     b = Battle(battle=battle, seed=seed, seed_hash=seed_hash(seed), decks=decks,
                settings=settings, scale=scale, deck_choices=choices,
                deck_kinds=dealing.deck_kinds(choices, scale), status=Status.ACTIVE,

@@ -12,6 +12,7 @@ the entries' registered versions (custom, historical) or a deal from the tournam
 from __future__ import annotations
 
 from battles.seated import create_seated_battle
+from battles.setup import catalogue_now, table
 
 from ..models import DeckKind, Match, MatchBattle, Round, Tournament
 from .errors import TournamentError
@@ -74,6 +75,8 @@ def create_match_battles(t: Tournament, rnd: Round) -> list[MatchBattle]:
     """Every open (not bye, not already settled) match of ``rnd``: its battle(s), both players
     seated (inside the caller's pairing transaction: all of them or none)."""
     made = []
+    catalogue = catalogue_now()  # read once for the round's battles
+    cards = table(catalogue[1])
     matches = (Match.objects.filter(round=rnd, allied__isnull=False)
                .exclude(state=Match.State.SETTLED)
                .select_related("french__user", "allied__user"))
@@ -86,7 +89,8 @@ def create_match_battles(t: Tournament, rnd: Round) -> list[MatchBattle]:
                 fr.user, al.user, t.battle, scale=t.scale,
                 french_choice=_side_choice(t, fr, "french"),
                 allied_choice=_side_choice(t, al, "allied"),
-                time_control=t.time_control or {}, rated=False, public=True)
+                time_control=t.time_control or {}, rated=False, public=True,
+                catalogue=catalogue, cards=cards)
             made.append(MatchBattle(match=m, game=game, battle=battle))
     return MatchBattle.objects.bulk_create(made)
 
