@@ -124,6 +124,18 @@ def test_pairing_an_online_round_seats_both_players_with_their_decks(org):
     assert m.state == Match.State.PENDING
 
 
+def test_my_match_api_lists_the_battles(org):
+    t, _ = online_field(org, 2, format="swiss_two_game")
+    m = the_match(t)
+    game1, game2 = battles_of(m)
+    c = Client()
+    c.force_login(m.allied.user)
+    data = c.get(f"/api/tournaments/{t.pk}/my-match/").json()
+    assert data["battles"] == [
+        {"game": 1, "battle": game1.pk, "status": "active", "my_side": "allied"},
+        {"game": 2, "battle": game2.pk, "status": "active", "my_side": "french"}]
+
+
 def test_a_dealt_online_tournament_deals_from_its_pool(org):
     t, _ = field(org, 0, online=True, deck_kind="dealt", deal_pool="set",
                  deal_historical=True)
