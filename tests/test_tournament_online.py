@@ -288,6 +288,23 @@ def test_players_who_both_moved_get_the_time_limit_rule(org):
     assert b.status == BattleStatus.ACTIVE  # the battle stays as it is
 
 
+def test_a_two_game_match_half_played_at_the_deadline_keeps_the_finished_game(org):
+    t, _ = online_field(org, 2, format="swiss_two_game")
+    m = the_match(t)
+    game1, game2 = battles_of(m)
+    end(game1, "allied")  # the listed Allied player won game 1
+    first_action(game2)  # game 2: one side moved, then nobody
+    game2.refresh_from_db()
+    mover = game2.actions.values_list("side", flat=True).first()
+    if game2.to_move != mover:
+        pytest.skip("the first action passed the move")  # pragma: no cover
+    # the player to move in game 2 acted in game 2: nobody is a no-show
+    advance(t.pk, now=m.round.ends_at + timedelta(seconds=1))
+    m.refresh_from_db()
+    assert m.source == ResultLog.Source.TIME_LIMIT and m.games == ["allied", "draw"]
+    assert "game 2 drawn" in online_log(m)[-1].reason
+
+
 # --- over the table: unchanged --------------------------------------------------------------
 
 def test_over_the_table_tournaments_create_no_battles(org):

@@ -19,7 +19,8 @@ round's deadline a player who never acted is a no-show. Both go through
   winner). Battles another transaction holds right now are skipped (never waited for: the
   battle -> tournament lock order of a finishing battle is never reversed); they end later
   and, the match being settled, change nothing. Matches where both players acted get the
-  ordinary time-limit rule; their battles stay as they are.
+  ordinary time-limit rule; their battles stay as they are. A two-game match with one
+  battle over keeps that game's result, the unfinished game drawn.
 """
 
 from __future__ import annotations
@@ -99,6 +100,25 @@ def _absent(match: Match, links: list[MatchBattle]) -> tuple[bool, bool]:
     return tuple(u not in acted_users and u in waited_for for u in users)
 
 
+def _part_played(m: Match, links: list[MatchBattle], now) -> int:
+    """A two-game match with one battle over at the deadline: that game's result stands and
+    the unfinished one is drawn (source ``time_limit``). Where the round allows no draw the
+    match is left to the ordinary rule (a dispute for the organiser)."""
+    finished = [link for link in links if link.battle.status == BattleStatus.FINISHED]
+    if not finished:
+        return 0  # the ordinary time-limit rule: a draw (elimination: a dispute)
+    result = result_from_battles(m, [
+        (link.game, (link.battle.outcome or {}).get("winner")
+         if link.battle.status == BattleStatus.FINISHED else None) for link in links])
+    unfinished = ", ".join(f"game {link.game}" for link in links if link not in finished)
+    try:
+        record_result(m.pk, result, source=ResultLog.Source.TIME_LIMIT, now=now,
+                      reason=f"unfinished at time: {unfinished} drawn")
+    except TournamentError:
+        return 0
+    return 1
+
+
 def no_shows_at_deadline(t: Tournament, rnd: Round, now) -> int:
     """The round's deadline (the tournament row locked by the caller): no-shows of online
     matches take the no-show rule; returns the matches settled."""
@@ -111,6 +131,7 @@ def no_shows_at_deadline(t: Tournament, rnd: Round, now) -> int:
             continue
         f_out, a_out = _absent(m, links)
         if not (f_out or a_out):
+            settled += _part_played(m, links, now)
             continue
         record_result(m.pk, {"french_games": 0 if f_out else games,
                              "allied_games": 0 if a_out else games, "draws": 0,
