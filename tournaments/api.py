@@ -268,6 +268,12 @@ class MyMatch(TournamentAPIView):
         data["my_side"] = "french" if m.french_id == entry.pk else "allied"
         report = m.reports.filter(entry=entry).first()
         data["my_report"] = None if report is None else _report_data(report)
+        # online: the match's battles, game order, with the side the player has in each
+        data["battles"] = [
+            {"game": link.game, "battle": link.battle_id, "status": link.battle.status,
+             "my_side": "french" if link.battle.french_player_id == request.user.pk
+             else "allied"}
+            for link in m.battles.select_related("battle").order_by("game")]
         return Response(data)
 
 

@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
+
+    def ready(self) -> None:
+        from battles.signals import battle_finished
+
+        from .services.online_results import on_battle_finished
+
+        # an online tournament's battle reports its match inside the finishing transaction
+        battle_finished.connect(on_battle_finished, dispatch_uid="tournaments.online_result")

@@ -131,6 +131,14 @@ class Tournament(models.Model):
     wake_at = models.DateTimeField(
         null=True, blank=True, help_text="When the clock task is next scheduled (dedupe).")
     lists_public = models.BooleanField(default=False)
+    # Played on the site (issue 12): each match's battles are created when its round is
+    # paired and report their result through ``record_result`` (source ``online``).
+    online = models.BooleanField(default=False,
+                                 help_text="Games played on the site; False: over the table, "
+                                           "results reported by hand.")
+    time_control = models.JSONField(default=dict, blank=True,
+                                    help_text="Online: every battle's time control, as "
+                                              "Battle.time_control ({} untimed).")
     webhook_url = models.URLField(blank=True, default="")
     webhook_secret = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -292,6 +300,25 @@ class Match(models.Model):
     def games(self) -> list[str] | None:
         """Two-game matches: ``[game 1, game 2]`` outcomes (``GameOutcome``); else None."""
         return [self.game1, self.game2] if self.game1 and self.game2 else None
+
+
+class MatchBattle(models.Model):
+    """An online tournament's battle for one game of a match (a two-game match has two: game
+    1 with the match's French player on the French side, game 2 with the sides swapped)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="battles")
+    game = models.PositiveSmallIntegerField(help_text="1, or 2 (two-game matches).")
+    battle = models.OneToOneField("battles.Battle", on_delete=models.CASCADE,
+                                  related_name="tournament_game")
+
+    class Meta:
+        ordering = ["match", "game"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "game"], name="one_battle_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.match_id} game {self.game}: battle {self.battle_id}"
 
 
 class Report(models.Model):

@@ -23,7 +23,8 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "break_seconds", "pairing_mode", "tiebreakers", "registration_closes_at",
                   "check_in_opens_at", "starts_at", "max_players", "late_entry", "status",
                   "current_round", "next_round_at", "lists_public", "players",
-                  "games_per_match", "created_at", "started_at", "finished_at"]
+                  "games_per_match", "created_at", "started_at", "finished_at", "online",
+                  "time_control"]
 
 
 class OrganiserTournamentSerializer(TournamentSerializer):
@@ -119,6 +120,12 @@ class TournamentInput(serializers.Serializer):
     max_players = serializers.IntegerField(required=False, allow_null=True)
     late_entry = serializers.BooleanField(required=False)
     webhook_url = serializers.URLField(required=False, allow_blank=True)
+    online = serializers.BooleanField(
+        required=False, help_text="Played on the site: each match's battles are created when "
+                                  "its round is paired and report their result at once.")
+    time_control = serializers.JSONField(
+        required=False, help_text='Online: {} untimed, {"kind": "live", "base": s, '
+                                  '"increment": s} or {"kind": "correspondence", "days": n}')
 
 
 class RegisterInput(serializers.Serializer):

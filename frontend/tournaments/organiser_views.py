@@ -36,6 +36,7 @@ from tournaments.models import (
 from tournaments.services.common import require_organiser
 from tournaments.standings import TIEBREAKER_NAMES
 
+from .online import match_battles
 from .views import (
     TEMPLATES,
     games_text,
@@ -47,6 +48,8 @@ from .views import (
     tournament_context,
 )
 
+TIME_KINDS = [("", "Untimed"), ("live", "Live: a clock per player"),
+              ("correspondence", "Correspondence: days per turn")]
 TIEBREAK_CHOICES = [("", "—")] + [(k, TIEBREAKER_NAMES[k]) for k in TIEBREAKERS]
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -102,6 +105,18 @@ class TournamentForm(forms.Form):
                                               "you start it by hand.")
     max_players = forms.IntegerField(required=False, min_value=2, label="Most players")
     late_entry = forms.BooleanField(required=False, label="Late entries (Swiss, first half)")
+    online = forms.BooleanField(required=False, label="Played on the site",
+                                help_text="Each match's battles are created when its round is "
+                                          "paired and report the result when they end. "
+                                          "Unticked: over the table, players report.")
+    time_kind = forms.ChoiceField(choices=TIME_KINDS, required=False, initial="",
+                                  label="Time control (online)")
+    time_base_minutes = forms.IntegerField(required=False, min_value=1,
+                                           label="Live: minutes per player")
+    time_increment_seconds = forms.IntegerField(required=False, min_value=0,
+                                                label="Live: seconds added per turn")
+    time_days = forms.IntegerField(required=False, min_value=1,
+                                   label="Correspondence: days per turn")
     webhook_url = forms.URLField(required=False, label="Webhook URL",
                                  help_text="Round paired, round finished and tournament "
                                            "finished are POSTed here, signed.")
@@ -122,7 +137,19 @@ class TournamentForm(forms.Form):
         fields["break_seconds"] = (data["break_minutes"] or 0) * 60
         fields["tiebreakers"] = [data[f"tiebreaker_{i}"] for i in range(1, 6)
                                  if data[f"tiebreaker_{i}"]]
+        fields["online"] = bool(data.get("online"))
+        fields["time_control"] = self.time_control()
         return fields
+
+    def time_control(self) -> dict:
+        """The time control's fields -> its JSON (the service checks the values)."""
+        data, kind = self.cleaned_data, self.cleaned_data.get("time_kind") or ""
+        if kind == "live":
+            return {"kind": "live", "base": (data.get("time_base_minutes") or 0) * 60,
+                    "increment": data.get("time_increment_seconds") or 0}
+        if kind == "correspondence":
+            return {"kind": "correspondence", "days": data.get("time_days") or 0}
+        return {}
 
 
 @login_required
@@ -262,6 +289,7 @@ def match_page(request: HttpRequest, pk: int, match_id: int, *, error: str = "",
         request, t, tab="pairings", m=m, result=result_text(m), log=log,
         error=error, notice=notice, result_choices=_organiser_result_choices(t),
         can_settle=selectors.can_settle(t, m), can_correct=selectors.can_correct(m),
+        battles=match_battles(m, request.user) if t.online else [],
     )
     # the players' reports are the organiser's to see (what each player claimed)
     context["reports"] = report_rows(t, m) if context["organiser"] and not m.is_bye else []

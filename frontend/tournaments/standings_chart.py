@@ -11,7 +11,8 @@ legend below the plot. The SVG scales to its container through its viewBox (read
 
 Lines that share a score would hide one another: each line is drawn a couple of pixels above
 or below its neighbour (all of them within 0.7 match points, so never at another score), lines
-5 to 8 are dashed, and every point of a line has the colour of its legend entry.
+5 to 8 are dashed, and every point of a line has the colour of its legend entry. A line on 0
+match points lies exactly on the axis line (never below it).
 """
 
 from __future__ import annotations
@@ -134,6 +135,8 @@ def standings_chart(snapshots: Iterable, *, top: int = TOP,
     spread = min(JITTER, 0.7 * PLOT_H / y_max / max(len(drawn) - 1, 1))
 
     def y_at(value: float, line_no: int) -> float:
+        if value <= 0:  # nobody is drawn below the axis: 0 points lie on its line
+            return TOP_PAD + PLOT_H
         offset = ((len(drawn) - 1) / 2 - line_no) * spread  # a better rank a little higher
         return TOP_PAD + PLOT_H - PLOT_H * value / y_max - offset
 

@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
@@ -34,6 +35,7 @@ from tournaments.services.common import is_organiser
 from tournaments.services.registration import SIDE_ARMIES
 from tournaments.standings import TIEBREAKER_NAMES
 
+from .online import countdown_text, match_battles
 from .standings_chart import standings_chart
 
 TEMPLATES = "frontend/tournaments/"
@@ -245,7 +247,10 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
             source=dict(ResultLog.Source.choices).get(m.source, m.source),
             opponent_lists=opponent is not None and selectors.can_see_lists(
                 t, request.user, opponent),
-            can_report=selectors.can_report(t, m, my_report),
+            # online: the battles report the result; no hand reporting (issue 12)
+            can_report=selectors.can_report(t, m, my_report) and not t.online,
+            battles=match_battles(m, request.user) if t.online else [],
+            countdown=countdown_text(m.round.ends_at, timezone.now()),
         )
     return page_or_fragment(request, TEMPLATES + "my_match.html", "card", context, status)
 

@@ -177,9 +177,9 @@ def test_organiser_creates_players_register_round_paired_reported_standings(
         else Match.objects.get(round__tournament=t, round__number=1, allied=ney)
     opponent = mine.allied if mine.french_id == ney.pk else mine.french
     opponent_page = log_in(browser, live_server, opponent.user.username)
-    report_on_my_match(ney_page, t, "French won")
+    report_on_my_match(ney_page, t, "(French) won")
     expect(ney_page.get_by_test_id("match-state")).to_contain_text("waiting for")
-    report_on_my_match(opponent_page, t, "French won")
+    report_on_my_match(opponent_page, t, "(French) won")
     expect(opponent_page.get_by_test_id("result")).to_have_text("French won")
     for m in Match.objects.filter(round__tournament=t, round__number=1).exclude(pk=mine.pk):
         for entry in (m.french, m.allied):

@@ -41,6 +41,7 @@ from ..pairing.double_bracket import double_elimination_max_rounds, double_elimi
 from .common import lock_match, lock_tournament, require_organiser
 from .coverage import uncovered
 from .errors import Conflict, TournamentError
+from .online import create_match_battles
 from .outcomes import ELIMINATION_STAGES, apply_result, clean_result, result_dict, stored_result
 from .standings import (
     bracket_dropped,
@@ -237,6 +238,8 @@ def pair(t: Tournament, number: int, now) -> Round:
     rnd.pairing_seconds = time.perf_counter() - started
     rnd.save(update_fields=["pairing_seconds"])
     _no_shows(t, rnd, entries)
+    if t.online:  # each open match's battle(s), in this transaction (issue 12)
+        create_match_battles(t, rnd)
     names = {str(e.pk): e.user.username for e in entries}
     emit(t, "round.paired", f"round.paired:{number}", {
         "round": number, "stage": stage,

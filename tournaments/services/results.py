@@ -12,6 +12,7 @@ from ..models import Match, Report, ResultLog, Round, Status
 from .common import is_organiser, lock_match, lock_tournament, require_organiser
 from .errors import Conflict, NotAllowed, TournamentError
 from .lifecycle import record_result
+from .online_results import no_shows_at_deadline
 from .outcomes import (
     ELIMINATION_STAGES,
     apply_result,
@@ -43,6 +44,9 @@ def report_result(match_id, user, result: dict) -> Match:
             raise Conflict("the tournament is not running")
         if match.state == Match.State.SETTLED:
             raise Conflict("this match already has a result")
+        if t.online:
+            raise Conflict("this tournament is played on the site: the match's battles "
+                           "report the result themselves")
         if match.reports.filter(entry_id=entry_id).exists():
             raise Conflict("you have already reported this match")
         clean = clean_result(t, match.round, result)
@@ -98,6 +102,8 @@ def time_limit(round_id, now=None) -> int:
             return 0
         rnd.timed_out = True
         rnd.save(update_fields=["timed_out"])
+        if t.online:  # a player who never acted: the no-show rule (online_results)
+            settled += no_shows_at_deadline(t, rnd, now)
         games = t.games_per_match
         open_matches = list(Match.objects.filter(round=rnd).exclude(state=Match.State.SETTLED)
                             .prefetch_related("reports"))

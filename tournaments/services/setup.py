@@ -26,6 +26,7 @@ from ..models import (
 from .common import lock_tournament, require_organiser
 from .errors import Conflict, TournamentError
 from .lifecycle import unlock_decks
+from .online import clean_time_control
 from .wake import schedule_wake
 from .webhooks import check_webhook_url
 
@@ -33,7 +34,7 @@ EDITABLE = ("name", "description", "battle", "deck_kind", "deal_pool", "deal_his
             "scale", "format", "rounds",
             "top_cut", "round_seconds", "break_seconds", "pairing_mode", "tiebreakers",
             "registration_closes_at", "check_in_opens_at", "starts_at", "max_players",
-            "late_entry", "webhook_url")
+            "late_entry", "webhook_url", "online", "time_control")
 MAX_ROUND_SECONDS = 24 * 3600
 
 
@@ -128,6 +129,10 @@ def clean(fields: dict) -> dict:
     for key in ("registration_closes_at", "check_in_opens_at", "starts_at"):
         if key in out:
             out[key] = _time(out[key], key)
+    if "online" in out and not isinstance(out["online"], bool):
+        raise TournamentError("online must be true or false")
+    if "time_control" in out:
+        out["time_control"] = clean_time_control(out["time_control"])
     if "webhook_url" in out:
         url = str(out["webhook_url"] or "").strip()
         if len(url) > 200:

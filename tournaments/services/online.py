@@ -1,0 +1,115 @@
+"""Online tournaments (issue 12): the time control's shape, each match's battles when its
+round is paired, and a match's result read from its finished battles. Below ``lifecycle``
+(which calls ``create_match_battles`` from ``pair``); what needs ``record_result`` (the
+battle-finished listener, no-shows at the deadline) is in ``online_results``.
+
+A one-game match is one battle (the sides as paired); a two-game match two battles, game 1
+with the match's French player on the French side, game 2 with the sides swapped. Decks:
+the entries' registered versions (custom, historical) or a deal from the tournament's pool
+(dealt); the tournament's scale and time control; unrated, public.
+"""
+
+from __future__ import annotations
+
+from battles.seated import create_seated_battle
+from battles.setup import catalogue_now, table
+
+from ..models import DeckKind, Match, MatchBattle, Round, Tournament
+from .errors import TournamentError
+
+TIME_KINDS = ("live", "correspondence")
+MAX_LIVE_SECONDS = 24 * 3600
+MAX_DAYS = 30
+
+
+def clean_time_control(value) -> dict:
+    """``{}`` (untimed), ``{"kind": "live", "base": s, "increment": s}`` or ``{"kind":
+    "correspondence", "days": n}``; else a ``TournamentError`` naming the problem. A simple
+    check, one function: the battles' own validator can replace it."""
+    if value in (None, "", {}):
+        return {}
+    if not isinstance(value, dict):
+        raise TournamentError('time_control must be an object: {} (untimed), {"kind": "live", '
+                              '"base": seconds, "increment": seconds} or {"kind": '
+                              '"correspondence", "days": n}')
+    kind = value.get("kind")
+    if kind not in TIME_KINDS:
+        raise TournamentError('time_control kind must be "live" or "correspondence"')
+    keys = ("base", "increment") if kind == "live" else ("days",)
+    unknown = sorted(set(value) - {"kind", *keys})
+    if unknown:
+        raise TournamentError(f"unknown time_control field {unknown[0]!r} for {kind}; known: "
+                              + ", ".join(keys))
+
+    def whole(key: str, low: int, high: int, default=None) -> int:
+        number = value.get(key, default)
+        if type(number) is not int or not low <= number <= high:
+            raise TournamentError(f"time_control {key} must be a whole number from {low} to "
+                                  f"{high}")
+        return number
+
+    if kind == "live":
+        return {"kind": kind, "base": whole("base", 60, MAX_LIVE_SECONDS),
+                "increment": whole("increment", 0, 3600, 0)}
+    return {"kind": kind, "days": whole("days", 1, MAX_DAYS)}
+
+
+def _choice(t: Tournament, entry) -> dict | None:
+    if t.deck_kind == DeckKind.DEALT:
+        return {"deal": {"pool": t.deal_pool, "historical": t.deal_historical}}
+    return {"versions": [v for v in (entry.french_version_id, entry.british_version_id,
+                                     entry.prussian_version_id) if v is not None]}
+
+
+def _side_choice(t: Tournament, entry, side: str) -> dict | None:
+    """The entry's choice for ``side``: its versions of that side's armies, or the deal."""
+    choice = _choice(t, entry)
+    if "versions" in choice:
+        fields = ("french_version_id",) if side == "french" else (
+            "british_version_id", "prussian_version_id")
+        choice = {"versions": [getattr(entry, f) for f in fields if getattr(entry, f)]}
+    return choice
+
+
+def create_match_battles(t: Tournament, rnd: Round) -> list[MatchBattle]:
+    """Every open (not bye, not already settled) match of ``rnd``: its battle(s), both players
+    seated (inside the caller's pairing transaction: all of them or none)."""
+    made = []
+    catalogue = catalogue_now()  # read once for the round's battles
+    cards = table(catalogue[1])
+    matches = (Match.objects.filter(round=rnd, allied__isnull=False)
+               .exclude(state=Match.State.SETTLED)
+               .select_related("french__user", "allied__user"))
+    for m in matches:
+        seats = [(m.french, m.allied)]
+        if t.games_per_match == 2:
+            seats.append((m.allied, m.french))
+        for game, (fr, al) in enumerate(seats, start=1):
+            battle = create_seated_battle(
+                fr.user, al.user, t.battle, scale=t.scale,
+                french_choice=_side_choice(t, fr, "french"),
+                allied_choice=_side_choice(t, al, "allied"),
+                time_control=t.time_control or {}, rated=False, public=True,
+                catalogue=catalogue, cards=cards)
+            made.append(MatchBattle(match=m, game=game, battle=battle))
+    return MatchBattle.objects.bulk_create(made)
+
+
+def game_outcome(match: Match, game: int, winner: str | None) -> str:
+    """A finished battle's winner (a side, or None: drawn) as the game's outcome named by
+    the match's listing: ``french`` = won by the player listed as French (who plays the
+    Allies in game 2), ``allied``, or ``draw``."""
+    if winner not in ("french", "allied"):
+        return "draw"
+    if game == 2:  # the sides are swapped in game 2
+        return "allied" if winner == "french" else "french"
+    return winner
+
+
+def result_from_battles(match: Match, games: list[tuple[int, str | None]]) -> dict:
+    """``[(game, winner side or None)]`` of every battle of the match -> ``record_result``'s
+    result: ``{"result": ...}`` (one game) or ``{"games": [game 1, game 2]}``."""
+    outcomes = [game_outcome(match, game, winner) for game, winner in sorted(games)]
+    if len(outcomes) == 1:
+        return {"result": outcomes[0]}
+    return {"games": outcomes}
