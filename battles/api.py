@@ -54,7 +54,7 @@ class BattleList(BattleAPIView):
             request.user, data.get("battle"), data.get("side"), bot=data.get("bot", "greedy"),
             deck_version_id=data.get("deck_version"), settings=data.get("settings"),
             opponent=data.get("opponent", services.COMPUTER), scale=data.get("scale"),
-            deal=data.get("deal"))
+            deal=data.get("deal"), rated=data.get("rated", False))
         return Response(selectors.battle_view(b, request.user), status=status.HTTP_201_CREATED)
 
 

@@ -189,6 +189,7 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "scale": battle.scale,
         "decks": deck_kinds(battle),
         "my_deal": my_deal(battle, side) if finished else None,
+        "rated": battle.rated,
     }
 
 
@@ -237,6 +238,7 @@ def battle_summary(battle: Battle, user) -> dict:
         "outcome": battle.outcome,
         "created_at": battle.created_at,
         "finished_at": battle.finished_at,
+        "rated": battle.rated,
     }
 
 

@@ -41,6 +41,9 @@ class BattleCreateInput(serializers.Serializer):
                                                "historical only.")
     scale = serializers.CharField(default="1", help_text="2.0: one scale for every army (D x "
                                                          "scale whole for each): '1', '1/2'.")
+    rated = serializers.BooleanField(default=False, help_text="The result updates both "
+                                     "players' ratings (between people only; 400 against the "
+                                     "computer).")
     settings = serializers.DictField(
         required=False, help_text='Engine settings: {"turn_cap": 1-100 or null (null: no limit), '
         '"decoys": bool}.')
@@ -83,6 +86,7 @@ class BattleSummarySerializer(serializers.Serializer):
                                               "seed (battles/dealing.py).")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    rated = serializers.BooleanField(help_text="Updates both players' ratings when over.")
 
 
 class BattleListSerializer(serializers.Serializer):
@@ -125,3 +129,4 @@ class BattleViewSerializer(serializers.Serializer):
     seed_hash = serializers.CharField(help_text="sha256 hex of the seed's text, from the start.")
     seed = serializers.CharField(allow_null=True, help_text="The seed (as text), once over.")
     outcome = serializers.DictField(allow_null=True)
+    rated = serializers.BooleanField(help_text="Updates both players' ratings when over.")
