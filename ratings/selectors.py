@@ -101,10 +101,10 @@ def page_number(raw) -> int:
 
 
 def leaderboard(page=1, min_games: int = LEADERBOARD_MIN_GAMES,
-                per_page: int = PER_PAGE) -> dict:
+                per_page: int | None = None) -> dict:
     """Players with at least ``min_games`` rated battles, best rating first (ties: the
     smaller RD, then the name), ``per_page`` a page; NotFound past the last page."""
-    page = page_number(page)
+    page, per_page = page_number(page), per_page or PER_PAGE
     qs = (Rating.objects.filter(games__gte=min_games, user__is_active=True)
           .select_related("user").order_by("-rating", "rd", "user__username"))
     paginator = Paginator(qs, per_page)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.test import Client
 from rest_framework.test import APIClient
 
 from battles import services
@@ -22,6 +23,13 @@ pytestmark = pytest.mark.django_db
 def client(user) -> APIClient:
     c = APIClient()
     c.force_authenticate(user)
+    return c
+
+
+def browser(user) -> Client:
+    """A logged-in client for the pages (sessions)."""
+    c = Client()
+    c.force_login(user)
     return c
 
 
@@ -121,3 +129,143 @@ def test_a_failing_rating_rolls_the_end_back(user, other_user, sent, monkeypatch
         finish(b, "french")
     assert Battle.objects.get(pk=b.pk).status == "active"
     assert not Rating.objects.exists() and not SideRecord.objects.exists()
+
+
+# --- player page, leaderboard, API ------------------------------------------------------------
+
+def test_player_page_and_api(user, other_user, sent):
+    b = finish(started(user, other_user), "french", "resigned")
+    data = APIClient().get("/api/players/alice/").json()  # public
+    assert data["username"] == "alice" and data["games"] == 1 and data["rating"] > 1500
+    assert len(data["records"]) == 8  # every battle and side
+    qb = {(r["battle"], r["side"]): r for r in data["records"]}
+    assert qb["quatre-bras", "french"] == {"battle": "quatre-bras", "side": "french",
+                                           "played": 1, "won": 1, "lost": 0, "drawn": 0}
+    assert qb["waterloo", "allied"]["played"] == 0
+    [recent] = data["recent"]
+    assert recent["battle_id"] == b.pk and recent["opponent"] == "bob"
+    assert recent["result"] == "won" and recent["reason"] == "resigned"
+    assert recent["change"] > 0 and recent["rating_before"] == 1500
+    assert APIClient().get("/api/players/nobody/").status_code == 404
+    page = browser(other_user).get("/players/alice/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'data-testid="record-quatre-bras-french"' in html
+    assert f'data-testid="recent-{b.pk}"' in html
+    assert '<td>Won <small class="muted">(resigned)</small>' in html
+    assert '<td>Lost <small class="muted">(resigned)</small>' in \
+        browser(user).get("/players/bob/").content.decode()
+    assert APIClient().get("/players/nobody/").status_code == 404
+    # A newcomer has a page too: 1500, RD 350, no games.
+    carol = User.objects.create_user("carol", "c@example.com", "s3cret-pass-1815")
+    data = APIClient().get(f"/api/players/{carol.username}/").json()
+    assert (data["rating"], data["rd"], data["games"], data["provisional"]) == \
+        (1500, 350, 0, True)
+
+
+def test_leaderboard_ranks_paginates_and_skips_players_without_games(user, other_user, sent,
+                                                                     monkeypatch):
+    User.objects.create_user("carol", "c@example.com", "s3cret-pass-1815")
+    finish(started(user, other_user), "allied", "time")
+    data = APIClient().get("/api/leaderboard/").json()
+    assert [r["username"] for r in data["results"]] == ["bob", "alice"]
+    assert [r["rank"] for r in data["results"]] == [1, 2] and data["count"] == 2
+    assert data["results"][0]["provisional"] is True  # one game: RD still above 110
+    monkeypatch.setattr("ratings.selectors.PER_PAGE", 1)
+    assert APIClient().get("/api/leaderboard/?page=2").json()["results"][0]["rank"] == 2
+    assert APIClient().get("/api/leaderboard/?page=3").status_code == 404
+    assert APIClient().get("/api/leaderboard/?page=x").status_code == 400
+    html = APIClient().get("/leaderboard/?page=2").content.decode()
+    assert 'data-testid="rank-2"' in html and "alice" in html and "Page 2 of 2" in html
+    assert APIClient().get("/leaderboard/?page=9").status_code == 404
+
+
+# --- the lobby --------------------------------------------------------------------------------
+
+def make_user(name: str, rating: float | None = None) -> User:
+    u = User.objects.create_user(name, f"{name}@example.com", "s3cret-pass-1815")
+    if rating is not None:
+        Rating.objects.create(user=u, rating=rating, rd=60, games=10)
+    return u
+
+
+def test_lobby_filters_show_creators_ratings(user, sent):
+    dave, erin = make_user("dave", 1700), make_user("erin", 1300)
+    qb = services.create_battle(dave, "quatre-bras", "french", opponent="open", rated=True)
+    ligny = services.create_battle(erin, "ligny", "allied", opponent="open")
+    Battle.objects.filter(pk=ligny.pk).update(
+        time_control={"kind": "correspondence", "days": 3})
+    api = client(user)
+
+    def ids(query=""):
+        r = api.get(f"/api/lobby/{query}")
+        assert r.status_code == 200, r.content
+        return [c["id"] for c in r.json()["results"]]
+
+    assert ids() == [ligny.pk, qb.pk]
+    assert ids("?battle=ligny") == [ligny.pk]
+    assert ids("?rated=yes") == [qb.pk] and ids("?rated=no") == [ligny.pk]
+    assert ids("?time=correspondence") == [ligny.pk] and ids("?time=untimed") == [qb.pk]
+    assert ids("?time=live") == [] and ids("?deck=dealt") == [ligny.pk, qb.pk]
+    assert ids("?deck=custom") == []
+    row = api.get("/api/lobby/?battle=quatre-bras").json()["results"][0]
+    assert row["creator"] == "dave" and row["creator_rating"]["rating"] == 1700
+    assert row["side"] == "allied" and row["rated"] is True and row["time_kind"] == "untimed"
+    assert api.get("/api/lobby/?time=blitz").status_code == 400
+    assert APIClient().get("/api/lobby/").status_code in (401, 403)
+    page = browser(user)
+    html = page.get("/lobby/?time=correspondence").content.decode()
+    assert f'data-testid="challenge-{ligny.pk}"' in html and "correspondence, 3 days" in html
+    assert f'data-testid="challenge-{qb.pk}"' not in html
+    assert 'data-testid="strengths"' in html and "Greedy" in html
+    assert page.get("/lobby/?rated=maybe").status_code == 400
+
+
+def test_play_now_joins_the_closest_rating_else_waits(sent):
+    me = make_user("me", 1500)
+    far, near, close = make_user("far", 2400), make_user("near", 1750), make_user("close", 1420)
+    b_far = services.create_battle(far, "quatre-bras", "french", opponent="open")
+    b_near = services.create_battle(near, "quatre-bras", "french", opponent="open")
+    services.create_battle(close, "wavre", "french", opponent="open")  # another battle
+    services.create_battle(close, "quatre-bras", "allied", opponent="open")  # my side taken
+    services.create_battle(close, "quatre-bras", "french", opponent="open", rated=True)
+    found = lobby.play_now(me, "quatre-bras", "allied")
+    assert found.joined and found.battle.pk == b_near.pk and found.window == 400
+    assert found.battle.allied_player_id == me.pk and found.battle.status == "active"
+    # Nobody left within 800 points (2400 is 900 away): a new open battle, waiting.
+    found = lobby.play_now(me, "quatre-bras", "allied")
+    assert not found.joined and found.battle.status == "waiting"
+    assert found.battle.allied_player_id == me.pk and Battle.objects.get(pk=b_far.pk).status \
+        == "waiting"
+    # Rated only pairs with rated: the 1420 player's rated battle, through the API.
+    r = client(me).post("/api/lobby/play-now/", {"battle": "quatre-bras", "side": "allied",
+                                                 "rated": True}, format="json")
+    assert r.status_code == 200, r.content
+    body = r.json()
+    assert body["joined"] and body["gap"] == 80 and body["window"] == 200
+    assert body["battle"]["opponent"] == "close" and body["battle"]["rated"] is True
+
+
+def test_play_now_page_and_the_computer_from_the_lobby(user, other_user, sent):
+    waiting = services.create_battle(other_user, "quatre-bras", "french", opponent="open")
+    c = browser(user)
+    r = c.post("/lobby/play-now/", {"battle": "quatre-bras", "side": "allied"})
+    assert r.status_code == 302 and r["Location"] == f"/battles/{waiting.pk}/"
+    r = c.post("/lobby/play-now/", {"battle": "borodino", "side": "allied"})
+    assert r.status_code == 400 and "Unknown battle" in r.content.decode()
+    r = c.post("/lobby/computer/", {"battle": "wavre", "side": "french", "bot": "random"})
+    b = Battle.objects.latest("pk")
+    assert r.status_code == 302 and b.bot == "random" and not b.rated
+    assert b.french_player_id == user.pk
+
+
+def test_the_new_battle_form_creates_a_rated_open_battle(user, sent):
+    r = browser(user).post("/battles/", {"battle": "quatre-bras", "side": "french",
+                                         "opponent": "open", "bot": "random", "rated": "yes",
+                                        "scale": "1", "turn_cap": ""})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    assert Battle.objects.latest("pk").rated is True
+    r = browser(user).post("/battles/", {"battle": "quatre-bras", "side": "french",
+                                         "opponent": "computer", "bot": "random",
+                                        "rated": "yes", "scale": "1", "turn_cap": ""})
+    assert r.status_code == 400 and "never rated" in r.content.decode()
+    assert 'name="rated" type="checkbox" value="yes" checked' in r.content.decode()

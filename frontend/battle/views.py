@@ -183,7 +183,8 @@ def _create_from_form(request: HttpRequest, form: dict) -> Battle:
     version_id, deal = deck_choice(form["deck_version"], form["historical"])
     return services.create_battle(request.user, form["battle"], form["side"],
                                   bot=form["bot"], deck_version_id=version_id, deal=deal,
-                                  settings=settings, opponent=opponent, scale=form["scale"])
+                                  settings=settings, opponent=opponent, scale=form["scale"],
+                                  rated=form["rated"])
 
 
 def deck_choice(value: str, historical: bool) -> tuple[object, dict | None]:
@@ -257,7 +258,8 @@ def _form(data) -> dict:
             "bot": data.get("bot", "random"), "deck_version": data.get("deck_version", ""),
             "historical": bool(data.get("historical")), "scale": data.get("scale", "1"),
             "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"] or "")),
-            "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"]}
+            "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"],
+            "rated": bool(data.get("rated"))}
 
 
 @login_required
