@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from battles.models import Side
 from battles.serializers import BattleViewSerializer, OpenBattleSerializer
 
 
@@ -59,9 +60,8 @@ class LeaderboardSerializer(serializers.Serializer):
 class ChallengeSerializer(OpenBattleSerializer):
     rated = serializers.BooleanField()
     time_control = serializers.DictField()
-    time_kind = serializers.ChoiceField(choices=["untimed", "live", "correspondence"])
-    deck_kind = serializers.ChoiceField(choices=["dealt", "custom"],
-                                        help_text="The creator's deck kind.")
+    time_kind = serializers.CharField(help_text="untimed, live or correspondence.")
+    deck_kind = serializers.CharField(help_text="The creator's deck kind: dealt or custom.")
     creator_rating = FiguresSerializer()
 
 
@@ -71,12 +71,12 @@ class ChallengeListSerializer(serializers.Serializer):
 
 class PlayNowInput(serializers.Serializer):
     battle = serializers.CharField()
-    side = serializers.ChoiceField(choices=["french", "allied"])
+    side = serializers.ChoiceField(choices=Side.choices)
     rated = serializers.BooleanField(default=False)
     scale = serializers.CharField(default="1")
-    time = serializers.ChoiceField(choices=["untimed", "live", "correspondence"],
-                                   required=False, help_text="Only this time control kind "
-                                                             "(default: any).")
+    time = serializers.CharField(required=False, help_text="Only this time control kind: "
+                                                           "untimed, live or correspondence "
+                                                           "(default: any).")
     deal = serializers.DictField(required=False)
     deck_version = serializers.IntegerField(required=False, allow_null=True)
 
