@@ -71,11 +71,11 @@ def rate_battle(battle: Battle, now: datetime | None = None) -> RatedBattle | No
     with transaction.atomic():
         if RatedBattle.objects.filter(battle_id=battle.pk).exists():
             return None
-        Rating.objects.bulk_create([Rating(user_id=french_id), Rating(user_id=allied_id)],
-                                   ignore_conflicts=True)
-        # One lock after the other, lowest user id first: no deadlock between two battles.
-        rows = {uid: Rating.objects.select_for_update().get(user_id=uid)
-                for uid in sorted({french_id, allied_id})}
+        # Lowest user id first, when making the rows (a first insert waits on the unique
+        # index like a lock) and when locking them: no deadlock between two battles.
+        order = sorted({french_id, allied_id})
+        Rating.objects.bulk_create([Rating(user_id=uid) for uid in order], ignore_conflicts=True)
+        rows = {uid: Rating.objects.select_for_update().get(user_id=uid) for uid in order}
         french, allied = rows[french_id], rows[allied_id]
         score = french_score(battle.outcome)
         before_f, before_a = current(french, now), current(allied, now)

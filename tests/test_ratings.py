@@ -263,7 +263,13 @@ def test_the_new_battle_form_creates_a_rated_open_battle(user, sent):
                                          "opponent": "open", "bot": "random", "rated": "yes",
                                         "scale": "1", "turn_cap": ""})
     assert r.status_code == 302, r.content.decode()[:2000]
-    assert Battle.objects.latest("pk").rated is True
+    b = Battle.objects.latest("pk")
+    assert b.rated is True
+    html = browser(user).get("/battles/").content.decode()
+    assert f'data-testid="rated-{b.pk}">rated<' in html
+    assert 'href="/lobby/">Lobby</a>' in html and 'href="/leaderboard/">Leaderboard</a>' in html
+    [row] = client(user).get("/api/battles/").json()["results"]
+    assert row["id"] == b.pk and row["rated"] is True
     r = browser(user).post("/battles/", {"battle": "quatre-bras", "side": "french",
                                          "opponent": "computer", "bot": "random",
                                         "rated": "yes", "scale": "1", "turn_cap": ""})
