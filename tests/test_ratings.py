@@ -275,3 +275,28 @@ def test_the_new_battle_form_creates_a_rated_open_battle(user, sent):
                                         "rated": "yes", "scale": "1", "turn_cap": ""})
     assert r.status_code == 400 and "never rated" in r.content.decode()
     assert 'name="rated" type="checkbox" value="yes" checked' in r.content.decode()
+
+
+def test_a_battle_the_engine_ends_is_rated_through_act(user, other_user, sent):
+    """Played through ``services.act`` to the engine's own end (the turn limit, 5.0-c):
+    rated once, with the engine's winner (or a draw)."""
+    b = services.create_battle(user, "quatre-bras", "french", opponent="open", rated=True,
+                               settings={"turn_cap": 1})
+    services.join_battle(b.pk, other_user)
+    players = {"french": user, "allied": other_user}
+    for _ in range(400):
+        b = Battle.objects.get(pk=b.pk)
+        if b.status != "active":
+            break
+        side = b.to_move
+        view = services.battle_view(b, players[side])
+        actions = view["legal_actions"]
+        ending = [a for a in actions if a["type"] in services.ENDING_ACTIONS]
+        services.act(b.pk, players[side], b.seq, (ending or actions)[0])
+    assert b.status == "finished" and b.outcome["reason"] == "turn_cap", b.outcome
+    rated = RatedBattle.objects.get(battle=b)
+    expected = {"french": 1.0, "allied": 0.0, None: 0.5}[b.outcome["winner"]]
+    assert rated.french_score == expected
+    assert figures(user)[2] == figures(other_user)[2] == 1
+    side = {1.0: (1, 1, 0, 0), 0.0: (1, 0, 1, 0), 0.5: (1, 0, 0, 1)}[expected]
+    assert record(user) == side
