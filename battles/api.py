@@ -55,7 +55,7 @@ class BattleList(BattleAPIView):
             deck_version_id=data.get("deck_version"), settings=data.get("settings"),
             opponent=data.get("opponent", services.COMPUTER), scale=data.get("scale"),
             deal=data.get("deal"), time_control=data.get("time_control"),
-            public=data.get("public", True))
+            public=data.get("public", True), rated=data.get("rated", False))
         return Response(selectors.battle_view(b, request.user), status=status.HTTP_201_CREATED)
 
 

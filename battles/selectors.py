@@ -194,6 +194,7 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "my_deal": my_deal(battle, side) if finished else None,
         **timing(battle),
         "can_claim": presence.claimable(battle, side, timezone.now()),
+        "rated": battle.rated,
     }
 
 
@@ -251,6 +252,7 @@ def battle_summary(battle: Battle, user) -> dict:
         "created_at": battle.created_at,
         "finished_at": battle.finished_at,
         **timing(battle),
+        "rated": battle.rated,
     }
 
 

@@ -45,6 +45,9 @@ class BattleCreateInput(serializers.Serializer):
                                                "historical only.")
     scale = serializers.CharField(default="1", help_text="2.0: one scale for every army (D x "
                                                          "scale whole for each): '1', '1/2'.")
+    rated = serializers.BooleanField(default=False, help_text="The result updates both "
+                                     "players' ratings (between people only; 400 against the "
+                                     "computer).")
     settings = serializers.DictField(
         required=False, help_text='Engine settings: {"turn_cap": 1-100 or null (null: no limit), '
         '"decoys": bool}.')
@@ -94,6 +97,7 @@ class BattleSummarySerializer(serializers.Serializer):
     time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
     clocks = serializers.DictField(child=serializers.IntegerField(), help_text=CLOCKS_HELP)
     deadline = serializers.DateTimeField(allow_null=True, help_text=DEADLINE_HELP)
+    rated = serializers.BooleanField(help_text="Updates both players' ratings when over.")
 
 
 class BattleListSerializer(serializers.Serializer):
@@ -142,3 +146,4 @@ class BattleViewSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True, help_text=DEADLINE_HELP)
     can_claim = serializers.BooleanField(help_text="A live battle whose opponent has the move "
                                                    "and has been away too long: POST claim/.")
+    rated = serializers.BooleanField(help_text="Updates both players' ratings when over.")

@@ -253,7 +253,7 @@ def _invitee(user, opponent: str):
 
 def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settings=None,
                   opponent=COMPUTER, scale=None, deal=None, time_control=None,
-                  public=True) -> Battle:
+                  public=True, rated=False) -> Battle:
     """A new battle of ``user`` playing ``side``. ``opponent``: ``"computer"`` (``bot`` plays
     the other side; the battle starts at once), ``"open"`` (the other seat is anyone's to
     take) or a username (the seat is reserved for that player); against a person the battle
@@ -261,7 +261,8 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
     per battle, default "1"); the user's deck: ``deck_version_id`` (a custom deck at that
     scale) or ``deal`` (``{"pool": "collection" | "set", "historical": bool}``); every other
     army is dealt from the whole set, historical (``battles/dealing.py``). ``time_control``
-    (``clock.validate``; default untimed) and ``public`` (anyone may watch)."""
+    (``clock.validate``; default untimed) and ``public`` (anyone may watch). ``rated``: the
+    result updates both players' ratings (``ratings/``; between people only)."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in to play")
     if battle not in BATTLES:
@@ -271,6 +272,10 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
     if not isinstance(opponent, str) or not opponent:
         raise BattleError('opponent must be "computer", "open" or a username')
     against_computer = opponent == COMPUTER
+    if type(rated) is not bool:
+        raise BattleError("rated must be true or false")
+    if rated and against_computer:
+        raise BattleError("games against the computer are never rated")
     if against_computer and bot not in BOTS:
         raise BattleError(f"unknown bot {bot!r}; choose from {', '.join(sorted(BOTS))}")
     settings = _clean_settings(settings)
@@ -305,7 +310,7 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
             battle=battle, settings=settings, bot=bot if against_computer else "",
             invited=invited, seed=seed, seed_hash=seed_hash(seed), decks=decks,
             catalogue_version=b.catalogue_version, card_records=b.card_records,
-            deck_kinds=b.deck_kinds, scale=scale, deck_choices=choices,
+            deck_kinds=b.deck_kinds, scale=scale, deck_choices=choices, rated=rated,
             status=Status.ACTIVE if against_computer else Status.WAITING,
             french_player=user if side == "french" else None,
             allied_player=user if side == "allied" else None,

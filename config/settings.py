@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "decks",
     "battles",
     "tournaments",
+    "ratings",
     "frontend",
 ]
 

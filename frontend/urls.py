@@ -8,5 +8,6 @@ urlpatterns = [
     path("", include("frontend.collection.urls")),
     path("", include("frontend.decks.urls")),
     path("", include("frontend.tournaments.urls")),
+    path("", include("frontend.ratings.urls")),
     path("battles/", include("frontend.battle.urls")),
 ]

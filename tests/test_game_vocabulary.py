@@ -179,7 +179,8 @@ PURE_PACKAGES = ("game", "battles.engine", "battles.bots", "decks.rules", "tourn
 PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogue.rules",
                 "cards.catalogue.search", "battles.simulate", "decks.stats",
                 "frontend.svg", "frontend.catalogue.card_face", "frontend.decks.chart",
-                "frontend.tournaments.standings_chart")
+                "frontend.tournaments.standings_chart",
+                "ratings.glicko2")
 
 
 def test_pure_cores_import_no_django():

@@ -198,7 +198,7 @@ def _create_from_form(request: HttpRequest, form: dict) -> Battle:
                                   bot=form["bot"], deck_version_id=version_id, deal=deal,
                                   settings=settings, opponent=opponent, scale=form["scale"],
                                   time_control=clock.PRESET_CONTROLS[form["time_control"]],
-                                  public=form["public"])
+                                  public=form["public"], rated=form["rated"])
 
 
 def deck_choice(value: str, historical: bool) -> tuple[object, dict | None]:
@@ -276,7 +276,8 @@ def _form(data) -> dict:
             "turn_cap": data.get("turn_cap", str(DEFAULT_SETTINGS["turn_cap"] or "")),
             "decoys": bool(data.get("decoys")) if data else DEFAULT_SETTINGS["decoys"],
             "time_control": data.get("time_control", clock.PRESETS[0][0]),
-            "public": bool(data.get("public")) if data else True}
+            "public": bool(data.get("public")) if data else True,
+            "rated": bool(data.get("rated"))}
 
 
 @login_required

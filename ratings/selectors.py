@@ -1,0 +1,120 @@
+"""Reading ratings: a player's page and the leaderboard (public: a rated battle's players,
+battle, sides, result and rating change are public; nothing of its position)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.db.models import Q
+
+from config.errors import BadInput, NotFound
+from game import BATTLES, SIDES
+
+from . import glicko2
+from .models import RatedBattle, Rating, SideRecord
+from .services import current
+
+PROVISIONAL_RD = 110.0  # an RD above this: the rating is still a rough guess ("?")
+LEADERBOARD_MIN_GAMES = 1
+PER_PAGE = 50
+RECENT = 20
+
+
+def player_named(username) -> object:
+    """An active user by username (as they log in: exact, else any case); NotFound else."""
+    users = get_user_model().objects.filter(is_active=True)
+    if not isinstance(username, str) or not username or len(username) > 150:
+        raise NotFound("no such player")
+    found = users.filter(username=username).first() or \
+        users.filter(username__iexact=username).order_by("pk").first()
+    if found is None:
+        raise NotFound(f"no player named {username!r}")
+    return found
+
+
+def _figures(rating: Rating | None) -> dict:
+    now = current(rating) if rating is not None else glicko2.Rating()
+    return {"rating": round(now.rating, 1), "rd": round(now.rd, 1),
+            "volatility": round(now.volatility, 6),
+            "games": rating.games if rating is not None else 0,
+            "provisional": now.rd > PROVISIONAL_RD}
+
+
+def ratings_of(user_ids) -> dict[int, dict]:
+    """user id -> figures (rating, rd, games, provisional); a newcomer's for users without."""
+    ids = set(user_ids)
+    found = {r.user_id: r for r in Rating.objects.filter(user_id__in=ids)}
+    return {uid: _figures(found.get(uid)) for uid in ids}
+
+
+def _records(user) -> list[dict]:
+    rows = {(r.battle, r.side): r for r in SideRecord.objects.filter(user=user)}
+    out = []
+    for battle in BATTLES:
+        for side in SIDES:
+            r = rows.get((battle, side))
+            out.append({"battle": battle, "side": side,
+                        "played": r.played if r else 0, "won": r.won if r else 0,
+                        "lost": r.lost if r else 0, "drawn": r.drawn if r else 0})
+    return out
+
+
+def _recent(user, limit: int = RECENT) -> list[dict]:
+    qs = (RatedBattle.objects.filter(Q(french_player=user) | Q(allied_player=user))
+          .select_related("battle", "french_player", "allied_player")
+          .order_by("-created_at", "-id")[:limit])
+    out = []
+    for rb in qs:
+        side = "french" if rb.french_player_id == user.pk else "allied"
+        other = rb.allied_player if side == "french" else rb.french_player
+        score = rb.french_score if side == "french" else 1.0 - rb.french_score
+        before = getattr(rb, f"{side}_before")
+        after = getattr(rb, f"{side}_after")
+        out.append({"battle_id": rb.battle_id, "battle": rb.battle.battle, "side": side,
+                    "opponent": other.username,
+                    "result": "won" if score == 1 else "lost" if score == 0 else "drawn",
+                    "reason": (rb.battle.outcome or {}).get("reason"),
+                    "rating_before": round(before, 1), "rating_after": round(after, 1),
+                    "change": round(after - before, 1), "at": rb.created_at})
+    return out
+
+
+def player_profile(username) -> dict:
+    """What anyone may see of a player's ratings: figures, the record per battle and side
+    (every battle and side, zeros included), the last rated battles with the change."""
+    user = player_named(username)
+    rating = Rating.objects.filter(user=user).first()
+    return {"username": user.username, **_figures(rating), "records": _records(user),
+            "recent": _recent(user)}
+
+
+def page_number(raw) -> int:
+    """A page number from a query string (default 1); BadInput for anything else."""
+    if raw in (None, ""):
+        return 1
+    if isinstance(raw, int) and raw >= 1:
+        return raw
+    if not (isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 7
+            and int(raw) >= 1):
+        raise BadInput("page must be a whole number from 1")
+    return int(raw)
+
+
+def leaderboard(page=1, min_games: int = LEADERBOARD_MIN_GAMES,
+                per_page: int | None = None) -> dict:
+    """Players with at least ``min_games`` rated battles, best rating first (ties: the
+    smaller RD, then the name), ``per_page`` a page; NotFound past the last page."""
+    page, per_page = page_number(page), per_page or PER_PAGE
+    qs = (Rating.objects.filter(games__gte=min_games, user__is_active=True)
+          .select_related("user").order_by("-rating", "rd", "user__username"))
+    paginator = Paginator(qs, per_page)
+    count = paginator.count
+    pages = max(1, paginator.num_pages)
+    if page > pages:
+        raise NotFound(f"no page {page}: the leaderboard has {pages}")
+    rows = list(paginator.page(page).object_list) if count else []
+    first = (page - 1) * per_page
+    return {"count": count, "page": page, "pages": pages, "per_page": per_page,
+            "min_games": min_games, "provisional_rd": PROVISIONAL_RD,
+            "results": [{"rank": first + i + 1, "username": r.user.username, **_figures(r)}
+                        for i, r in enumerate(rows)]}

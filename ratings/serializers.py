@@ -1,0 +1,89 @@
+"""Ratings and lobby API shapes (documentation: the selectors build the answers)."""
+
+from rest_framework import serializers
+
+from battles.models import Side
+from battles.serializers import BattleViewSerializer, OpenBattleSerializer
+
+
+class FiguresSerializer(serializers.Serializer):
+    rating = serializers.FloatField(help_text="Glicko-2 rating (Glicko scale, 1500 to start).")
+    rd = serializers.FloatField(help_text="Rating deviation, grown for idle months.")
+    volatility = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated battles played.")
+    provisional = serializers.BooleanField(help_text="RD above 110: still a rough guess.")
+
+
+class RecordSerializer(serializers.Serializer):
+    battle = serializers.CharField()
+    side = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+
+
+class RecentSerializer(serializers.Serializer):
+    battle_id = serializers.IntegerField()
+    battle = serializers.CharField()
+    side = serializers.CharField()
+    opponent = serializers.CharField()
+    result = serializers.ChoiceField(choices=["won", "lost", "drawn"])
+    reason = serializers.CharField(allow_null=True)
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    change = serializers.FloatField()
+    at = serializers.DateTimeField()
+
+
+class PlayerSerializer(FiguresSerializer):
+    username = serializers.CharField()
+    records = RecordSerializer(many=True, help_text="Every battle and side, zeros included.")
+    recent = RecentSerializer(many=True, help_text="The last 20 rated battles, newest first.")
+
+
+class LeaderboardRowSerializer(FiguresSerializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    per_page = serializers.IntegerField()
+    min_games = serializers.IntegerField()
+    provisional_rd = serializers.FloatField()
+    results = LeaderboardRowSerializer(many=True)
+
+
+class ChallengeSerializer(OpenBattleSerializer):
+    rated = serializers.BooleanField()
+    time_control = serializers.DictField()
+    time_kind = serializers.CharField(help_text="untimed, live or correspondence.")
+    deck_kind = serializers.CharField(help_text="The creator's deck kind: dealt or custom.")
+    creator_rating = FiguresSerializer()
+
+
+class ChallengeListSerializer(serializers.Serializer):
+    results = ChallengeSerializer(many=True)
+
+
+class PlayNowInput(serializers.Serializer):
+    battle = serializers.CharField()
+    side = serializers.ChoiceField(choices=Side.choices)
+    rated = serializers.BooleanField(default=False)
+    scale = serializers.CharField(default="1")
+    time = serializers.CharField(required=False, help_text="Only this time control kind: "
+                                                           "untimed, live or correspondence "
+                                                           "(default: any).")
+    deal = serializers.DictField(required=False)
+    deck_version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class PlayNowSerializer(serializers.Serializer):
+    joined = serializers.BooleanField(help_text="Paired with a waiting player (200); false: "
+                                                "a new open battle waits for one (201).")
+    gap = serializers.FloatField(allow_null=True, help_text="The rating gap when joined.")
+    window = serializers.IntegerField(allow_null=True)
+    battle = BattleViewSerializer()
