@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "decks",
     "battles",
     "tournaments",
+    "notifications",
     "frontend",
 ]
 
@@ -92,6 +93,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "frontend.context_processors.navigation",
+                "frontend.context_processors.notification_counts",
             ],
         },
     },
@@ -154,6 +156,11 @@ if EAGLES_TICK_SECONDS <= 0:
     raise ValueError("EAGLES_TICK_SECONDS must be a positive number of seconds")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # beat cannot create the folder itself (Redis)
+
+# Notification e-mail (notifications/services.py): printed on the console unless set.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Eagles Online <noreply@localhost>")
+EAGLES_SITE_URL = os.environ.get("EAGLES_SITE_URL", "")  # prefix of the links in e-mails
 
 # Tournament webhooks may only call public addresses (SSRF); true allows private, loopback and
 # link-local ones too (local development, tests with a 127.0.0.1 receiver). Never in production.

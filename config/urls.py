@@ -13,6 +13,7 @@ api_patterns = [
     path("", include("decks.api_urls")),
     path("", include("battles.api_urls")),
     path("", include("tournaments.api_urls")),
+    path("", include("notifications.api_urls")),
 ]
 
 # The Swagger UI page is drf-spectacular's: its bundle comes from a CDN and its template has a

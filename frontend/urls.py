@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("frontend.decks.urls")),
     path("", include("frontend.tournaments.urls")),
     path("battles/", include("frontend.battle.urls")),
+    path("notifications/", include("frontend.notifications.urls")),
 ]
