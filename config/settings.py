@@ -157,8 +157,10 @@ if EAGLES_TICK_SECONDS <= 0:
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # beat cannot create the folder itself (Redis)
 
-# Notification e-mail (notifications/services.py): printed on the console unless set.
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Notification e-mail (notifications/services.py): printed on the console unless set
+# (Django 6.1's MAILERS; EMAIL_BACKEND is deprecated). The tests get the locmem backend.
+MAILERS = {"default": {"BACKEND": os.environ.get(
+    "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Eagles Online <noreply@localhost>")
 EAGLES_SITE_URL = os.environ.get("EAGLES_SITE_URL", "")  # prefix of the links in e-mails
 
