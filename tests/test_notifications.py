@@ -159,8 +159,8 @@ def test_an_invitation_is_notified_once(user, other_user, sent,
     with django_capture_on_commit_callbacks(execute=True):
         b = battle_services.create_battle(user, "quatre-bras", "french", opponent="bob")
     [note] = notes(other_user, Kind.INVITATION)
-    assert note.text == "alice invites you to Quatre Bras #%d: you would play the Allied side." \
-        % b.pk
+    assert note.text == f"alice invites you to Quatre Bras #{b.pk}: you would play the " \
+                        "Allied side."
     assert note.url == "/battles/" and notes(user) == []
     from notifications.listeners import on_battle_changed
 
