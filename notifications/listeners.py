@@ -22,14 +22,21 @@ from . import words
 from .models import Kind
 from .services import mark_stale_your_move, notify
 
+BATTLE_FIELDS = ("id", "battle", "seq", "status", "to_move", "turn", "bot", "outcome",
+                 "time_control", *(f"{who}__{f}" for who in ("french_player", "allied_player",
+                                                            "invited")
+                                   for f in ("id", "username", "email")))
+
 
 def _live(battle: Battle) -> bool:
     return (battle.time_control or {}).get("kind") == "live"
 
 
 def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -> None:
+    # Only the columns needed: the snapshot and the card records are large JSON.
     battle = (Battle.objects.filter(pk=battle_id)
-              .select_related("french_player", "allied_player", "invited").first())
+              .select_related("french_player", "allied_player", "invited")
+              .only(*BATTLE_FIELDS).first())
     if battle is None or battle.seq != seq:
         return  # gone, or moved on: the later change's own signal speaks for it
     url = reverse("battle", args=[battle.pk])
@@ -51,13 +58,15 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
         return
     if battle.status != Status.ACTIVE:
         return
+    if battle.bot:
+        return  # against the computer: the badge says it
     mover = battle.to_move
-    mark_stale_your_move([u.pk for side, u in humans.items() if side != mover], battle.pk)
-    if battle.bot or mover not in humans:
-        return  # against the computer: the badge says it; or nobody's move
     if seq > 0 and BattleAction.objects.filter(battle_id=battle.pk, seq=seq,
                                                side=mover).exists():
-        return  # the player still acting in their own turn needs no message
+        return  # the player still acting in their own turn: nothing changed hands
+    mark_stale_your_move([u.pk for side, u in humans.items() if side != mover], battle.pk)
+    if mover not in humans:
+        return  # nobody's move
     opponent = next(u for side, u in humans.items() if side != mover)
     notify(humans[mover], Kind.YOUR_MOVE,
            words.your_move(battle.battle, battle.pk, opponent.username, battle.turn), url,

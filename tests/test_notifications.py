@@ -421,3 +421,16 @@ def test_notify_refuses_an_unknown_kind(user):
     with pytest.raises(ValueError):
         services.notify(user, "sms", "x")
     assert User.objects.count() == 1 and Notification.objects.count() == 0
+
+
+def test_the_words_are_pure():
+    """``notifications/words.py`` imports nothing from Django (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, notifications.words; "
+            "sys.exit(1 if any(m == 'django' or m.startswith('django.') for m in sys.modules) "
+            "else 0)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+    assert r.returncode == 0, r.stderr
