@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "battles",
     "tournaments",
     "ratings",
+    "notifications",
     "frontend",
 ]
 
@@ -93,6 +94,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "frontend.context_processors.navigation",
+                "frontend.context_processors.notification_counts",
             ],
         },
     },
@@ -155,6 +157,24 @@ if EAGLES_TICK_SECONDS <= 0:
     raise ValueError("EAGLES_TICK_SECONDS must be a positive number of seconds")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # beat cannot create the folder itself (Redis)
+
+# Notification e-mail (notifications/services.py), Django 6.1's MAILERS (EMAIL_BACKEND as a
+# setting is deprecated; here it is an environment variable). Default: printed on the console
+# for the local demo (DEBUG on); with DEBUG off, SMTP to EMAIL_HOST (the deploy check refuses
+# the console there). The tests get the locmem backend.
+_MAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend" if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend")
+MAILERS = {"default": {"BACKEND": _MAIL_BACKEND, "OPTIONS": {
+    "host": os.environ.get("EMAIL_HOST", "localhost"),
+    "port": int(os.environ.get("EMAIL_PORT", "25")),
+    "username": os.environ.get("EMAIL_HOST_USER", ""),
+    "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+    "use_tls": env_bool("EMAIL_USE_TLS", False),
+    "timeout": 10,
+} if _MAIL_BACKEND.endswith("smtp.EmailBackend") else {}}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Eagles Online <noreply@localhost>")
+EAGLES_SITE_URL = os.environ.get("EAGLES_SITE_URL", "")  # prefix of the links in e-mails
 
 # Tournament webhooks may only call public addresses (SSRF); true allows private, loopback and
 # link-local ones too (local development, tests with a 127.0.0.1 receiver). Never in production.

@@ -23,3 +23,18 @@ def navigation(request: HttpRequest) -> dict:
             continue
         items.append({"label": label, "url": url, "active": request.path.startswith(url)})
     return {"nav_items": items}
+
+
+def notification_counts(request: HttpRequest) -> dict:
+    """``your_move_count`` (active battles where it is the user's move) and ``unread_count``
+    (unread notifications) for the menu's badge, bell and tab title. Each is one query, run
+    only if the page uses it, once per request (an anonymous visitor: none)."""
+    from functools import cache
+
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"your_move_count": 0, "unread_count": 0}
+    from notifications.selectors import unread_count, your_move_count
+
+    return {"your_move_count": cache(lambda: your_move_count(user)),
+            "unread_count": cache(lambda: unread_count(user))}

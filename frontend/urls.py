@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("frontend.tournaments.urls")),
     path("", include("frontend.ratings.urls")),
     path("battles/", include("frontend.battle.urls")),
+    path("notifications/", include("frontend.notifications.urls")),
 ]

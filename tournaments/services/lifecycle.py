@@ -38,6 +38,7 @@ from ..models import (
 from ..pairing import NoValidPairing, Player, elimination_round, pair_swiss, round_robin_round
 from ..pairing import top_cut as top_cut_pairs
 from ..pairing.double_bracket import double_elimination_max_rounds, double_elimination_round
+from ..signals import round_paired
 from .common import lock_match, lock_tournament, require_organiser
 from .coverage import uncovered
 from .errors import Conflict, TournamentError
@@ -249,7 +250,21 @@ def pair(t: Tournament, number: int, now) -> Round:
         "ends_at": rnd.ends_at.isoformat()})
     maybe_finish_round(t, rnd, now)
     schedule_wake(t, now)
+    _announce_paired(rnd)
     return rnd
+
+
+def _announce_paired(rnd: Round) -> None:
+    """``signals.round_paired`` once the pairing commits (notifications); never raises."""
+    def send():
+        for receiver, error in round_paired.send_robust(
+                sender=Round, round_id=rnd.pk, tournament_id=rnd.tournament_id,
+                number=rnd.number):
+            if isinstance(error, Exception):
+                logger.error("round %s: round_paired listener %r failed: %r", rnd.pk,
+                             receiver, error)
+
+    transaction.on_commit(send)
 
 
 def _no_shows(t: Tournament, rnd: Round, entries: list[Entry]) -> None:

@@ -1,0 +1,144 @@
+"""Sending and reading notifications. ``notify`` is the one way one is sent.
+
+* In the list (``in_app``) and/or by e-mail, as the user's ``NotificationSetting`` for the kind
+  says (no row: ``models.DEFAULTS``).
+* Coalesced: a second unread "your move" for the same battle is not sent (the database's
+  ``one_unread_your_move_per_battle`` refuses it, so two processes cannot both send it);
+  with a ``key``, a notification is sent once per user and key.
+* E-mail goes through ``django.core.mail`` after the transaction commits; a failure is logged
+  and never reaches the caller (the console backend by default).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from django.conf import settings as django_settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from config.errors import BadInput
+
+from .models import DEFAULTS, Kind, Notification, NotificationSetting
+
+log = logging.getLogger(__name__)
+
+MAX_IDS = 500
+
+
+# --- Settings -------------------------------------------------------------------------------
+
+def settings_of(user) -> dict[str, dict[str, bool]]:
+    """kind -> {"in_app", "email"} for ``user`` (defaults filled in): one query."""
+    out = {kind: dict(flags) for kind, flags in DEFAULTS.items()}
+    for kind, in_app, email in NotificationSetting.objects.filter(user=user).values_list(
+            "kind", "in_app", "email"):
+        out[kind] = {"in_app": in_app, "email": email}
+    return out
+
+
+def setting_of(user, kind: str) -> dict[str, bool]:
+    row = NotificationSetting.objects.filter(user=user, kind=kind).values(
+        "in_app", "email").first()
+    return row or dict(DEFAULTS[kind])
+
+
+def update_settings(user, changes) -> dict[str, dict[str, bool]]:
+    """Set some kinds' switches: ``{kind: {"in_app": bool, "email": bool}}`` (either key may
+    be left out: unchanged). All or nothing: a bad kind or value changes nothing (400)."""
+    if not isinstance(changes, dict):
+        raise BadInput('settings must be an object: {"your_move": {"in_app": true, '
+                       '"email": false}, ...}')
+    current = settings_of(user)
+    clean: dict[str, dict[str, bool]] = {}
+    for kind, flags in changes.items():
+        if kind not in Kind.values:
+            raise BadInput(f"unknown notification kind {kind!r}; known: "
+                           f"{', '.join(Kind.values)}")
+        if not isinstance(flags, dict):
+            raise BadInput(f"{kind} must be an object with in_app and/or email")
+        unknown = sorted(set(flags) - {"in_app", "email"})
+        if unknown:
+            raise BadInput(f"{kind}: unknown switch {unknown[0]!r}; known: in_app, email")
+        for name, value in flags.items():
+            if type(value) is not bool:
+                raise BadInput(f"{kind}.{name} must be true or false")
+        clean[kind] = {**current[kind], **flags}
+    with transaction.atomic():
+        for kind, flags in clean.items():
+            NotificationSetting.objects.update_or_create(user=user, kind=kind, defaults=flags)
+    return {**current, **clean}
+
+
+# --- Sending --------------------------------------------------------------------------------
+
+def notify(user, kind: str, text: str, url: str = "", *, battle_id: int | None = None,
+           tournament_id: int | None = None, key: str = "",
+           email_ok: bool = True) -> Notification | None:
+    """Send ``user`` a notification of ``kind`` (see the module's docstring). ``email_ok``
+    false: never by e-mail (a your-move in a live battle). Returns the row written, or None
+    when nothing was sent (switched off, coalesced, or already sent with that ``key``)."""
+    if user is None or kind not in Kind.values:
+        raise ValueError(f"notify: a user and a kind from {Kind.values} are needed")
+    flags = setting_of(user, kind)
+    by_email = flags["email"] and email_ok and bool(getattr(user, "email", ""))
+    if not flags["in_app"] and not by_email:
+        return None
+    try:
+        with transaction.atomic():
+            note = Notification.objects.create(
+                user=user, kind=kind, text=text, url=url, battle_id=battle_id,
+                tournament_id=tournament_id, key=key, in_app=flags["in_app"])
+    except IntegrityError:
+        return None  # coalesced, or already sent with this key
+    if by_email:
+        _mail_on_commit(user.email, text, url)
+    return note
+
+
+def _mail_on_commit(address: str, text: str, url: str) -> None:
+    subject = f"Eagles Online: {text}"[:120]
+    base = getattr(django_settings, "EAGLES_SITE_URL", "").rstrip("/")
+    body = text + (f"\n\n{base}{url}" if url else "") + \
+        "\n\nChange which notifications you get by e-mail on the Notifications page."
+
+    def send():
+        try:
+            send_mail(subject, body, None, [address])
+        except Exception:  # the mail server is not our caller's problem
+            log.exception("notification e-mail to %s failed", address)
+
+    transaction.on_commit(send)
+
+
+def mark_stale_your_move(user_ids: Iterable[int], battle_id: int) -> int:
+    """The unread "your move" of these users for this battle are out of date (they moved, or
+    the battle ended): mark them read."""
+    return Notification.objects.filter(user_id__in=list(user_ids), battle_id=battle_id,
+                                       kind=Kind.YOUR_MOVE, read_at__isnull=True).update(
+        read_at=timezone.now())
+
+
+# --- Reading --------------------------------------------------------------------------------
+
+def listed(user):
+    """The user's notifications shown in the list, newest first."""
+    return Notification.objects.filter(user=user, in_app=True)
+
+
+def mark_read(user, ids=None, *, everything: bool = False) -> int:
+    """Mark ``ids`` (the user's own; others are ignored) or ``everything`` read; returns how
+    many were unread."""
+    qs = Notification.objects.filter(user=user, read_at__isnull=True)
+    if not everything:
+        if not isinstance(ids, list) or not ids:
+            raise BadInput('give "ids": a list of notification ids, or "all": true')
+        if len(ids) > MAX_IDS:
+            raise BadInput(f"at most {MAX_IDS} ids at once, or \"all\": true")
+        if any(type(i) is not int for i in ids):
+            raise BadInput("ids must be whole numbers")
+        qs = qs.filter(Q(pk__in=ids))
+    return qs.update(read_at=timezone.now())
