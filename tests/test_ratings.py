@@ -300,3 +300,24 @@ def test_a_battle_the_engine_ends_is_rated_through_act(user, other_user, sent):
     assert figures(user)[2] == figures(other_user)[2] == 1
     side = {1.0: (1, 1, 0, 0), 0.0: (1, 0, 1, 0), 0.5: (1, 0, 0, 1)}[expected]
     assert record(user) == side
+
+
+def test_the_rd_grows_for_idle_months_before_a_rating(user, other_user, sent):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from ratings import glicko2
+
+    Rating.objects.create(user=user, rating=1600, rd=60, games=5)
+    Rating.objects.create(user=other_user, rating=1600, rd=60, games=5)
+    Rating.objects.filter(user=user).update(updated_at=timezone.now() - timedelta(days=65))
+    grown = glicko2.inactive(glicko2.Rating(1600, 60, 0.06), 2).rd
+    assert APIClient().get("/api/players/alice/").json()["rd"] == round(grown, 1)
+    assert APIClient().get("/api/players/bob/").json()["rd"] == 60
+    finish(started(user, other_user, rated=False), "french")
+    assert not RatedBattle.objects.exists()  # unrated: nothing
+    finish(started(user, other_user), "french")
+    rb = RatedBattle.objects.get()
+    assert rb.french_rd_before == pytest.approx(grown) and rb.allied_rd_before == 60
+    assert figures(user)[2] == 6
