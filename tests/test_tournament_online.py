@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from battles import setup
 from battles.engine import from_json, legal_actions
+from battles.errors import BattleError
 from battles.models import Battle
 from battles.models import Status as BattleStatus
 from battles.seated import create_seated_battle
@@ -150,7 +151,7 @@ def test_a_dealt_online_tournament_deals_from_its_pool(org):
 
 
 def test_seated_battle_refuses_one_player_twice(org, catalogue):
-    with pytest.raises(Exception, match="two different players"):
+    with pytest.raises(BattleError, match="two different players"):
         create_seated_battle(org, org, "quatre-bras")
 
 
