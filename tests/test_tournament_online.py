@@ -353,6 +353,15 @@ def test_the_match_page_offers_play_this_match_and_a_countdown(org):
     assert f"battle #{b.pk}" in page
 
 
+def test_the_overview_says_how_the_games_are_played(org):
+    t, _ = online_field(org, 2)
+    html = Client().get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "On the site" in html and "live, 10 minutes per player + 5 s per turn" in html
+    table = services.create_tournament(org, name="Table", battle="quatre-bras")
+    html = Client().get(reverse("tournament", args=[table.pk])).content.decode()
+    assert "Over the table: the players report their results" in html
+
+
 def test_over_the_table_result_choices_name_the_players(org):
     t, _ = field(org, 2)
     services.start_tournament(t.pk)
