@@ -347,6 +347,7 @@ def test_the_match_page_offers_play_this_match_and_a_countdown(org):
     assert re.fullmatch(r"in 4\d min|in 50 min", countdown), countdown  # a 50-minute round
     assert 'data-testid="deadline"' in html and "UTC</time>" in html
     assert "Time: " not in html and 'data-testid="report-form"' not in html
+    assert "the result is recorded when the battle ends" in html
     organiser_page = Client()
     organiser_page.force_login(org)
     page = organiser_page.get(reverse("tournament-match", args=[t.pk, m.pk])).content.decode()
