@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from battles import setup
 from battles.engine import from_json, legal_actions
+from battles.errors import BattleError
 from battles.models import Battle
 from battles.models import Status as BattleStatus
 from battles.seated import create_seated_battle
@@ -150,7 +151,7 @@ def test_a_dealt_online_tournament_deals_from_its_pool(org):
 
 
 def test_seated_battle_refuses_one_player_twice(org, catalogue):
-    with pytest.raises(Exception, match="two different players"):
+    with pytest.raises(BattleError, match="two different players"):
         create_seated_battle(org, org, "quatre-bras")
 
 
@@ -346,10 +347,20 @@ def test_the_match_page_offers_play_this_match_and_a_countdown(org):
     assert re.fullmatch(r"in 4\d min|in 50 min", countdown), countdown  # a 50-minute round
     assert 'data-testid="deadline"' in html and "UTC</time>" in html
     assert "Time: " not in html and 'data-testid="report-form"' not in html
+    assert "the result is recorded when the battle ends" in html
     organiser_page = Client()
     organiser_page.force_login(org)
     page = organiser_page.get(reverse("tournament-match", args=[t.pk, m.pk])).content.decode()
     assert f"battle #{b.pk}" in page
+
+
+def test_the_overview_says_how_the_games_are_played(org):
+    t, _ = online_field(org, 2)
+    html = Client().get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "On the site" in html and "live, 10 minutes per player + 5 s per turn" in html
+    table = services.create_tournament(org, name="Table", battle="quatre-bras")
+    html = Client().get(reverse("tournament", args=[table.pk])).content.decode()
+    assert "Over the table: the players report their results" in html
 
 
 def test_over_the_table_result_choices_name_the_players(org):
