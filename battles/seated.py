@@ -22,12 +22,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
-from . import dealing, setup
+from . import clock, dealing, setup
 from .engine.state import BATTLES
 from .errors import BattleError
 from .models import Battle, Status
-from .services import _clean_settings, _save_state, changed, new_seed, seed_hash
+from .services import (
+    _clean_settings,
+    _enqueue_flag_fall,
+    _save_state,
+    changed,
+    new_seed,
+    seed_hash,
+)
 
 
 def side_choices(user, battle: str, side: str, scale: str, choice: dict | None
@@ -59,7 +67,7 @@ def create_seated_battle(french_user, allied_user, battle: str, *, scale: Any = 
                          cards: Any = None) -> Battle:
     """A new ``active`` battle of ``french_user`` (French) against ``allied_user`` (Allies),
     decks dealt and position built now. ``time_control``: as ``Battle.time_control`` (the
-    caller validated it); a live control starts both clocks on its base time.
+    caller validated it: ``clock.validate``); the clocks start at once.
     ``catalogue``: ``setup.catalogue_now()`` and ``cards``: ``setup.table`` of its records,
     read once by a caller creating many battles (a round's)."""
     if french_user is None or allied_user is None or french_user.pk == allied_user.pk:
@@ -80,11 +88,11 @@ def create_seated_battle(french_user, allied_user, battle: str, *, scale: Any = 
                french_player=french_user, allied_player=allied_user, rated=rated,
                public=public, time_control=dict(time_control or {}),
                **french_decks, **allied_decks)
-    if b.time_control.get("kind") == "live":
-        b.clocks = {side: b.time_control.get("base", 0) for side in ("french", "allied")}
     setup.record_setup(b, catalogue_version, records)
     _save_state(b, setup.setup_state(b))
+    clock.start(b, timezone.now())  # both clocks full, the side with priority's running
     with transaction.atomic():
         b.save()
+        _enqueue_flag_fall(b)
         changed(b)
     return b

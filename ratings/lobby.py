@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from battles import services
+from battles import clock, services
 from battles.dealing import armies
 from battles.errors import BattleError, Conflict, NotFound
 from battles.models import Battle
@@ -30,6 +30,10 @@ from game import BATTLES, SIDES
 from .selectors import ratings_of
 
 TIME_KINDS = ("untimed", "live", "correspondence")
+# The time control of a battle "play now" opens when nobody is waiting: the kind asked for,
+# at the new-battle form's first preset of that kind (battles/clock.py).
+NEW_TIME_CONTROL = {"untimed": {}, "live": clock.PRESET_CONTROLS["live-15-10"],
+                    "correspondence": clock.PRESET_CONTROLS["corr-3"]}
 DECK_KINDS = ("dealt", "custom")
 WINDOWS = (200, 400, 800)  # rating gaps "play now" accepts, tried in this order
 SCAN = 500  # open battles looked at, newest first
@@ -156,5 +160,6 @@ def play_now(user, battle: str, side: str, *, rated: bool = False, scale: str = 
         return PlayNow(Battle.objects.get(pk=b.pk), True, gap, window)
     created = services.create_battle(user, battle, side, opponent=services.OPEN,
                                      rated=rated, scale=scale, deal=deal,
-                                     deck_version_id=deck_version_id)
+                                     deck_version_id=deck_version_id,
+                                     time_control=NEW_TIME_CONTROL.get(time or "untimed", {}))
     return PlayNow(created, False)

@@ -243,6 +243,10 @@ def test_play_now_joins_the_closest_rating_else_waits(sent):
     body = r.json()
     assert body["joined"] and body["gap"] == 80 and body["window"] == 200
     assert body["battle"]["opponent"] == "close" and body["battle"]["rated"] is True
+    # Asking for a live battle with nobody waiting opens one with a live clock.
+    found = lobby.play_now(me, "ligny", "allied", time="live")
+    assert not found.joined and found.battle.time_control["kind"] == "live"
+    assert lobby.time_kind(found.battle) == "live"
 
 
 def test_play_now_page_and_the_computer_from_the_lobby(user, other_user, sent):

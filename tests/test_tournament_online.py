@@ -78,7 +78,7 @@ def test_time_control_is_checked(org):
         "kind": "live", "base": 300, "increment": 0}
     for bad, words in [({"kind": "blitz"}, "kind"), ({"kind": "live", "base": "5"}, "base"),
                        ({"kind": "correspondence", "days": 0}, "days"),
-                       ({"kind": "live", "base": 600, "days": 2}, "unknown"), ([1], "object")]:
+                       ({"kind": "live", "base": 600, "days": 2}, "does not take"), ([1], "object")]:
         with pytest.raises(services.TournamentError, match=words):
             services.create_tournament(org, name="x", battle="quatre-bras", online=True,
                                        time_control=bad)
@@ -115,6 +115,9 @@ def test_pairing_an_online_round_seats_both_players_with_their_decks(org):
     assert b.status == BattleStatus.ACTIVE and not b.bot and b.state is not None
     assert b.battle == t.battle and b.scale == t.scale
     assert b.time_control == LIVE and b.clocks == {"french": 600, "allied": 600}
+    # The clock of the side with priority runs from the pairing: a flag fall can end it.
+    assert b.clock_started_at is not None
+    assert (b.deadline - b.clock_started_at).total_seconds() == 600
     assert b.rated is False and b.public is True
     assert b.french_deck_id == m.french.french_version_id
     assert b.british_deck_id == m.allied.british_version_id

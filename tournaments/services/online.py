@@ -11,47 +11,25 @@ the entries' registered versions (custom, historical) or a deal from the tournam
 
 from __future__ import annotations
 
+from battles import clock
 from battles.seated import create_seated_battle
 from battles.setup import catalogue_now, table
+from config.errors import ServiceError
 
 from ..models import DeckKind, Match, MatchBattle, Round, Tournament
 from .errors import TournamentError
 
-TIME_KINDS = ("live", "correspondence")
-MAX_LIVE_SECONDS = 24 * 3600
-MAX_DAYS = 30
-
 
 def clean_time_control(value) -> dict:
-    """``{}`` (untimed), ``{"kind": "live", "base": s, "increment": s}`` or ``{"kind":
-    "correspondence", "days": n}``; else a ``TournamentError`` naming the problem. A simple
-    check, one function: the battles' own validator can replace it."""
-    if value in (None, "", {}):
+    """The tournament's time control, checked as a battle's is (``battles.clock.validate``:
+    ``{}`` untimed, live base + increment, correspondence days), since its battles get it;
+    "" (an empty form field) is untimed. A ``TournamentError`` names the problem."""
+    if value == "":
         return {}
-    if not isinstance(value, dict):
-        raise TournamentError('time_control must be an object: {} (untimed), {"kind": "live", '
-                              '"base": seconds, "increment": seconds} or {"kind": '
-                              '"correspondence", "days": n}')
-    kind = value.get("kind")
-    if kind not in TIME_KINDS:
-        raise TournamentError('time_control kind must be "live" or "correspondence"')
-    keys = ("base", "increment") if kind == "live" else ("days",)
-    unknown = sorted(set(value) - {"kind", *keys})
-    if unknown:
-        raise TournamentError(f"unknown time_control field {unknown[0]!r} for {kind}; known: "
-                              + ", ".join(keys))
-
-    def whole(key: str, low: int, high: int, default=None) -> int:
-        number = value.get(key, default)
-        if type(number) is not int or not low <= number <= high:
-            raise TournamentError(f"time_control {key} must be a whole number from {low} to "
-                                  f"{high}")
-        return number
-
-    if kind == "live":
-        return {"kind": kind, "base": whole("base", 60, MAX_LIVE_SECONDS),
-                "increment": whole("increment", 0, 3600, 0)}
-    return {"kind": kind, "days": whole("days", 1, MAX_DAYS)}
+    try:
+        return clock.validate(value)
+    except ServiceError as exc:
+        raise TournamentError(exc.message) from None
 
 
 def _choice(t: Tournament, entry) -> dict | None:
