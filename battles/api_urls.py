@@ -7,6 +7,8 @@ urlpatterns = [
     path("battles/open/", api.OpenBattles.as_view(), name="battle-open-list"),
     path("battles/<int:pk>/", api.BattleDetail.as_view(), name="battle-detail"),
     path("battles/<int:pk>/act/", api.Act.as_view(), name="battle-act"),
+    path("battles/<int:pk>/undo/", api.Undo.as_view(), name="battle-undo"),
+    path("battles/<int:pk>/export/", api.Export.as_view(), name="battle-export"),
     path("battles/<int:pk>/join/", api.Join.as_view(), name="battle-join"),
     path("battles/<int:pk>/cancel/", api.Cancel.as_view(), name="battle-cancel"),
 ]

@@ -189,7 +189,14 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "scale": battle.scale,
         "decks": deck_kinds(battle),
         "my_deal": my_deal(battle, side) if finished else None,
+        "can_undo": mine and _can_undo(battle, side),
     }
+
+
+def _can_undo(battle: Battle, side: str) -> bool:
+    from .undo import can_undo  # battles/undo.py: may my last action be taken back now
+
+    return can_undo(battle, side)
 
 
 def deck_kinds(battle: Battle) -> dict[str, str]:

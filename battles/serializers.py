@@ -125,3 +125,10 @@ class BattleViewSerializer(serializers.Serializer):
     seed_hash = serializers.CharField(help_text="sha256 hex of the seed's text, from the start.")
     seed = serializers.CharField(allow_null=True, help_text="The seed (as text), once over.")
     outcome = serializers.DictField(allow_null=True)
+    can_undo = serializers.BooleanField(
+        required=False, help_text="Whether POST undo/ would take back your last action now "
+                                  "(your turn, no die rolled, no card revealed since).")
+
+
+class UndoInput(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The battle's seq as you last saw it.")

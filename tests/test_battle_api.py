@@ -22,7 +22,8 @@ RECORDS = catalogue_records()  # the card records the engine is given
 pytestmark = pytest.mark.django_db
 
 VIEW_KEYS = {"id", "battle", "my_side", "opponent", "seq", "status", "view", "legal_actions",
-             "waiting_for", "log", "seed_hash", "seed", "outcome", "scale", "decks", "my_deal"}
+             "waiting_for", "log", "seed_hash", "seed", "outcome", "scale", "decks", "my_deal",
+             "can_undo"}
 SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "invited", "seq", "status",
                 "waiting_for", "outcome", "created_at", "finished_at"}
 
