@@ -116,13 +116,16 @@ class ReplayBook:
 
 def merged_view(state: State) -> dict:
     """A view with every card: the French view, with the Allied view's own cards added (the
-    battle is over and the seed public, so nothing is secret any more)."""
+    battle is over and the seed public, so nothing is secret any more). Every piece is shown
+    face up so that the renderers name it (they never name another side's face-down card);
+    ``face_down`` says which were face down on the table."""
     french, allied = view(state, "french"), view(state, "allied")
     theirs = {p["piece"]: p for p in allied["pieces"]}
     pieces = []
     for p in french["pieces"]:
         other = theirs.get(p["piece"], {})
-        pieces.append({**p, **({"card": other["card"]} if "card" in other else {})})
+        pieces.append({**p, **({"card": other["card"]} if "card" in other else {}),
+                       "face_up": True, "face_down": not p["face_up"]})
     return {**french, "viewer": None, "pieces": pieces,
             "reserves": {"french": french["reserves"]["french"],
                          "allied": allied["reserves"]["allied"]}}

@@ -121,8 +121,8 @@ def test_viewpoints_each_side_sees_its_own_all_shows_every_card(finished, user):
     book = replays.replay_book(b)
     mid = len(book.steps) // 2
     french, allied, every = (book.view(mid, v) for v in ("french", "allied", "all"))
-    face_down = [p for p in every["pieces"] if not p["face_up"]]
-    assert face_down and all("card" in p for p in every["pieces"])
+    face_down = [p for p in every["pieces"] if p["face_down"]]
+    assert face_down and all("card" in p and p["face_up"] for p in every["pieces"])
     assert any("card" not in p for p in french["pieces"] + allied["pieces"])
     assert every["reserves"]["french"].get("cards") is not None
     assert every["reserves"]["allied"].get("cards") is not None

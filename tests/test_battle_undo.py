@@ -280,3 +280,48 @@ def test_random_battle_with_undos_replays_to_the_live_state(duel, user, other_us
             "it revealed a card", "it showed a card to your opponent",
             "it ended your deployment"} <= reasons, reasons
     assert json.loads(json.dumps(to_json(services.replay(b)))) == b.state
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_undo_and_an_action_sent_at_once_apply_once(monkeypatch):
+    """Two tabs: one takes the last action back while the other plays from the same seq;
+    under the battle's row lock exactly one of them is applied, the other is stale."""
+    import threading
+
+    from django.contrib.auth.models import User
+    from django.db import connection, connections
+
+    from battles import tasks
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
+    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    alice = User.objects.create_user("alice-pg", "", "pw")
+    b = services.create_battle(alice, "quatre-bras", "allied", bot="random")
+    act(b, alice, troop_deploy(b, "allied"))
+    again = troop_deploy(b, "allied")
+    barrier = threading.Barrier(2)
+    results: list = [None, None]
+
+    def send(i):
+        try:
+            barrier.wait(timeout=30)
+            results[i] = (services.undo(b.pk, alice, 1) if i == 0
+                          else services.act(b.pk, alice, 1, again))
+        except Exception as exc:  # noqa: BLE001 - inspected below
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    refused = [r for r in results if isinstance(r, Conflict)]
+    assert len(refused) == 1 and refused[0].code == "stale_seq", results
+    b.refresh_from_db()
+    assert b.seq == 2 and b.actions.count() == 2
+    assert json.loads(json.dumps(to_json(services.replay(b)))) == b.state

@@ -27,7 +27,6 @@ from frontend.battle.board_svg import board_svg
 from frontend.battle.views import battle_name, outcome_text
 from frontend.battle.words import describe_action, describe_events
 from frontend.errors import page_message, refuse
-from game import SIDE_NAMES
 
 TEMPLATE = "frontend/battles/replay.html"
 VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"), ("all", "All cards"))
@@ -94,7 +93,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "turns": [{"turn": t, "step": i, "label": f"Turn {t}" if t else "Deployment",
                    "current": step.turn == t} for t, i in book.turns()],
         "board": mark_safe(board_svg(shown, facing, cards, id_prefix="replay")),  # noqa: S308
-        "step_side": SIDE_NAMES.get(step.side or "", ""), "action_text": action_text,
+        "action_text": action_text,
         "lines": lines, "undone": book.undone,
         "dice": dice_sentence(book, battle.seed), "dice_ok": book.check.ok,
         "seed": str(battle.seed), "seed_hash": battle.seed_hash, "seed_ok": seed_ok,
