@@ -16,6 +16,7 @@ replay and the export are refused (409 ``battle_not_over`` to whoever may see th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,7 +88,7 @@ class Step:
     action: dict | None
     events: list[dict]
     turn: int
-    state: State
+    state: State | None  # None: not kept (replay_book's ``keep``)
 
 
 @dataclass
@@ -131,16 +132,23 @@ def merged_view(state: State) -> dict:
                          "allied": allied["reserves"]["allied"]}}
 
 
-def replay_book(battle: Battle) -> ReplayBook:
+def replay_book(battle: Battle, keep: Callable[[int, int], bool] | None = None
+                ) -> ReplayBook:
     """The battle rebuilt from its setup and revealed seed in one pass (undone actions
-    skipped), keeping a copy of the position after every action and checking each action's
+    skipped), keeping a copy of the position after every action (or only after the steps
+    ``keep(step, last step)`` wants: copies are the costly part) and checking each action's
     events (so every die) against those recorded."""
     state = setup_state(battle)
     book = ReplayBook(battle)
-    book.steps.append(Step(None, None, None, [], state.turn, state.copy()))
     rows = list(battle.actions.order_by("seq").only("seq", "side", "action", "events"))
     kept = effective_actions(rows)
     book.undone = (len(rows) - len(kept)) // 2
+    last = len(kept)
+
+    def copy(step: int) -> State | None:
+        return state.copy() if keep is None or keep(step, last) else None
+
+    book.steps.append(Step(None, None, None, [], state.turn, copy(0)))
     for row in kept:
         events = apply(state, row.action, action_dice(battle.seed, row.seq), check=False)
         book.check.actions += 1
@@ -149,7 +157,7 @@ def replay_book(battle: Battle) -> ReplayBook:
             book.check.mismatch = row.seq
             book.check.detail = _first_difference(plain(events), row.events)
         book.steps.append(Step(row.seq, row.side, row.action, row.events, state.turn,
-                               state.copy()))
+                               copy(len(book.steps))))
     return book
 
 

@@ -414,12 +414,14 @@ def undo(battle_id, user, seq) -> int:
             raise Conflict("the battle has moved on: reload", code="stale_seq", seq=battle.seq)
         rows = list(battle.actions.order_by("seq"))
         target, why = undo_rules.undo_target(battle, side,
-                                       [(r.seq, r.side, r.action) for r in rows])
+                                             [(r.seq, r.side, r.action) for r in rows])
         if target is None:
             raise Conflict(f"you cannot undo now: {why}", code="cannot_undo", seq=battle.seq,
                            reason=why)
+        # Each action was checked when played and its events are compared: no legality
+        # test again, so the battle's row is locked for as short a time as can be.
         state = undo_rules.rebuild(battle, setup.setup_state(battle),
-                             [r for r in rows if r.seq != target], dice_for)
+                                   [r for r in rows if r.seq != target], dice_for, check=False)
         _record(battle, state, [undo_rules.undo_record(side, target)])
     return target
 
@@ -486,8 +488,8 @@ def replay(battle: Battle) -> State:
     if battle.deck_choices and dealing.redeal(battle, setup.engine_cards(battle)) != battle.decks:
         raise RuntimeError(f"battle {battle.pk}: the seed does not deal the recorded decks")
     # Undone actions and the undos are skipped (battles/undo.py: effective_actions).
-    return undo_rules.rebuild(battle, setup.setup_state(battle), battle.actions.order_by("seq"),
-                        dice_for)
+    return undo_rules.rebuild(battle, setup.setup_state(battle),
+                              battle.actions.order_by("seq"), dice_for)
 
 
 def _plain(value: Any) -> Any:

@@ -36,7 +36,8 @@ def _step(raw: str | None, last: int) -> int:
     if raw is None or raw == "":
         return last
     if not (raw.isascii() and raw.isdigit() and len(raw) < 7):
-        raise BattleError(f"step must be a whole number from 0 to {last}")
+        raise BattleError("step must be a whole number: 0 is the position before the first "
+                          "action")
     return min(int(raw), last)
 
 
@@ -63,16 +64,19 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, TEMPLATE, {"error": page_message(exc, capitalise=True),
                                           "battle_id": pk}, status=exc.status)
     mine = side_of(battle, request.user)
-    book = replays.replay_book(battle)
-    last = len(book.steps) - 1
     viewpoint = request.GET.get("as") or mine or "all"
+    raw = request.GET.get("step")
     try:
         if viewpoint not in ("french", "allied", "all"):
             raise BattleError("as must be french, allied or all")
-        n = _step(request.GET.get("step"), last)
+        _step(raw, 0)  # well formed (its range is known once the battle is rebuilt)
     except BattleError as exc:
         return render(request, TEMPLATE, {"error": page_message(exc, capitalise=True),
                                           "battle_id": pk}, status=exc.status)
+    # One replay per request, keeping only the positions drawn: this step and the one before.
+    book = replays.replay_book(battle, keep=lambda i, last: _step(raw, last) - i in (0, 1))
+    last = len(book.steps) - 1
+    n = _step(raw, last)
     cards = engine_cards(battle)
     step = book.steps[n]
     shown = book.view(n, viewpoint)
