@@ -10,9 +10,9 @@ A player may take back their last action still counting, one per request, while:
   (``deployment_done``);
 - the action rolled no die (an event with ``dice``), revealed no card (``reveal``), drew
   none (``drawn``: its owner saw the top of the deck), showed no card to the opponent (any
-  event the opponent may see that names a card: a General entering face up, a special, a
-  terrain, an elimination) and did not end the battle (``battle_over``). We do not try to
-  tell whether the opponent saw that card before: any card named to them ends undo.
+  event the opponent may see that names a card they had not been shown before by an
+  earlier action: a General entering face up, a special, a terrain, an elimination) and did
+  not end the battle (``battle_over``).
 
 An undo is a new ``BattleAction`` (``{"type": "undo", "undoes": k}``, one public event
 ``{"type": "undone", "undoes": k, "side": ...}``), never a rewrite of the log; the position
@@ -43,9 +43,22 @@ def phasing_side(state: State) -> str:
     return SIDES[state.priority if state.phase == "deploy" else state.active]
 
 
-def event_refusal(events: Iterable[Mapping[str, Any]], side: str) -> str | None:
+def shown_cards(events: Iterable[Mapping[str, Any]], viewer: str) -> set[int]:
+    """The card numbers these events name to ``viewer`` (``events_for``)."""
+    out: set[int] = set()
+    for e in events_for(list(events), viewer):
+        for key in ("card", "by"):
+            if isinstance(e.get(key), int) and not isinstance(e.get(key), bool):
+                out.add(e[key])
+        out.update(n for n in e.get("cards") or () if isinstance(n, int))
+    return out
+
+
+def event_refusal(events: Iterable[Mapping[str, Any]], side: str,
+                  known: set[int] | None = None) -> str | None:
     """Why an action of ``side`` with these (unfiltered) events cannot be taken back, or
-    None if it can."""
+    None if it can. ``known``: the cards the opponent was shown before (by earlier
+    actions' events); None: count every card named to them as new."""
     events = list(events)
     for e in events:
         t = e.get("type")
@@ -61,9 +74,8 @@ def event_refusal(events: Iterable[Mapping[str, Any]], side: str) -> str | None:
             return "it ended your turn"
         if t == "deployment_done":
             return "it ended your deployment"
-    for e in events_for(events, _other(side)):
-        if "card" in e or "cards" in e or ("by" in e and e.get("type") == "cancelled"):
-            return "it showed a card to your opponent"
+    if shown_cards(events, _other(side)) - (known or set()):
+        return "it showed a card to your opponent"
     return None
 
 
@@ -86,6 +98,12 @@ def undo_target(battle: Battle, side: str,
         return None, "your opponent has acted since your last action"
     events = battle.actions.filter(seq=last[0]).values_list("events", flat=True).first()
     why = event_refusal(events or [], side)
+    if why is not None and shown_cards(events or [], _other(side)):
+        # Only a card the opponent had not been shown before ends undo.
+        known: set[int] = set()
+        for earlier in battle.actions.filter(seq__lt=last[0]).values_list("events", flat=True):
+            known |= shown_cards(earlier, _other(side))
+        why = event_refusal(events or [], side, known)
     if why is not None:
         return None, f"your last action cannot be taken back: {why}"
     return last[0], ""

@@ -207,6 +207,37 @@ def test_which_events_end_undo(events, why):
     assert (got is None) if why is None else (why in got)
 
 
+def test_a_card_the_opponent_was_shown_before_does_not_end_undo():
+    enter = [{"type": "enter", "piece": 9, "card": 12, "visibility": "all"}]
+    assert "showed a card" in undo.event_refusal(enter, "french", known={5})
+    assert undo.event_refusal(enter, "french", known={5, 12}) is None
+    assert undo.shown_cards([*enter, {"type": "drawn", "cards": [1, 2], "visibility": "french"},
+                             {"type": "cancelled", "card": 3, "by": 4, "visibility": "all"}],
+                            "allied") == {12, 3, 4}
+
+
+def test_a_general_shown_before_may_enter_again_and_be_taken_back(duel, other_user):
+    """The opponent saw the General deployed face up; it goes back to the Reserve and enters
+    again face up: nothing new is shown, so that entry may be taken back."""
+    b = duel
+    st = state_of(b)
+    general = next(a for a in legal_actions(st, "allied") if a["type"] == "deploy"
+                   and st.cards[a["card"]].kind == "general")
+    act(b, other_user, general)
+    target, why = undo.undo_target(b, "allied")
+    assert target is None and "showed a card" in why
+    # The same card named again in a later action's events (forged: an entry) is not new.
+    row = b.actions.get(seq=1)
+    b.actions.create(seq=2, side="allied", action={"type": "move", "side": "allied",
+                                                   "card": general["card"], "to": "allied_left"},
+                     events=[{"type": "enter", "side": "allied", "piece": 99,
+                              "card": general["card"], "visibility": "all"}])
+    b.seq = 2
+    b.save(update_fields=["seq"])
+    assert undo.undo_target(b, "allied") == (2, "")
+    assert row.events[0]["card"] == general["card"]
+
+
 def test_a_log_whose_undo_does_not_nest_is_refused():
     rows = [{"seq": 1, "side": "french", "action": {"type": "end_turn"}},
             {"seq": 2, "side": "allied", "action": {"type": "undo", "undoes": 1}}]
