@@ -25,7 +25,7 @@ from .engine.replay_file import FORMAT, action_dice, count_dice, effective_actio
 from .errors import Conflict, NotFound
 from .models import Battle, Status
 from .selectors import battle_pk, side_of
-from .setup import setup_state
+from .setup import catalogue_now, setup_state
 
 NEVER_PLAYED = (Status.WAITING, Status.CANCELLED, Status.DECLINED, Status.EXPIRED)
 
@@ -60,7 +60,9 @@ def export(battle: Battle) -> dict[str, Any]:
         "deck_kinds": battle.deck_kinds,
         "decks": battle.decks,
         "catalogue_version": battle.catalogue_version,
-        "card_records": battle.card_records,
+        # a battle set up before its records were kept plays with the catalogue as it is
+        # now (setup.engine_cards): the export carries those
+        "card_records": battle.card_records or catalogue_now()[1],
         "seed": str(battle.seed),
         "seed_hash": battle.seed_hash,
         "actions": [{"seq": r.seq, "side": r.side, "action": r.action, "events": r.events}
