@@ -12,7 +12,7 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import presence, selectors, services
+from . import presence, replays, selectors, services
 from .errors import BattleError
 from .serializers import (
     ActInput,
@@ -22,6 +22,7 @@ from .serializers import (
     BattleViewSerializer,
     JoinInput,
     OpenBattleListSerializer,
+    UndoInput,
 )
 
 MAX_LIST = 200
@@ -130,3 +131,23 @@ class Claim(BattleAPIView):
     def post(self, request, pk):
         services.claim_absence(pk, request.user)
         return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
+
+
+class Undo(BattleAPIView):
+    @extend_schema(request=UndoInput, responses=BattleViewSerializer,
+                   summary="Take back your last action (your turn; no die rolled, no card "
+                           "revealed since)")
+    def post(self, request, pk):
+        data = request.data if isinstance(request.data, dict) else {}
+        services.undo(pk, request.user, data.get("seq"))
+        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
+
+
+class Export(APIView):
+    permission_classes = [permissions.AllowAny]  # a public battle's replay is anyone's
+
+    @extend_schema(responses=dict, summary="A finished battle's setup, seed and actions "
+                                           "(replay it with python -m "
+                                           "battles.engine.replay_file)")
+    def get(self, request, pk):
+        return Response(replays.export(replays.replayable(request.user, pk)))

@@ -195,6 +195,7 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         **timing(battle),
         "can_claim": presence.claimable(battle, side, timezone.now()),
         "rated": battle.rated,
+        "can_undo": mine and _can_undo(battle, side),
     }
 
 
@@ -204,6 +205,12 @@ def timing(battle: Battle) -> dict:
     return {"time_control": battle.time_control,
             "clocks": clock.clocks_now(battle, timezone.now()),
             "deadline": battle.deadline.isoformat() if battle.deadline else None}
+
+
+def _can_undo(battle: Battle, side: str) -> bool:
+    from .undo import can_undo  # battles/undo.py: may my last action be taken back now
+
+    return can_undo(battle, side)
 
 
 def deck_kinds(battle: Battle) -> dict[str, str]:

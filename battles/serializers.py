@@ -147,3 +147,10 @@ class BattleViewSerializer(serializers.Serializer):
     can_claim = serializers.BooleanField(help_text="A live battle whose opponent has the move "
                                                    "and has been away too long: POST claim/.")
     rated = serializers.BooleanField(help_text="Updates both players' ratings when over.")
+    can_undo = serializers.BooleanField(
+        required=False, help_text="Whether POST undo/ would take back your last action now "
+                                  "(your turn, no die rolled, no card revealed since).")
+
+
+class UndoInput(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The battle's seq as you last saw it.")

@@ -35,6 +35,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from . import clock, dealing, presence, setup
+from . import undo as undo_rules
 from .bots import BOTS, get_bot
 from .engine import (
     DEFAULT_SETTINGS,
@@ -581,6 +582,44 @@ def claim_absence(battle_id, user) -> Battle:
     return _end_by(battle_id, user, "claim it", outcome)
 
 
+def undo(battle_id, user, seq) -> int:
+    """Take back ``user``'s last action still counting (``battles/undo.py`` says when one
+    may) if ``seq`` is the battle's current sequence number: a new action
+    ``{"type": "undo", "undoes": k}`` is appended and the position is rebuilt from the setup
+    without action ``k``. Returns ``k``. 409 ``cannot_undo`` with the reason otherwise; 409
+    ``out_of_time`` (and the battle ends by time) once the mover's flag has fallen."""
+    if type(seq) is not int:
+        raise BattleError("seq must be a whole number: the seq of the battle you last saw")
+    with transaction.atomic():
+        battle, side = _lock(user, battle_id)
+        if battle.status != Status.ACTIVE:
+            raise Conflict("the battle is not under way: there is nothing to take back",
+                           code="cannot_undo", seq=battle.seq)
+        late = _end_if_out_of_time(battle)
+        if late is None:
+            target = _undo_locked(battle, side, seq)
+    if late is not None:
+        raise late  # the end by time is committed: no undo once the flag has fallen
+    return target
+
+
+def _undo_locked(battle: Battle, side: str, seq: int) -> int:
+    if seq != battle.seq:
+        raise Conflict("the battle has moved on: reload", code="stale_seq", seq=battle.seq)
+    rows = list(battle.actions.order_by("seq"))
+    target, why = undo_rules.undo_target(battle, side,
+                                         [(r.seq, r.side, r.action) for r in rows])
+    if target is None:
+        raise Conflict(f"you cannot undo now: {why}", code="cannot_undo", seq=battle.seq,
+                       reason=why)
+    # Each action was checked when played and its events are compared: no legality
+    # test again, so the battle's row is locked for as short a time as can be.
+    state = undo_rules.rebuild(battle, setup.setup_state(battle),
+                               [r for r in rows if r.seq != target], dice_for, check=False)
+    _record(battle, state, [undo_rules.undo_record(side, target)])
+    return target
+
+
 def bot_move(battle_id: int, seq: int) -> int:
     """The computer plays from ``seq`` until a human has priority or the battle ends; returns
     the number of actions applied. Idempotent: does nothing (0) unless the battle is still at
@@ -642,12 +681,9 @@ def replay(battle: Battle) -> State:
     seed does not re-deal the recorded decks (2.0 deal, battles/dealing.py)."""
     if battle.deck_choices and dealing.redeal(battle, setup.engine_cards(battle)) != battle.decks:
         raise RuntimeError(f"battle {battle.pk}: the seed does not deal the recorded decks")
-    state = setup.setup_state(battle)
-    for row in battle.actions.order_by("seq"):
-        events = apply(state, row.action, dice_for(battle.seed, row.seq))
-        if _plain(events) != row.events:
-            raise RuntimeError(f"battle {battle.pk}: action {row.seq} replays differently")
-    return state
+    # Undone actions and the undos are skipped (battles/undo.py: effective_actions).
+    return undo_rules.rebuild(battle, setup.setup_state(battle),
+                              battle.actions.order_by("seq"), dice_for)
 
 
 def _plain(value: Any) -> Any:

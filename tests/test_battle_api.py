@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 VIEW_KEYS = {"id", "battle", "my_side", "opponent", "seq", "status", "view", "legal_actions",
              "waiting_for", "log", "seed_hash", "seed", "outcome", "scale", "decks", "my_deal",
-             "rated"}
+             "rated", "can_undo"}
 SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "invited", "seq", "status",
                 "waiting_for", "outcome", "created_at", "finished_at", "rated"}
 CLOCK_KEYS = {"time_control", "clocks", "deadline"}  # issue 12, Time (tests/test_battle_clock.py)

@@ -478,3 +478,16 @@ def test_new_battle_form_time_control_and_public(people):
     r = c.post("/battles/", {"battle": "quatre-bras", "side": "french", "opponent": "open",
                              "time_control": "blitz", "scale": "1", "public": "1"})
     assert r.status_code == 400 and "Choose a time control from the list" in r.content.decode()
+
+
+@pytest.mark.django_db
+def test_undo_after_the_deadline_is_refused_and_ends_the_battle(people, booked):
+    b = start(people)
+    loser = b.to_move
+    overdue(b)
+    r = client(mover(b, people)).post(f"/api/battles/{b.pk}/undo/", {"seq": b.seq},
+                                      format="json")
+    assert r.status_code == 409 and r.json()["code"] == "out_of_time"
+    b.refresh_from_db()
+    assert b.status == Status.FINISHED and b.outcome["reason"] == "time"
+    assert b.outcome["winner"] != loser

@@ -78,7 +78,8 @@ def test_time_control_is_checked(org):
         "kind": "live", "base": 300, "increment": 0}
     for bad, words in [({"kind": "blitz"}, "kind"), ({"kind": "live", "base": "5"}, "base"),
                        ({"kind": "correspondence", "days": 0}, "days"),
-                       ({"kind": "live", "base": 600, "days": 2}, "does not take"), ([1], "object")]:
+                       ({"kind": "live", "base": 600, "days": 2}, "does not take"),
+                       ([1], "object")]:
         with pytest.raises(services.TournamentError, match=words):
             services.create_tournament(org, name="x", battle="quatre-bras", online=True,
                                        time_control=bad)

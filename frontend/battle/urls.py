@@ -1,12 +1,14 @@
 from django.urls import path
 
-from . import views
+from . import replay_views, views
 
 # Included from frontend/urls.py under "battles/".
 urlpatterns = [
     path("", views.battle_list, name="battles"),
     path("<int:pk>/", views.battle_page, name="battle"),
     path("<int:pk>/act/", views.act, name="battle-act"),
+    path("<int:pk>/undo/", views.undo, name="battle-undo"),
+    path("<int:pk>/replay/", replay_views.replay, name="battle-replay"),
     path("<int:pk>/join/", views.join, name="battle-join"),
     path("<int:pk>/cancel/", views.cancel, name="battle-cancel"),
     path("<int:pk>/resign/", views.resign, name="battle-resign"),

@@ -586,3 +586,21 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle(request, pk)  # as it is now
     return _render_battle(request, battle, status=status, error=error)
 
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back my last action (``services.undo``); a refusal (409 ``cannot_undo`` with the
+    reason, a stale ``seq``) shows the message with the battle as it is now."""
+    battle = get_battle(request, pk)
+    error, status = "", 200
+    try:
+        services.undo(battle.pk, request.user, _int_or_raw(request.POST.get("seq", "")))
+    except BattleError as exc:
+        refuse(exc)
+        status, error = exc.status, page_message(exc, capitalise=True)
+    else:
+        if not is_htmx(request):
+            return redirect("battle", pk=battle.pk)
+    return _render_battle(request, get_battle(request, pk), status=status, error=error)

@@ -347,6 +347,9 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         return "You drew: " + (", ".join(names) if names else "nothing")
     if t == "prussians_arrive":
         return f"The Prussians arrive: {card(fallback='a Prussian General')} is drawn"
+    if t == "undone":  # battles/undo.py: what was taken back stays as the viewer saw it
+        return (f"{who} took back {'your' if who == 'You' else 'their'} last action "
+                f"(#{event.get('undoes')})")
     if t == "turn":
         whose = "your turn" if side == ctx.viewer else \
             f"the {SIDE_NAMES.get(str(side), '?')} turn"

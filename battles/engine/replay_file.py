@@ -1,0 +1,170 @@
+"""Replay an exported battle offline (``GET /api/battles/<id>/export/``), with no Django.
+
+An export (``format: "eagles-battle/1"``) holds the setup (battle, settings, scale, each
+army's deck kind and deck, the card records the battle played with, the revealed seed) and
+every recorded action in order, undos included (``{"type": "undo", "undoes": k}``), each
+with the events the site recorded for it. ``replay_export(doc)`` rebuilds the battle:
+
+- the position is set up with ``new_battle`` exactly as the site set it up;
+- undone actions and the undos themselves are skipped (``effective_actions``: the one
+  function every replay uses, the site's included);
+- action ``n`` rolls ``action_dice(seed, n)``, the dice the site gave it, and is checked for
+  legality; its events must equal the recorded ones, so every die is re-derived from the
+  seed and compared;
+- the final outcome must equal the recorded one.
+
+Command line::
+
+    python -m battles.engine.replay_file export.json
+
+prints the outcome and ``replayed N actions, dice verified`` (exit status 1 and the reason
+when anything differs, 2 when the file cannot be read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .dice import SeededDice
+from .engine import apply
+from .errors import IllegalAction
+from .state import State, new_battle
+
+FORMAT = "eagles-battle/1"
+UNDO = "undo"  # the action type of an undo row: {"type": "undo", "undoes": <seq>}
+UNDONE = "undone"  # its one event: {"type": "undone", "undoes": <seq>, "side", "visibility"}
+
+
+
+class ReplayMismatch(ValueError):
+    """The export does not replay as recorded (a changed die, action, event or outcome)."""
+
+
+def action_dice(seed: int | str, seq: int) -> SeededDice:
+    """The dice of action number ``seq``: an endless stream fixed by the seed and ``seq``
+    (the site's ``services.dice_for``)."""
+    return SeededDice(f"{seed}:{seq}")
+
+
+def _get(row: Any, name: str) -> Any:
+    return row[name] if isinstance(row, Mapping) else getattr(row, name)
+
+
+def is_undo(action: Any) -> bool:
+    return isinstance(action, Mapping) and action.get("type") == UNDO
+
+
+def effective_actions[Row](rows: Iterable[Row]) -> list[Row]:
+    """The actions that count, in order: ``rows`` (dicts or objects with ``seq``, ``side``
+    and ``action``, in seq order) without the undo rows and the actions they took back.
+
+    An undo takes back the last action still counting, of its own side (the only undo the
+    site offers); anything else is a corrupt log (``ReplayMismatch``)."""
+    kept: list[Row] = []
+    for row in rows:
+        action = _get(row, "action")
+        if not is_undo(action):
+            kept.append(row)
+            continue
+        target = action.get("undoes")
+        if not kept or _get(kept[-1], "seq") != target:
+            raise ReplayMismatch(f"action {_get(row, 'seq')} undoes {target!r}, which is not "
+                                 "the last action still counting")
+        if _get(kept[-1], "side") != _get(row, "side"):
+            raise ReplayMismatch(f"action {_get(row, 'seq')} undoes an action of the other "
+                                 "side")
+        kept.pop()
+    return kept
+
+
+def plain(value: Any) -> Any:
+    """``value`` as it reads back from JSON."""
+    return json.loads(json.dumps(value))
+
+
+@dataclass
+class ReplayResult:
+    state: State
+    actions: int  # actions replayed (undone ones and undos not counted)
+    undone: int  # actions taken back
+    dice: int  # dice re-derived from the seed
+    outcome: dict | None
+
+
+def setup_from_export(doc: Mapping[str, Any]) -> State:
+    """The position before the first action, from an export's setup."""
+    if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
+        raise ReplayMismatch(f"not an EAGLES battle export (format {FORMAT!r} expected)")
+    return new_battle(doc["battle"], doc["seed"], doc.get("decks") or None, doc.get("settings"),
+                      cards=doc["card_records"], deck_kinds=doc.get("deck_kinds") or None)
+
+
+def count_dice(events: Iterable[Mapping[str, Any]]) -> int:
+    return sum(len(e.get("dice") or ()) for e in events)
+
+
+def replay_export(doc: Mapping[str, Any]) -> ReplayResult:
+    """Replay an export; ``ReplayMismatch`` names the first thing that differs."""
+    state = setup_from_export(doc)
+    rows = list(doc.get("actions") or ())
+    for i, row in enumerate(rows, 1):
+        if _get(row, "seq") != i:
+            raise ReplayMismatch(f"the actions are not numbered 1, 2, ...: {i} is missing")
+    kept = effective_actions(rows)
+    dice = 0
+    for row in kept:
+        seq = row["seq"]
+        try:
+            events = apply(state, row["action"], action_dice(doc["seed"], seq))
+        except IllegalAction as exc:
+            raise ReplayMismatch(f"action {seq} is not legal: {exc}") from None
+        if "events" in row and plain(events) != row["events"]:
+            raise ReplayMismatch(f"action {seq} replays differently from the recorded events "
+                                 "(a die or a card differs)")
+        dice += count_dice(events)
+    outcome = plain(state.outcome) if state.outcome else None
+    if outcome != doc.get("outcome"):
+        raise ReplayMismatch(f"the replay ends with {outcome!r}, the export says "
+                             f"{doc.get('outcome')!r}")
+    return ReplayResult(state, len(kept), (len(rows) - len(kept)) // 2, dice, outcome)
+
+
+def outcome_words(outcome: Mapping[str, Any] | None) -> str:
+    if not outcome:
+        return "no outcome: the battle is not over"
+    winner = outcome.get("winner")
+    who = f"{winner} win" if winner else "a draw"
+    return f"{who} ({outcome.get('reason')}, turn {outcome.get('turn')})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m battles.engine.replay_file",
+        description="Replay an EAGLES battle export offline and check every die.")
+    parser.add_argument("file", help="the JSON of GET /api/battles/<id>/export/ ('-': stdin)")
+    args = parser.parse_args(argv)
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        doc = json.loads(text)
+    except (OSError, ValueError) as exc:
+        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = replay_export(doc)
+    except (ReplayMismatch, IllegalAction, KeyError, TypeError) as exc:
+        print(f"replay failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"outcome: {outcome_words(result.outcome)}")
+    undone = f" ({result.undone} taken back)" if result.undone else ""
+    print(f"replayed {result.actions} actions{undone}, dice verified "
+          f"({result.dice} dice re-derived from the seed {doc['seed']})")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

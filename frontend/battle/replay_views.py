@@ -1,0 +1,105 @@
+"""The replay page of a finished battle: ``/battles/<id>/replay/?step=n&as=french|allied|all``.
+
+For its players and, if the battle is public, anyone (a private battle of others is a 404;
+a battle not over yet is refused with 409: its seed and face-down cards are still secret).
+The battle is rebuilt once per request from its setup and revealed seed
+(``battles.replays.replay_book``: every position kept, every action's events compared with
+those recorded), so any step is drawn without replaying again, and the page says whether
+every die re-derived from the seed matches what was rolled. The board is drawn by the battle
+page's renderer (``board_svg``) from the chosen viewpoint: a side's own view, or ``all`` (both
+sides' views merged: every card).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+
+from battles import replays
+from battles.engine import SIDES
+from battles.errors import BattleError
+from battles.selectors import side_of
+from battles.setup import engine_cards
+from frontend.battle.board_svg import board_svg
+from frontend.battle.views import battle_name, outcome_text
+from frontend.battle.words import describe_action, describe_events
+from frontend.errors import page_message, refuse
+
+TEMPLATE = "frontend/battles/replay.html"
+VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"), ("all", "All cards"))
+
+
+def _step(raw: str | None, last: int) -> int:
+    if raw is None or raw == "":
+        return last
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 7):
+        raise BattleError("step must be a whole number: 0 is the position before the first "
+                          "action")
+    return min(int(raw), last)
+
+
+def dice_sentence(book: replays.ReplayBook, seed: int) -> str:
+    check = book.check
+    if check.ok:
+        return (f"All {check.dice} dice rolls re-derived from the revealed seed {seed}: "
+                "they match")
+    return (f"The dice do not match: action {check.mismatch} replays differently from the "
+            f"revealed seed {seed} ({check.detail})")
+
+
+def _events_seen(events: list[dict], viewpoint: str) -> tuple[list[dict], str | None]:
+    if viewpoint in SIDES:
+        return events, viewpoint
+    return [{**e, "visibility": "all"} for e in events], None
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        battle = replays.replayable(request.user, pk)
+    except BattleError as exc:
+        refuse(exc)  # 404: not one the user may see
+        return render(request, TEMPLATE, {"error": page_message(exc, capitalise=True),
+                                          "battle_id": pk}, status=exc.status)
+    mine = side_of(battle, request.user)
+    viewpoint = request.GET.get("as") or mine or "all"
+    raw = request.GET.get("step")
+    try:
+        if viewpoint not in ("french", "allied", "all"):
+            raise BattleError("as must be french, allied or all")
+        _step(raw, 0)  # well formed (its range is known once the battle is rebuilt)
+    except BattleError as exc:
+        return render(request, TEMPLATE, {"error": page_message(exc, capitalise=True),
+                                          "battle_id": pk}, status=exc.status)
+    # One replay per request, keeping only the positions drawn: this step and the one before.
+    book = replays.replay_book(battle, keep=lambda i, last: _step(raw, last) - i in (0, 1))
+    last = len(book.steps) - 1
+    n = _step(raw, last)
+    cards = engine_cards(battle)
+    step = book.steps[n]
+    shown = book.view(n, viewpoint)
+    facing = viewpoint if viewpoint in SIDES else (mine or "french")
+    events, seen_by = _events_seen(step.events, viewpoint)
+    before = book.view(n - 1, viewpoint) if n else None
+    lines = describe_events(events, seen_by, cards, view=shown, before=before)
+    action_text = ""
+    if step.action is not None:
+        action_text = describe_action(step.action, before or shown, cards)
+    seed_ok = hashlib.sha256(str(battle.seed).encode()).hexdigest() == battle.seed_hash
+    return render(request, TEMPLATE, {
+        "battle": battle, "battle_id": battle.pk, "battle_name": battle_name(battle.battle),
+        "players": {s: (battle.player(s).username if battle.player(s) else
+                        f"computer ({battle.bot})" if battle.bot else "?") for s in SIDES},
+        "step": n, "last": last, "prev": max(n - 1, 0), "next": min(n + 1, last),
+        "viewpoint": viewpoint, "viewpoints": VIEWPOINTS,
+        "turns": [{"turn": t, "step": i, "label": f"Turn {t}" if t else "Deployment",
+                   "current": step.turn == t} for t, i in book.turns()],
+        "board": mark_safe(board_svg(shown, facing, cards, id_prefix="replay")),  # noqa: S308
+        "action_text": action_text,
+        "lines": lines, "undone": book.undone,
+        "dice": dice_sentence(book, battle.seed), "dice_ok": book.check.ok,
+        "seed": str(battle.seed), "seed_hash": battle.seed_hash, "seed_ok": seed_ok,
+        "outcome": outcome_text(battle.outcome, viewpoint if viewpoint in SIDES else None),
+    })
