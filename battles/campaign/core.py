@@ -208,7 +208,7 @@ def _start_boards(c: Campaign, events: list[Event]) -> None:
     c.step = "play"
     for b in ORDER[c.phase]:
         decks: dict[str, list[int]] = {army: [] for army in chart_row(b)}
-        for s, side in enumerate(SIDES):
+        for side in SIDES:
             _, forced = split_plan(c, side)
             for n in forced[b] + c.splits[side][b]:
                 decks[c.cards[n].army].append(n)

@@ -314,7 +314,7 @@ def test_16_l_a_draw_is_no_french_win():
 
 
 def test_16_m_charleroi_row_and_decks():
-    from game import CAMPAIGN_CHART, BATTLES_CHART
+    from game import BATTLES_CHART, CAMPAIGN_CHART
     assert "charleroi" in CAMPAIGN_CHART and "charleroi" not in BATTLES_CHART
     assert deck_figures("charleroi", "french", "campaign", 1, size=20).reinforcement_rate == 3
     c = drive(small_campaign(), retreat={("quatre-bras", "french"), ("ligny", "allied")},
