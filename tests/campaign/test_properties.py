@@ -97,3 +97,19 @@ def test_replays_are_byte_identical():
             i += 1
         docs.append(json.dumps(to_json(c), sort_keys=True))
     assert docs[0] == docs[1]
+
+
+def test_to_json_matches_the_schema():
+    from pathlib import Path
+
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "battles" / "campaign" /
+                         "campaign.schema.json").read_text())
+    c = new_campaign(2, TABLE, small_pools(), {"turn_cap": 3})
+    rng = random.Random(2)
+    for i in range(60):
+        jsonschema.validate(json.loads(json.dumps(to_json(c))), schema)
+        if to_move(c) is None:
+            break
+        step(c, rng, i, 2)
