@@ -41,8 +41,16 @@ BATTLES_CHART: dict[str, dict[str, ChartEntry]] = {
 
 
 def chart_entry(battle: str, army: str) -> ChartEntry | None:
-    """The chart cell for an army at a battle, or None if that army did not fight there."""
-    return BATTLES_CHART.get(battle, {}).get(army)
+    """The chart cell for an army at a battle, or None if that army did not fight there
+    (the campaign-only Charleroi row of ``game.campaign`` included)."""
+    return chart_row(battle).get(army)
+
+
+def chart_row(battle: str) -> dict[str, ChartEntry]:
+    """A battle's chart row: the Battles Chart, or the campaign-only row (16.0 Charleroi)."""
+    from .campaign import CAMPAIGN_CHART
+
+    return BATTLES_CHART.get(battle) or CAMPAIGN_CHART.get(battle, {})
 
 
 def armies_at(battle: str, side: str | None = None) -> tuple[str, ...]:

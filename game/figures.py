@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .campaign import CAMPAIGN_BATTLES
 from .chart import chart_entry
 
 DECK_KINDS: tuple[str, ...] = ("dealt", "custom", "campaign")
@@ -72,5 +73,6 @@ def deck_figures(battle: str, army: str, kind: str, scale: Fraction | int | None
         rate = (None if size is None
                 else max(1, round_half_up(Fraction(entry.reinforcements * size, entry.deck))))
     else:  # 16.0: "double the rates noted on the Battle Chart", at the battle's scale
-        rate = max(1, round_half_up(2 * entry.reinforcements * scale)) if usable else None
+        factor = 1 if battle in CAMPAIGN_BATTLES else 2  # Charleroi: 16.0 prints its rates
+        rate = max(1, round_half_up(factor * entry.reinforcements * scale)) if usable else None
     return DeckFigures(size, muster, rate, bp_limit)

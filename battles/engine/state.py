@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from game import BATTLES_CHART, deck_figures
+from game import BATTLES_CHART, chart_row, deck_figures
 
 from .board import ARMY_SIDE
 from .cards import CardTable, load_cards
@@ -111,7 +111,7 @@ def historical_deck(battle: str, army: str, seed: int | str,
     battle (2.0 note; terrain is always historical), keeping the card types in the proportions
     of that pool (RULINGS: default decks), as a player building a historical deck would."""
     cards = card_table(cards)
-    size = BATTLES_CHART[battle][army].deck
+    size = chart_row(battle)[army].deck
     pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
     rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
     if size >= len(pool):
@@ -163,7 +163,7 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
     ``deck_kinds``: army -> ``{"kind": "dealt" | "custom" | "campaign", "scale": "1/2"}``;
     an army not named has a dealt deck scaled by its size. Muster and reinforcement rate are
     ``game.deck_figures`` of that (the rule the deck validator uses)."""
-    if battle not in BATTLES_CHART:
+    if not chart_row(battle):  # the four battles, or a campaign-only one (16.0 Charleroi)
         raise IllegalAction(f"unknown battle {battle!r}")
     cards = card_table(cards)
     s = State.__new__(State)
@@ -181,10 +181,10 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
     s.prussians = battle != "waterloo"  # 10.0 only restricts the Prussians at Waterloo
     s.outcome = None
     s.deck_bp = [0, 0]
-    s.armies = tuple(BATTLES_CHART[battle])
+    s.armies = tuple(chart_row(battle))
     s.cache = None
     rng = random.Random(f"eagles-setup:{battle}:{seed}")
-    for army, entry in BATTLES_CHART[battle].items():
+    for army, entry in chart_row(battle).items():
         deck = list((decks or {}).get(army) or historical_deck(battle, army, seed, cards))
         for n in deck:
             if n not in cards or cards[n].army != army:

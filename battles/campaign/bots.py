@@ -1,0 +1,60 @@
+"""Campaign players: the battle bots (battles.bots) plus the campaign decisions.
+
+``CampaignBot(name, cards).choose(view, legal, rng)`` sees only ``view(campaign, side)`` and
+the legal actions. Battle actions go to the wrapped bot with that board's view; splits,
+retreats and reinforcements are decided here:
+
+- split: ``random`` picks a proposal at random, ``greedy`` the first (historical) one;
+- reinforce: ``random`` at random, ``greedy`` always reinforces;
+- retreat (when offered): ``greedy`` retreats when its cards at that battle (field, Reserve,
+  decks) are under a third of the enemy's; ``random`` retreats one time in twenty.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from battles.bots import get_bot
+
+RETREAT_SHARE = 1 / 3
+RANDOM_RETREAT = 0.05
+
+
+def _strength(board: dict[str, Any], side: str) -> int:
+    on_field = sum(1 for p in board["pieces"] if p["side"] == side)
+    reserve = board["reserves"][side]["count"]
+    armies = {"french": ("french",), "allied": ("british", "prussian")}[side]
+    decks = sum(n for army, n in board["decks"].items() if army in armies)
+    return on_field + reserve + decks
+
+
+class CampaignBot:
+    def __init__(self, name: str, cards=None) -> None:
+        self.name = name
+        self.bot = get_bot(name, cards)
+        self.needs_view = name != "random"
+
+    def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random
+               ) -> dict:
+        kind = legal[0]["type"]
+        if kind == "split":
+            return legal[0] if self.name != "random" else legal[rng.randrange(len(legal))]
+        if kind in ("reinforce", "keep"):
+            return legal[0] if self.name != "random" else legal[rng.randrange(len(legal))]
+        board = legal[0]["board"]
+        retreat = next((a for a in legal if a["type"] == "retreat"), None)
+        moves = [a for a in legal if a["type"] != "retreat"]
+        if retreat is not None:
+            if self.name == "random":
+                if rng.random() < RANDOM_RETREAT:
+                    return retreat
+            elif view is not None:
+                b = view["boards"][board]
+                me, foe = retreat["side"], "allied" if retreat["side"] == "french" else "french"
+                if _strength(b, me) < RETREAT_SHARE * _strength(b, foe):
+                    return retreat
+        plain = [{k: v for k, v in a.items() if k != "board"} for a in moves]
+        bview = view["boards"][board] if (view is not None and self.bot.needs_view) else None
+        pick = self.bot.choose(bview, plain, rng)
+        return {**pick, "board": board}
