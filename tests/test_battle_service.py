@@ -52,20 +52,23 @@ def play_out(b: Battle, user, rng: random.Random, capture, sent: list) -> dict:
             with capture(execute=True):
                 events = services.act(b.pk, user, b.seq, action)
             b.refresh_from_db()
-            assert b.seq == before + 1
-            row = b.actions.get(seq=b.seq)
+            assert b.seq >= before + 1  # then the actions auto-played for the human, if any
+            row = b.actions.get(seq=before + 1)
             assert row.action == action and row.side == side
+            assert all(r.side == side for r in b.actions.filter(seq__gt=before + 1))
             assert events == events_for(row.events, side)
             if services.priority(b) not in (side, None):  # the computer is asked to move
                 assert sent[-1] == (b.pk, b.seq)
-            counts["human"] += 1
+            counts["human"] += b.seq - before  # with the actions auto-played for the human
         else:
             before = b.seq
-            applied = tasks.bot_move(b.pk, b.seq)
+            with capture(execute=True):
+                applied = tasks.bot_move(b.pk, b.seq)
             counts["tasks"] += 1
             b.refresh_from_db()
             assert applied >= 1 and b.seq == before + applied
-            assert services.priority(b) in (side, None)  # hands over, or the battle is over
+            # hands over, or the battle is over, or the human's auto-pass handed back (asked)
+            assert services.priority(b) in (side, None) or sent[-1] == (b.pk, b.seq)
             counts["computer"] += applied
         view = services.battle_view(b, user)
         if b.status == Status.ACTIVE:
