@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import quickstart, views
 
 # Included from frontend/urls.py under "battles/".
 urlpatterns = [
@@ -9,4 +9,6 @@ urlpatterns = [
     path("<int:pk>/act/", views.act, name="battle-act"),
     path("<int:pk>/join/", views.join, name="battle-join"),
     path("<int:pk>/cancel/", views.cancel, name="battle-cancel"),
+    path("play-now/", quickstart.play_now, name="battle-play-now"),
+    path("preferences/", quickstart.preferences, name="battle-preferences"),
 ]
