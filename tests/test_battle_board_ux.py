@@ -293,3 +293,20 @@ def test_home_offers_play_now(user, client):
     r = client.post("/battles/play-now/")
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
     assert not Battle.objects.exists()
+
+
+def test_the_new_renderers_are_pure():
+    """dice_svg, warnings and board_ux import nothing from Django (the pure renderers)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\n"
+            "import frontend.battle.dice_svg, frontend.battle.warnings, "
+            "frontend.battle.board_ux\n"
+            "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('django', 'rest_framework', 'celery'))))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent,
+                         capture_output=True, text=True, check=True,
+                         env={"PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip() == ""

@@ -227,8 +227,8 @@ class Board:
         if pid in self.marked_pieces:
             classes.append("changed")
             body.append(f'<rect class="ring" x="-2.5" y="-2.5" width="{w + 5:.1f}" '
-                        f'height="{h + 5}" rx="6" fill="none" stroke="#1f6fd1" '
-                        f'stroke-width="2" stroke-opacity="0.85"/>')
+                        f'height="{h + 5}" rx="6" fill="none" stroke="#00a0b0" '
+                        f'stroke-width="3"/>')
         if "pending-target" in classes or "pending-attacker" in classes:
             body.append(f'<rect x="-1.5" y="-1.5" width="{w + 3:.1f}" height="{h + 3}" rx="5" '
                         f'fill="none" stroke="#e07b00" stroke-width="2.5" '
