@@ -86,7 +86,8 @@ def dice_svg(rolls: Sequence[Mapping]) -> str:
                       + (f" ({r['summary']})" if r["summary"] else "") for r in rolls)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="dice" viewBox="0 0 {width} '
            f'{height}" width="{width}" height="{height}" role="img" '
-           f'font-family="system-ui, sans-serif" aria-label="The last dice: {esc(words)}"><title>{esc(words)}</title>']
+           f'font-family="system-ui, sans-serif" aria-label="The last dice: {esc(words)}">'
+           f'<title>{esc(words)}</title>']
     for i, r in enumerate(rolls):
         y = 2 + i * ROW
         out.append(f'<text x="0" y="{y + SIZE / 2 + 4:.1f}" font-size="12" '

@@ -2,6 +2,9 @@
 Reserve, its Positions light up and the action list shows only its actions; a click on a lit
 Position deploys it (through htmx, no reload), and the card stands there on the new board."""
 
+import os
+from pathlib import Path
+
 from playwright.sync_api import expect
 
 from battles import services, tasks
@@ -25,13 +28,18 @@ def test_select_a_card_see_its_targets_lit_and_play_by_clicking_one(logged_in_pa
         return [f.dataset.select, f.dataset.target]; }""")
     n_mine = page.locator(f'form.b-act[data-select="{key}"]').count()
     card = page.locator(f'.b-reserve li[data-select="{key}"]')
-    card.click()
+    card.locator("a").click()  # the card's name selects it (Ctrl-click: its page)
     expect(card).to_have_class("army-british selectable selected")
+    assert len(page.context.pages) == 1  # selected, not opened in a new tab
     place = target.split(":", 1)[1]
     lit = page.locator(f'[data-testid=board] svg .position[data-place="{place}"]')
     expect(lit).to_have_class("position lit")
     assert page.locator("form.b-act:visible").count() == n_mine  # the list shows its actions
     expect(page.get_by_test_id("filter-note")).to_be_visible()
+    if os.environ.get("EAGLES_SCREENSHOTS"):
+        Path(os.environ["EAGLES_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{os.environ['EAGLES_SCREENSHOTS']}/board-selected.png",
+                        full_page=True)
     # a click on the lit Position plays the plain deploy there
     lit.click(position={"x": 30, "y": 8})  # the Position's name, a text inside it
     expect(page.get_by_test_id("battle-play")).to_have_attribute("data-seq", "1")

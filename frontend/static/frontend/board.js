@@ -148,6 +148,14 @@
   }
 
   document.addEventListener("click", function (event) {
+    // A Reserve card's name selects it; with Ctrl, Shift or Cmd it opens the card's page.
+    var link = event.target.closest("a");
+    if (link && link.closest(".b-reserve li.selectable") &&
+        !(event.ctrlKey || event.metaKey || event.shiftKey || event.altKey)) {
+      activate(link);
+      event.preventDefault();
+      return;
+    }
     if (event.target.closest("a, button, input, select, textarea, label")) return;
     if (activate(event.target)) event.preventDefault();
   });
