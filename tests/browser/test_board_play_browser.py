@@ -3,6 +3,7 @@ Reserve, its Positions light up and the action list shows only its actions; a cl
 Position deploys it (through htmx, no reload), and the card stands there on the new board."""
 
 import os
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -49,7 +50,11 @@ def test_select_a_card_see_its_targets_lit_and_play_by_clicking_one(logged_in_pa
     assert f"card:{row.action['card']}" == key
     assert page.locator(f'[data-testid=board] svg .position[data-place="{place}"] '
                         f'.piece[data-side="allied"]').count() >= 1
-    # Escape clears a selection; the action list is whole again
-    page.locator(".b-reserve li.selectable").first.click()
+    # the keyboard: Enter on a Reserve card selects it, Escape clears; the list is whole again
+    other = page.locator(".b-reserve li.selectable").first
+    other.focus()
+    page.keyboard.press("Enter")
+    expect(other).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.get_by_test_id("filter-note")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("filter-note")).to_have_count(0)

@@ -78,6 +78,7 @@
       note = document.createElement("p");
       note.className = "b-filter-note";
       note.setAttribute("data-testid", "filter-note");
+      note.setAttribute("role", "status");
       var title = a.querySelector("h2");
       title.parentNode.insertBefore(note, title.nextSibling);
     }
@@ -166,6 +167,11 @@
     if (!el.closest || !el.closest(".piece, .position, .front, .reserve, .b-reserve li")) return;
     if (activate(el)) event.preventDefault();
   });
-  document.addEventListener("htmx:afterSettle", prepare);
+  document.addEventListener("htmx:afterSettle", function () {
+    prepare();
+    // an action that can lose the battle asks first: the question takes the focus
+    var confirm = document.querySelector("[data-testid=confirm-button]");
+    if (confirm) confirm.focus();
+  });
   prepare();
 })();
