@@ -200,6 +200,7 @@ def test_the_confirm_step(user, sent, monkeypatch):
         return "This leaves your Left without a troop card: ... Confirm?" if a == action else ""
 
     monkeypatch.setattr(play, "warning", fake)
+    monkeypatch.setattr(play, "WARNED", (action["type"],))  # a move or the end of deployment
     c = client_for(user)
     data = {"seq": "0", "action": json.dumps(action)}
     r = c.post(f"/battles/{b.pk}/act/", data)

@@ -15,7 +15,7 @@ from battles.setup import engine_cards
 
 from .board_svg import board_svg
 from .board_ux import extras
-from .warnings import warning
+from .warnings import WARNED, warning
 
 
 def my_last_seq(battle: Battle, side: str) -> int | None:
@@ -41,7 +41,7 @@ def add_board_ux(context: dict, battle: Battle, cards: Mapping | None = None) ->
 def confirm_warning(battle: Battle, user, seq, action) -> str:
     """The warning to confirm before ``action`` (one of my legal actions at ``seq``), or ""
     (anything else goes to the service, which accepts or refuses it)."""
-    if not isinstance(action, dict):
+    if not isinstance(action, dict) or action.get("type") not in WARNED:
         return ""
     bv = selectors.battle_view(battle, user)
     if bv["view"] is None or seq != bv["seq"] or action not in bv["legal_actions"]:

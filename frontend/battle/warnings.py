@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from .view_context import POS_NAMES, Ctx
 
 TROOPS = ("infantry", "cavalry", "artillery")
+WARNED = ("move", "deployment_done")  # the only actions that can be warned about
 
 
 def _is_troop(p: Mapping, ctx: Ctx) -> bool:

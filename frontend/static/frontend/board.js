@@ -34,6 +34,8 @@
 
   function prepare() {
     selected = null;
+    var log = document.querySelector(".b-log-turns");  // the newest lines in view
+    if (log) log.scrollTop = log.scrollHeight;
     var seen = {};
     forms().forEach(function (f) { seen[f.dataset.select] = true; });
     Object.keys(seen).forEach(function (key) {
