@@ -34,7 +34,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from . import clock, dealing, presence, setup
+from . import autoplay, clock, dealing, presence, setup
 from . import undo as undo_rules
 from .bots import BOTS, get_bot
 from .engine import (
@@ -460,7 +460,9 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
             raise BattleError(str(exc), code="illegal_action") from None
         action = legal[legal.index(action)]  # the engine's own dict (12, never 12.0 or True)
         events = apply(state, action, dice_for(battle.seed, battle.seq + 1), check=False)
-        _record(battle, state, [(side, action, events)])
+        moves = [(side, action, events)]
+        autoplay.extend(battle, state, moves)  # forced moves and auto-passes that follow
+        _record(battle, state, moves)
     return events, side, None
 
 
@@ -654,6 +656,8 @@ def bot_move(battle_id: int, seq: int) -> int:
                 raise RuntimeError(f"bot {battle.bot} chose an illegal action {action!r}")
             events = apply(state, action, dice_for(battle.seed, n), check=False)
             moves.append((me, action, events))
+        if moves and not stuck:
+            autoplay.extend(battle, state, moves)  # the human's auto-pass, forced moves
         if moves:
             _record(battle, state, moves, ask_computer=not stuck)
         return len(moves)

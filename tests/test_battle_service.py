@@ -11,7 +11,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from battles import services, tasks
+from battles import autoplay, services, tasks
 from battles.bots import Bot
 from battles.engine import events_for, from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, BattleAction, Status
@@ -52,20 +52,23 @@ def play_out(b: Battle, user, rng: random.Random, capture, sent: list) -> dict:
             with capture(execute=True):
                 events = services.act(b.pk, user, b.seq, action)
             b.refresh_from_db()
-            assert b.seq == before + 1
-            row = b.actions.get(seq=b.seq)
+            assert b.seq >= before + 1  # then the actions auto-played for the human, if any
+            row = b.actions.get(seq=before + 1)
             assert row.action == action and row.side == side
+            assert all(r.side == side for r in b.actions.filter(seq__gt=before + 1))
             assert events == events_for(row.events, side)
             if services.priority(b) not in (side, None):  # the computer is asked to move
                 assert sent[-1] == (b.pk, b.seq)
-            counts["human"] += 1
+            counts["human"] += b.seq - before  # with the actions auto-played for the human
         else:
             before = b.seq
-            applied = tasks.bot_move(b.pk, b.seq)
+            with capture(execute=True):
+                applied = tasks.bot_move(b.pk, b.seq)
             counts["tasks"] += 1
             b.refresh_from_db()
             assert applied >= 1 and b.seq == before + applied
-            assert services.priority(b) in (side, None)  # hands over, or the battle is over
+            # hands over, or the battle is over, or the human's auto-pass handed back (asked)
+            assert services.priority(b) in (side, None) or sent[-1] == (b.pk, b.seq)
             counts["computer"] += applied
         view = services.battle_view(b, user)
         if b.status == Status.ACTIVE:
@@ -81,6 +84,9 @@ def play_out(b: Battle, user, rng: random.Random, capture, sent: list) -> dict:
 def test_whole_quatre_bras_battle_against_the_computer(user, side, bot, seed, sent, monkeypatch,
                                                       django_capture_on_commit_callbacks):
     monkeypatch.setattr(services, "new_seed", lambda: seed)
+    # The seeds give long battles when every action is a click (auto-play changes the battle
+    # played: battles/autoplay.py, its own whole battles in tests/test_autoplay.py).
+    monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
     with django_capture_on_commit_callbacks(execute=True):
         b = services.create_battle(user, "quatre-bras", side, bot=bot)
     # 4.1 the Allies deploy first: the computer is asked to move at once when it plays them.
@@ -93,6 +99,7 @@ def test_whole_quatre_bras_battle_against_the_computer(user, side, bot, seed, se
                       django_capture_on_commit_callbacks, sent)
 
     b.refresh_from_db()
+    assert b.turn >= 10  # the long battle the seed was chosen for
     assert b.status == Status.FINISHED and b.finished_at is not None
     assert b.outcome and b.outcome["winner"] in ("french", "allied", None)
     assert b.seq == counts["human"] + counts["computer"] == b.actions.count()

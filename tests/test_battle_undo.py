@@ -10,7 +10,7 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from battles import services, undo
+from battles import autoplay, services, undo
 from battles.engine import from_json, legal_actions, to_json
 from battles.engine.replay_file import ReplayMismatch, effective_actions
 from battles.models import Battle, Status
@@ -277,10 +277,14 @@ def test_undo_through_the_api_and_the_page(duel, user, other_user):
     assert r.status_code == 409 and "nothing to take back" in r.content.decode()
 
 
-def test_random_battle_with_undos_replays_to_the_live_state(duel, user, other_user):
+def test_random_battle_with_undos_replays_to_the_live_state(duel, user, other_user,
+                                                            monkeypatch):
     """Two seeded random players, each taking back their last action whenever allowed (one
     time in three): every undo restores the position before that action exactly, the
-    refusals name why, and the whole battle replays from its setup to the live state."""
+    refusals name why, and the whole battle replays from its setup to the live state.
+    Every action is a click here (no auto-play: battles/autoplay.py), as the seed was
+    chosen for."""
+    monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
     b = duel
     players = {"french": user, "allied": other_user}
     rng = random.Random("undo")

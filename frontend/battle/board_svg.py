@@ -90,8 +90,11 @@ _LATTICE = ('<path d="' + " ".join(f"M{i},0 L{i - CHIP_H},{CHIP_H}"
 
 
 class Board:
-    def __init__(self, view: Mapping, side: str, ctx: Ctx, prefix: str):
+    def __init__(self, view: Mapping, side: str, ctx: Ctx, prefix: str,
+                 marked: tuple = ((), ())):
         self.view, self.side, self.ctx, self.prefix = view, side, ctx, prefix
+        # what the opponent just changed (frontend.battle.board_ux.changed_marks): a ring
+        self.marked_pieces, self.marked_places = set(marked[0]), set(marked[1])
         self.enemy = "allied" if side == "french" else "french"
         own_pos = [f"{side}_{p}" for p in ("left", "center", "right")]
         self.bottom = own_pos
@@ -221,6 +224,11 @@ class Board:
             if not up and not decoy:
                 marks.append(("face down", MUTED, False))
             body.append(marks_line(tx, 40.5, marks, 9.5, fit, "status"))
+        if pid in self.marked_pieces:
+            classes.append("changed")
+            body.append(f'<rect class="ring" x="-2.5" y="-2.5" width="{w + 5:.1f}" '
+                        f'height="{h + 5}" rx="6" fill="none" stroke="#00a0b0" '
+                        f'stroke-width="3"/>')
         if "pending-target" in classes or "pending-attacker" in classes:
             body.append(f'<rect x="-1.5" y="-1.5" width="{w + 3:.1f}" height="{h + 3}" rx="5" '
                         f'fill="none" stroke="#e07b00" stroke-width="2.5" '
@@ -250,7 +258,8 @@ class Board:
         engaged = self.engaged(place)
         label = self.ctx.where(place)
         label = label[0].upper() + label[1:]
-        parts = [f'<g class="position{" engaged" if engaged else ""}" '
+        changed = " changed" if place in self.marked_places else ""
+        parts = [f'<g class="position{" engaged" if engaged else ""}{changed}" '
                  f'data-place="{esc(place)}">',
                  f'<title>{esc(label)}{" (engaged)" if engaged else ""}</title>',
                  f'<rect x="{x:.1f}" y="{y:.1f}" width="{COL_W:.1f}" height="{h:.1f}" rx="6" '
@@ -470,7 +479,7 @@ class Board:
 
 
 def board_svg(view: dict, side: str, cards: Mapping | None = None, *,
-              id_prefix: str = "board") -> str:
+              id_prefix: str = "board", marked: tuple = ((), ())) -> str:
     """The battlefield of `view` (from ``battles.engine.view``) drawn from `side`'s point of
     view, as a standalone accessible SVG string. `cards`: the card table (default: the
     battle's card table, e.g. ``battles.setup.engine_cards``; catalogue records keyed by
@@ -479,7 +488,7 @@ def board_svg(view: dict, side: str, cards: Mapping | None = None, *,
         side = view.get("viewer") if view.get("viewer") in SIDES else "french"
     prefix = re.sub(r"[^A-Za-z0-9_-]", "", id_prefix) or "board"
     ctx = Ctx(view, cards)
-    return Board(view, side, ctx, prefix).render()
+    return Board(view, side, ctx, prefix, marked).render()
 
 
 # -- actions in words ----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import replay_views, views
+from . import quickstart, replay_views, views
 
 # Included from frontend/urls.py under "battles/".
 urlpatterns = [
@@ -13,4 +13,6 @@ urlpatterns = [
     path("<int:pk>/cancel/", views.cancel, name="battle-cancel"),
     path("<int:pk>/resign/", views.resign, name="battle-resign"),
     path("<int:pk>/claim/", views.claim, name="battle-claim"),
+    path("play-now/", quickstart.play_now, name="battle-play-now"),
+    path("preferences/", quickstart.preferences, name="battle-preferences"),
 ]

@@ -50,6 +50,7 @@ from battles.errors import BattleError, NotFound
 from battles.models import Battle, Status
 from battles.setup import engine_cards
 from decks.selectors import decks_of, playable_version
+from frontend.battle import play
 from frontend.battle.board_svg import board_svg
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
@@ -481,6 +482,7 @@ def battle_context(battle: Battle, user, **extra) -> dict:
             reserve=_reserve(view, side, cards), status_line=_status_line(view, side, waiting),
             sections=action_sections(bv["legal_actions"], view, cards),
             log=_log(bv, side, cards))
+        play.add_board_ux(context, battle, cards)  # marks, dice, log per turn, action keys
     return context
 
 
@@ -575,6 +577,11 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle(request, pk)
     seq, action = _posted(request.POST)
     error, status = "", 200
+    warn = "" if request.POST.get("confirm") else play.confirm_warning(
+        battle, request.user, seq, action)
+    if warn:  # an action that can lose the battle: the page asks first (confirm=1)
+        return _render_battle(request, battle, confirm={
+            "message": warn, "seq": seq, "action": request.POST.get("action", "")})
     try:
         services.act(battle.pk, request.user, seq, action)
     except BattleError as exc:

@@ -24,7 +24,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from battles import services, tasks
+from battles import autoplay, services, tasks
 from battles.models import Battle
 
 NO_OVERFLOW = "document.documentElement.scrollWidth <= innerWidth"
@@ -38,6 +38,9 @@ def worker(monkeypatch):
     monkeypatch.setattr(tasks, "send_bot_move", lambda *args: asked.append(args))
     # Re-searched for catalogue 1.1.0, whose historical pools deal different default decks.
     monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618330)
+    # The seed was searched for with every action a click: no auto-play here
+    # (battles/autoplay.py; in the browser: tests/browser/test_board_play_browser.py).
+    monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
     return asked
 
 
@@ -84,6 +87,11 @@ def click_action(page, types: tuple[str, ...] | None = None, avoid: tuple[str, .
     assert chosen is not None, (types, avoid)
     kind = chosen.get_attribute("data-type")
     chosen.click()
+    # an action leaving a Position without a troop card asks first (frontend/battle/warnings)
+    page.wait_for_function("n => +document.getElementById('battle-play').dataset.seq > n || "
+                           "document.querySelector('[data-testid=confirm-button]')", arg=before)
+    if page.get_by_test_id("confirm-button").count():
+        page.get_by_test_id("confirm-button").click()
     expect(play(page)).to_have_attribute("data-seq", str(before + 1))
     return kind
 
