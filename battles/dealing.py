@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from decks.catalogue import cards_by_number
+from decks.checks import check_version
 from decks.models import DeckVersion
 from decks.rules.chart import (
     ARMY_NAMES,
@@ -44,7 +45,6 @@ from decks.rules.chart import (
 )
 from decks.rules.deal import deal, pool_cards
 from decks.selectors import owned_counts
-from decks.services import check_version
 
 from .engine import SIDES, CardTable, historical_deck
 from .engine.board import ARMY_SIDE

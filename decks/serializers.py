@@ -1,11 +1,11 @@
-"""Deck API shapes: input checked for type here, for meaning in ``decks.services``."""
+"""Deck API shapes: input checked for type here, for meaning in ``decks.inputs``."""
 
 from rest_framework import serializers
 
 from cards.models import Army, Battle
 
+from .inputs import MAX_COUNT, MAX_ENTRIES, MAX_SEED, MAX_TEXT
 from .models import Deck, DeckKind, DeckPool, DeckVersion
-from .services import MAX_COUNT, MAX_ENTRIES, MAX_SEED, MAX_TEXT
 
 
 class EntryField(serializers.JSONField):
@@ -82,7 +82,7 @@ class DeckCreateInput(DeckSourceMixin, SettingsMixin):
 
     def validate(self, attrs):
         # A deck code, or a deck list whose first line is the export's header, gives its own
-        # settings; settings sent with it must agree (checked in services.import_pasted).
+        # settings; settings sent with it must agree (checked in exchange.import_pasted).
         attrs = super().validate(attrs)
         if "code" not in attrs and "decklist" not in attrs:
             missing = [k for k in ("battle", "army") if k not in attrs]

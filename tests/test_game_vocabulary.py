@@ -61,8 +61,8 @@ def test_sides_hold_the_armies_of_each_battle():
 
 
 def test_1_0_one_colour_per_army_used_by_every_renderer():
-    from frontend.catalogue import card_face
     from frontend.battle import board_svg
+    from frontend.catalogue import card_face
 
     assert len(set(ARMY_COLOURS.values())) == 3
     assert board_svg.ARMY_COLOURS is ARMY_COLOURS

@@ -8,10 +8,10 @@ from django.utils import timezone
 
 from cards.models import Army, Battle
 from decks.catalogue import cards_by_number
+from decks.checks import rules_deck
 from decks.models import DeckKind as DeckRulesKind
 from decks.models import DeckVersion
 from decks.rules import validate
-from decks.services import rules_deck
 
 from ..models import (
     BEFORE_START,
