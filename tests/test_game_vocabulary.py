@@ -177,9 +177,12 @@ def test_3_0_validate_and_engine_agree(case):
 # package, so that a Django import added to a submodule the package does not load still fails.
 PURE_PACKAGES = ("game", "battles.engine", "battles.bots", "decks.rules", "tournaments.pairing")
 PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogue.rules",
+                "cards.catalogue.validation",
                 "cards.catalogue.search", "battles.simulate", "decks.stats",
                 "frontend.svg", "frontend.catalogue.card_face", "frontend.decks.chart",
-                "frontend.tournaments.standings_chart")
+                "frontend.tournaments.standings_chart", "frontend.battle.board_svg",
+                "frontend.battle.piece_labels", "frontend.battle.view_context",
+                "frontend.battle.words")
 
 
 def test_pure_cores_import_no_django():

@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the tournament services in the order a tournament runs them.
 """Tournament services: registration, start, pairing, reports, disputes, corrections, time
 limit, drops, pause, formats, the clock step (called directly; the worker tests run it)."""
 
