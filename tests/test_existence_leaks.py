@@ -74,8 +74,7 @@ def test_tournament_registration_api(two):
                          "british_version": theirs["british"].pk}, format="json")
 
     status, body = same_answer(register, theirs["french"].pk)
-    assert status == 404 and b'"code":"not_found"' in body
-    assert b"no such deck version N among your decks" in body
+    assert status == 400 and b"french_version: no such deck version N among your decks" in body
     assert theirs["french"].deck.name.encode() not in body
     assert not Entry.objects.exists()
 
@@ -91,7 +90,9 @@ def test_tournament_registration_page(two):
                           "british_version": str(theirs["british"].pk)})
 
     status, body = same_answer(register, theirs["french"].pk)
-    assert status == 404 and theirs["french"].deck.name.encode() not in body
+    assert status == 400 and b'data-testid="deck-problems"' in body
+    assert b"no such deck version N among your decks" in body
+    assert theirs["french"].deck.name.encode() not in body
     assert not Entry.objects.exists()
 
 

@@ -62,9 +62,10 @@ def test_foreign_deck_is_refused_and_nothing_changes(org):
     t = tournament(org)
     user, _ = player("ney")
     _, theirs = player("soult")
-    with pytest.raises(services.NotFound) as exc:
+    with pytest.raises(services.TournamentError) as exc:
         register(t, user, theirs)
-    assert exc.value.message == f"no such deck version {theirs['french'].pk} among your decks"
+    assert exc.value.status == 400 and exc.value.problems == [
+        f"no such deck version {theirs['french'].pk} among your decks"]
     # the other player's private deck name is never named (issue 11: no enumeration)
     assert theirs["french"].deck.name not in str(exc.value.message) + str(exc.value.extra)
     assert not Entry.objects.exists()

@@ -100,8 +100,12 @@ def _version(value, side: str, user) -> DeckVersion:
     if (isinstance(pk, bool) or not isinstance(pk, int | str) or not str(pk).isascii()
             or not str(pk).isdigit() or len(str(pk)) > 18):
         raise TournamentError(f"{side} must be a deck version id")
-    # someone else's version and none at all get the same answer (issue 11)
-    return own_version(user, int(pk))
+    # someone else's version and none at all get the same answer (issue 11): a 400 here, so
+    # the registration form comes back listing it, as for any other deck it refuses
+    try:
+        return own_version(user, int(pk))
+    except NotFound as exc:
+        raise TournamentError(f"{side}: {exc.message}", problems=[exc.message]) from None
 
 
 def _late_entry_open(t: Tournament) -> bool:
