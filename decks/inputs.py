@@ -39,8 +39,14 @@ DeckInputError = ServiceError
 
 # --- Input cleaning -------------------------------------------------------------------------
 
+_VALUES: dict[type, frozenset[str]] = {}  # a choice class's values (Django builds the list anew)
+
+
 def _choice(value, choices, what: str) -> str:
-    if not isinstance(value, str) or value.strip().casefold() not in choices.values:
+    values = _VALUES.get(choices)
+    if values is None:
+        values = _VALUES[choices] = frozenset(choices.values)
+    if not isinstance(value, str) or value.strip().casefold() not in values:
         raise DeckInputError(f"unknown {what} {str(value)[:40]!r} "
                              f"(use {', '.join(choices.values)})")
     return value.strip().casefold()
@@ -113,6 +119,8 @@ def no_cards_if_dealt(kind: str, entries: tuple[DeckEntry, ...]) -> None:
 
 
 def _entry_parts(raw) -> tuple:
+    if type(raw) is list and len(raw) == 3:  # the usual JSON entry, first: it is most of them
+        return tuple(raw)
     if isinstance(raw, DeckEntry):
         return tuple(raw)
     if isinstance(raw, Mapping):
