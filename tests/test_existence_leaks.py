@@ -137,6 +137,18 @@ def test_deck_actions(two, path):
     assert deck.share_token is None and not WantEntry.objects.filter(user=ney).exists()
 
 
+def test_a_shared_deck_link_after_unsharing_is_one_no_link_ever_made(two):
+    _, _, theirs = two
+    deck = theirs["french"].deck
+    old = deck_services.share(deck)
+    deck_services.unshare(deck)
+    never = "x" * len(old)
+    for path in ("/api/shared-decks/{}/", "/decks/shared/{}/"):
+        a, b = Client().get(path.format(old)), Client().get(path.format(never))
+        assert a.status_code == b.status_code == 404
+        assert a.content.replace(old.encode(), b"T") == b.content.replace(never.encode(), b"T")
+
+
 def test_trades_and_wants(two):
     ney, soult, _ = two
     organiser()  # the trade's recipient: not ney, who only asks
