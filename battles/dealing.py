@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from decks.catalogue import cards_by_number
+from decks.checks import check_version
 from decks.models import DeckVersion
 from decks.rules.chart import (
     ARMY_NAMES,
@@ -43,12 +44,11 @@ from decks.rules.chart import (
     scale_step,
 )
 from decks.rules.deal import deal, pool_cards
-from decks.selectors import owned_counts
-from decks.services import check_version
+from decks.selectors import own_version, owned_counts
 
 from .engine import SIDES, CardTable, historical_deck
 from .engine.board import ARMY_SIDE
-from .errors import BattleError, NotFound
+from .errors import BattleError
 
 POOLS = {"collection": "my collection", "set": "the whole set"}
 DEALT, CUSTOM, DEFAULT = "dealt", "custom", "default"
@@ -142,10 +142,7 @@ def _clean_deal(deal_choice: Any) -> tuple[str, bool]:
 def _version(user, battle: str, side: str, scale: str, version_id: Any) -> DeckVersion:
     if type(version_id) is not int:
         raise BattleError("deck_version must be a deck version id (a whole number) or null")
-    version = (DeckVersion.objects.select_related("deck")
-               .filter(pk=version_id, deck__owner=user).first())
-    if version is None:
-        raise NotFound(f"no such deck version {version_id} among your decks")
+    version = own_version(user, version_id)  # someone else's and none: one answer (issue 11)
     label = f"deck version {version.pk} ({version.deck.name} v{version.number})"
     if version.battle != battle:
         raise BattleError(f"{label} is for {version.battle}, not {battle}")

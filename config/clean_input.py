@@ -33,11 +33,28 @@ def message(field: str, char: str) -> str:
 def find_forbidden(value: Any, field: str = "") -> tuple[str, str] | None:
     """The first (field path, character) in a parsed body or a string, else None. Lists and
     nested objects give dotted paths: ``cards.3.name``."""
+    if not _any_forbidden(value):  # the usual case, without building a path per value
+        return None
     for path, text in _strings(value, field):
         match = FORBIDDEN.search(text)
         if match:
             return path or "body", match.group()
     return None
+
+
+_PLAIN = (int, float, bool, type(None))
+
+
+def _any_forbidden(value: Any) -> bool:
+    """Whether a forbidden character is anywhere in ``value`` (as ``_strings`` walks it)."""
+    if isinstance(value, str):
+        return FORBIDDEN.search(value) is not None
+    if isinstance(value, dict):
+        return any(FORBIDDEN.search(str(key)) is not None or _any_forbidden(item)
+                   for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(type(item) not in _PLAIN and _any_forbidden(item) for item in value)
+    return False
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:

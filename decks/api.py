@@ -1,4 +1,4 @@
-"""Deck API: thin views over ``decks.services`` and ``decks.selectors``.
+"""Deck API: thin views over ``decks`` (services, checks, exchange, inputs) and selectors.
 
 Owner only: another user's deck answers 404, as if it did not exist. Errors are the house
 shape ``{"detail": "...", "code": "...", "problems": [...]}`` with a 4xx status: 400 bad input
@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from config.errors import NotFound
 
-from . import selectors, services
+from . import checks, exchange, inputs, selectors, services
 from .catalogue import cards_by_number
 from .models import Deck, DeckVersion
 from .serializers import (
@@ -84,7 +84,7 @@ class DeckAPIView(APIView):
                 raise NotFound(NO_VERSION)
             return latest
         if not (number.isascii() and number.isdigit() and len(number) < 10):
-            raise services.DeckInputError("version must be a version number")
+            raise inputs.DeckInputError("version must be a version number")
         return version_of(deck, int(number))
 
 
@@ -113,11 +113,11 @@ def deck_detail(request, deck: Deck) -> dict:
     data["share_url"] = (reverse("api-shared-deck", args=[deck.share_token], request=request)
                          if deck.share_token else None)
     data["latest"] = VersionSerializer(latest, context={"cards": cards}).data if latest else None
-    data["check"] = services.check_version(latest, deck.owner).to_dict() if latest else None
+    data["check"] = checks.check_version(latest, deck.owner).to_dict() if latest else None
     data["playable_version"] = playable.number if playable else None
     try:
-        data["code"] = services.deck_code(latest) if latest else None
-    except services.DeckInputError:
+        data["code"] = exchange.deck_code(latest) if latest else None
+    except inputs.DeckInputError:
         data["code"] = None
     return data
 
@@ -143,7 +143,7 @@ class DeckListView(DeckAPIView):
         text = {k: data[k] for k in ("description", "note") if k in data}
         if "code" in data or "decklist" in data:  # a code is recognised in either field
             pasted = data.get("code", data.get("decklist"))
-            deck = services.import_pasted(request.user, text=pasted, name=data["name"],
+            deck = exchange.import_pasted(request.user, text=pasted, name=data["name"],
                                           as_code="code" in data, **_settings(data))
             if text:
                 services.save_version(deck, description=text.get("description"),
@@ -165,7 +165,7 @@ class DeckDetailView(DeckAPIView):
         data = self.valid(DeckUpdateInput, full=full)
         entries = data.get("entries")
         if "decklist" in data:
-            entries = services.parse_text(data["decklist"])
+            entries = inputs.parse_text(data["decklist"])
         services.save_version(deck, entries=entries, name=data.get("name"),
                               description=data.get("description"), note=data.get("note", ""),
                               **_settings(data))
@@ -231,11 +231,11 @@ class ExportView(DeckAPIView):
         version = self.version(deck)
         kind = request.query_params.get("format", "text")
         if kind == "text":
-            content = services.export_decklist(version)
+            content = exchange.export_decklist(version)
         elif kind == "code":
-            content = services.deck_code(version)
+            content = exchange.deck_code(version)
         else:
-            raise services.DeckInputError("format must be text or code")
+            raise inputs.DeckInputError("format must be text or code")
         return Response({"format": kind, "version": version.number, "content": content})
 
 
@@ -303,10 +303,10 @@ class SharedDeckView(DeckAPIView):
         data = SharedDeckSerializer(deck).data
         data["version"] = latest.number
         data["entries"] = entry_dicts(latest.entries, cards)
-        data["check"] = services.check_version(latest).to_dict()
+        data["check"] = checks.check_version(latest).to_dict()
         try:
-            data["code"] = services.deck_code(latest)
-        except services.DeckInputError:
+            data["code"] = exchange.deck_code(latest)
+        except inputs.DeckInputError:
             data["code"] = None
         data["stats"] = deck_statistics(latest.entries, cards)
         return Response(data)
@@ -320,7 +320,7 @@ class ValidateView(DeckAPIView):
     def post(self, request):
         data = self.valid(ValidateInput)
         user = request.user if request.user.is_authenticated else None
-        return Response(services.check_posted(
+        return Response(checks.check_posted(
             entries=data.get("entries"), decklist=data.get("decklist"), code=data.get("code"),
             pool=data.get("pool"), user=user,
             **{"kind": "custom", "scale": "1", "historical": False,

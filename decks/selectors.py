@@ -11,6 +11,7 @@ from collections import Counter
 from django.db.models import OuterRef, QuerySet, Subquery, Sum
 
 from cards.models import CollectionEntry
+from config.errors import NotFound
 
 from .models import Deck, DeckVersion
 
@@ -50,6 +51,21 @@ def version_of(deck: Deck, number) -> DeckVersion:
     if type(number) is not int:
         raise DeckVersion.DoesNotExist
     return deck.versions.get(number=number)
+
+
+def no_version(version_id) -> NotFound:
+    """The one refusal for a deck version that is not the user's: the same status, code and
+    text whether it is someone else's or does not exist (its existence stays private)."""
+    return NotFound(f"no such deck version {version_id} among your decks")
+
+
+def own_version(user, version_id: int) -> DeckVersion:
+    """The user's deck version ``version_id`` (deck joined); ``no_version`` otherwise."""
+    version = (DeckVersion.objects.select_related("deck")
+               .filter(pk=version_id, deck__owner_id=getattr(user, "pk", None)).first())
+    if version is None:
+        raise no_version(version_id)
+    return version
 
 
 def playable_version(deck: Deck) -> DeckVersion | None:

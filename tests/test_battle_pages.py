@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the battle pages through the test client, page by page.
 """Battle pages (Django test client): my battles and the new-battle form (bad input: the page
 again with the service's message and status, nothing created); the battle page (board,
 Reserve, legal actions as buttons, log, seed hash); acting through a plain POST (redirect)

@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the battle service's use cases tested through whole battles.
 """The battle service: a whole battle against the computer, optimistic concurrency, refusals
 that change nothing, the computer's idempotent task, dice from the seed, replay, decks."""
 

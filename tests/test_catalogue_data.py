@@ -17,8 +17,8 @@ from cards.catalogue.rules import (
     TIMINGS,
     bp_formula,
     cv_from_strength,
-    validate_catalogue,
 )
+from cards.catalogue.validation import validate_catalogue
 from cards.data import corrections
 from cards.data.pools import BATTLES, bad_guns, battery_guns, fought, pool, pool_counts
 

@@ -7,7 +7,7 @@ import pytest
 from django.apps import apps as django_apps
 
 from cards.collection.services import add_copies
-from decks import services
+from decks import checks, exchange, inputs, services
 from decks.catalogue import cards_by_number
 from decks.models import Deck, DeckVersion
 from decks.rules import Deck as RulesDeck
@@ -48,7 +48,7 @@ def test_2_0_dealt_deck_from_the_whole_set_is_valid_and_holds_no_cards(catalogue
     version = deck.latest
     assert (version.kind, version.pool, version.entries, version.valid) == (
         "dealt", "set", [], True)
-    check = services.check_version(version, user).to_dict()
+    check = checks.check_version(version, user).to_dict()
     assert check["pool_size"] == len(qb_french()) and check["required_size"] == 14
     assert check["muster"] == 10 and check["reinforcement_rate"] == 1
 
@@ -64,11 +64,11 @@ def test_2_0_dealt_deck_from_a_small_collection_is_pool_too_small(catalogue, use
     assert "needs 14 (9 more)" in problem["message"]
     for n in qb_french()[5:14]:
         add_copies(user, n, "gold")
-    assert services.check_version(deck.latest, user).valid  # the collection grew
+    assert checks.check_version(deck.latest, user).valid  # the collection grew
 
 
 def test_2_0_dealt_deck_refuses_chosen_cards(catalogue, user):
-    with pytest.raises(services.DeckInputError, match="dealt deck holds no chosen cards"):
+    with pytest.raises(inputs.DeckInputError, match="dealt deck holds no chosen cards"):
         services.create_deck(user, name="x", battle="quatre-bras", army="french",
                              kind="dealt", entries=[(qb_french()[0], 1, None)])
     assert not Deck.objects.exists()
@@ -156,7 +156,7 @@ def test_import_refuses_a_form_that_disagrees_with_the_header(catalogue, alice_a
 
 def test_import_old_standard_header_becomes_custom(catalogue, user):
     text = qb_export(qb_french()[:14]).replace("custom deck", "standard deck")
-    deck = services.import_pasted(user, text=text, name="Old")
+    deck = exchange.import_pasted(user, text=text, name="Old")
     assert (deck.battle, deck.kind) == ("quatre-bras", "custom")
 
 
@@ -176,7 +176,7 @@ def test_import_recognises_a_deck_code_pasted_as_a_deck_list(catalogue, alice_ap
 def test_import_a_dealt_export(catalogue, user):
     deck = services.create_deck(user, name="D", battle="wavre", army="prussian", kind="dealt",
                                 pool="set", historical=True)
-    again = services.import_pasted(user, text=services.export_decklist(deck.latest), name="D2")
+    again = exchange.import_pasted(user, text=exchange.export_decklist(deck.latest), name="D2")
     assert (again.battle, again.army, again.kind, again.pool, again.historical) == (
         "wavre", "prussian", "dealt", "set", True)
 
@@ -210,8 +210,8 @@ def test_migration_turns_standard_decks_into_custom_drafts(catalogue, user):
 
 
 def test_import_without_header_or_form_asks_for_the_battle(catalogue, user):
-    with pytest.raises(services.DeckInputError, match="choose the battle"):
-        services.import_pasted(user, text=f"1 #{qb_french()[0]}\n", name="x", army="french")
+    with pytest.raises(inputs.DeckInputError, match="choose the battle"):
+        exchange.import_pasted(user, text=f"1 #{qb_french()[0]}\n", name="x", army="french")
     assert not Deck.objects.exists()
 
 

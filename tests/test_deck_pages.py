@@ -6,7 +6,7 @@ import pytest
 
 from cards.collection import services as collection
 from cards.models import Card, WantEntry
-from decks import services
+from decks import exchange, services
 from decks.models import Deck, DeckVersion
 
 pytestmark = pytest.mark.django_db
@@ -170,15 +170,15 @@ def test_history_shows_added_and_removed(alice_client, deck):
 def test_export_page_and_download(alice_client, deck):
     body = alice_client.get(f"/decks/{deck.pk}/export/").content.decode()
     first = Card.objects.get(number=deck.latest.entries[0][0]).name
-    assert services.deck_code(deck.latest) in body and first.split()[0] in body
+    assert exchange.deck_code(deck.latest) in body and first.split()[0] in body
     r = alice_client.get(f"/decks/{deck.pk}/export/?download=1")
     assert r["Content-Type"].startswith("text/plain")
     assert r["Content-Disposition"] == 'attachment; filename="grande-armee-v1.txt"'
-    assert r.content.decode() == services.export_decklist(deck.latest)
+    assert r.content.decode() == exchange.export_decklist(deck.latest)
 
 
 def test_import_text_round_trip(alice_client, deck, user):
-    text = services.export_decklist(deck.latest)
+    text = exchange.export_decklist(deck.latest)
     r = alice_client.post("/decks/import/", {"source": "text", "text": text, "name": "Copy",
                                              "battle": "waterloo", "army": "french",
                                              "kind": "custom", "scale": "1/2"})
@@ -188,7 +188,7 @@ def test_import_text_round_trip(alice_client, deck, user):
 
 
 def test_import_deck_code(alice_client, deck, user):
-    code = services.deck_code(deck.latest)
+    code = exchange.deck_code(deck.latest)
     r = alice_client.post("/decks/import/", {"source": "code", "text": code, "name": "Coded"})
     copy = Deck.objects.get(owner=user, name="Coded")
     assert r.status_code == 302
@@ -429,7 +429,7 @@ def test_import_page_left_at_defaults_takes_the_export_header(alice_client, cata
         type="terrain").order_by("bp")[:14])
     qb = services.create_deck(user, name="QB", battle="quatre-bras", army="french",
                               entries=[(c.number, 1, None) for c in cards])
-    text = services.export_decklist(qb.latest)
+    text = exchange.export_decklist(qb.latest)
     assert text.startswith("// Quatre Bras, French, custom deck")
     r = alice_client.post("/decks/import/", {"source": "text", "text": text, "name": "Copy"})
     copy = Deck.objects.get(owner=user, name="Copy")
@@ -444,7 +444,7 @@ def test_import_page_left_at_defaults_takes_the_export_header(alice_client, cata
 
 
 def test_import_page_recognises_a_deck_code_with_text_selected(alice_client, deck, user):
-    code = services.deck_code(deck.latest)
+    code = exchange.deck_code(deck.latest)
     r = alice_client.post("/decks/import/", {"source": "text", "text": code, "name": "Coded"})
     copy = Deck.objects.get(owner=user, name="Coded")
     assert r.status_code == 302 and copy.latest.entries == deck.latest.entries

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from cards.collection.services import add_copies
 from cards.models import WantEntry
-from decks import selectors, services
+from decks import checks, exchange, inputs, selectors, services
 from decks.catalogue import cards_by_number
 from decks.models import Deck, DeckVersion
 from decks.rules import decode
@@ -69,7 +69,7 @@ def test_a_draft_with_problems_is_saved_but_not_playable(catalogue, user):
     assert selectors.playable_version(deck).number == 1  # the last valid one
     draft = make_deck(user, entries=[(1, 2, None)])
     assert selectors.playable_version(draft) is None
-    assert services.playable_version(draft) is None
+    assert selectors.playable_version(draft) is None
 
 
 def test_history_shows_added_and_removed_cards(catalogue, user):
@@ -107,22 +107,22 @@ def test_bad_input_raises_and_saves_nothing(catalogue, user):
         {"name": "bad \ud800 text"},
     ]
     for fields in bad:
-        with pytest.raises(services.DeckInputError):
+        with pytest.raises(inputs.DeckInputError):
             make_deck(user, **fields)
     assert not Deck.objects.exists() and not DeckVersion.objects.exists()
 
 
 def test_bad_entries_list_every_problem(catalogue, user):
-    with pytest.raises(services.DeckInputError) as info:
+    with pytest.raises(inputs.DeckInputError) as info:
         make_deck(user, entries=[(1, 1, None), (9999, 1, None), (2, -3, None)])
     assert [p["entry"] for p in info.value.problems] == [2, 3]
 
 
 def test_save_version_refuses_bad_input_without_a_new_version(catalogue, user):
     deck = make_deck(user)
-    with pytest.raises(services.DeckInputError):
+    with pytest.raises(inputs.DeckInputError):
         services.save_version(deck, entries=[(0, 1, None)])
-    with pytest.raises(services.DeckInputError):
+    with pytest.raises(inputs.DeckInputError):
         services.save_version(deck, army="austrian")
     assert deck.versions.count() == 1
 
@@ -147,13 +147,13 @@ def test_ownership_counts_any_printing_less_locked_versions_of_other_decks(catal
 
 def test_check_version_marks_drafts_not_backed_by_the_collection(catalogue, user):
     deck = make_deck(user)
-    result = services.check_version(deck.latest, user)
+    result = checks.check_version(deck.latest, user)
     assert result.valid and result.playable_from_collection is False
     assert "not_owned" in {p.code for p in result.problems}
     for number, _, _ in waterloo_french():
         add_copies(user, number, "bronze", 1)
-    assert services.check_version(deck.latest, user).playable_from_collection is True
-    assert services.check_version(deck.latest).playable_from_collection is None
+    assert checks.check_version(deck.latest, user).playable_from_collection is True
+    assert checks.check_version(deck.latest).playable_from_collection is None
 
 
 def test_locked_copies_are_not_free_for_another_deck(catalogue, user):
@@ -162,14 +162,14 @@ def test_locked_copies_are_not_free_for_another_deck(catalogue, user):
     first = make_deck(user, name="Locked")
     DeckVersion.objects.filter(pk=first.latest.pk).update(locked_at=timezone.now())
     second = make_deck(user, name="Second")
-    assert services.check_version(second.latest, user).playable_from_collection is False
-    assert services.check_version(first.latest, user).playable_from_collection is True
+    assert checks.check_version(second.latest, user).playable_from_collection is False
+    assert checks.check_version(first.latest, user).playable_from_collection is True
 
 
 def test_stateless_check_with_and_without_user(catalogue, user):
-    result = services.check(battle="waterloo", army="french", entries=waterloo_french())
+    result = checks.check(battle="waterloo", army="french", entries=waterloo_french())
     assert result.valid and result.playable_from_collection is None
-    result = services.check(battle="waterloo", army="french", entries=waterloo_french(),
+    result = checks.check(battle="waterloo", army="french", entries=waterloo_french(),
                             user=user)
     assert result.playable_from_collection is False
 
@@ -219,16 +219,16 @@ def test_decks_of_lists_only_mine_with_latest_version(catalogue, user, other_use
 def test_decklist_export_import_round_trip(catalogue, user):
     entries = [(waterloo_french()[0][0], 1, "gold"), *waterloo_french()[1:]]
     deck = make_deck(user, entries=entries)
-    text = services.export_decklist(deck.latest)
-    again = services.import_decklist(user, text=text, name="Again", battle="waterloo",
+    text = exchange.export_decklist(deck.latest)
+    again = exchange.import_decklist(user, text=text, name="Again", battle="waterloo",
                                      army="french")
     assert again.latest.entries == deck.latest.entries and again.latest.valid
 
 
 def test_decklist_import_reports_every_line_error_and_saves_nothing(catalogue, user):
     text = "1 #1\n1 Napoleom\n\n-2 #3\n1 #9999\n"
-    with pytest.raises(services.DeckInputError) as info:
-        services.import_decklist(user, text=text, name="X", battle="waterloo", army="french")
+    with pytest.raises(inputs.DeckInputError) as info:
+        exchange.import_decklist(user, text=text, name="X", battle="waterloo", army="french")
     assert [p["line"] for p in info.value.problems] == [2, 4, 5]
     assert "Napoléon" in info.value.problems[0]["message"]
     assert not Deck.objects.exists()
@@ -237,27 +237,27 @@ def test_decklist_import_reports_every_line_error_and_saves_nothing(catalogue, u
 @pytest.mark.parametrize("text", ["\n".join(["1 #1"] * 10_000), b"\xff\xfe\x00garbage\x80",
                                   "", "// only a comment", "1 #1\n" * 100_000])
 def test_decklist_import_of_bad_text_is_an_input_error(catalogue, user, text):
-    with pytest.raises(services.DeckInputError):
-        services.import_decklist(user, text=text, name="X", battle="waterloo", army="french")
+    with pytest.raises(inputs.DeckInputError):
+        exchange.import_decklist(user, text=text, name="X", battle="waterloo", army="french")
     assert not Deck.objects.exists()
 
 
 def test_deck_code_round_trip(catalogue, user):
     deck = make_deck(user, entries=[(1, 1, None), (15, 3, "bronze"), (16, 2, "gold")],
                      kind="custom", scale="1/2", historical=True)
-    code = services.deck_code(deck.latest)
-    again = services.import_deck_code(user, code=code, name="From code")
+    code = exchange.deck_code(deck.latest)
+    again = exchange.import_deck_code(user, code=code, name="From code")
     assert (again.battle, again.army, again.kind, again.scale, again.historical) == (
         "waterloo", "french", "custom", "1/2", True)
     assert again.latest.entries == deck.latest.entries
-    assert services.deck_code(again.latest) == code
+    assert exchange.deck_code(again.latest) == code
     assert decode(code).kind == "custom"
 
 
 @pytest.mark.parametrize("code", ["", "not a code!", "AAAA", "x" * 5000, 12])
 def test_bad_deck_code_is_an_input_error(catalogue, user, code):
-    with pytest.raises(services.DeckInputError):
-        services.import_deck_code(user, code=code, name="X")
+    with pytest.raises(inputs.DeckInputError):
+        exchange.import_deck_code(user, code=code, name="X")
     assert not Deck.objects.exists()
 
 
@@ -313,7 +313,7 @@ def test_sample_muster_of_a_custom_deck_is_half_rounded_down(catalogue, user):
 def test_bad_seed_is_an_input_error(catalogue, user):
     deck = make_deck(user)
     for seed in (-1, "3", 2**64, 1.5, True):
-        with pytest.raises(services.DeckInputError):
+        with pytest.raises(inputs.DeckInputError):
             services.sample_muster(deck.latest, seed=seed)
 
 

@@ -178,10 +178,13 @@ def test_3_0_validate_and_engine_agree(case):
 PURE_PACKAGES = ("game", "battles.engine", "battles.bots", "battles.campaign", "decks.rules",
                  "tournaments.pairing")
 PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogue.rules",
+                "cards.catalogue.validation",
                 "cards.catalogue.search", "battles.simulate", "decks.stats",
                 "frontend.svg", "frontend.catalogue.card_face", "frontend.decks.chart",
-                "frontend.tournaments.standings_chart",
-                "ratings.glicko2")
+                "frontend.tournaments.standings_chart", "frontend.battle.board_svg",
+                "frontend.battle.piece_labels", "frontend.battle.view_context",
+                "frontend.battle.words", "frontend.battle.dice_svg", "frontend.battle.board_ux",
+                "frontend.battle.warnings", "ratings.glicko2", "notifications.words")
 
 
 def test_pure_cores_import_no_django():

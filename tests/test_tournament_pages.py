@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the tournament pages through the test client, page by page.
 """Tournament pages (Django test client): every page renders; registration with deck choice;
 my match and its report; organiser controls are the organiser's only (403, nothing changes);
 a match that is not yours cannot be reported; exports download with their content types."""

@@ -18,6 +18,7 @@ from django.db import connection
 from django.utils import timezone
 
 from cards.models import CollectionEntry, Printing
+from decks import checks as deck_checks
 from decks import services as deck_services
 from decks.catalogue import cards_by_number
 from tournaments import services
@@ -38,7 +39,7 @@ def valid_entries(army: str, battle: str) -> list[tuple]:
     if key not in SIZES:
         cards = pool(army, battle)
         for size in range(8, len(cards) + 1):
-            check = deck_services.check(battle=battle, army=army,
+            check = deck_checks.check(battle=battle, army=army,
                                         entries=[(n, 1, None) for n in cards[:size]])
             if check.valid:
                 SIZES[key] = cards[:size]

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from ..models import Card, CatalogueRelease, Finish, Printing
 from .records import model_values
-from .rules import validate_catalogue
+from .validation import validate_catalogue
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "catalogue.json"
 

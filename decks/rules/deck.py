@@ -65,13 +65,22 @@ def card_counts(entries: Iterable[DeckEntry]) -> dict[int, int]:
     return counts
 
 
+class CanonicalEntries(tuple):
+    """Entries as ``canonical_entries`` returns them: a plain tuple that remembers it is already
+    merged and sorted, so canonicalising it again (a deck code of a checked deck) is free."""
+
+    __slots__ = ()
+
+
 def canonical_entries(entries: Iterable[DeckEntry]) -> tuple[DeckEntry, ...]:
     """Merge entries with the same (number, printing), drop non-positive counts, sort."""
+    if type(entries) is CanonicalEntries:
+        return entries
     merged: dict[tuple[int, str | None], int] = {}
     for entry in entries:
         if type(entry.count) is int and entry.count > 0:
             key = (entry.number, entry.printing)
             merged[key] = merged.get(key, 0) + entry.count
     keys = sorted(merged, key=lambda k: (k[0], PRINTING_ORDER.get(k[1], 9), str(k[1])))
-    return tuple(DeckEntry(number, merged[number, printing], printing)
-                 for number, printing in keys)
+    return CanonicalEntries(DeckEntry(number, merged[number, printing], printing)
+                            for number, printing in keys)

@@ -16,6 +16,7 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from decks import checks as deck_checks
 from decks import services as deck_services
 from tournaments import services
 from tournaments.models import Entry, Match, Tournament
@@ -33,7 +34,7 @@ def small_deck(army: str) -> list[tuple]:
         cards = pool(army, "quatre-bras")
         for size in range(3, len(cards) + 1):
             entries = [(n, 1, None) for n in cards[:size]]
-            if deck_services.check(battle="quatre-bras", army=army, scale="1/2",
+            if deck_checks.check(battle="quatre-bras", army=army, scale="1/2",
                                    entries=entries).valid:
                 SIZES[army] = entries
                 break

@@ -9,9 +9,9 @@ from django.db.models import Q, Sum
 
 from cards.models import CollectionEntry
 from decks.catalogue import cards_by_number
+from decks.checks import rules_deck
 from decks.models import DeckVersion
 from decks.rules import validate
-from decks.services import rules_deck
 
 from ..models import BEFORE_START, STARTED, DealPool, DeckKind, Entry, Tournament
 

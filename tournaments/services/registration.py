@@ -8,10 +8,11 @@ from django.utils import timezone
 
 from cards.models import Army, Battle
 from decks.catalogue import cards_by_number
+from decks.checks import rules_deck
 from decks.models import DeckKind as DeckRulesKind
 from decks.models import DeckVersion
 from decks.rules import validate
-from decks.services import rules_deck
+from decks.selectors import no_version, own_version
 
 from ..models import (
     BEFORE_START,
@@ -55,7 +56,7 @@ def deck_problems(t: Tournament, version: DeckVersion, army: str, user) -> list[
     label = f"deck version {version.pk} ({version.deck.name} v{version.number})"
     if version.deck.owner_id != user.pk:
         # Never the deck's name: it would enumerate other players' private decks (issue 11).
-        return [f"no such deck version {version.pk} among your decks"]
+        return [no_version(version.pk).message]
     if version.army != army:
         problems.append(f"{label} is a {version.army} deck, not {army}")
     if version.battle != t.battle:
@@ -94,14 +95,17 @@ def entered_elsewhere(version: DeckVersion, tournament: Tournament | None = None
     return Tournament.objects.filter(pk__in=holding.values("tournament_id")).order_by("pk")
 
 
-def _version(value, side: str) -> DeckVersion:
+def _version(value, side: str, user) -> DeckVersion:
     pk = getattr(value, "pk", value)
-    if isinstance(pk, bool) or not isinstance(pk, int | str) or not str(pk).isdigit():
+    if (isinstance(pk, bool) or not isinstance(pk, int | str) or not str(pk).isascii()
+            or not str(pk).isdigit() or len(str(pk)) > 18):
         raise TournamentError(f"{side} must be a deck version id")
-    version = DeckVersion.objects.select_related("deck").filter(pk=int(pk)).first()
-    if version is None:
-        raise TournamentError(f"{side}: deck version {pk} does not exist")
-    return version
+    # someone else's version and none at all get the same answer (issue 11): a 400 here, so
+    # the registration form comes back listing it, as for any other deck it refuses
+    try:
+        return own_version(user, int(pk))
+    except NotFound as exc:
+        raise TournamentError(f"{side}: {exc.message}", problems=[exc.message]) from None
 
 
 def _late_entry_open(t: Tournament) -> bool:
@@ -140,7 +144,7 @@ def register(tournament_id, user, *, french_version=None, british_version=None,
         for side in needed:
             if given[side] in (None, ""):
                 raise TournamentError(f"{side} is required at {t.get_battle_display()}")
-            versions[side] = _version(given[side], side)
+            versions[side] = _version(given[side], side, user)
             problems += deck_problems(t, versions[side], SIDE_ARMIES[side], user)
         # one active tournament per deck version: lock the versions (in pk order), so two
         # registrations of one version in two tournaments run one after the other

@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from cards.models import Battle
+from decks.inputs import DeckInputError, clean_scale
 from decks.rules.chart import as_scale, scale_problem
-from decks.services import DeckInputError, clean_scale
 
 from ..models import (
     BEFORE_START,

@@ -9,7 +9,7 @@ import sys
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from decks import services
+from decks import checks, inputs
 from decks.catalogue import cards_by_number
 from decks.rules import ARMIES, BATTLES, line_problems, parse_decklist, read_header
 from decks.rules.decklist import MAX_CHARS
@@ -83,8 +83,8 @@ class Command(BaseCommand):
             if user is None:
                 self.fail(f"no user named {options['user']!r}")
         try:
-            scale = services.clean_scale(options["scale"])
-        except services.DeckInputError as exc:
+            scale = inputs.clean_scale(options["scale"])
+        except inputs.DeckInputError as exc:
             self.fail(exc.message)
         kind = "dealt" if options["pool"] else "campaign" if options["campaign"] else "custom"
         text = self.read(options["file"])
@@ -96,10 +96,10 @@ class Command(BaseCommand):
         entries, errors = parse_decklist(text, cards_by_number())
         unknown, errors = line_problems(errors)  # unknown cards: problems with their line
         try:
-            result = services.check(battle=options["battle"], army=options["army"], kind=kind,
+            result = checks.check(battle=options["battle"], army=options["army"], kind=kind,
                                     scale=scale, historical=options["historical"],
                                     entries=entries, user=user)
-        except services.DeckInputError as exc:
+        except inputs.DeckInputError as exc:
             self.fail(exc.message)
         answer = result.to_dict()
         answer["problems"] = [p.to_dict() for p in unknown] + answer["problems"]

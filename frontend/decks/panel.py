@@ -1,0 +1,99 @@
+"""The builder's deck panel (also the shared page's): the rows with their cards, the rules'
+check, figures, statistics and chart; and deck input errors as lines of text."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from decks import checks
+from decks.catalogue import cards_by_number
+from decks.inputs import DeckInputError
+from decks.models import Deck, DeckKind
+from decks.rules import PRINTINGS
+
+from . import chart as deck_chart
+from .working_list import as_entries, same_as_saved
+
+PRINTING_CHOICES = [("", "Any printing")] + [(p, p.title()) for p in PRINTINGS]
+
+
+def _problem_text(problems) -> list[str]:
+    """DeckInputError problems as lines of text, whatever their shape."""
+    lines = []
+    for problem in problems or ():
+        if isinstance(problem, str):
+            lines.append(problem)
+        elif isinstance(problem, dict):
+            line = problem.get("line")
+            message = problem.get("message") or str(problem)
+            lines.append(f"line {line}: {message}" if line else message)
+        else:
+            line = getattr(problem, "line", None)
+            message = getattr(problem, "message", None) or str(problem)
+            lines.append(f"line {line}: {message}" if line else message)
+    return lines
+
+
+def describe_input_error(exc: Exception) -> tuple[str, list[str]]:
+    message = getattr(exc, "message", None) or (exc.args[0] if exc.args else str(exc))
+    return str(message), _problem_text(getattr(exc, "problems", ()))
+
+
+def panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings: dict,
+                   owned: dict | None = None, *, public: bool = False) -> dict:
+    """The deck panel: rows with their cards, the check, figures, statistics and chart."""
+    from decks.stats import deck_statistics
+
+    records = cards_by_number()
+    rows = [row for row in rows if row[0] in records]  # the rules never see a forged number
+    if settings["kind"] == DeckKind.DEALT:
+        rows = []  # 2.0: a dealt deck holds no chosen cards; the battle deals them
+    # Shown (and posted back) in one order, so a row's index means the same row next time.
+    rows.sort(key=lambda r: (_TYPE_ORDER.get(records[r[0]].get("type"), 9), r[0],
+                             r[2] or ""))
+    entries = as_entries(rows)
+    input_error = None
+    try:
+        validation = checks.check(
+            battle=settings["battle"], army=settings["army"], kind=settings["kind"],
+            scale=settings["scale"], historical=settings["historical"], entries=entries,
+            # A dealt deck's pool is its owner's collection (shared pages show only how many
+            # distinct cards it can deal, never which).
+            pool=settings["pool"], user=deck.owner if settings["kind"] == DeckKind.DEALT
+            else None if public else request.user)
+    except DeckInputError as exc:  # e.g. a scale that is not a number
+        validation, input_error = None, describe_input_error(exc)
+    stats = deck_statistics(entries, records)
+    flagged: dict[int, list[str]] = {}
+    for problem in validation.problems if validation else ():
+        for number in problem.cards:
+            flagged.setdefault(number, []).append(problem.code)
+    items = []
+    for index, (number, count, printing) in enumerate(rows):
+        card = records.get(number)
+        items.append({
+            "index": index, "number": number, "count": count, "printing": printing or "",
+            "card": card, "name": card["name"] if card else f"Unknown card #{number}",
+            "type": (card or {}).get("type", ""), "bp": (card or {}).get("bp"),
+            "owned": None if owned is None else owned.get(number, 0),
+            "codes": flagged.get(number, []),
+        })
+    problems = [{"code": p.code, "message": p.message, "severity": p.severity,
+                 "cards": [(n, records[n]["name"] if n in records else f"#{n}")
+                           for n in p.cards]}
+                for p in (validation.problems if validation else ())]
+    return {
+        "deck": deck, "rows": items, "settings": settings, "validation": validation,
+        "input_error": input_error,
+        "problems": problems, "errors": [p for p in problems if p["severity"] == "error"],
+        "warnings": [p for p in problems if p["severity"] != "error"],
+        "stats": stats, "chart": deck_chart.deck_chart(stats, title=f"{settings['name']}: "
+                                                                    "statistics"),
+        "printing_choices": PRINTING_CHOICES,
+        "dirty": not public and not same_as_saved(rows, deck.latest, settings, deck),
+        "public": public,
+    }
+
+
+_TYPE_ORDER = {t: i for i, t in enumerate(
+    ("general", "infantry", "cavalry", "artillery", "terrain", "special"))}
