@@ -21,7 +21,8 @@ from .moves import (
     STACK_LIMIT,
     cos_barred,
     extra_token,
-    limits_ok_after,
+    limit_counts,
+    limits_ok_counted,
     move_actions,
     occupy_options,
     over_limits,
@@ -295,6 +296,12 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if q.ctrl == s:
                 terrain_at[place] = True
     occ_cache: dict[tuple, list] = {}
+    counted: list = []  # the side's moves.limit_counts, worked out once when first needed
+
+    def limits_ok(c, p, src: int, dst: int) -> bool:
+        if not counted:
+            counted.append(limit_counts(st, idx, s))
+        return limits_ok_counted(counted[0], st, idx, s, c, p, src, dst)
 
     def occupy(c, place: int) -> list:
         if not terrain_at[place] or c.kind not in TROOPS:
@@ -316,7 +323,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         prussian = waterloo and c.army == "prussian"
         if not troop and (kind != "general" or not p.up):
             if not p.up and not p.moves and (p.place >> 2) == s and \
-                    (not over or limits_ok_after(st, idx, s, c, p, p.place, res)):
+                    (not over or limits_ok(c, p, p.place, res)):
                 # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve (14.0-a)
                 append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
             continue  # terrain never acts; a decoy does nothing else (14.0)
@@ -359,7 +366,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if dsts and (over or (own_gen[dsts[-1]] is not None if kind == "general" else
                                   (not p.up or troop) and own_stk[dsts[-1]] >= STACK_LIMIT)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
-                dsts = [d for d in dsts if limits_ok_after(st, idx, s, c, p, src, d)]
+                dsts = [d for d in dsts if limits_ok(c, p, src, d)]
             for dst in dsts:
                 to = PLACE_NAMES[dst]
                 occs = occupy(c, dst) if terrain_at[dst] else ()
@@ -414,7 +421,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             for t in occupy(c, src):
                 append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
-    _reserve_actions(st, idx, s, out, occupy, terrain_at)
+    _reserve_actions(st, idx, s, out, occupy, terrain_at, limits_ok)
     if over:
         return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
@@ -423,7 +430,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 
 
 def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
-                     terrain_at: list[bool]) -> None:
+                     terrain_at: list[bool], limits_ok) -> None:
     """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
     decoys = st.settings.get("decoys")
     prussians = st.prussians
@@ -454,6 +461,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     gen_at = any(own_gen[d] is not None for d in positions(s))
     # 10.0 cards drawn this turn (all copies of their number just drawn) wait
     stale = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh else ()
+    bad_memo: dict[str, set] = {}  # kind of card -> Positions it may not enter (8.4-a)
     seen = set()
     for num in reserve_:
         if num in seen:
@@ -500,11 +508,15 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
             plain, items = moves
             if items and (over or (gen_at if kind == "general" else full)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
-                general = kind == "general"
-                bad = {PLACE_NAMES[d] for d in positions(s)
-                       if (over or (own_gen[d] is not None if general else
-                                    own_stk[d] >= STACK_LIMIT)) and
-                       not limits_ok_after(st, idx, s, c, None, 4 * s, d)}
+                # a card entering from the Reserve: limits_ok reads only its kind
+                bad = bad_memo.get(kind)
+                if bad is None:
+                    general = kind == "general"
+                    bad = bad_memo[kind] = {
+                        PLACE_NAMES[d] for d in positions(s)
+                        if (over or (own_gen[d] is not None if general else
+                                     own_stk[d] >= STACK_LIMIT)) and
+                        not limits_ok(c, None, 4 * s, d)}
                 if bad:
                     items = tuple(x for x in items
                                   if (x if isinstance(x, str) else x[0]) not in bad)

@@ -160,17 +160,22 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
     then listed always lead back within the limits (never a dead end): while over, the side
     may only move (legal.py), so it is within the limits before it fires, plays a card or
     ends the Combat Phase. An enemy Position has no way back to the Reserve: never over."""
+    return limits_ok_counted(limit_counts(st, idx, side), st, idx, side, c, p, src, dst,
+                             entry_moves)
+
+
+def limit_counts(st: State, idx, side: int) -> list[tuple[int, int, int, int]]:
+    """Per place, the side's (troops, Generals, troops that may withdraw, Generals that may
+    withdraw) as ``limits_ok_after`` counts them. Reads per-turn piece flags (moves, fired,
+    eng), so it holds only while nothing is applied: callers keep it for one listing."""
     cards = st.cards
     foe_pres = idx.pres[1 - side]
-    general = c.kind == "general"
-    counts = counts_as_troop(st, p) if p is not None else c.troop
+    out = [(0, 0, 0, 0)] * 11
     for place in POSITIONS:
-        if place != dst and not idx.pres[side][place]:
-            continue
         troops, gens, out_t, out_g = 0, 0, 0, 0
         own = owner(place) == side
         for q in idx[place]:
-            if q.side != side or q is p:
+            if q.side != side:
                 continue
             qc = cards[q.num]
             if q.up and qc.kind == "general":
@@ -181,6 +186,34 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
                 troops += 1
                 if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
                     out_t += 1
+        out[place] = (troops, gens, out_t, out_g)
+    return out
+
+
+def limits_ok_counted(counts: list[tuple[int, int, int, int]], st: State, idx, side: int,
+                      c: Card, p: Piece | None, src: int, dst: int, entry_moves: int = 1
+                      ) -> bool:
+    """``limits_ok_after`` from the side's ``limit_counts`` (taken before this move): the
+    moving piece's own share is taken out of its place and added at ``dst``."""
+    foe_pres = idx.pres[1 - side]
+    pres = idx.pres[side]
+    general = c.kind == "general"
+    counts_troop = counts_as_troop(st, p) if p is not None else c.troop
+    for place in POSITIONS:
+        if place != dst and not pres[place]:
+            continue
+        troops, gens, out_t, out_g = counts[place]
+        own = owner(place) == side
+        if p is not None and p.place == place:  # the piece that moves leaves its place
+            pc = st.cards[p.num]
+            if p.up and pc.kind == "general":
+                gens -= 1
+                if own and _may_withdraw(st, p, pc, p.moves, False, foe_pres[place]):
+                    out_g -= 1
+            elif not p.up or pc.troop:
+                troops -= 1
+                if own and _may_withdraw(st, p, pc, p.moves, False, foe_pres[place]):
+                    out_t -= 1
         if place == dst:
             m = entry_moves if p is None else p.moves + 1
             ok = own and (p is None or not p.fired) and \
@@ -188,7 +221,7 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
             if general:
                 gens += 1
                 out_g += ok
-            elif counts:
+            elif counts_troop:
                 troops += 1
                 out_t += ok
         if troops > STACK_LIMIT and out_t < troops - STACK_LIMIT:
