@@ -19,9 +19,9 @@ from .combat import fire_targets, shock_barred, shock_targets
 from .moves import (
     PRUSSIAN_PLACES,
     STACK_LIMIT,
+    LimitCounts,
     cos_barred,
     extra_token,
-    limit_counts,
     limits_ok_counted,
     move_actions,
     occupy_options,
@@ -296,12 +296,12 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if q.ctrl == s:
                 terrain_at[place] = True
     occ_cache: dict[tuple, list] = {}
-    counted: list = []  # the side's moves.limit_counts, worked out once when first needed
+    counted: list = []  # the side's moves.LimitCounts for this listing, made when first needed
 
     def limits_ok(c, p, src: int, dst: int) -> bool:
         if not counted:
-            counted.append(limit_counts(st, idx, s))
-        return limits_ok_counted(counted[0], st, idx, s, c, p, src, dst)
+            counted.append(LimitCounts(st, idx, s))
+        return limits_ok_counted(counted[0], c, p, dst)
 
     def occupy(c, place: int) -> list:
         if not terrain_at[place] or c.kind not in TROOPS:

@@ -160,49 +160,61 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
     then listed always lead back within the limits (never a dead end): while over, the side
     may only move (legal.py), so it is within the limits before it fires, plays a card or
     ends the Combat Phase. An enemy Position has no way back to the Reserve: never over."""
-    return limits_ok_counted(limit_counts(st, idx, side), st, idx, side, c, p, src, dst,
-                             entry_moves)
+    return limits_ok_counted(LimitCounts(st, idx, side), c, p, dst, entry_moves)
 
 
-def limit_counts(st: State, idx, side: int) -> list[tuple[int, int, int, int]]:
-    """Per place, the side's (troops, Generals, troops that may withdraw, Generals that may
-    withdraw) as ``limits_ok_after`` counts them. Reads per-turn piece flags (moves, fired,
-    eng), so it holds only while nothing is applied: callers keep it for one listing."""
-    cards = st.cards
-    foe_pres = idx.pres[1 - side]
-    out = [(0, 0, 0, 0)] * 11
-    for place in POSITIONS:
-        troops, gens, out_t, out_g = 0, 0, 0, 0
-        own = owner(place) == side
-        for q in idx[place]:
-            if q.side != side:
-                continue
-            qc = cards[q.num]
-            if q.up and qc.kind == "general":
-                gens += 1
-                if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
-                    out_g += 1
-            elif not q.up or qc.troop:
-                troops += 1
-                if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
-                    out_t += 1
-        out[place] = (troops, gens, out_t, out_g)
-    return out
+class LimitCounts(list):
+    """Per place (filled in when first asked), the side's (troops, Generals, troops that may
+    withdraw, Generals that may withdraw) as ``limits_ok_after`` counts them. Reads per-turn
+    piece flags (moves, fired, eng), so it holds only while nothing is applied: callers keep
+    one for one listing."""
+
+    __slots__ = ("st", "idx", "side", "over")
+
+    def __init__(self, st: State, idx, side: int) -> None:
+        super().__init__([None] * 11)
+        self.st, self.idx, self.side = st, idx, side
+        self.over = over_limits(st, idx, side)
+
+    def at(self, place: int) -> tuple[int, int, int, int]:
+        got = self[place]
+        if got is None:
+            st, side = self.st, self.side
+            cards = st.cards
+            foe = self.idx.pres[1 - side][place]
+            troops, gens, out_t, out_g = 0, 0, 0, 0
+            own = owner(place) == side
+            for q in self.idx[place]:
+                if q.side != side:
+                    continue
+                qc = cards[q.num]
+                if q.up and qc.kind == "general":
+                    gens += 1
+                    if own and _may_withdraw(st, q, qc, q.moves, False, foe):
+                        out_g += 1
+                elif not q.up or qc.troop:
+                    troops += 1
+                    if own and _may_withdraw(st, q, qc, q.moves, False, foe):
+                        out_t += 1
+            got = self[place] = (troops, gens, out_t, out_g)
+        return got
 
 
-def limits_ok_counted(counts: list[tuple[int, int, int, int]], st: State, idx, side: int,
-                      c: Card, p: Piece | None, src: int, dst: int, entry_moves: int = 1
-                      ) -> bool:
-    """``limits_ok_after`` from the side's ``limit_counts`` (taken before this move): the
-    moving piece's own share is taken out of its place and added at ``dst``."""
+def limits_ok_counted(counts: LimitCounts, c: Card, p: Piece | None, dst: int,
+                      entry_moves: int = 1) -> bool:
+    """``limits_ok_after`` (piece p, None from the Reserve, moving to dst) from the side's
+    ``LimitCounts`` taken before the move: p's share is taken out of its place and added at
+    dst. While the side is within every limit (not ``over``), only dst can go over: the
+    other places keep their cards or lose p."""
+    st, idx, side = counts.st, counts.idx, counts.side
     foe_pres = idx.pres[1 - side]
     pres = idx.pres[side]
     general = c.kind == "general"
     counts_troop = counts_as_troop(st, p) if p is not None else c.troop
-    for place in POSITIONS:
-        if place != dst and not pres[place]:
+    for place in POSITIONS if counts.over else (dst,):
+        if place != dst and not pres[place] or place not in POSITIONS:
             continue
-        troops, gens, out_t, out_g = counts[place]
+        troops, gens, out_t, out_g = counts.at(place)
         own = owner(place) == side
         if p is not None and p.place == place:  # the piece that moves leaves its place
             pc = st.cards[p.num]
