@@ -140,11 +140,18 @@ def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged
     this turn (8.0-8.3): not fired, a move left (the second one only consecutively), and if
     engaged only as its first move and not having engaged this turn. Extra-move specials
     are left out (a sufficient test)."""
-    if q.fired or (not q.up and not c.troop):
-        return False  # 7.0; 14.0 decoys never move
-    if not (c.troop or c.kind == "general"):
-        return False
-    if moves >= max_moves(c) or (moves and not mover):
+    if q.fired:
+        return False  # 7.0
+    kind = c.kind
+    if c.troop:
+        limit = 2 if kind == "cavalry" else 1
+    elif kind == "general":
+        if not q.up:
+            return False  # 14.0 decoys never move
+        limit = 2
+    else:
+        return False  # 14.0 decoys never move; terrain and specials do not either
+    if moves >= limit or (moves and not mover):
         return False
     if engaged and (moves or q.eng):
         return False  # 8.2/8.3
@@ -208,9 +215,24 @@ def limits_ok_counted(counts: LimitCounts, c: Card, p: Piece | None, dst: int,
     other places keep their cards or lose p."""
     st, idx, side = counts.st, counts.idx, counts.side
     foe_pres = idx.pres[1 - side]
-    pres = idx.pres[side]
     general = c.kind == "general"
-    counts_troop = counts_as_troop(st, p) if p is not None else c.troop
+    counts_troop = (not p.up or c.troop) if p is not None else c.troop
+    if not counts.over:  # the same test as the loop below, at dst alone
+        if dst & 3 == 0 or not (general or counts_troop):
+            return True  # to the Reserve, or a card that counts for no limit
+        troops, gens, out_t, out_g = counts.at(dst)
+        if general:
+            if not gens:
+                return True
+        elif troops < STACK_LIMIT:
+            return True
+        ok = owner(dst) == side and (p is None or not p.fired) and \
+            _may_withdraw(st, p if p is not None else _NEW, c,
+                          entry_moves if p is None else p.moves + 1, True, foe_pres[dst])
+        if general:
+            return out_g + ok >= gens
+        return out_t + ok >= troops + 1 - STACK_LIMIT
+    pres = idx.pres[side]
     for place in POSITIONS if counts.over else (dst,):
         if place != dst and not pres[place] or place not in POSITIONS:
             continue
@@ -439,6 +461,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
             # 8.3 a Cavalry or General card may still make its consecutive second move
             st.back = {"card": p.num, "piece": p.pid, "disengaged": p.dis}
         to_reserve(st, p)
+        st.cache = shifted(st, idx, p, src, None)  # idx: the Field before this move
         # RULINGS 8.2-b: its Battle Move ends in the Reserve; it may not leave it again this
         # turn (a card leaving the Reserve is a new piece, with fresh per-turn flags)
         st.fresh[side].append(p.num)

@@ -82,6 +82,15 @@ def index(st: State) -> Field:
     return idx
 
 
+def current(st: State) -> Field | None:
+    """``st.cache`` if it is still the Field of the state as it is now, else None: taken just
+    before a piece is added or removed, to hand to ``shifted`` just after."""
+    idx = st.cache
+    if idx is not None and idx.key != (len(st.pieces), st.next_pid):
+        return None
+    return idx
+
+
 def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | None
             ) -> Field | None:
     """The Field after one piece ``p`` went from ``src`` to ``dst`` (None: off the field),
