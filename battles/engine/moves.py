@@ -167,11 +167,46 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
     then listed always lead back within the limits (never a dead end): while over, the side
     may only move (legal.py), so it is within the limits before it fires, plays a card or
     ends the Combat Phase. An enemy Position has no way back to the Reserve: never over."""
-    return limits_ok_counted(LimitCounts(st, idx, side), c, p, dst, entry_moves)
+    cards = st.cards
+    foe_pres = idx.pres[1 - side]
+    general = c.kind == "general"
+    counts = counts_as_troop(st, p) if p is not None else c.troop
+    for place in POSITIONS:
+        if place != dst and not idx.pres[side][place]:
+            continue
+        troops, gens, out_t, out_g = 0, 0, 0, 0
+        own = owner(place) == side
+        for q in idx[place]:
+            if q.side != side or q is p:
+                continue
+            qc = cards[q.num]
+            if q.up and qc.kind == "general":
+                gens += 1
+                if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
+                    out_g += 1
+            elif not q.up or qc.troop:
+                troops += 1
+                if own and _may_withdraw(st, q, qc, q.moves, False, foe_pres[place]):
+                    out_t += 1
+        if place == dst:
+            m = entry_moves if p is None else p.moves + 1
+            ok = own and (p is None or not p.fired) and \
+                _may_withdraw(st, p if p is not None else _NEW, c, m, True, foe_pres[place])
+            if general:
+                gens += 1
+                out_g += ok
+            elif counts:
+                troops += 1
+                out_t += ok
+        if troops > STACK_LIMIT and out_t < troops - STACK_LIMIT:
+            return False
+        if gens > GENERAL_LIMIT and out_g < gens - GENERAL_LIMIT:
+            return False
+    return True
 
 
 class LimitCounts(list):
-    """Per place (filled in when first asked), the side's (troops, Generals, troops that may
+    """``limits_ok_after`` for one listing (legal.combat_actions), counted once. Per place (filled in when first asked), the side's (troops, Generals, troops that may
     withdraw, Generals that may withdraw) as ``limits_ok_after`` counts them. Reads per-turn
     piece flags (moves, fired, eng), so it holds only while nothing is applied: callers keep
     one for one listing."""
