@@ -206,10 +206,10 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
 
 
 class LimitCounts(list):
-    """``limits_ok_after`` for one listing (legal.combat_actions), counted once. Per place (filled in when first asked), the side's (troops, Generals, troops that may
-    withdraw, Generals that may withdraw) as ``limits_ok_after`` counts them. Reads per-turn
-    piece flags (moves, fired, eng), so it holds only while nothing is applied: callers keep
-    one for one listing."""
+    """``limits_ok_after`` for one listing (legal.combat_actions), counted once: per place
+    (filled in when first asked), the side's (troops, Generals, troops that may withdraw,
+    Generals that may withdraw). Reads per-turn piece flags (moves, fired, eng), so it
+    holds only while nothing is applied: callers keep one for one listing."""
 
     __slots__ = ("st", "idx", "side", "over")
 
