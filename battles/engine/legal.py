@@ -143,48 +143,61 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
     beyond the limit."""
     side = SIDES[s]
     out: list[dict] = []
-    seen = set()
-    stk, gen = idx.stk[s], idx.gen[s]
+    append = out.append
+    stk, gen, ter = idx.stk[s], idx.gen[s], idx.ter
+    mine = positions(s)
     occs = {}
+    decoys = st.settings.get("decoys")
+    cards = st.cards
+    can_deploy = False
+    seen = set()
     for num in st.reserve[s]:
         if num in seen:
             continue
         seen.add(num)
-        c = st.cards[num]
+        c = cards[num]
         if c.army == "prussian" and not st.prussians:
             continue
-        if c.kind in TROOPS:
-            for pos in positions(s):
+        kind = c.kind
+        if c.troop:
+            infantry = kind == "infantry"
+            for pos in mine:
                 if stk[pos] >= 4:
                     continue
-                a = {"type": "deploy", "side": side, "card": num, "to": PLACE_NAMES[pos]}
-                # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
-                # when the action names none
-                forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
-                    c.kind == "infantry" else ({},)
-                for f in forms:
-                    out.append({**a, **f})
-                if idx.ter[pos]:
-                    key = (pos, c.kind == "infantry")
+                to = PLACE_NAMES[pos]
+                can_deploy = True
+                append({"type": "deploy", "side": side, "card": num, "to": to})
+                if infantry:
+                    # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
+                    # when the action names none
+                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                            "formation": "column"})
+                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                            "formation": "square"})
+                if ter[pos]:
+                    key = (pos, infantry)
                     if key not in occs:
                         occs[key] = occupy_options(st, idx, s, c, pos)
+                    a = {"type": "deploy", "side": side, "card": num, "to": to}
+                    forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
+                        infantry else ({},)
                     for t in occs[key]:
                         for f in forms:
-                            out.append({**a, **f, "occupy": t})
-        elif c.kind == "general":
+                            append({**a, **f, "occupy": t})
+        elif kind == "general":
             if cos_barred(st, c):
                 continue
-            for pos in positions(s):
+            for pos in mine:
                 if gen[pos] is None:
-                    out.append({"type": "deploy", "side": side, "card": num,
-                                "to": PLACE_NAMES[pos]})
-        elif c.kind == "terrain":
+                    can_deploy = True
+                    append({"type": "deploy", "side": side, "card": num,
+                            "to": PLACE_NAMES[pos]})
+        elif kind == "terrain":
             t = terrain_action(st, idx, s, num, deploying=True)
             if t:
-                out.append(t)
-        if st.settings.get("decoys") and not c.troop:
+                append(t)
+        if decoys and not c.troop:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
-    can_deploy = any(a["type"] == "deploy" for a in out)
     out.extend(special_actions(st, idx, s))
     if deployment_complete(st, idx, s, can_deploy):
         out.append({"type": "deployment_done", "side": side})
@@ -383,8 +396,8 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                     for t in occs:
                         append({"type": "move", "side": side, "piece": pid, "to": to,
                                 "occupy": t})
-        if not troop:
-            continue
+        if not troop or over:
+            continue  # RULINGS 8.4-a: over a limit, only moves are listed
         # ---- fire (7.21-7.24, 11.2)
         cands = None
         if kind == "artillery":
@@ -535,11 +548,13 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                     if t:
                         a["occupy"] = t
                     append(a)
+        elif over:
+            continue  # RULINGS 8.4-a: only moves (combat_actions drops the rest)
         elif kind == "terrain":
             t = terrain_action(st, idx, s, num, deploying=False)
             if t:
                 append(t)
-        if decoys and not troop:
+        if decoys and not troop and not over:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
 
 
