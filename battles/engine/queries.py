@@ -95,8 +95,7 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
             ) -> Field | None:
     """The Field after one piece ``p`` went from ``src`` to ``dst`` (None: off the field),
     made from ``old`` (the Field just before, or None: nothing to start from) by redoing
-    only those two places, with the key of the state as it is now and what of the old memo
-    still holds (``_carried``). Lists
+    only those two places, with the key of the state as it is now and an empty memo. Lists
     in ``old`` are left as they were (callers may still be reading them)."""
     if old is None:
         return None
@@ -157,35 +156,8 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
         ter[place] = t
     new.eng, new.pres, new.stk, new.gen, new.ter, new.own = eng, pres, stk, gen, ter, own
     new.key = (len(st.pieces), st.next_pid)
-    new.memo = _carried(old.memo, p, src, dst, codes[p.num] == 0 and p.up)
+    new.memo = {}
     return new
-
-
-def _carried(memo: dict, p: Piece, src: int | None, dst: int | None, terrain: bool) -> dict:
-    """The entries of an old Field's memo (legal.combat_actions) still true once piece p went
-    from src to dst: per side ("combat", s) the rivers and face-up Terrain (unless p is
-    Terrain or a front changed) and the targets per place except at src and dst; the
-    Reserve entry moves ("entry", s, ...) unless an enemy card entered or left one of the
-    side's Positions (they read the enemy presence there; what else they read is in their
-    key). Everything else (e.g. ``moves.over_limits``) is worked out again."""
-    if not memo:
-        return {}
-    out = {}
-    for key, value in memo.items():
-        kind = key[0]
-        if kind == "combat":
-            if terrain or src in (8, 9, 10) or dst in (8, 9, 10):
-                continue
-            rivers_, terrains, cands = value
-            out[key] = (rivers_, terrains,
-                        {k: v for k, v in cands.items() if k != src and k != dst})
-        elif kind == "entry":
-            s = key[1]
-            if p.side != s and ((src is not None and src >> 2 == s and src & 3) or
-                                (dst is not None and dst >> 2 == s and dst & 3)):
-                continue  # an enemy card entered or left one of the side's Positions
-            out[key] = value  # shared: both Fields would work out the same entries
-    return out
 
 
 def card(st: State, p: Piece) -> Card:
