@@ -211,12 +211,26 @@ class LimitCounts(list):
     Generals that may withdraw). Reads per-turn piece flags (moves, fired, eng), so it
     holds only while nothing is applied: callers keep one for one listing."""
 
-    __slots__ = ("st", "idx", "side", "over")
+    __slots__ = ("st", "idx", "side", "over", "_failing")
 
     def __init__(self, st: State, idx, side: int) -> None:
         super().__init__([None] * 11)
         self.st, self.idx, self.side = st, idx, side
         self.over = over_limits(st, idx, side)
+        self._failing = None
+
+    def failing(self) -> tuple[int, ...]:
+        """The Positions over a limit without enough cards able to withdraw, as they are."""
+        got = self._failing
+        if got is None:
+            got = []
+            for place in POSITIONS:
+                troops, gens, out_t, out_g = self.at(place)
+                if (troops > STACK_LIMIT and out_t < troops - STACK_LIMIT) or \
+                        (gens > GENERAL_LIMIT and out_g < gens - GENERAL_LIMIT):
+                    got.append(place)
+            got = self._failing = tuple(got)
+        return got
 
     def at(self, place: int) -> tuple[int, int, int, int]:
         got = self[place]
@@ -267,9 +281,14 @@ def limits_ok_counted(counts: LimitCounts, c: Card, p: Piece | None, dst: int,
         if general:
             return out_g + ok >= gens
         return out_t + ok >= troops + 1 - STACK_LIMIT
-    pres = idx.pres[side]
-    for place in POSITIONS if counts.over else (dst,):
-        if place != dst and not pres[place] or place not in POSITIONS:
+    # over a limit somewhere: every other place keeps its counts, so it fails as it is now;
+    # the place p leaves and dst are counted again with p's share moved
+    src = p.place if p is not None else None
+    for place in counts.failing():
+        if place != src and place != dst:
+            return False
+    for place in (src, dst):
+        if place is None or place not in POSITIONS:
             continue
         troops, gens, out_t, out_g = counts.at(place)
         own = owner(place) == side
