@@ -346,6 +346,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         src_eng = eng[src]
         # ---- moves (8.0-8.4)
         limit = 2 if kind in _TWO_MOVES else 1
+        if m and not tokens[src] and (m >= limit or last_mover != pid) and \
+                not (kind == "artillery" and c.horse and m == 1) and \
+                not (kind == "infantry" and not src_eng and not p.formed):
+            continue  # a card that has moved: no move left, and nothing below needs m == 0
         go = True
         token = tokens[src] and extra_token(st, s, src, c) is not None
         if m < limit:
