@@ -166,9 +166,14 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
                     continue
                 to = PLACE_NAMES[pos]
                 can_deploy = True
-                # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
-                # when the action names none
-                out += [{**t, "card": num} for t in _DEPLOY[s][infantry][pos]]
+                append({"type": "deploy", "side": side, "card": num, "to": to})
+                if infantry:
+                    # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
+                    # when the action names none
+                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                            "formation": "column"})
+                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                            "formation": "square"})
                 if ter[pos]:
                     key = (pos, infantry)
                     if key not in occs:
@@ -197,16 +202,6 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
     if deployment_complete(st, idx, s, can_deploy):
         out.append({"type": "deployment_done", "side": side})
     return out
-
-
-# deploy actions per side, Infantry or not, Position: copied with the card number set
-_DEPLOY = tuple(
-    (tuple(({"type": "deploy", "side": SIDES[s], "card": 0, "to": PLACE_NAMES[pos]},)
-           for pos in range(11)),
-     tuple(tuple({"type": "deploy", "side": SIDES[s], "card": 0, "to": PLACE_NAMES[pos], **f}
-                 for f in ({}, {"formation": "column"}, {"formation": "square"}))
-           for pos in range(11)))
-    for s in (0, 1))
 
 
 def deployment_complete(st: State, idx: list[list[Piece]], s: int, can_deploy: bool) -> bool:
