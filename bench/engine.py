@@ -2,6 +2,15 @@
 random vs random and greedy vs greedy, plus a cProfile of Waterloo random vs random.
 
     .venv/bin/python bench/engine.py [--seconds 2] [--no-profile]
+    .venv/bin/python bench/engine.py --compare [REF] [--seconds 4]
+
+``--compare REF`` (default 79174da, the engine before issue 14's speed work) plays the same
+complete random-vs-random battles (``battles.engine.play_random``, same seeds) with the
+engine of git revision REF and with the working tree's, each in its own subprocess (REF's
+``battles/engine``, ``game`` and ``cards/catalogue`` + ``cards/data`` extracted with ``git
+archive``), both pinned to one core, in interleaved chunks (CPU time of each chunk); prints
+battles/s before and after per battle, the ratio, and the median ratio. It also checks that
+both engines played identical battles (same outcomes and step counts).
 
 Battles are played by battles.simulate.play_game (the same loop as `manage.py simulate`:
 legal_actions, the bot's choice, apply with check=False; the view is built only for bots
@@ -14,8 +23,13 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
+import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,11 +61,106 @@ def rate(battle: str, bot: str, seconds: float) -> tuple[float, int, float]:
             return games / elapsed, games, turns / games
 
 
+# --- --compare: the engine of a git revision against the working tree's -------------------
+
+DEFAULT_REF = "79174da"  # main when issue 14's speed work began
+# A worker: reads "battle first count" lines, plays those seeds with play_random and answers
+# "cpu_seconds digest" (digest: outcomes and step counts, to check both engines agree).
+WORKER = r"""
+import hashlib, sys, time
+sys.path.insert(0, sys.argv[1])
+from battles.engine import load_cards, play_random
+from cards.catalogue.file import catalogue_records
+cards = load_cards(catalogue_records())
+for line in sys.stdin:
+    battle, first, count = line.split()
+    h = hashlib.sha256()
+    t = time.process_time()
+    for i in range(int(first), int(first) + int(count)):
+        g = play_random(battle, f"compare:{i}", cards=cards)
+        h.update(repr((sorted(g.state.outcome.items()), g.steps)).encode())
+    print(time.process_time() - t, h.hexdigest()[:16], flush=True)
+"""
+
+
+class Worker:
+    """One engine in a subprocess (its tree first on sys.path)."""
+
+    def __init__(self, tree: Path) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", WORKER, str(tree)], text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     cwd=tree)
+
+    def play(self, battle: str, first: int, count: int) -> tuple[float, str]:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(f"{battle} {first} {count}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit("an engine worker died (see its error above)")
+        cpu, digest = line.split()
+        return float(cpu), digest
+
+    def close(self) -> None:
+        assert self.proc.stdin
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def extract(ref: str, into: Path) -> None:
+    """REF's engine and what it imports (the pure ``game`` package, the card data)."""
+    data = subprocess.run(["git", "archive", "--format=tar", ref, "battles/engine", "game",
+                           "cards/catalogue", "cards/data"], cwd=ROOT, check=True,
+                          capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+
+
+def compare(ref: str, seconds: float) -> None:
+    """Interleaved chunks of the same seeds, before (REF) and after (working tree)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpus[-1]})  # one core for both workers (inherited)
+    with tempfile.TemporaryDirectory(prefix="eagles-engine-ref-") as tmp:
+        extract(ref, Path(tmp))
+        before, after = Worker(Path(tmp)), Worker(ROOT)
+        print(f"random vs random, play_random, same seeds; before = {ref}, after = working "
+              f"tree; one core (cpu {cpus[-1]}), CPU seconds, ~{seconds:g} s per engine")
+        print(f"{'battle':<12} {'before/s':>9} {'after/s':>9} {'ratio':>6}  same games")
+        ratios = []
+        for battle in BATTLES:
+            cpu_b, _ = before.play(battle, 0, 1)  # warm up and size the chunks
+            after.play(battle, 0, 1)
+            chunk = max(1, round(0.25 / max(cpu_b, 1e-3)))
+            tb = ta = 0.0
+            games, same, first, rnd = 0, True, 1, 0
+            while tb < seconds or rnd < 4:
+                order = (before, after) if rnd % 2 == 0 else (after, before)
+                res = {w: w.play(battle, first, chunk) for w in order}
+                tb += res[before][0]
+                ta += res[after][0]
+                same &= res[before][1] == res[after][1]
+                games += chunk
+                first += chunk
+                rnd += 1
+            rb, ra = games / tb, games / ta
+            ratios.append(ra / rb)
+            print(f"{battle:<12} {rb:9.1f} {ra:9.1f} {ra / rb:6.2f}  "
+                  f"{'yes' if same else 'NO'} ({games} battles each)")
+        print(f"median ratio {statistics.median(ratios):.2f} (min {min(ratios):.2f})")
+        before.close()
+        after.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="time per cell")
     ap.add_argument("--no-profile", action="store_true")
+    ap.add_argument("--compare", nargs="?", const=DEFAULT_REF, metavar="REF",
+                    help=f"before/after against git revision REF (default {DEFAULT_REF})")
     args = ap.parse_args()
+    if args.compare:
+        compare(args.compare, args.seconds)
+        return
     print(f"{'battle':<12} {'random/s':>9} {'turns':>6} {'greedy/s':>9} {'turns':>6}  target")
     ok = True
     for battle in BATTLES:

@@ -45,10 +45,7 @@ class Card(NamedTuple):
     restrictions: tuple[str, ...]
     effect: Mapping[str, Any] | None
     bp: int
-
-    @property
-    def troop(self) -> bool:
-        return self.kind in TROOPS
+    troop: bool  # an Infantry, Cavalry or Artillery card (kind in TROOPS), kept: read often
 
 
 class CardTable(dict):
@@ -73,6 +70,7 @@ def _card(r: Mapping[str, Any]) -> Card:
         tclass=r.get("terrain_class"), move_limit=i("move_limit"),
         timing=r.get("special_timing"), restrictions=tuple(r.get("special_restrictions") or ()),
         effect=dict(r["effect"]) if r.get("effect") else None, bp=i("bp"),
+        troop=r["type"] in TROOPS,
     )
 
 

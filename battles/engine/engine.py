@@ -18,7 +18,7 @@ from .legal import legal_actions, terrain_place
 from .morale import resolve_morale
 from .moves import do_move
 from .phases import discard_effects, end_turn, reinforce, settle, start_turn
-from .queries import engaged, index
+from .queries import current, engaged, index, shifted
 from .specials import apply_remove_hits, play_special
 from .state import FORMATIONS, Piece, State
 
@@ -71,9 +71,10 @@ def _deploy(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None
     c = st.cards[num]
     st.reserve[s].remove(num)
     p = Piece(st.next_pid, num, s, PLACE_INDEX[a["to"]], up=c.kind == "general")
+    old = current(st)
     st.next_pid += 1
     st.pieces[p.pid] = p
-    st.cache = None
+    st.cache = shifted(st, old, p, None, p.place)
     if "occupy" in a:
         p.occ = a["occupy"]
     if "formation" in a:
@@ -117,9 +118,10 @@ def _play_terrain(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -
     num = a["card"]
     st.reserve[s].remove(num)
     p = Piece(st.next_pid, num, s, terrain_place(st, s, num), up=True)
+    old = current(st)
     st.next_pid += 1
     st.pieces[p.pid] = p
-    st.cache = None
+    st.cache = shifted(st, old, p, None, p.place)
     ev.append({"type": "terrain", "side": SIDES[s], "piece": p.pid, "card": num,
                "at": _name(p.place), "visibility": "all"})
     if st.phase != "deploy":

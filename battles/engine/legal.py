@@ -19,9 +19,10 @@ from .combat import fire_targets, shock_barred, shock_targets
 from .moves import (
     PRUSSIAN_PLACES,
     STACK_LIMIT,
+    LimitCounts,
     cos_barred,
     extra_token,
-    limits_ok_after,
+    limits_ok_counted,
     move_actions,
     occupy_options,
     over_limits,
@@ -142,48 +143,61 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
     beyond the limit."""
     side = SIDES[s]
     out: list[dict] = []
-    seen = set()
-    stk, gen = idx.stk[s], idx.gen[s]
+    append = out.append
+    stk, gen, ter = idx.stk[s], idx.gen[s], idx.ter
+    mine = positions(s)
     occs = {}
+    decoys = st.settings.get("decoys")
+    cards = st.cards
+    can_deploy = False
+    seen = set()
     for num in st.reserve[s]:
         if num in seen:
             continue
         seen.add(num)
-        c = st.cards[num]
+        c = cards[num]
         if c.army == "prussian" and not st.prussians:
             continue
-        if c.kind in TROOPS:
-            for pos in positions(s):
+        kind = c.kind
+        if c.troop:
+            infantry = kind == "infantry"
+            for pos in mine:
                 if stk[pos] >= 4:
                     continue
-                a = {"type": "deploy", "side": side, "card": num, "to": PLACE_NAMES[pos]}
-                # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
-                # when the action names none
-                forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
-                    c.kind == "infantry" else ({},)
-                for f in forms:
-                    out.append({**a, **f})
-                if idx.ter[pos]:
-                    key = (pos, c.kind == "infantry")
+                to = PLACE_NAMES[pos]
+                can_deploy = True
+                append({"type": "deploy", "side": side, "card": num, "to": to})
+                if infantry:
+                    # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
+                    # when the action names none
+                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                            "formation": "column"})
+                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                            "formation": "square"})
+                if ter[pos]:
+                    key = (pos, infantry)
                     if key not in occs:
                         occs[key] = occupy_options(st, idx, s, c, pos)
+                    a = {"type": "deploy", "side": side, "card": num, "to": to}
+                    forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
+                        infantry else ({},)
                     for t in occs[key]:
                         for f in forms:
-                            out.append({**a, **f, "occupy": t})
-        elif c.kind == "general":
+                            append({**a, **f, "occupy": t})
+        elif kind == "general":
             if cos_barred(st, c):
                 continue
-            for pos in positions(s):
+            for pos in mine:
                 if gen[pos] is None:
-                    out.append({"type": "deploy", "side": side, "card": num,
-                                "to": PLACE_NAMES[pos]})
-        elif c.kind == "terrain":
+                    can_deploy = True
+                    append({"type": "deploy", "side": side, "card": num,
+                            "to": PLACE_NAMES[pos]})
+        elif kind == "terrain":
             t = terrain_action(st, idx, s, num, deploying=True)
             if t:
-                out.append(t)
-        if st.settings.get("decoys") and not c.troop:
+                append(t)
+        if decoys and not c.troop:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
-    can_deploy = any(a["type"] == "deploy" for a in out)
     out.extend(special_actions(st, idx, s))
     if deployment_complete(st, idx, s, can_deploy):
         out.append({"type": "deployment_done", "side": side})
@@ -295,6 +309,12 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if q.ctrl == s:
                 terrain_at[place] = True
     occ_cache: dict[tuple, list] = {}
+    counted: list = []  # the side's moves.LimitCounts for this listing, made when first needed
+
+    def limits_ok(c, p, src: int, dst: int) -> bool:
+        if not counted:
+            counted.append(LimitCounts(st, idx, s))
+        return limits_ok_counted(counted[0], c, p, dst)
 
     def occupy(c, place: int) -> list:
         if not terrain_at[place] or c.kind not in TROOPS:
@@ -316,7 +336,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         prussian = waterloo and c.army == "prussian"
         if not troop and (kind != "general" or not p.up):
             if not p.up and not p.moves and (p.place >> 2) == s and \
-                    (not over or limits_ok_after(st, idx, s, c, p, p.place, res)):
+                    (not over or limits_ok(c, p, p.place, res)):
                 # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve (14.0-a)
                 append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
             continue  # terrain never acts; a decoy does nothing else (14.0)
@@ -326,6 +346,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         src_eng = eng[src]
         # ---- moves (8.0-8.4)
         limit = 2 if kind in _TWO_MOVES else 1
+        if m and not tokens[src] and (m >= limit or last_mover != pid) and \
+                not (kind == "artillery" and c.horse and m == 1) and \
+                not (kind == "infantry" and not src_eng and not p.formed):
+            continue  # a card that has moved: no move left, and nothing below needs m == 0
         go = True
         token = tokens[src] and extra_token(st, s, src, c) is not None
         if m < limit:
@@ -359,7 +383,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if dsts and (over or (own_gen[dsts[-1]] is not None if kind == "general" else
                                   (not p.up or troop) and own_stk[dsts[-1]] >= STACK_LIMIT)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
-                dsts = [d for d in dsts if limits_ok_after(st, idx, s, c, p, src, d)]
+                dsts = [d for d in dsts if limits_ok(c, p, src, d)]
             for dst in dsts:
                 to = PLACE_NAMES[dst]
                 occs = occupy(c, dst) if terrain_at[dst] else ()
@@ -376,8 +400,8 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                     for t in occs:
                         append({"type": "move", "side": side, "piece": pid, "to": to,
                                 "occupy": t})
-        if not troop:
-            continue
+        if not troop or over:
+            continue  # RULINGS 8.4-a: over a limit, only moves are listed
         # ---- fire (7.21-7.24, 11.2)
         cands = None
         if kind == "artillery":
@@ -414,7 +438,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             for t in occupy(c, src):
                 append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
-    _reserve_actions(st, idx, s, out, occupy, terrain_at)
+    _reserve_actions(st, idx, s, out, occupy, terrain_at, limits_ok)
     if over:
         return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
@@ -423,7 +447,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 
 
 def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
-                     terrain_at: list[bool]) -> None:
+                     terrain_at: list[bool], limits_ok) -> None:
     """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
     decoys = st.settings.get("decoys")
     prussians = st.prussians
@@ -454,6 +478,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     gen_at = any(own_gen[d] is not None for d in positions(s))
     # 10.0 cards drawn this turn (all copies of their number just drawn) wait
     stale = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh else ()
+    bad_memo: dict[str, set] = {}  # kind of card -> Positions it may not enter (8.4-a)
     seen = set()
     for num in reserve_:
         if num in seen:
@@ -500,11 +525,15 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
             plain, items = moves
             if items and (over or (gen_at if kind == "general" else full)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
-                general = kind == "general"
-                bad = {PLACE_NAMES[d] for d in positions(s)
-                       if (over or (own_gen[d] is not None if general else
-                                    own_stk[d] >= STACK_LIMIT)) and
-                       not limits_ok_after(st, idx, s, c, None, 4 * s, d)}
+                # a card entering from the Reserve: limits_ok reads only its kind
+                bad = bad_memo.get(kind)
+                if bad is None:
+                    general = kind == "general"
+                    bad = bad_memo[kind] = {
+                        PLACE_NAMES[d] for d in positions(s)
+                        if (over or (own_gen[d] is not None if general else
+                                     own_stk[d] >= STACK_LIMIT)) and
+                        not limits_ok(c, None, 4 * s, d)}
                 if bad:
                     items = tuple(x for x in items
                                   if (x if isinstance(x, str) else x[0]) not in bad)
@@ -523,11 +552,13 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                     if t:
                         a["occupy"] = t
                     append(a)
+        elif over:
+            continue  # RULINGS 8.4-a: only moves (combat_actions drops the rest)
         elif kind == "terrain":
             t = terrain_action(st, idx, s, num, deploying=False)
             if t:
                 append(t)
-        if decoys and not troop:
+        if decoys and not troop and not over:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
 
 

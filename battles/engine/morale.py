@@ -10,7 +10,7 @@ from .cards import Card
 from .dice import Roller
 from .effects import modifier, nation_ok, type_ok
 from .phases import capture, check_victory, eliminate, settle
-from .queries import attacking, general_at, index, on_field, terrain_of
+from .queries import attacking, current, general_at, index, on_field, shifted, terrain_of
 from .state import LINE, SQUARE, Piece, State
 
 TERRAIN_MORALE = ("hill", "woods", "building")
@@ -115,8 +115,9 @@ def _rally_effect(st: State, p: Piece) -> dict | None:
 
 
 def _rally(st: State, p: Piece, events: list[dict]) -> None:
+    old = current(st)
     del st.pieces[p.pid]
-    st.cache = None
+    st.cache = shifted(st, old, p, p.place, None)
     for q in st.pieces.values():
         if q.occ == p.pid:
             q.occ = 0

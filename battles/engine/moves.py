@@ -140,11 +140,18 @@ def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged
     this turn (8.0-8.3): not fired, a move left (the second one only consecutively), and if
     engaged only as its first move and not having engaged this turn. Extra-move specials
     are left out (a sufficient test)."""
-    if q.fired or (not q.up and not c.troop):
-        return False  # 7.0; 14.0 decoys never move
-    if not (c.troop or c.kind == "general"):
-        return False
-    if moves >= max_moves(c) or (moves and not mover):
+    if q.fired:
+        return False  # 7.0
+    kind = c.kind
+    if c.troop:
+        limit = 2 if kind == "cavalry" else 1
+    elif kind == "general":
+        if not q.up:
+            return False  # 14.0 decoys never move
+        limit = 2
+    else:
+        return False  # 14.0 decoys never move; terrain and specials do not either
+    if moves >= limit or (moves and not mover):
         return False
     if engaged and (moves or q.eng):
         return False  # 8.2/8.3
@@ -189,6 +196,120 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
                 gens += 1
                 out_g += ok
             elif counts:
+                troops += 1
+                out_t += ok
+        if troops > STACK_LIMIT and out_t < troops - STACK_LIMIT:
+            return False
+        if gens > GENERAL_LIMIT and out_g < gens - GENERAL_LIMIT:
+            return False
+    return True
+
+
+class LimitCounts(list):
+    """``limits_ok_after`` for one listing (legal.combat_actions), counted once: per place
+    (filled in when first asked), the side's (troops, Generals, troops that may withdraw,
+    Generals that may withdraw). Reads per-turn piece flags (moves, fired, eng), so it
+    holds only while nothing is applied: callers keep one for one listing."""
+
+    __slots__ = ("st", "idx", "side", "over", "_failing")
+
+    def __init__(self, st: State, idx, side: int) -> None:
+        super().__init__([None] * 11)
+        self.st, self.idx, self.side = st, idx, side
+        self.over = over_limits(st, idx, side)
+        self._failing = None
+
+    def failing(self) -> tuple[int, ...]:
+        """The Positions over a limit without enough cards able to withdraw, as they are."""
+        got = self._failing
+        if got is None:
+            got = []
+            for place in POSITIONS:
+                troops, gens, out_t, out_g = self.at(place)
+                if (troops > STACK_LIMIT and out_t < troops - STACK_LIMIT) or \
+                        (gens > GENERAL_LIMIT and out_g < gens - GENERAL_LIMIT):
+                    got.append(place)
+            got = self._failing = tuple(got)
+        return got
+
+    def at(self, place: int) -> tuple[int, int, int, int]:
+        got = self[place]
+        if got is None:
+            st, side = self.st, self.side
+            cards = st.cards
+            foe = self.idx.pres[1 - side][place]
+            troops, gens, out_t, out_g = 0, 0, 0, 0
+            own = owner(place) == side
+            for q in self.idx[place]:
+                if q.side != side:
+                    continue
+                qc = cards[q.num]
+                if q.up and qc.kind == "general":
+                    gens += 1
+                    if own and _may_withdraw(st, q, qc, q.moves, False, foe):
+                        out_g += 1
+                elif not q.up or qc.troop:
+                    troops += 1
+                    if own and _may_withdraw(st, q, qc, q.moves, False, foe):
+                        out_t += 1
+            got = self[place] = (troops, gens, out_t, out_g)
+        return got
+
+
+def limits_ok_counted(counts: LimitCounts, c: Card, p: Piece | None, dst: int,
+                      entry_moves: int = 1) -> bool:
+    """``limits_ok_after`` (piece p, None from the Reserve, moving to dst) from the side's
+    ``LimitCounts`` taken before the move: p's share is taken out of its place and added at
+    dst. While the side is within every limit (not ``over``), only dst can go over: the
+    other places keep their cards or lose p."""
+    st, idx, side = counts.st, counts.idx, counts.side
+    foe_pres = idx.pres[1 - side]
+    general = c.kind == "general"
+    counts_troop = (not p.up or c.troop) if p is not None else c.troop
+    if not counts.over:  # the same test as the loop below, at dst alone
+        if dst & 3 == 0 or not (general or counts_troop):
+            return True  # to the Reserve, or a card that counts for no limit
+        troops, gens, out_t, out_g = counts.at(dst)
+        if general:
+            if not gens:
+                return True
+        elif troops < STACK_LIMIT:
+            return True
+        ok = owner(dst) == side and (p is None or not p.fired) and \
+            _may_withdraw(st, p if p is not None else _NEW, c,
+                          entry_moves if p is None else p.moves + 1, True, foe_pres[dst])
+        if general:
+            return out_g + ok >= gens
+        return out_t + ok >= troops + 1 - STACK_LIMIT
+    # over a limit somewhere: every other place keeps its counts, so it fails as it is now;
+    # the place p leaves and dst are counted again with p's share moved
+    src = p.place if p is not None else None
+    for place in counts.failing():
+        if place != src and place != dst:
+            return False
+    for place in (src, dst):
+        if place is None or place not in POSITIONS:
+            continue
+        troops, gens, out_t, out_g = counts.at(place)
+        own = owner(place) == side
+        if p is not None and p.place == place:  # the piece that moves leaves its place
+            pc = st.cards[p.num]
+            if p.up and pc.kind == "general":
+                gens -= 1
+                if own and _may_withdraw(st, p, pc, p.moves, False, foe_pres[place]):
+                    out_g -= 1
+            elif not p.up or pc.troop:
+                troops -= 1
+                if own and _may_withdraw(st, p, pc, p.moves, False, foe_pres[place]):
+                    out_t -= 1
+        if place == dst:
+            m = entry_moves if p is None else p.moves + 1
+            ok = own and (p is None or not p.fired) and \
+                _may_withdraw(st, p if p is not None else _NEW, c, m, True, foe_pres[place])
+            if general:
+                gens += 1
+                out_g += ok
+            elif counts_troop:
                 troops += 1
                 out_t += ok
         if troops > STACK_LIMIT and out_t < troops - STACK_LIMIT:
@@ -394,6 +515,7 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
             # 8.3 a Cavalry or General card may still make its consecutive second move
             st.back = {"card": p.num, "piece": p.pid, "disengaged": p.dis}
         to_reserve(st, p)
+        st.cache = shifted(st, idx, p, src, None)  # idx: the Field before this move
         # RULINGS 8.2-b: its Battle Move ends in the Reserve; it may not leave it again this
         # turn (a card leaving the Reserve is a new piece, with fresh per-turn flags)
         st.fresh[side].append(p.num)

@@ -33,13 +33,22 @@ def settle(st: State, events: list[dict]) -> None:
     if st.outcome is not None:
         return
     idx = index(st)
+    if idx.memo.get("settled"):
+        # a settle found nothing on this Field: nothing lies face-down in an engaged
+        # Position, no General is alone there, nobody occupies alone (Field-only facts:
+        # pieces only turn face-down or move with a new Field); only terrain captures read
+        # more (occupants)
+        capture(st, events, idx)
+        return
     changed = False
+    acted = False  # whether anything was revealed or eliminated (then settle again fully)
     for pos in POSITIONS:
         if not idx.eng[pos]:
             continue
         for p in idx[pos]:
             if p.up:
                 continue
+            acted = True
             decoy = is_decoy(st, p)
             reveal(st, p, events)
             if decoy:
@@ -55,11 +64,13 @@ def settle(st: State, events: list[dict]) -> None:
             g = idx.gen[side][pos]
             if g is not None and not idx.stk[side][pos]:
                 eliminate(st, g, events, reason="alone")
-                changed = True
+                changed = acted = True
     if changed:
         idx = index(st)
     capture(st, events, idx)
     check_victory(st, events, idx)
+    if not acted and st.outcome is None and st.cache is idx:
+        idx.memo["settled"] = True  # found nothing to do: so would another pass
 
 
 def capture(st: State, events: list[dict], idx=None) -> None:

@@ -82,6 +82,15 @@ def index(st: State) -> Field:
     return idx
 
 
+def current(st: State) -> Field | None:
+    """``st.cache`` if it is still the Field of the state as it is now, else None: taken just
+    before a piece is added or removed, to hand to ``shifted`` just after."""
+    idx = st.cache
+    if idx is not None and idx.key != (len(st.pieces), st.next_pid):
+        return None
+    return idx
+
+
 def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | None
             ) -> Field | None:
     """The Field after one piece ``p`` went from ``src`` to ``dst`` (None: off the field),
@@ -90,7 +99,7 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
     in ``old`` are left as they were (callers may still be reading them)."""
     if old is None:
         return None
-    new = Field(map(list, old))
+    new = Field(old)  # the other places' lists are shared: nothing edits a Field's lists
     eng = list(old.eng)
     pres = (list(old.pres[0]), list(old.pres[1]))
     stk = (list(old.stk[0]), list(old.stk[1]))
@@ -105,9 +114,10 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
         else:
             mine.remove(p)
     if src is not None:
+        new[src] = list(old[src])
         new[src].remove(p)
     if dst is not None:
-        here = new[dst]
+        here = new[dst] = list(old[dst])
         pid = p.pid
         at = len(here)
         while at and here[at - 1].pid > pid:

@@ -124,17 +124,35 @@ def special_actions(st: State, idx: list[list[Piece]], side: int) -> list[dict]:
     out: list[dict] = []
     seen = set()
     cards = st.cards
+    wanted = _by_window(cards).get(window, ())
     for num in st.reserve[side]:
-        sc = cards[num]
-        if sc.timing != window or sc.kind != "special" or num in seen:
+        if num not in wanted or num in seen:
             continue
         seen.add(num)
+        sc = cards[num]
         # RULINGS 13.0-d: no list of battles; 13.0 restricts only British Specials and
         # Prussian ones at Waterloo (base_ok, effects.nationals_only)
         if not playable(st, side, num):
             continue
         out.extend(_options(st, idx, side, sc))
     return out
+
+
+def _by_window(cards) -> dict[str, frozenset]:
+    """timing window -> the numbers of the Special cards played in it, once per card table."""
+    got = getattr(cards, "_by_window", None)
+    if got is None or got.get("size") != len(cards):
+        by: dict = {}
+        for num, c in cards.items():
+            if c.kind == "special" and c.timing:
+                by.setdefault(c.timing, set()).add(num)
+        got = {w: frozenset(nums) for w, nums in by.items()}
+        got["size"] = len(cards)
+        try:
+            cards._by_window = got
+        except AttributeError:  # a plain dict of cards: no cache
+            pass
+    return got
 
 
 def _act(side: int, num: int, place: int, **extra) -> dict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from game import BATTLES_CHART, chart_row, deck_figures
@@ -112,13 +113,10 @@ def historical_deck(battle: str, army: str, seed: int | str,
     of that pool (RULINGS: default decks), as a player building a historical deck would."""
     cards = card_table(cards)
     size = chart_row(battle)[army].deck
-    pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
+    pool, by_kind = _pool(cards, battle, army)
     rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
     if size >= len(pool):
-        return pool
-    by_kind: dict[str, list[int]] = {}
-    for num in pool:
-        by_kind.setdefault(cards[num].kind, []).append(num)
+        return list(pool)
     # Largest-remainder apportionment of the D places over the card types.
     shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
     quota = {kind: int(share) for kind, share in shares.items()}
@@ -131,6 +129,27 @@ def historical_deck(battle: str, army: str, seed: int | str,
     return sorted(deck)
 
 
+def _pool(cards: CardTable, battle: str, army: str
+          ) -> tuple[list[int], dict[str, list[int]]]:
+    """The card numbers of ``army`` that fought ``battle``, sorted, and the same by card
+    type; kept on the card table (read-only for callers; a table that grows is redone)."""
+    memo = getattr(cards, "_pools", None)
+    if memo is None or memo.get("size") != len(cards):
+        memo = {"size": len(cards)}
+        try:
+            cards._pools = memo
+        except AttributeError:  # a plain dict of cards: no cache
+            pass
+    got = memo.get((battle, army))
+    if got is None:
+        pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
+        by_kind: dict[str, list[int]] = {}
+        for num in pool:
+            by_kind.setdefault(cards[num].kind, []).append(num)
+        got = memo[(battle, army)] = (pool, by_kind)
+    return got
+
+
 def card_table(cards: CardTable | Iterable[Mapping[str, Any]] | None) -> CardTable:
     """A card table from a table or from catalogue records (plain dicts) given by the caller."""
     if isinstance(cards, CardTable):
@@ -139,6 +158,12 @@ def card_table(cards: CardTable | Iterable[Mapping[str, Any]] | None) -> CardTab
         raise TypeError("the engine needs the card records: pass cards= (the battle's "
                         "records, or cards.catalogue.file.catalogue_records())")
     return load_cards(cards)
+
+
+@lru_cache(maxsize=512)
+def _figures(battle: str, army: str, kind: str, scale: Fraction, size: int):
+    """``game.deck_figures`` (pure; Fraction arithmetic), remembered per argument set."""
+    return deck_figures(battle, army, kind, scale, size=size)
 
 
 def _deck_scale(spec: Mapping[str, Any], size: int, chart_deck: int) -> Fraction:
@@ -195,8 +220,7 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
         # 3.0, 15.0, 16.0: one rule for Muster and rate (None muster: Waterloo Prussians).
         spec = (deck_kinds or {}).get(army) or {}
         kind = str(spec.get("kind") or "dealt")
-        fig = deck_figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck),
-                           size=len(deck))
+        fig = _figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck), len(deck))
         if fig is None:
             raise IllegalAction(f"unknown deck kind {kind!r} for the {army} deck")
         muster = min(fig.muster or 0, len(deck))
