@@ -104,6 +104,20 @@ class Determiniser:
             if a["type"] == "move" and pid in by_pid and by_pid[pid].get("moves"):
                 last_mover = pid
                 break
+        # RULINGS 8.2-b: a card moved back to the Reserve this turn that may leave it again
+        # (its consecutive second move): a fresh Reserve card the legal actions move out.
+        fresh = set(v["reserves"][SIDES[me]].get("drawn_this_turn", ()))
+        back = None
+        if v["phase"] == "combat" and v["priority"] == SIDES[me]:
+            for a in legal:
+                if a["type"] == "move" and a.get("card") in fresh:
+                    last_mover = max((p["piece"] for p in v["pieces"]), default=0) + 1
+                    back = {"card": a["card"], "piece": last_mover, "disengaged": False}
+                    break
+        # 9.0: the free formation change is used (or barred) for own Infantry the legal
+        # actions do not let change formation.
+        reformable = {a["piece"] for a in legal if a["type"] == "change_formation"}
+        main = v["phase"] == "combat" and v["step"] == "main" and v["priority"] == SIDES[me]
         pieces = []
         for p in v["pieces"]:
             side = SIDE_INDEX[p["side"]]
@@ -117,7 +131,10 @@ class Determiniser:
                 "formation": p.get("formation") or "line", "blown": bool(p.get("blown")),
                 "moves": moves, "fired": bool(p.get("fired")),
                 "engaged_this_turn": bool(moves and into_enemy and side == me),
-                "disengaged_this_turn": False, "formation_changed": False,
+                "disengaged_this_turn": False,
+                "formation_changed": bool(main and side == me and p["piece"] not in reformable
+                                          and p.get("card") is not None
+                                          and self.cards[p["card"]].kind == "infantry"),
                 "occupies": p.get("occupies") or 0,
                 "controlled_by": p.get("controlled_by", p["side"]),
             })
@@ -134,7 +151,7 @@ class Determiniser:
             "armies": list(self.armies), "settings": dict(v["settings"]), "turn": v["turn"],
             "active": v["active"], "phase": v["phase"], "step": v["step"],
             "priority": v["priority"] or v["active"],
-            "next_piece": max((p["piece"] for p in v["pieces"]), default=0) + 1,
+            "next_piece": max((p["piece"] for p in v["pieces"]), default=0) + 2,
             "next_special": max((e["id"] for e in v["specials"]), default=0) + 1,
             "pieces": pieces,
             "reserves": {SIDES[me]: list(mine.get("cards", ())), SIDES[1 - me]: []},
@@ -148,7 +165,7 @@ class Determiniser:
             "pending": dict(v["pending"]) if v["pending"] else None,
             "hit_this_turn": list(v["hit_this_turn"]),
             "river_crossings": {}, "last_mover": last_mover, "transit": 0,
-            "second_move_from_reserve": None,
+            "second_move_from_reserve": back,
             "prussians_arrived": v["prussians_arrived"], "outcome": None,
             "deck_bp": {s: 0 for s in SIDES},
         }
