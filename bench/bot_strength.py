@@ -1,7 +1,7 @@
 """Bot strength: one bot against another over the four battles, half the games on each side.
 
     .venv/bin/python bench/bot_strength.py --games 100 --bot search --vs greedy \
-        [--budget SAMPLES] [--width W] [--horizon H] [--max-ms MS] [--battles a,b] \
+        [--budget SAMPLES] [--width W] [--horizon H] [--max-ms MS] [--prior P] [--battles a,b] \
         [--seed S] [--jobs J] [--json]
 
 ``--games`` is per battle (half as French, half as Allied). Game ``i`` of a battle uses the
@@ -38,7 +38,7 @@ CARDS = load_cards(catalogue_records())
 def make_bot(name: str, opts: dict):
     bot = get_bot(name, CARDS)
     if name.startswith("search"):
-        for key in ("samples", "width", "horizon"):
+        for key in ("samples", "width", "horizon", "prior"):
             if opts.get(key) is not None:
                 setattr(bot, key, opts[key])
         bot.max_ms = opts.get("max_ms")
@@ -87,13 +87,14 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=None)
     ap.add_argument("--horizon", type=int, default=None)
     ap.add_argument("--max-ms", type=float, default=None)
+    ap.add_argument("--prior", type=float, default=None, help="search: greedy's edge")
     ap.add_argument("--battles", default=",".join(BATTLES))
     ap.add_argument("--seed", default="strength")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     opts = {"samples": args.budget, "width": args.width, "horizon": args.horizon,
-            "max_ms": args.max_ms}
+            "max_ms": args.max_ms, "prior": args.prior}
     jobs = []
     for battle in args.battles.split(","):
         for i in range(args.games):
