@@ -28,6 +28,9 @@ Side = models.TextChoices("Side", [(s.upper(), (s, SIDE_NAMES[s])) for s in SIDE
 class BotName(models.TextChoices):
     RANDOM = "random", "Random"
     GREEDY = "greedy", "Greedy"
+    SEARCH_EASY = "search-easy", "Search (easy)"
+    SEARCH = "search", "Search (normal)"
+    SEARCH_HARD = "search-hard", "Search (hard)"
 
 
 class Status(models.TextChoices):
@@ -65,7 +68,7 @@ class Battle(models.Model):
                                       on_delete=models.CASCADE, related_name="+",
                                       help_text="Null: the computer plays the Allies (bot "
                                                 "set), or the seat is empty (waiting).")
-    bot = models.CharField(max_length=10, choices=BotName.choices, blank=True, default="",
+    bot = models.CharField(max_length=20, choices=BotName.choices, blank=True, default="",
                            help_text="Set only when the computer plays: the side without a "
                                      "player. Empty: two people play.")
     invited = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,

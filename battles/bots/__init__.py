@@ -14,16 +14,21 @@ from __future__ import annotations
 from .base import Bot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
+from .search import EasySearchBot, HardSearchBot, SearchBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot,
+                              "search-easy": EasySearchBot, "search": SearchBot,
+                              "search-hard": HardSearchBot}
 
 
 def get_bot(name: str, cards=None) -> Bot:
-    """A fresh bot by name (``random``, ``greedy``); KeyError for an unknown name. ``cards``:
+    """A fresh bot by name (``random``, ``greedy``, ``search-easy``, ``search`` (normal),
+    ``search-hard``); KeyError for an unknown name. ``cards``:
     the public catalogue records (or a card table) for bots that read card values."""
     if name not in BOTS:
         raise KeyError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}")
     return BOTS[name](cards) if BOTS[name].needs_cards else BOTS[name]()
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "get_bot"]
+__all__ = ["BOTS", "Bot", "EasySearchBot", "GreedyBot", "HardSearchBot", "RandomBot",
+           "SearchBot", "get_bot"]

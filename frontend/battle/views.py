@@ -64,7 +64,10 @@ HUMAN_POLL_SECONDS = 2  # waiting for another person's move, or for someone to j
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
              ("player", "A player I name"))
 BOT_LABELS = {"random": "Random (plays any legal move)",
-              "greedy": "Greedy (picks the move that looks best now)"}
+              "greedy": "Greedy (picks the move that looks best now)",
+              "search-easy": "Search, easy (looks a turn ahead, briefly)",
+              "search": "Search, normal (plays its best moves out over guessed hidden cards)",
+              "search-hard": "Search, hard (searches longer and wider)"}
 WAITING = {"you": "Your move", "computer": "The computer's move",
            "opponent": "Your opponent's move"}
 STATUS_LABELS = dict(Status.choices)

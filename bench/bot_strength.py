@@ -1,0 +1,157 @@
+"""Bot strength: one bot against another over the four battles, half the games on each side.
+
+    .venv/bin/python bench/bot_strength.py --games 100 --bot search --vs greedy \
+        [--budget SAMPLES] [--width W] [--horizon H] [--max-ms MS] [--prior P] [--battles a,b] \
+        [--seed S] [--jobs J] [--json]
+
+``--games`` is per battle (half as French, half as Allied). Game ``i`` of a battle uses the
+seed ``"<seed>:<i>"`` (setup, dice, bots' rngs: ``battles.simulate.play_game``), so a run is
+reproducible when the budget is in samples (``--max-ms`` off, the default here). Prints the
+win rate of ``--bot`` with its 95 % Wilson interval per battle and side and overall, and the
+CPU seconds per decision of ``--bot`` (median and 95th percentile, over all its decisions and
+over those it searched). Draws (turn cap, equal losses) count as not won. ``--jobs`` runs
+games in that many processes (each decision is still timed on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from battles.bots import BOTS, get_bot  # noqa: E402
+from battles.engine import load_cards  # noqa: E402
+from battles.simulate import play_game, wilson  # noqa: E402
+from cards.catalogue.file import catalogue_records  # noqa: E402
+from game import BATTLES  # noqa: E402
+
+CARDS = load_cards(catalogue_records())
+
+
+def make_bot(name: str, opts: dict):
+    bot = get_bot(name, CARDS)
+    if name.startswith("search"):
+        for key in ("samples", "width", "horizon", "prior"):
+            if opts.get(key) is not None:
+                setattr(bot, key, opts[key])
+        bot.max_ms = opts.get("max_ms")
+    return bot
+
+
+def one_game(job: tuple) -> dict:
+    battle, i, seed, side, bot_name, vs_name, opts = job
+    bot = make_bot(bot_name, opts)
+    other = make_bot(vs_name, opts)
+    times: list[float] = []
+    searched: list[float] = []
+    choose = bot.choose
+
+    def timed(view, legal, rng):
+        t = time.process_time()
+        a = choose(view, legal, rng)
+        dt = time.process_time() - t
+        times.append(dt)
+        if len(legal) > 1:
+            searched.append(dt)
+        return a
+
+    bot.choose = timed
+    bots = {"french": bot, "allied": other} if side == "french" else \
+        {"french": other, "allied": bot}
+    st, steps = play_game(battle, f"{seed}:{i}", bots, cards=CARDS)
+    return {"battle": battle, "game": i, "side": side, "winner": st.outcome.get("winner"),
+            "reason": st.outcome.get("reason"), "turns": st.turn, "steps": steps,
+            "times": times, "searched": searched}
+
+
+def pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=10, help="per battle, half on each side")
+    ap.add_argument("--bot", default="search", choices=sorted(BOTS))
+    ap.add_argument("--vs", default="greedy", choices=sorted(BOTS))
+    ap.add_argument("--budget", type=int, default=None, help="search: samples per decision")
+    ap.add_argument("--width", type=int, default=None)
+    ap.add_argument("--horizon", type=int, default=None)
+    ap.add_argument("--max-ms", type=float, default=None)
+    ap.add_argument("--prior", type=float, default=None, help="search: greedy's edge")
+    ap.add_argument("--battles", default=",".join(BATTLES))
+    ap.add_argument("--seed", default="strength")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    opts = {"samples": args.budget, "width": args.width, "horizon": args.horizon,
+            "max_ms": args.max_ms, "prior": args.prior}
+    jobs = []
+    for battle in args.battles.split(","):
+        for i in range(args.games):
+            side = "french" if i % 2 == 0 else "allied"
+            jobs.append((battle, i, args.seed, side, args.bot, args.vs, opts))
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(one_game, jobs))
+    else:
+        results = []
+        for job in jobs:
+            results.append(one_game(job))
+            r = results[-1]
+            if not args.json:
+                print(f"  {r['battle']} #{r['game']} {args.bot} {r['side']}: winner "
+                      f"{r['winner']} ({r['reason']}, turn {r['turns']})", file=sys.stderr,
+                      flush=True)
+    wall = time.perf_counter() - start
+    rows = []
+    cells: dict[tuple[str, str], list[dict]] = {}
+    for r in results:
+        cells.setdefault((r["battle"], r["side"]), []).append(r)
+    for (battle, side), rs in cells.items():
+        k = sum(r["winner"] == side for r in rs)
+        lo, hi = wilson(k, len(rs))
+        rows.append({"battle": battle, "side": side, "games": len(rs), "wins": k,
+                     "rate": k / len(rs), "ci95": [lo, hi],
+                     "turns": statistics.mean(r["turns"] for r in rs)})
+    k = sum(r["winner"] == r["side"] for r in results)
+    lo, hi = wilson(k, len(results))
+    times = [t for r in results for t in r["times"]]
+    searched = [t for r in results for t in r["searched"]]
+    summary = {"bot": args.bot, "vs": args.vs, "options": opts, "seed": args.seed,
+               "games": len(results), "wins": k, "rate": k / max(1, len(results)),
+               "ci95": [lo, hi], "cells": rows, "wall_seconds": wall,
+               "decision_seconds": {"all": {"n": len(times), "median": pct(times, 0.5),
+                                            "p95": pct(times, 0.95), "max": pct(times, 1)},
+                                    "searched": {"n": len(searched),
+                                                 "median": pct(searched, 0.5),
+                                                 "p95": pct(searched, 0.95),
+                                                 "max": pct(searched, 1)}}}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return
+    print(f"{args.bot} vs {args.vs}, options {opts}, seed {args.seed!r}")
+    print(f"{'battle':12} {'side':7} {'games':>5} {'wins':>5} {'rate':>7}  95 % interval")
+    for row in rows:
+        print(f"{row['battle']:12} {row['side']:7} {row['games']:5} {row['wins']:5} "
+              f"{row['rate']:7.1%}  {row['ci95'][0]:.1%}-{row['ci95'][1]:.1%}")
+    print(f"{'all':12} {'':7} {len(results):5} {k:5} {k / max(1, len(results)):7.1%}  "
+          f"{lo:.1%}-{hi:.1%}")
+    for name, xs in (("all decisions", times), ("searched (2+ legal)", searched)):
+        print(f"seconds per decision, {name}: n={len(xs)} median {pct(xs, 0.5):.4f} "
+              f"p95 {pct(xs, 0.95):.4f} max {pct(xs, 1):.4f}")
+    print(f"wall {wall:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""The search bot (battles/bots/search.py, determinise.py): legal choices only, deterministic
+for a seed, blind to hidden identities, reads nothing but the view, beats random, its levels,
+and a battle against it through the computer's task."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from battles import services, tasks
+from battles.bots import BOTS, RandomBot, get_bot
+from battles.bots.determinise import Determiniser
+from battles.bots.search import LEVELS, EasySearchBot, HardSearchBot, SearchBot, evaluate
+from battles.engine import (
+    SIDES,
+    SeededDice,
+    apply,
+    legal_actions,
+    load_cards,
+    new_battle,
+    view,
+)
+from battles.models import Battle, BotName, Status
+from cards.catalogue.file import catalogue_records
+
+from .test_bots import _swap_hidden
+
+CARDS = load_cards(catalogue_records())
+
+
+def small(**kw) -> SearchBot:
+    """A cheap search bot for tests: few samples, no clock (deterministic)."""
+    return SearchBot(CARDS, **{"samples": 2, "width": 3, "horizon": 2, "max_ms": None, **kw})
+
+
+def play(battle: str, seed: str, bots: dict, turn_cap: int = 12, check=None) -> tuple:
+    st = new_battle(battle, seed, settings={"turn_cap": turn_cap}, cards=CARDS)
+    dice = SeededDice(seed)
+    rngs = {s: random.Random(f"{seed}:{s}") for s in SIDES}
+    actions = []
+    while st.outcome is None:
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        a = bots[side].choose(view(st, side), legal, rngs[side])
+        assert a in legal
+        if check is not None:
+            check(st, side, legal, a)
+        actions.append(a)
+        apply(st, a, dice, check=False)
+        assert len(actions) < 5000
+    return st, actions
+
+
+def test_levels_registered_with_growing_budgets():
+    assert {"search-easy", "search", "search-hard"} <= set(BOTS)
+    assert isinstance(get_bot("search", CARDS), SearchBot)
+    assert type(get_bot("search-easy", CARDS)) is EasySearchBot
+    assert type(get_bot("search-hard", CARDS)) is HardSearchBot
+    assert LEVELS["normal"] is SearchBot
+    easy, normal, hard = (LEVELS[k] for k in ("easy", "normal", "hard"))
+    assert easy.samples * easy.width < normal.samples * normal.width < hard.samples * hard.width
+    assert normal.max_ms is not None and normal.max_ms <= 1000
+    # the service and the new-battle page accept every registered bot
+    assert {name for name in BOTS} <= {c for c, _ in BotName.choices}
+    assert max(len(n) for n in BOTS) <= Battle._meta.get_field("bot").max_length
+    from frontend.battle.views import BOT_LABELS
+    assert set(BOT_LABELS) == set(BOTS)
+
+
+def test_search_plays_only_legal_actions_and_is_deterministic_for_a_seed():
+    bots = {"french": small(), "allied": RandomBot()}
+    st1, a1 = play("quatre-bras", "det", bots, turn_cap=8)
+    bots = {"french": small(), "allied": RandomBot()}
+    st2, a2 = play("quatre-bras", "det", bots, turn_cap=8)
+    assert a1 == a2 and st1.outcome == st2.outcome
+    assert bots["french"].stats["searched"] > 5 and bots["french"].stats["rollouts"] > 20
+
+
+def test_determinisations_agree_with_the_view():
+    """Every sample shows its side exactly the view it was drawn from, and (almost always)
+    offers the same legal actions: the search explores the real decision."""
+    seen = {"n": 0, "same_legal": 0}
+
+    def check(st, side, legal, a):
+        if seen["n"] >= 40 or len(legal) == 1:
+            return
+        v = view(st, side)
+        det = Determiniser(v, legal, CARDS)
+        for i in range(2):
+            world = det.sample(random.Random(i))
+            w = view(world, side)
+            for key in ("pieces", "reserves", "decks", "eliminated", "discarded", "turn",
+                        "phase", "step", "active", "pending", "specials"):
+                assert w[key] == v[key], key
+            seen["same_legal"] += legal_actions(world, side) == legal
+            seen["n"] += 1
+
+    play("wavre", "agree", {"french": RandomBot(), "allied": RandomBot()}, turn_cap=10,
+         check=check)
+    assert seen["n"] >= 40
+    assert seen["same_legal"] >= 0.9 * seen["n"], seen
+
+
+def test_search_reads_only_the_view():
+    """Handed a copy of the view (plain JSON, no State anywhere), it chooses as it does from
+    the engine's own view object; the view never names the opponent's hidden cards."""
+    st = new_battle("ligny", "blind", settings={"turn_cap": 10}, cards=CARDS)
+    dice = SeededDice("blind")
+    bot = small()
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(60):
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        v = view(st, side)
+        plain = json.loads(json.dumps(v))
+        if len(legal) > 1:
+            state_rng = rng.getstate()
+            a = bot.choose(copy.deepcopy(plain), copy.deepcopy(legal), rng)
+            other = random.Random()
+            other.setstate(state_rng)
+            assert small().choose(v, legal, other) == a
+            checked += 1
+        else:
+            a = legal[0]
+        foe = 1 - st.priority
+        hidden = {p.pid for p in st.pieces.values() if p.side == foe and not p.up}
+        assert all("card" not in p for p in plain["pieces"] if p["piece"] in hidden)
+        apply(st, a, dice, check=False)
+        if st.outcome is not None:
+            break
+    assert checked > 10
+
+
+@pytest.mark.parametrize("battle,seed", [("quatre-bras", 3), ("waterloo", 5)])
+def test_search_choices_ignore_hidden_identities(battle, seed):
+    """Swapping the identities of the opponent's face-down cards and undrawn reinforcements
+    (tests/test_bots._swap_hidden) leaves every choice unchanged for the same rng state."""
+    st = new_battle(battle, seed, settings={"turn_cap": 8}, cards=CARDS)
+    dice = SeededDice(seed)
+    bots = {"french": small(), "allied": small()}
+    rngs = {s: random.Random(f"{seed}:{s}") for s in SIDES}
+    compared = swapped = steps = 0
+    while st.outcome is None and steps < 80:
+        side = SIDES[st.priority]
+        state_rng = rngs[side].getstate()
+        legal = legal_actions(st, side)
+        action = bots[side].choose(view(st, side), legal, rngs[side])
+        other, changed = _swap_hidden(st, st.priority)
+        if len(legal) > 1:
+            other_rng = random.Random()
+            other_rng.setstate(state_rng)
+            assert small().choose(view(other, side), legal_actions(other, side),
+                                  other_rng) == action, steps
+            compared += 1
+            swapped += changed
+        apply(st, action, dice, check=False)
+        steps += 1
+    assert compared > 10 and swapped > 5
+
+
+def test_evaluate_scores_wins_losses_and_material():
+    st = new_battle("quatre-bras", "eval", cards=CARDS)
+    assert -1.0 < evaluate(st, 0) < 1.0
+    assert evaluate(st, 0) == pytest.approx(-evaluate(st, 1))
+    st.outcome = {"winner": "french", "reason": "occupation"}
+    assert evaluate(st, 0) == 1.0 and evaluate(st, 1) == -1.0
+
+
+def test_search_beats_random():
+    wins = 0
+    games = [(b, s) for b in ("quatre-bras", "wavre") for s in SIDES] * 2
+    for i, (battle, side) in enumerate(games):
+        bots = {"french": RandomBot(), "allied": RandomBot(), side: small()}
+        st, _ = play(battle, f"beat:{i}", bots, turn_cap=12)
+        wins += st.outcome["winner"] == side
+    # random against random wins about half; 7 of 8 has a chance of 3.5 % at one half
+    assert wins >= 7, wins
+
+
+@pytest.mark.django_db
+def test_a_battle_against_search_through_the_computers_task(user, sent, monkeypatch):
+    """The computer's task (services.bot_move, as a worker runs it) plays the search bot."""
+    monkeypatch.setattr(SearchBot, "samples", 2)
+    b = services.create_battle(user, "quatre-bras", "french", bot="search")
+    assert b.bot == "search"
+    assert tasks.bot_move(b.pk, 0) >= 1  # the Allies deploy first (4.1)
+    b.refresh_from_db()
+    assert b.status == Status.ACTIVE and services.priority(b) == "french"
+    assert all(a.side == "allied" for a in b.actions.all())
