@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('battles', '0006_online_play_fields'),
+        ('battles', '0007_battle_seen'),
     ]
 
     operations = [

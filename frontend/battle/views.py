@@ -65,9 +65,12 @@ OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
              ("player", "A player I name"))
 BOT_LABELS = {"random": "Random (plays any legal move)",
               "greedy": "Greedy (picks the move that looks best now)",
-              "search-easy": "Search, easy (looks a turn ahead, briefly)",
-              "search": "Search, normal (plays its best moves out over guessed hidden cards)",
-              "search-hard": "Search, hard (searches longer and wider)"}
+              # Measured below Greedy so far (battles/bots/README.md): said so on the page.
+              "search-easy": "Search, easy (experimental: not yet stronger than Greedy)",
+              "search": "Search (experimental: guesses your hidden cards and plays moves "
+                        "out; not yet stronger than Greedy)",
+              "search-hard": "Search, hard (experimental: searches longer; not yet "
+                             "stronger than Greedy)"}
 WAITING = {"you": "Your move", "computer": "The computer's move",
            "opponent": "Your opponent's move"}
 STATUS_LABELS = dict(Status.choices)
