@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from . import selectors, services
 from .errors import BattleError
+from .live.serializers import SpectatorViewSerializer
 from .serializers import (
     ActInput,
     BattleCreateInput,
@@ -110,3 +111,19 @@ class Act(BattleAPIView):
     def post(self, request, pk):
         services.act(pk, request.user, request.data.get("seq"), request.data.get("action"))
         return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
+
+
+class Watch(APIView):
+    """A battle as a spectator sees it: anyone, logged in or not, for a public battle; a
+    private battle is 404 (its players see it through ``BattleDetail``)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=SpectatorViewSerializer, operation_id="battles_watch",
+                   summary="Watch a public battle (nobody's side: both sides' hidden cards hidden)",
+                   parameters=[OpenApiParameter(
+                       "since", int, description="Only log events of actions after this seq.")])
+    def get(self, request, pk):
+        since = _since(request)
+        battle = selectors.watchable(None, pk)
+        return Response(selectors.spectator_view(battle, since=since))

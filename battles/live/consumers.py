@@ -1,0 +1,149 @@
+"""``ws/battles/<id>/``: one battle, live, for a player (their side's view) or, for a public
+battle, a spectator (nobody's side).
+
+Protocol (JSON text frames; every battle message carries the battle's ``seq``):
+
+* client ``{"type": "hello", "since": n}`` on connect, on reconnect and whenever it sees a gap
+  → server ``{"type": "battle", "seq", "status", "events": [events after n, filtered for the
+  viewer], "since": n, ...the viewer's battle view (as ``GET /api/battles/<id>/?since=n``)}``.
+* client ``{"type": "act", "seq": n, "action": {...}}`` → ``services.act`` (same checks as
+  the POST API); a refusal is ``{"type": "error", "code", "detail", "seq"}``, a success is
+  followed by the viewer's battle message.
+* whenever the battle changes (``signals.battle_changed`` nudges the group ``battle.<id>``
+  with its ``seq``, from the web process or a worker) each consumer sends its own viewer the
+  events after what it last sent. Safety net (a lost nudge, the in-memory layer while a
+  worker is another process): every ``POLL_SECONDS`` each consumer reads the battle's
+  ``(seq, status)`` and sends if it moved.
+
+Refusals at connect: the socket is accepted then closed with 4403, alike for no such battle
+and for a private battle the user does not play (its existence stays private).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.serializers.json import DjangoJSONEncoder
+
+from battles import services
+from config.errors import ServiceError
+
+from . import messages
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 3.0
+CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
+MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
+
+
+def _error(code: str, detail: str, seq=None) -> dict:
+    return {"type": "error", "code": code, "detail": detail, "seq": seq}
+
+
+class BattleConsumer(AsyncJsonWebsocketConsumer):
+    poll_seconds = POLL_SECONDS
+
+    async def connect(self):
+        self.viewer = None
+        self.sent: tuple[int, str] | None = None  # (seq, status) of the last battle message
+        self.lock = asyncio.Lock()
+        self.poller: asyncio.Task | None = None
+        raw = self.scope["url_route"]["kwargs"]["battle_id"]
+        await self.accept()
+        try:
+            self.viewer = await database_sync_to_async(messages.viewer_for)(
+                self.scope.get("user"), raw)
+        except ServiceError:
+            await self.close(code=CLOSE_REFUSED)
+            return
+        self.group = messages.group_name(self.viewer.battle_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.poller = asyncio.create_task(self._poll())
+
+    async def disconnect(self, code):
+        if self.poller is not None:
+            self.poller.cancel()
+        if self.viewer is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    @classmethod
+    async def encode_json(cls, content):
+        return json.dumps(content, cls=DjangoJSONEncoder, separators=(",", ":"))
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if self.viewer is None:
+            return
+        if not text_data or len(text_data) > MAX_FRAME:
+            await self.send_json(_error("bad_input", "send one JSON object as text"))
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self.send_json(_error("bad_input", "not JSON"))
+            return
+        if not isinstance(content, dict):
+            await self.send_json(_error("bad_input", "send a JSON object with a type"))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content, **kwargs):
+        kind = content.get("type")
+        if kind == "hello":
+            since = content.get("since", 0)
+            if type(since) is not int or since < 0:
+                await self.send_json(_error("bad_input", "since must be a whole number (a seq)"))
+                return
+            await self._send_battle(since=since)
+        elif kind == "act":
+            await self._act(content.get("seq"), content.get("action"))
+        else:
+            await self.send_json(_error("bad_input", 'type must be "hello" or "act"'))
+
+    async def _act(self, seq, action) -> None:
+        if self.viewer.side is None:
+            await self.send_json(_error("not_allowed", "spectators cannot act", seq))
+            return
+        try:
+            await database_sync_to_async(services.act)(
+                self.viewer.battle_id, self.viewer.user, seq, action)
+        except ServiceError as exc:
+            await self.send_json(_error(exc.code, exc.message, exc.extra.get("seq", seq)))
+            return
+        await self._send_battle()
+
+    async def battle_changed(self, event):
+        """The group's nudge: send what is new, if this viewer has not had it yet."""
+        await self._send_battle(seen=(event.get("seq"), event.get("status")))
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                now = await database_sync_to_async(messages.current)(self.viewer.battle_id)
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("battle %s: live poll failed", self.viewer.battle_id)
+                continue
+            if now is not None and self.sent is not None and now != self.sent:
+                await self._send_battle(seen=now)
+
+    async def _send_battle(self, since: int | None = None, seen=None) -> None:
+        """Send the viewer's battle message: after ``since`` (a hello), or after what was last
+        sent when the battle moved past it (``seen``: the nudge's or the poll's seq, status)."""
+        async with self.lock:
+            asked = since is not None  # a hello is always answered
+            if not asked:
+                if self.sent is None:
+                    return  # no hello yet: the client asks for what it needs first
+                if seen is not None and (seen[0] < self.sent[0] or tuple(seen) == self.sent):
+                    return  # already sent (a nudge after the action's own answer, or late)
+                since = self.sent[0]
+            msg = await database_sync_to_async(messages.battle_message)(self.viewer, since)
+            if not asked and (msg["seq"], msg["status"]) == self.sent:
+                return  # nothing new after all
+            self.sent = (msg["seq"], msg["status"])
+            await self.send_json(msg)
