@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-from battles import services, tasks
+from battles import selectors, services, tasks
 from battles.engine import events_for, from_json, view
 from battles.engine.board import SIDE_INDEX
 from battles.errors import Conflict
@@ -364,3 +364,32 @@ def test_fifty_concurrent_submits_of_one_seq_apply_once(people):
     assert {r.code for r in refused} == {"stale_seq"}
     b.refresh_from_db()
     assert b.seq == 1 and b.actions.count() == 1
+
+
+# --- The pages ----------------------------------------------------------------------------------
+
+def test_watch_page_and_the_live_list(people, client):
+    public = two_people_battle(people)
+    private = two_people_battle(people, public=False)
+    services.act(public.pk, people["bob"], 0,
+                 services.battle_view(public, people["bob"])["legal_actions"][0])
+    r = client.get(f"/battles/{public.pk}/watch/")  # anyone, not logged in
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert 'data-testid="board"' in html and 'data-live-url="/ws/battles/' in html
+    assert "frontend/live" in html and "alice" in html and "bob" in html
+    now = Battle.objects.get(pk=public.pk)
+    check_spectator({**selectors.spectator_view(now), "events": []}, html)
+    fragment = client.get(f"/battles/{public.pk}/watch/", headers={"HX-Request": "true"})
+    assert fragment.status_code == 200 and b"<html" not in fragment.content
+    assert b'data-seq="1"' in fragment.content
+    assert client.get(f"/battles/{private.pk}/watch/").status_code == 404
+    client.force_login(people["carol"])
+    assert client.get(f"/battles/{private.pk}/watch/").status_code == 404
+    listing = client.get("/battles/").content.decode()
+    assert f'href="/battles/{public.pk}/watch/"' in listing
+    assert f"/battles/{private.pk}/watch/" not in listing
+    client.force_login(people["alice"])  # a player watches her private battle too
+    assert client.get(f"/battles/{private.pk}/watch/").status_code == 200
+    page = client.get(f"/battles/{public.pk}/").content.decode()
+    assert f'data-live-url="/ws/battles/{public.pk}/"' in page and "frontend/live" in page

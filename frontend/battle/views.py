@@ -247,7 +247,14 @@ def _render_list(request: HttpRequest, *, form: dict | None = None, error: str =
         "opponents": OPPONENTS,
         "deck_groups": deck_groups,
         "scales": _scale_options(),
+        "live_rows": _live_rows(request.user),
     }, status=status)
+
+
+def _live_rows(user) -> list[dict]:
+    from .watch_views import live_rows  # (watch_views imports this module)
+
+    return live_rows(user)
 
 
 def _form(data) -> dict:
