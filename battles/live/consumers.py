@@ -28,6 +28,7 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
 
 from battles import services
 from config.errors import ServiceError
@@ -39,6 +40,14 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 3.0
 CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
 MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
+
+
+def _db(fn):
+    """``fn`` run in a worker thread with database access. On PostgreSQL each call may take any
+    thread of the pool (sockets do not queue behind one another's queries); SQLite keeps
+    Channels' default, one shared thread (it serialises writers anyway)."""
+    serial = connection.vendor == "sqlite"
+    return database_sync_to_async(fn, thread_sensitive=serial)
 
 
 def _error(code: str, detail: str, seq=None) -> dict:
@@ -56,7 +65,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
         raw = self.scope["url_route"]["kwargs"]["battle_id"]
         await self.accept()
         try:
-            self.viewer = await database_sync_to_async(messages.viewer_for)(
+            self.viewer = await _db(messages.viewer_for)(
                 self.scope.get("user"), raw)
         except ServiceError:
             await self.close(code=CLOSE_REFUSED)
@@ -109,7 +118,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(_error("not_allowed", "spectators cannot act", seq))
             return
         try:
-            await database_sync_to_async(services.act)(
+            await _db(services.act)(
                 self.viewer.battle_id, self.viewer.user, seq, action)
         except ServiceError as exc:
             await self.send_json(_error(exc.code, exc.message, exc.extra.get("seq", seq)))
@@ -124,7 +133,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
         while True:
             await asyncio.sleep(self.poll_seconds)
             try:
-                now = await database_sync_to_async(messages.current)(self.viewer.battle_id)
+                now = await _db(messages.current)(self.viewer.battle_id)
             except Exception:  # noqa: BLE001 - the next round tries again
                 log.exception("battle %s: live poll failed", self.viewer.battle_id)
                 continue
@@ -142,7 +151,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
                 if seen is not None and (seen[0] < self.sent[0] or tuple(seen) == self.sent):
                     return  # already sent (a nudge after the action's own answer, or late)
                 since = self.sent[0]
-            msg = await database_sync_to_async(messages.battle_message)(self.viewer, since)
+            msg = await _db(messages.battle_message)(self.viewer, since)
             if not asked and (msg["seq"], msg["status"]) == self.sent:
                 return  # nothing new after all
             self.sent = (msg["seq"], msg["status"])
