@@ -28,7 +28,7 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection
+from django.db import connection, connections
 
 from battles import services
 from config.errors import ServiceError
@@ -46,8 +46,16 @@ def _db(fn):
     """``fn`` run in a worker thread with database access. On PostgreSQL each call may take any
     thread of the pool (sockets do not queue behind one another's queries); SQLite keeps
     Channels' default, one shared thread (it serialises writers anyway)."""
-    serial = connection.vendor == "sqlite"
-    return database_sync_to_async(fn, thread_sensitive=serial)
+    if connection.vendor == "sqlite":
+        return database_sync_to_async(fn)
+
+    def pooled(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        finally:  # back to the pool now: the pool's threads come and go with event loops
+            connections.close_all()
+
+    return database_sync_to_async(pooled, thread_sensitive=False)
 
 
 def _error(code: str, detail: str, seq=None) -> dict:
