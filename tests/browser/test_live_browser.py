@@ -6,7 +6,8 @@ test database is this process's only; ``channels.testing.ChannelsLiveServerTestC
 it too). alice and bob each open their battle page; each move one of them clicks appears on
 the other's page without a reload, brought by the socket; and neither page polls the play
 fragment while the socket is open (every GET of the fragment is one live.js asked for after a
-message, marked ``X-Eagles-Live``).
+message, marked ``X-Eagles-Live``). A third browser, not logged in, watches the public battle
+from nobody's side and follows every move too. No Content-Security-Policy violation.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from battles import services, tasks
+
+from .conftest import CSP_WATCH, csp_violations
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 PASSWORD = "s3cret-pass-1815"
@@ -40,9 +43,15 @@ def daphne_url(catalogue):
     server.join(timeout=10)
 
 
-def _log_in(browser, url, name):
+def _context(browser, url):
     context = browser.new_context(base_url=url)
     context.set_default_timeout(10_000)
+    context.add_init_script(CSP_WATCH)
+    return context
+
+
+def _log_in(browser, url, name):
+    context = _context(browser, url)
     page = context.new_page()
     page.goto("/accounts/login/")
     page.fill("input[name=username]", name)
@@ -71,6 +80,13 @@ def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url
             expect(page.locator("html")).to_have_attribute("data-live", "on")
             page.evaluate("window.eaglesMarker = 'still here'")
             pages[name] = page
+        # A third browser, not logged in, watches from nobody's side.
+        context = _context(browser, daphne_url)
+        contexts.append(context)
+        watcher = context.new_page()
+        watcher.goto(f"/battles/{b.pk}/watch/")
+        expect(watcher.locator("html")).to_have_attribute("data-live", "on")
+        watcher.evaluate("window.eaglesMarker = 'still here'")
         followed = set()  # who saw the other's move appear
         for step in range(12):  # whoever is to move clicks; the other's page follows
             mover = next(n for n, p in pages.items()
@@ -82,7 +98,7 @@ def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url
                                                        "[data-type=end_phase],[data-type=pass],"
                                                        "[data-type=end_turn]"))
             (ending if ending.count() else buttons).first.click()  # hand over soon
-            for p in pages.values():
+            for p in (*pages.values(), watcher):
                 expect(p.get_by_test_id("battle-play")).to_have_attribute("data-seq", str(step + 1))
             assert len(pages[other].get_by_test_id("log-line").all()) > before
             followed.add(other)
@@ -95,6 +111,10 @@ def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url
             # Every fragment GET was asked for by live.js after a message: no periodic poll.
             assert all(h == "1" for h in fragment_gets[name]), fragment_gets[name]
         assert fragment_gets["alice"] and fragment_gets["bob"]
+        assert watcher.evaluate("window.eaglesMarker") == "still here"
+        assert watcher.get_by_test_id("log-line").count() > 0
+        for page in (*pages.values(), watcher):
+            assert not csp_violations(page)
     finally:
         for context in contexts:
             context.close()
