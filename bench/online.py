@@ -14,8 +14,10 @@ its move, plays a random legal action from its own view over the socket. Measure
 time from a player's ``act`` send to the arrival of the opponent's message with the new seq
 (both clients in this one process, so the client's own event loop is included). Printed:
 p50 / p95 / max (target p95 <= 50 ms), actions, battles finished, errors by code, daphne's
-CPU. ``--moves N`` stops each battle after N actions (0: play to the end). The database is
-dropped afterwards unless ``--keep``.
+CPU. ``--moves N`` stops each battle after N actions (0: play to the end); ``--think S``: each
+player waits a random 0-2S seconds before acting (0: at once, a stress test in which every
+battle has an action in flight all the time). The database is dropped afterwards unless
+``--keep``.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ class Stats:
 
 
 async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, rng,
-                 deadline: float) -> None:
+                 deadline: float, think: float) -> None:
     from websockets.asyncio.client import connect
 
     bid = battle["id"]
@@ -128,6 +130,8 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
                 return
             if msg["waiting_for"] == "you" and seq > acted_at and msg["legal_actions"]:
                 acted_at = seq
+                if think:  # a person reads the board before moving
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
                 stats.sent[(bid, seq + 1, other)] = stats.own[(bid, seq + 1, side)] = \
                     time.perf_counter()
                 stats.actions += 1
@@ -135,11 +139,12 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
                                           "action": rng.choice(msg["legal_actions"])}))
 
 
-async def play_all(port: int, battles: list[dict], moves: int, seconds: float) -> Stats:
+async def play_all(port: int, battles: list[dict], moves: int, seconds: float,
+                   think: float) -> Stats:
     stats = Stats()
     deadline = time.monotonic() + seconds
     rng = random.Random(1815)
-    tasks = [player(port, b, side, stats, moves, random.Random(rng.random()), deadline)
+    tasks = [player(port, b, side, stats, moves, random.Random(rng.random()), deadline, think)
              for b in battles for side in ("french", "allied")]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     for r in results:
@@ -153,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--battles", type=int, default=200)
     parser.add_argument("--moves", type=int, default=0, help="stop each battle after N actions")
     parser.add_argument("--seconds", type=float, default=900)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player waits before each action (0: at once)")
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--in-memory-layer", action="store_true",
                         help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
@@ -193,11 +200,12 @@ def main(argv: list[str] | None = None) -> int:
         web.wait_ready(daphne, port, log, web.STEP_TIMEOUT)
         cpu0 = web.cpu_seconds(daphne.pid)
         t1 = time.perf_counter()
-        stats = asyncio.run(play_all(port, battles, args.moves, args.seconds))
+        stats = asyncio.run(play_all(port, battles, args.moves, args.seconds, args.think))
         wall = time.perf_counter() - t1
         cpu = (web.cpu_seconds(daphne.pid) or 0) - (cpu0 or 0)
         lat = [x * 1000 for x in stats.latencies]
-        print(f"{args.battles} battles, {2 * args.battles} websocket clients, "
+        print(f"{args.battles} battles, {2 * args.battles} websocket clients, think "
+              f"{args.think:g} s, "
               f"{stats.actions} actions in {wall:.1f} s ({stats.actions / wall:.1f}/s); "
               f"daphne CPU {cpu:.1f} s ({1000 * cpu / max(1, stats.actions):.1f} ms/action)")
         if lat:
