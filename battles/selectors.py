@@ -259,11 +259,16 @@ def open_summary(battle: Battle) -> dict:
 
 # --- What a spectator sees (issue 12, Spectators) -------------------------------------------
 
+WATCHABLE = (Status.ACTIVE, Status.FINISHED)  # started: never an invitation's or open seat's
+
+
 def watchable(user, battle_id) -> Battle:
-    """A battle ``user`` (anyone, logged in or not) may watch: a public one, or one they
-    play; ``NotFound`` otherwise (a private battle's existence stays private)."""
+    """A battle ``user`` (anyone, logged in or not) may watch: a public one that has started
+    (under way or over), or one they play; ``NotFound`` otherwise (a private battle's
+    existence stays private, and so does a waiting one's: an invitation is its invitee's)."""
     found = _related(Battle.objects.filter(pk=battle_pk(battle_id))).first()
-    if found is None or not (found.public or side_of(found, user) is not None):
+    if found is None or not (side_of(found, user) is not None
+                             or (found.public and found.status in WATCHABLE)):
         raise NotFound("no such battle")
     return found
 

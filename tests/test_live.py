@@ -84,6 +84,8 @@ def run(coro_fn):
 def test_player_spectator_and_stranger(people):
     public = two_people_battle(people)
     private = two_people_battle(people, public=False)
+    invitation = services.create_battle(people["alice"], "quatre-bras", "french",
+                                        opponent="bob")
 
     async def scenario():
         alice = await connect(public.pk, people["alice"])
@@ -107,6 +109,13 @@ def test_player_spectator_and_stranger(people):
             c = await connect(battle_id, user)
             out = await c.receive_output(timeout=TIMEOUT)
             assert out == {"type": "websocket.close", "code": 4403}
+        # Nor a battle nobody has joined: an invitation (or an open seat) is not for watching.
+        c = await connect(invitation.pk, people["carol"])
+        assert (await c.receive_output(timeout=TIMEOUT))["code"] == 4403
+        c = await connect(invitation.pk, people["alice"])  # its creator: no position yet
+        m = await hello(c)
+        assert m["status"] == "waiting" and m["view"] is None and m["events"] == []
+        await c.disconnect()
         mine = await connect(private.pk, people["alice"])
         assert (await hello(mine))["my_side"] == "french"
         for c in (alice, bob, mine):
@@ -311,6 +320,8 @@ def test_whole_battles_over_sockets_never_show_a_hidden_card(people, seed, monke
 def test_watch_api_public_for_anyone_private_404(people):
     public = two_people_battle(people)
     private = two_people_battle(people, public=False)
+    invitation = services.create_battle(people["alice"], "quatre-bras", "french",
+                                        opponent="carol")
     services.act(public.pk, people["bob"], 0,
                  services.battle_view(public, people["bob"])["legal_actions"][0])
     for client in (APIClient(), _logged(people["carol"])):
@@ -321,7 +332,7 @@ def test_watch_api_public_for_anyone_private_404(people):
         check_spectator({**data, "events": data["log"]}, r.content.decode())
         assert client.get(f"/api/battles/{public.pk}/watch/?since=1").json()["log"] == []
         assert client.get(f"/api/battles/{public.pk}/watch/?since=x").status_code == 400
-        for pk in (private.pk, 999999):
+        for pk in (private.pk, invitation.pk, 999999):
             r = client.get(f"/api/battles/{pk}/watch/")
             assert r.status_code == 404 and r.json()["code"] == "not_found"
 
