@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 3.0
 CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
+LIVE_STATUSES = ("waiting", "active")  # a battle that may still change
 MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
 
 
@@ -147,6 +148,8 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
                 continue
             if now is not None and self.sent is not None and now != self.sent:
                 await self._send_battle(seen=now)
+            if now is None or now[1] not in LIVE_STATUSES:
+                return  # over (or gone): nothing more will change
 
     async def _send_battle(self, since: int | None = None, seen=None) -> None:
         """Send the viewer's battle message: after ``since`` (a hello), or after what was last
