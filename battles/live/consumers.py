@@ -12,8 +12,8 @@ Protocol (JSON text frames; every battle message carries the battle's ``seq``):
 * whenever the battle changes (``signals.battle_changed`` nudges the group ``battle.<id>``
   with its ``seq``, from the web process or a worker) each consumer sends its own viewer the
   events after what it last sent. Safety net (a lost nudge, the in-memory layer while a
-  worker is another process): every ``POLL_SECONDS`` each consumer reads the battle's
-  ``(seq, status)`` and sends if it moved.
+  worker is another process): every ``POLL_SECONDS`` (1 s on the in-memory layer) each
+  consumer reads the battle's ``(seq, status)`` and sends if it moved.
 
 Refusals at connect: the socket is accepted then closed with 4403, alike for no such battle
 and for a private battle the user does not play (its existence stays private).
@@ -27,6 +27,7 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, connections
 
@@ -38,6 +39,7 @@ from . import messages
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 3.0
+IN_MEMORY_POLL_SECONDS = 1.0
 CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
 LIVE_STATUSES = ("waiting", "active")  # a battle that may still change
 MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
@@ -65,6 +67,9 @@ def _error(code: str, detail: str, seq=None) -> dict:
 
 class BattleConsumer(AsyncJsonWebsocketConsumer):
     poll_seconds = POLL_SECONDS
+    # The in-memory layer (``make run``) never hears a worker's moves (another process): the
+    # poll is then the only way the computer's moves arrive, as often as the old page polling.
+    in_memory_poll_seconds = IN_MEMORY_POLL_SECONDS
 
     async def connect(self):
         self.viewer = None
@@ -139,8 +144,10 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
         await self._send_battle(seen=(event.get("seq"), event.get("status")))
 
     async def _poll(self) -> None:
+        every = (self.in_memory_poll_seconds if isinstance(self.channel_layer, InMemoryChannelLayer)
+                 else self.poll_seconds)
         while True:
-            await asyncio.sleep(self.poll_seconds)
+            await asyncio.sleep(min(every, self.poll_seconds))
             try:
                 now = await _db(messages.current)(self.viewer.battle_id)
             except Exception:  # noqa: BLE001 - the next round tries again
