@@ -204,6 +204,26 @@ def test_the_safety_net_sends_a_lost_change(people, monkeypatch):
     run(scenario)
 
 
+def test_the_computers_moves_reach_the_player(people):
+    """A worker plays the computer's move (a thread without an event loop, as in a Celery
+    worker: ``notify`` uses ``async_to_sync``); the player's socket gets it."""
+    b = services.create_battle(people["alice"], "quatre-bras", "french", bot="random")
+
+    async def scenario():
+        alice = await connect(b.pk, people["alice"])
+        m = await hello(alice)
+        assert m["waiting_for"] == "computer" and m["opponent"] == "computer (random)"
+        played = await database_sync_to_async(services.bot_move, thread_sensitive=False)(
+            b.pk, m["seq"])
+        assert played >= 1
+        m2 = await alice.receive_json_from(timeout=TIMEOUT)
+        assert m2["seq"] == m["seq"] + played and m2["waiting_for"] == "you"
+        assert {e["seq"] for e in m2["events"]} <= set(range(1, m2["seq"] + 1))
+        await alice.disconnect()
+
+    run(scenario)
+
+
 def test_a_stale_seq_over_the_socket_is_refused(people):
     b = two_people_battle(people)
 
