@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -38,8 +39,10 @@ from . import messages
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 3.0
-IN_MEMORY_POLL_SECONDS = 1.0
+# The safety net's period (EAGLES_LIVE_POLL_SECONDS: a test sets it long, to see that the
+# Redis layer alone carries a change from one process to another).
+POLL_SECONDS = float(os.environ.get("EAGLES_LIVE_POLL_SECONDS", "3"))
+IN_MEMORY_POLL_SECONDS = min(1.0, POLL_SECONDS)
 CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
 LIVE_STATUSES = ("waiting", "active")  # a battle that may still change
 MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
