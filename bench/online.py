@@ -27,6 +27,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -224,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             web.stop_server(proc)
         if created and not args.keep:
             web.drop_postgres(database_url)
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)  # the logs go with it
 
 
 if __name__ == "__main__":
