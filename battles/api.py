@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from . import presence, replays, selectors, services
 from .errors import BattleError
+from .live.serializers import SpectatorViewSerializer
 from .serializers import (
     ActInput,
     BattleCreateInput,
@@ -151,3 +152,19 @@ class Export(APIView):
                                            "battles.engine.replay_file)")
     def get(self, request, pk):
         return Response(replays.export(replays.replayable(request.user, pk)))
+
+
+class Watch(APIView):
+    """A battle as a spectator sees it: anyone, logged in or not, for a public battle; a
+    private battle is 404 (its players see it through ``BattleDetail``)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=SpectatorViewSerializer, operation_id="battles_watch",
+                   summary="Watch a public battle (nobody's side: both sides' hidden cards hidden)",
+                   parameters=[OpenApiParameter(
+                       "since", int, description="Only log events of actions after this seq.")])
+    def get(self, request, pk):
+        since = _since(request)
+        battle = selectors.watchable(None, pk)
+        return Response(selectors.spectator_view(battle, since=since))

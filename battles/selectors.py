@@ -279,3 +279,67 @@ def open_summary(battle: Battle) -> dict:
         "created_at": battle.created_at,
         "time_control": battle.time_control,
     }
+
+
+# --- What a spectator sees (issue 12, Spectators) -------------------------------------------
+
+WATCHABLE = (Status.ACTIVE, Status.FINISHED)  # started: never an invitation's or open seat's
+
+
+def watchable(user, battle_id) -> Battle:
+    """A battle ``user`` (anyone, logged in or not) may watch: a public one that has started
+    (under way or over), or one they play; ``NotFound`` otherwise (a private battle's
+    existence stays private, and so does a waiting one's: an invitation is its invitee's)."""
+    found = _related(Battle.objects.filter(pk=battle_pk(battle_id))).first()
+    if found is None or not (side_of(found, user) is not None
+                             or (found.public and found.status in WATCHABLE)):
+        raise NotFound("no such battle")
+    return found
+
+
+def live_public_battles() -> QuerySet[Battle]:
+    """Public battles under way, for anyone to watch: the most recently created first."""
+    return _related(Battle.objects.filter(public=True, status=Status.ACTIVE)
+                    .order_by("-created_at", "-id"))
+
+
+def player_names(battle: Battle) -> dict[str, str | None]:
+    """Each side's player as anyone may name them: a username, ``computer (<bot>)``, or None
+    (a seat nobody has taken)."""
+    out: dict[str, str | None] = {}
+    for side in SIDES:
+        player = battle.player(side)
+        out[side] = (player.username if player is not None
+                     else f"computer ({battle.bot})" if side == battle.computer_side() else None)
+    return out
+
+
+def spectator_view(battle: Battle, since: int = 0) -> dict:
+    """What anyone watching ``battle`` sees: the engine's ``view(state, None)`` (both sides'
+    face-down cards hidden), the log filtered by ``events_for(events, None)`` (actions after
+    ``since``), whose move it is, and the seed once over. No legal actions, no deals."""
+    state = (from_json(battle.state, engine_cards(battle)) if battle.state is not None
+             else None)
+    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
+            .values_list("seq", "events"))
+    entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, None)]
+    finished = battle.status == Status.FINISHED
+    return {
+        "id": battle.pk,
+        "battle": battle.battle,
+        "my_side": None,
+        "players": player_names(battle),
+        "seq": battle.seq,
+        "status": battle.status,
+        "view": view(state, None) if state is not None else None,
+        "legal_actions": [],
+        "to_move": priority(battle),
+        "waiting_for": None,
+        "log": entries,
+        "seed_hash": battle.seed_hash,
+        "seed": str(battle.seed) if finished else None,
+        "outcome": battle.outcome,
+        "scale": battle.scale,
+        "decks": deck_kinds(battle),
+        "my_deal": None,
+    }

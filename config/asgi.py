@@ -7,6 +7,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 require_secret_key()  # DEBUG off: no server without SECRET_KEY (config/secret_key.py)
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs Django set up first)
+from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from battles.live.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": django_asgi_app,
+    # Live battles (battles/live/): the session's user, only from this site's own origins.
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+})

@@ -122,8 +122,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL}}
+    # socket_timeout above the layer's 5 s blocking pop: redis-py's default is 5 s too, so an
+    # idle websocket's consumer died with "Timeout reading" (battles/live/, issue 12).
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                  "CONFIG": {"hosts": [REDIS_URL]}}}
+                                  "CONFIG": {"hosts": [{"address": REDIS_URL,
+                                                        "socket_timeout": 30}]}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}

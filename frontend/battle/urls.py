@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import quickstart, replay_views, views
+from . import quickstart, replay_views, views, watch_views
 
 # Included from frontend/urls.py under "battles/".
 urlpatterns = [
     path("", views.battle_list, name="battles"),
     path("<int:pk>/", views.battle_page, name="battle"),
+    path("<int:pk>/watch/", watch_views.watch_page, name="battle-watch"),
     path("<int:pk>/act/", views.act, name="battle-act"),
     path("<int:pk>/undo/", views.undo, name="battle-undo"),
     path("<int:pk>/replay/", replay_views.replay, name="battle-replay"),

@@ -24,7 +24,9 @@ action (JSON) to ``act/``; with ``HX-Request`` the answer is the play fragment
 page. While the computer is to move, the fragment polls the page every second; while it is
 another person's move, or nobody has taken the other seat yet, every two seconds (so the
 board appears once they join). A polled fragment also updates the opponent's name in the
-page's heading (an out-of-band swap).
+page's heading (an out-of-band swap). ``static/frontend/live.js`` (issue 12) opens the
+battle's websocket (``battles/live/``) and fetches the fragment when a newer ``seq`` arrives;
+while the socket is open it cancels this polling, which stays the no-websocket fallback.
 ``static/frontend/battles.js`` (optional) offers only the decks that fit the chosen battle and
 side in the new-battle form, and keeps the keyboard focus on the actions after a swap.
 """
@@ -271,7 +273,14 @@ def _render_list(request: HttpRequest, *, form: dict | None = None, error: str =
         "deck_groups": deck_groups,
         "scales": _scale_options(),
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS],
+        "live_rows": _live_rows(request.user),
     }, status=status)
+
+
+def _live_rows(user) -> list[dict]:
+    from .watch_views import live_rows  # (watch_views imports this module)
+
+    return live_rows(user)
 
 
 def _form(data) -> dict:

@@ -1,0 +1,233 @@
+"""Battles between scripted people over websockets: from one player's action to the
+opponent's message with that seq (issue 12, "Figures and tests").
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/eagles_online_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/3 \\
+    .venv/bin/python bench/online.py [--battles 200] [--moves 0] [--seconds 900] [--keep]
+
+Makes sure the database exists (loopback PostgreSQL only), migrates it and loads the
+catalogue, creates ``--battles`` battles between pairs of scripted users (Quatre Bras, turn
+cap 2, open + join), then starts ONE daphne (``config.asgi``, DEBUG off) and a Celery worker
+on that PostgreSQL + Redis. Each player is a websocket client (the ``websockets`` library)
+logged in by its session cookie: it says hello, and whenever its battle message says it is
+its move, plays a random legal action from its own view over the socket. Measured: the
+time from a player's ``act`` send to the arrival of the opponent's message with the new seq
+(both clients in this one process, so the client's own event loop is included). Printed:
+p50 / p95 / max (target p95 <= 50 ms), actions, battles finished, errors by code, daphne's
+CPU. ``--moves N`` stops each battle after N actions (0: play to the end); ``--think S``: each
+player waits a random 0-2S seconds before acting (0: at once, a stress test in which every
+battle has an action in flight all the time). The database is dropped afterwards unless
+``--keep``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import catalogue as web  # noqa: E402  (bench/catalogue.py: server helpers)
+
+ROOT = web.ROOT
+PYTHON = web.PYTHON
+
+SETUP = """
+import json
+from django.contrib.auth.models import User
+from django.test import Client
+from battles import services
+n = {n}
+users = [User(username=f"p{{i}}") for i in range(2 * n)]
+for u in users:
+    u.set_unusable_password()
+User.objects.bulk_create(users)
+users = list(User.objects.filter(username__startswith="p").order_by("id"))
+out = []
+def cookie(u):
+    c = Client()
+    c.force_login(u)
+    return c.cookies["sessionid"].value
+for i in range(n):
+    a, b = users[2 * i], users[2 * i + 1]
+    battle = services.create_battle(a, "quatre-bras", "french", opponent="open",
+                                    settings={{"turn_cap": 2}})
+    services.join_battle(battle.pk, b)
+    out.append({{"id": battle.pk, "french": cookie(a), "allied": cookie(b)}})
+print("BATTLES=" + json.dumps(out))
+"""
+
+
+def setup(env: dict, n: int) -> list[dict]:
+    result = subprocess.run([PYTHON, "manage.py", "shell", "-c", SETUP.format(n=n)], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=1800)
+    if result.returncode != 0:
+        raise SystemExit(f"setting up the battles failed:\n{result.stderr[-3000:]}")
+    line = next(x for x in result.stdout.splitlines() if x.startswith("BATTLES="))
+    return json.loads(line.removeprefix("BATTLES="))
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        # (battle, seq after the action, the opponent's side) -> when the action was sent
+        self.sent: dict[tuple[int, int, str], float] = {}
+        self.own: dict[tuple[int, int, str], float] = {}
+        self.own_latencies: list[float] = []
+        self.errors: Counter = Counter()
+        self.actions = 0
+        self.finished: set[int] = set()
+        self.stopped: set[int] = set()
+
+
+async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, rng,
+                 deadline: float, think: float) -> None:
+    from websockets.asyncio.client import connect
+
+    bid = battle["id"]
+    other = "allied" if side == "french" else "french"
+    uri = f"ws://127.0.0.1:{port}/ws/battles/{bid}/"
+    headers = {"Cookie": f"sessionid={battle[side]}"}
+    async with connect(uri, additional_headers=headers, origin=f"http://127.0.0.1:{port}",
+                       open_timeout=60, max_size=2**23) as ws:
+        await ws.send(json.dumps({"type": "hello", "since": 0}))
+        acted_at = -1
+        seen = 0  # the newest seq received
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(),
+                                             timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                return
+            arrived = time.perf_counter()
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors[msg["code"]] += 1
+                continue
+            seq = msg["seq"]
+            for n in range(seen + 1, seq + 1):  # a message may cover several actions
+                started = stats.sent.pop((bid, n, side), None)  # the opponent's action
+                if started is not None:
+                    stats.latencies.append(arrived - started)
+                mine = stats.own.pop((bid, n, side), None)  # my own action's answer
+                if mine is not None:
+                    stats.own_latencies.append(arrived - mine)
+            seen = max(seen, seq)
+            if msg["status"] != "active":
+                stats.finished.add(bid)
+                return
+            if moves and seq >= moves:
+                stats.stopped.add(bid)
+                return
+            if msg["waiting_for"] == "you" and seq > acted_at and msg["legal_actions"]:
+                acted_at = seq
+                if think:  # a person reads the board before moving
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                stats.sent[(bid, seq + 1, other)] = stats.own[(bid, seq + 1, side)] = \
+                    time.perf_counter()
+                stats.actions += 1
+                await ws.send(json.dumps({"type": "act", "seq": seq,
+                                          "action": rng.choice(msg["legal_actions"])}))
+
+
+async def play_all(port: int, battles: list[dict], moves: int, seconds: float,
+                   think: float) -> Stats:
+    stats = Stats()
+    deadline = time.monotonic() + seconds
+    rng = random.Random(1815)
+    tasks = [player(port, b, side, stats, moves, random.Random(rng.random()), deadline, think)
+             for b in battles for side in ("french", "allied")]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for r in results:
+        if isinstance(r, Exception):
+            stats.errors[f"client {type(r).__name__}: {str(r)[:80]}"] += 1
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--battles", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=0, help="stop each battle after N actions")
+    parser.add_argument("--seconds", type=float, default=900)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player waits before each action (0: at once)")
+    parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument("--in-memory-layer", action="store_true",
+                        help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
+    args = parser.parse_args(argv)
+    database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
+    if not (database_url and database_url.startswith("postgres") and redis_url):
+        raise SystemExit("set DATABASE_URL (PostgreSQL) and REDIS_URL")
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        raise SystemExit("pip install websockets (the test extra)") from None
+    ok, created, message = web.postgres_target(database_url)
+    if not ok:
+        raise SystemExit(f"PostgreSQL: {message}")
+    tmp = Path(tempfile.mkdtemp(prefix="eagles-online-"))
+    env = web.bench_env(tmp, database_url)
+    env["REDIS_URL"] = redis_url
+    procs = []
+    try:
+        t0 = time.perf_counter()
+        web.manage(env, "migrate", "--noinput")
+        web.manage(env, "load_catalogue", "--verbosity", "0")
+        battles = setup(env, args.battles)
+        print(f"{len(battles)} battles set up in {time.perf_counter() - t0:.1f} s", flush=True)
+        port = web.free_port()
+        log = tmp / "daphne.log"
+        server_env = dict(env)
+        if args.in_memory_layer:
+            server_env.pop("REDIS_URL")
+        daphne = web.start_server("daphne", server_env, port, log)
+        procs.append(daphne)
+        with open(tmp / "worker.log", "wb") as out:
+            procs.append(subprocess.Popen(
+                [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
+                 "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
+                 "--without-heartbeat"], cwd=ROOT, env=env, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True))
+        web.wait_ready(daphne, port, log, web.STEP_TIMEOUT)
+        cpu0 = web.cpu_seconds(daphne.pid)
+        t1 = time.perf_counter()
+        stats = asyncio.run(play_all(port, battles, args.moves, args.seconds, args.think))
+        wall = time.perf_counter() - t1
+        cpu = (web.cpu_seconds(daphne.pid) or 0) - (cpu0 or 0)
+        lat = [x * 1000 for x in stats.latencies]
+        print(f"{args.battles} battles, {2 * args.battles} websocket clients, think "
+              f"{args.think:g} s, "
+              f"{stats.actions} actions in {wall:.1f} s ({stats.actions / wall:.1f}/s); "
+              f"daphne CPU {cpu:.1f} s ({1000 * cpu / max(1, stats.actions):.1f} ms/action)")
+        if lat:
+            print(f"action -> opponent's message: p50 {web.percentile(lat, 50):.1f} ms, "
+                  f"p95 {web.percentile(lat, 95):.1f} ms, max {max(lat):.1f} ms "
+                  f"({len(lat)} measured; target p95 <= 50 ms)")
+        own = [x * 1000 for x in stats.own_latencies]
+        if own:
+            print(f"action -> the player's own answer: p50 {web.percentile(own, 50):.1f} ms, "
+                  f"p95 {web.percentile(own, 95):.1f} ms")
+        print(f"battles finished: {len(stats.finished)}; stopped at --moves: "
+              f"{len(stats.stopped)}; errors: {dict(stats.errors) or 'none'}")
+        return 0
+    finally:
+        for proc in procs:
+            web.stop_server(proc)
+        if created and not args.keep:
+            web.drop_postgres(database_url)
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)  # the logs go with it
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Watching a battle (issue 12, Spectators): ``/battles/<id>/watch/`` shows a public battle
+from nobody's side (``selectors.spectator_view``: the engine's ``view(state, None)``, the
+public events), to anyone, logged in or not; a private battle is 404 except to its players
+(who see it from nobody's side here too). ``static/frontend/live.js`` keeps it up to date
+over the battle's websocket (``battles/live/``); without JavaScript, reload. With
+``HX-Request`` the answer is the ``watch`` fragment only (what live.js swaps in).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+
+from battles import selectors
+from battles.engine import SIDES
+from battles.errors import NotFound
+from battles.models import Status
+from battles.setup import engine_cards
+from frontend.battle.board_svg import board_svg
+from frontend.battle.words import describe_event, describe_events
+from game import SIDE_NAMES
+
+from .views import STATUS_LABELS, _status_line, battle_name, is_htmx
+
+LIVE_LIMIT = 20  # public battles under way listed on the battles page
+
+
+def watch_context(battle) -> dict:
+    """Everything the watch page shows, from ``selectors.spectator_view`` only."""
+    sv = selectors.spectator_view(battle)
+    view = sv["view"]
+    players = {s: sv["players"][s] or "nobody yet" for s in SIDES}
+    context = {
+        "sv": sv, "battle_name": battle_name(sv["battle"]),
+        "players": [(SIDE_NAMES[s], s, players[s]) for s in SIDES],
+        "status_line": STATUS_LABELS.get(sv["status"], sv["status"]),
+        "outcome": describe_event({"type": "battle_over", **sv["outcome"]}, None)
+        if sv["outcome"] else "",
+        "board": "", "log": [],
+    }
+    if view is not None:
+        cards = engine_cards(battle)
+        line = _status_line(view, "", None)
+        if sv["to_move"] and sv["status"] == Status.ACTIVE:
+            line += f" · {SIDE_NAMES[sv['to_move']]} to move ({players[sv['to_move']]})"
+        context.update(
+            board=mark_safe(board_svg(view, "french", cards)),  # noqa: S308 (escaped by renderer)
+            status_line=line,
+            log=_log(sv["log"], describe_events(sv["log"], None, cards, view=view)))
+    return context
+
+
+def _log(events: list[dict], lines: list[str]) -> list[dict]:
+    if len(lines) != len(events):  # lines merged: no seq per line
+        return [{"seq": None, "text": text} for text in lines]
+    return [{"seq": e.get("seq"), "text": text} for e, text in zip(events, lines, strict=True)]
+
+
+def watch_page(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        battle = selectors.watchable(request.user, pk)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+    fragment = is_htmx(request)
+    template = "frontend/battles/watch.html" + ("#watch" if fragment else "")
+    response = render(request, template, {**watch_context(battle), "fragment": fragment})
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def live_rows(user) -> list[dict]:
+    """Public battles under way that ``user`` does not play, to watch (the battles page)."""
+    rows = []
+    for b in selectors.live_public_battles()[:LIVE_LIMIT * 2]:
+        if selectors.side_of(b, user) is not None:
+            continue
+        names = selectors.player_names(b)
+        rows.append({"id": b.pk, "battle_name": battle_name(b.battle), "turn": b.turn,
+                     "players": " vs ".join(f"{names[s]} ({SIDE_NAMES[s]})" for s in SIDES)})
+        if len(rows) == LIVE_LIMIT:
+            break
+    return rows

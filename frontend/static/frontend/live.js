@@ -1,0 +1,88 @@
+// Live battle pages (issue 12): the battle's websocket (battles/live/) tells this page when
+// the battle moved; the page then fetches its play fragment (htmx) once, if the message's
+// seq is newer than the board it shows (never a stale board). While the socket is open the
+// fragment's htmx polling is cancelled; if the socket cannot open, polling goes on (the
+// fallback). Without JavaScript the pages still work: reload.
+(function () {
+  "use strict";
+  var first = document.getElementById("battle-play");
+  if (!first || !first.dataset.liveUrl || !window.WebSocket || !window.htmx) return;
+  var LIVE_HEADER = "X-Eagles-Live";
+  var live = false;
+  var latest = { seq: -1, status: "" };  // the newest battle message received
+  var inflight = false;
+  var retries = 0;
+  var socket = null;
+
+  function play() { return document.getElementById("battle-play"); }
+  function shown() {
+    var p = play();
+    return { seq: parseInt(p.dataset.seq, 10), status: p.dataset.status || "" };
+  }
+  function newer(m, s) { return m.seq > s.seq || (m.seq === s.seq && m.status !== s.status); }
+
+  function refresh() {
+    if (inflight) return;  // one at a time; the swap handler checks again after it
+    inflight = true;
+    htmx.ajax("GET", play().dataset.fragmentUrl, {
+      source: "#battle-play", target: "#battle-play", swap: "outerHTML",
+      headers: { "X-Eagles-Live": "1" }
+    }).then(done, done);
+  }
+  function done() {
+    inflight = false;
+    if (newer(latest, shown())) refresh();
+  }
+
+  function hello() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "hello", since: shown().seq }));
+    }
+  }
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + first.dataset.liveUrl);
+    socket.onopen = function () {
+      live = true;
+      retries = 0;
+      document.documentElement.dataset.live = "on";
+      hello();  // on connect and on every reconnect: what happened since the board shown
+    };
+    socket.onmessage = function (event) {
+      var m;
+      try { m = JSON.parse(event.data); } catch (e) { return; }
+      if (!m || m.type !== "battle" || typeof m.seq !== "number") return;
+      if (m.seq > latest.seq || (m.seq === latest.seq && m.status !== latest.status)) {
+        latest = { seq: m.seq, status: m.status };
+      }
+      if (newer(m, shown())) refresh();
+    };
+    socket.onclose = function (event) {
+      live = false;
+      document.documentElement.dataset.live = "off";
+      if (event.code === 4403) return;  // not ours to watch: the page's polling stays
+      retries = Math.min(retries + 1, 6);
+      setTimeout(connect, 500 * Math.pow(2, retries - 1));
+    };
+  }
+
+  // While live, the fragment's periodic GETs (hx-trigger="every ...") are not needed.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var cfg = event.detail.requestConfig || {};
+    var elt = event.detail.elt;
+    if (live && elt && elt.id === "battle-play" && cfg.verb === "get" &&
+        !(cfg.headers && cfg.headers[LIVE_HEADER])) {
+      event.preventDefault();
+    }
+  });
+  // A page back from the background (a phone asleep) asks again for what it missed.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") hello();
+  });
+  // The watch page has no htmx polling: without the socket it refreshes every 5 s.
+  if (first.dataset.fallbackPoll) {
+    setInterval(function () { if (!live) refresh(); }, 5000);
+  }
+  connect();
+})();

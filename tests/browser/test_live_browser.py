@@ -1,0 +1,120 @@
+"""Two people play over websockets in two browsers (issue 12, Live updates).
+
+The site runs in daphne (``config.asgi``: http and websocket) in its own process, as in
+production, which needs a database that process can open: PostgreSQL (the in-memory SQLite
+test database is this process's only; ``channels.testing.ChannelsLiveServerTestCase`` refuses
+it too). alice and bob each open their battle page; each move one of them clicks appears on
+the other's page without a reload, brought by the socket; and neither page polls the play
+fragment while the socket is open (every GET of the fragment is one live.js asked for after a
+message, marked ``X-Eagles-Live``). A third browser, not logged in, watches the public battle
+from nobody's side and follows every move too. No Content-Security-Policy violation.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from channels.testing.live import make_application, set_database_connection
+from daphne.testing import DaphneProcess
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db import connection
+from playwright.sync_api import expect
+
+from battles import services, tasks
+
+from .conftest import CSP_WATCH, csp_violations
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+PASSWORD = "s3cret-pass-1815"
+
+
+@pytest.fixture
+def daphne_url(catalogue):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL): daphne runs in its own process")
+    server = DaphneProcess("localhost", partial(make_application,
+                                                static_wrapper=ASGIStaticFilesHandler),
+                           setup=set_database_connection)
+    server.start()
+    assert server.ready.wait(timeout=30), "daphne did not start"
+    yield f"http://localhost:{server.port.value}"
+    server.terminate()
+    server.join(timeout=10)
+
+
+def _context(browser, url):
+    context = browser.new_context(base_url=url)
+    context.set_default_timeout(10_000)
+    context.add_init_script(CSP_WATCH)
+    return context
+
+
+def _log_in(browser, url, name):
+    context = _context(browser, url)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(url + "/")
+    return context, page
+
+
+def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url,
+                                                              django_user_model, monkeypatch):
+    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    alice = django_user_model.objects.create_user("alice", "", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "", PASSWORD)
+    b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
+    services.join_battle(b.pk, bob)
+    pages, contexts, fragment_gets = {}, [], {"alice": [], "bob": []}
+    try:
+        for name in ("alice", "bob"):
+            context, page = _log_in(browser, daphne_url, name)
+            contexts.append(context)
+            page.on("request", lambda r, name=name: r.method == "GET" and
+                    r.url.endswith(f"/battles/{b.pk}/") and "hx-request" in r.headers and
+                    fragment_gets[name].append(r.headers.get("x-eagles-live")))
+            page.goto(f"/battles/{b.pk}/")
+            expect(page.locator("html")).to_have_attribute("data-live", "on")
+            page.evaluate("window.eaglesMarker = 'still here'")
+            pages[name] = page
+        # A third browser, not logged in, watches from nobody's side.
+        context = _context(browser, daphne_url)
+        contexts.append(context)
+        watcher = context.new_page()
+        watcher.goto(f"/battles/{b.pk}/watch/")
+        expect(watcher.locator("html")).to_have_attribute("data-live", "on")
+        watcher.evaluate("window.eaglesMarker = 'still here'")
+        followed = set()  # who saw the other's move appear
+        for step in range(12):  # whoever is to move clicks; the other's page follows
+            mover = next(n for n, p in pages.items()
+                         if p.get_by_test_id("battle-play").get_attribute("data-waiting") == "you")
+            other = "alice" if mover == "bob" else "bob"
+            before = len(pages[other].get_by_test_id("log-line").all())
+            buttons = pages[mover].get_by_test_id("actions").get_by_test_id("action")
+            ending = buttons.and_(pages[mover].locator("[data-type=deployment_done],"
+                                                       "[data-type=end_phase],[data-type=pass],"
+                                                       "[data-type=end_turn]"))
+            (ending if ending.count() else buttons).first.click()  # hand over soon
+            for p in (*pages.values(), watcher):
+                expect(p.get_by_test_id("battle-play")).to_have_attribute("data-seq", str(step + 1))
+            assert len(pages[other].get_by_test_id("log-line").all()) > before
+            followed.add(other)
+            if followed == {"alice", "bob"} and step >= 3:
+                break
+        assert followed == {"alice", "bob"}
+        pages["alice"].wait_for_timeout(3000)  # idle: a polling page would GET every 2 s
+        for name, page in pages.items():
+            assert page.evaluate("window.eaglesMarker") == "still here"  # never reloaded
+            # Every fragment GET was asked for by live.js after a message: no periodic poll.
+            assert all(h == "1" for h in fragment_gets[name]), fragment_gets[name]
+        assert fragment_gets["alice"] and fragment_gets["bob"]
+        assert watcher.evaluate("window.eaglesMarker") == "still here"
+        assert watcher.get_by_test_id("log-line").count() > 0
+        for page in (*pages.values(), watcher):
+            assert not csp_violations(page)
+    finally:
+        for context in contexts:
+            context.close()
