@@ -24,12 +24,13 @@ from . import services
 
 log = logging.getLogger(__name__)
 
-# The queue the flag-fall tasks go to (tests give a worker its own); None: the default queue.
+# The queue the battle tasks go to (tests give a worker its own); None: the default queue.
 QUEUE = os.environ.get("EAGLES_BATTLE_QUEUE") or None
 
 
 def send_bot_move(battle_id: int, seq: int) -> None:
-    current_app.send_task("battles.bot_move", args=[battle_id, seq])
+    options = {"queue": QUEUE} if QUEUE else {}
+    current_app.send_task("battles.bot_move", args=[battle_id, seq], **options)
 
 
 def send_flag_fall(battle_id: int, seq: int, eta) -> None:

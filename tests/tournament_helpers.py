@@ -145,15 +145,19 @@ class Worker:
         env.update(extra or {})
         return env
 
-    def start(self, extra=None, *, pause_pairing: tuple[float, Path] | None = None
-              ) -> subprocess.Popen:
+    def start(self, extra=None, *, pause_pairing: tuple[float, Path] | None = None,
+              pause_bot: tuple[float, Path] | None = None) -> subprocess.Popen:
         """Start a worker. ``pause_pairing=(seconds, marker)``: its pairing stops inside the
-        transaction (``tests/pausing_worker.py``), after writing ``marker``."""
+        transaction (``tests/pausing_worker.py``), after writing ``marker``; ``pause_bot``:
+        the same inside the computer's move."""
         n = len(self.procs)
         log_path = self.tmp_path / f"worker{n}.log"
         log = open(log_path, "w")
-        entry = ["-m", "celery"] if pause_pairing is None else [
-            "-m", "tests.pausing_worker", str(pause_pairing[0]), str(pause_pairing[1])]
+        entry = ["-m", "celery"]
+        if pause_pairing is not None:
+            entry = ["-m", "tests.pausing_worker", *map(str, pause_pairing)]
+        if pause_bot is not None:
+            entry = ["-m", "tests.pausing_worker", "--bot", *map(str, pause_bot)]
         proc = subprocess.Popen(
             [sys.executable, *entry, "-A", "config", "worker", "--pool", "solo",
              "--queues", self.queue, "--hostname", f"{self.queue}-{n}@localhost",
