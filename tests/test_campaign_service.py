@@ -245,7 +245,7 @@ def test_replay_detects_a_tampered_log(user, small, sent):
         services.replay(c)
 
 
-def test_a_lost_computer_move_is_sent_again_by_the_tick(user, small, sent):
+def test_a_lost_computer_move_is_found_after_a_grace_period(user, small, sent):
     from datetime import timedelta
 
     from django.utils import timezone
@@ -284,3 +284,44 @@ def test_concurrent_submits_of_one_seq_apply_once(user, small, sent):
     assert results.count("ok") == 1
     assert set(results) == {"ok", "stale_seq"} or results == ["ok"]
     assert CampaignAction.objects.filter(campaign=c).count() == 1
+
+
+def test_campaign_changed_is_sent_after_commit(user, small, sent,
+                                               django_capture_on_commit_callbacks):
+    from campaigns.signals import campaign_changed
+
+    got = []
+
+    def listener(sender, **kw):
+        got.append((kw["campaign_id"], kw["seq"], kw["status"]))
+
+    campaign_changed.connect(listener)
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            c = services.create_campaign(user, "french", bot="greedy")
+        assert got == []  # nothing before the commit
+        for cb in callbacks:
+            cb()
+        assert got == [(c.pk, 0, "active")]
+        legal = selectors.campaign_view(c, user)["legal_actions"]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.act(c.pk, user, 0, legal[0])
+        assert got[-1] == (c.pk, 1, "active") and sent[-1] == (c.pk, 1)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.resign(c.pk, user)
+        assert got[-1] == (c.pk, 1, "finished")
+    finally:
+        campaign_changed.disconnect(listener)
+
+
+def test_the_tick_resends_stalled_computer_moves(user, small, sent, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    c = services.create_campaign(user, "allied", bot="greedy")
+    real_now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(seconds=60))
+    sent.clear()
+    assert tasks.tick() == [(c.pk, 0)] and sent == [(c.pk, 0)]
+    assert tasks.bot_move(c.pk, 0) >= 1 and tasks.bot_move(c.pk, 0) == 0
