@@ -50,6 +50,9 @@ def test_two_people_play_a_campaign_through_the_api(user, other_user, small):
         assert not card_values(seen["view"]) & hidden_from(c, other)
         v = me.get(f"/api/campaigns/{pk}/?since={c.seq}").json()
         assert v["waiting_for"] == "you" and v["log"] == []
+        full = me.get(f"/api/campaigns/{pk}/").json()
+        assert not card_values(full["view"]) & hidden_from(c, c.to_move)
+        assert all(e["visibility"] in ("all", c.to_move) for e in full["log"])
         r = me.post(f"/api/campaigns/{pk}/act/", {"seq": v["seq"],
                                                  "action": passive(v["legal_actions"])},
                     format="json")

@@ -83,6 +83,11 @@ def assert_no_leak(c: Campaign, users: dict) -> None:
         other = SIDES[1 - SIDES.index(side)]
         assert all(e["visibility"] in ("all", side) for e in v["log"])
         assert "cards" not in v["view"]["pools"][other]
+    if c.public:  # a spectator sees neither side's hidden cards
+        v = selectors.campaign_view(c, None)
+        hidden = hidden_from(c, "french") | hidden_from(c, "allied")
+        assert v["legal_actions"] == [] and not card_values(v["view"]) & hidden
+        assert all(e["visibility"] == "all" for e in v["log"])
 
 
 def drive(c: Campaign, users: dict, capture, *, limit=3000, check=None) -> int:
@@ -325,3 +330,11 @@ def test_the_tick_resends_stalled_computer_moves(user, small, sent, monkeypatch)
     sent.clear()
     assert tasks.tick() == [(c.pk, 0)] and sent == [(c.pk, 0)]
     assert tasks.bot_move(c.pk, 0) >= 1 and tasks.bot_move(c.pk, 0) == 0
+
+
+def test_the_worker_knows_the_campaign_tasks_and_beat_ticks_them():
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    assert {"campaigns.bot_move", "campaigns.tick"} <= set(app.tasks)
+    assert app.conf.beat_schedule["campaigns-tick"]["task"] == "campaigns.tick"
