@@ -83,6 +83,7 @@ def test_resign_and_replay(alice, user, other_user, small):
     bob = Client()
     bob.force_login(other_user)
     assert bob.get(f"/campaigns/{c.pk}/").status_code == 200  # public: bob watches
+    assert b"You are watching" in Client().get(f"/campaigns/{c.pk}/").content  # anyone may
     assert bob.post(f"/campaigns/{c.pk}/resign/").status_code == 404
     private = services.create_campaign(user, "french", bot="greedy", public=False)
     assert bob.get(f"/campaigns/{private.pk}/").status_code == 404
