@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "cards",
     "decks",
     "battles",
+    "campaigns",
     "tournaments",
     "ratings",
     "notifications",

@@ -9,6 +9,7 @@ NAV = [
     ("Trades", "trades", True),
     ("Tournaments", "tournaments", False),
     ("Battles", "battles", True),
+    ("Campaigns", "campaigns", True),
 ]
 
 

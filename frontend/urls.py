@@ -10,5 +10,6 @@ urlpatterns = [
     path("", include("frontend.tournaments.urls")),
     path("", include("frontend.ratings.urls")),
     path("battles/", include("frontend.battle.urls")),
+    path("campaigns/", include("frontend.campaigns.urls")),
     path("notifications/", include("frontend.notifications.urls")),
 ]

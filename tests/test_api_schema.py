@@ -24,6 +24,9 @@ KEY_PATHS = [
     "/api/battles/open/",
     "/api/battles/{id}/join/",
     "/api/battles/{id}/cancel/",
+    "/api/campaigns/",
+    "/api/campaigns/{id}/",
+    "/api/campaigns/{id}/act/",
 ]
 
 

@@ -181,6 +181,7 @@ PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogu
                 "cards.catalogue.validation",
                 "cards.catalogue.search", "battles.simulate", "decks.stats",
                 "frontend.svg", "frontend.catalogue.card_face", "frontend.decks.chart",
+                "frontend.campaigns.chart",
                 "frontend.tournaments.standings_chart", "frontend.battle.board_svg",
                 "frontend.battle.piece_labels", "frontend.battle.view_context",
                 "frontend.battle.words", "frontend.battle.dice_svg", "frontend.battle.board_ux",

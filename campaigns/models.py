@@ -1,0 +1,126 @@
+"""Online campaigns (16.0): a setup plus an append-only list of actions, like battles.
+
+A ``Campaign`` holds the setup (each side's pool of card numbers, the card records as at
+setup, the secret seed, the settings) and a snapshot of the pure core's state after its last
+action (``state``: ``battles.campaign.to_json``; a cache the log rebuilds, see
+``services.replay``). Each applied action is a ``CampaignAction`` with its own sequence number,
+unique per campaign: two requests from the same ``seq`` can never both be recorded.
+
+Seats work as in battles: a side without a player is the computer's when ``bot`` is set
+(the campaign starts at once); with no ``bot`` it is a human seat still empty (``waiting``:
+open to anyone, or reserved for ``invited``). Nothing secret leaves the server as it is:
+players see ``selectors.campaign_view`` only.
+"""
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import Q
+
+from battles.models import BotName, Side
+
+
+class Status(models.TextChoices):
+    WAITING = "waiting", "Waiting for an opponent"
+    ACTIVE = "active", "Active"
+    FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class PoolChoice(models.TextChoices):
+    SET = "set", "The whole set"
+    COLLECTION = "collection", "My collection (one copy of each card I own)"
+
+
+class Campaign(models.Model):
+    french_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                      on_delete=models.CASCADE, related_name="+",
+                                      help_text="Null: the computer (bot set) or an empty seat.")
+    allied_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                      on_delete=models.CASCADE, related_name="+",
+                                      help_text="Null: the computer (bot set) or an empty seat.")
+    bot = models.CharField(max_length=10, choices=BotName.choices, blank=True, default="",
+                           help_text="Set only when the computer plays the side without a "
+                                     "player.")
+    invited = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="+",
+                                help_text="The user the empty seat is reserved for (null: "
+                                          "open to anyone).")
+    seed = models.BigIntegerField(help_text="Secret until the campaign ends: dice, shuffles.")
+    seed_hash = models.CharField(max_length=64, help_text="sha256 hex of str(seed).")
+    pool_choices = models.JSONField(default=dict, help_text="side -> set | collection.")
+    pools = models.JSONField(default=dict, help_text="Secret: side -> card numbers of its "
+                                                     "pool (16.0: one copy each).")
+    settings = models.JSONField(default=dict, help_text="Core settings (turn_cap, decoys).")
+    card_records = models.JSONField(default=list, blank=True,
+                                    help_text="Secret: the catalogue records as at setup.")
+    seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
+    state = models.JSONField(null=True, blank=True,
+                             help_text="The core's to_json after action seq (a cache); null "
+                                       "until the campaign starts.")
+    to_move = models.CharField(max_length=10, choices=Side.choices, blank=True, default="",
+                               help_text="Who acts now (empty: not started, or over).")
+    board = models.CharField(max_length=12, blank=True, default="",
+                             help_text="The battle to move on (empty: a campaign decision).")
+    phase = models.CharField(max_length=10, blank=True, default="")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    outcome = models.JSONField(null=True, blank=True,
+                               help_text="{winner, reason, results}: the core's, or resigned.")
+    public = models.BooleanField(default=True, help_text="Anyone may watch it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["french_player", "-created_at"]),
+                   models.Index(fields=["allied_player", "-created_at"]),
+                   models.Index(fields=["to_move"], condition=Q(status="active") & ~Q(bot=""),
+                                name="campaigns_computer_idx")]
+        constraints = [
+            models.CheckConstraint(condition=Q(french_player__isnull=False)
+                                   | Q(allied_player__isnull=False),
+                                   name="campaign_has_a_player"),
+            models.CheckConstraint(condition=Q(state__isnull=False)
+                                   | Q(status__in=["waiting", "cancelled"]),
+                                   name="started_campaign_has_a_state"),
+            models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
+                                   name="campaign_invitations_are_for_people"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Campaign #{self.pk}"
+
+    def player_id(self, side: str) -> int | None:
+        return self.french_player_id if side == Side.FRENCH else self.allied_player_id
+
+    def player(self, side: str):
+        return self.french_player if side == Side.FRENCH else self.allied_player
+
+    def empty_side(self) -> str | None:
+        for side in Side.values:
+            if self.player_id(side) is None:
+                return side
+        return None
+
+    def computer_side(self) -> str | None:
+        return self.empty_side() if self.bot else None
+
+
+class CampaignAction(models.Model):
+    """Action number ``seq`` (from 1) with every event it produced, unfiltered."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    side = models.CharField(max_length=10, choices=Side.choices)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="one_campaign_action_per_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="campaign_action_seq_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"campaign {self.campaign_id}#{self.seq} {self.side}"

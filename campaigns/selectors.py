@@ -1,0 +1,132 @@
+"""Reads of the campaign service: lists, and ``campaign_view``, the ONLY thing a player (or a
+spectator) is shown of a campaign. It is built from the core's ``view(campaign, side)``, the
+side's legal actions and the log filtered by ``events_for``: the other side's pool, split,
+Reserve, decks and face-down cards never appear (tests/test_campaign_service.py checks it
+over whole campaigns)."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from battles.campaign import legal_actions, view
+from battles.engine import SIDES, events_for
+from config.errors import NotFound
+
+from .models import Campaign, Status
+from .services import campaign_pk, core_of, side_of
+
+
+def _other(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]
+
+
+def campaigns_of(user) -> QuerySet[Campaign]:
+    """The user's campaigns and the campaigns they are invited to, newest first."""
+    if user is None or not user.is_authenticated:
+        return Campaign.objects.none()
+    return (Campaign.objects.filter(Q(french_player=user) | Q(allied_player=user)
+                                    | Q(invited=user, status=Status.WAITING))
+            .select_related("french_player", "allied_player", "invited"))
+
+
+def open_campaigns(user) -> QuerySet[Campaign]:
+    """Waiting campaigns anyone may join (not the user's own)."""
+    qs = Campaign.objects.filter(status=Status.WAITING, invited__isnull=True, bot="")
+    if user is not None and user.is_authenticated:
+        qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
+    return qs.select_related("french_player", "allied_player")
+
+
+def campaign_of(user, pk) -> Campaign:
+    """A campaign ``user`` may look at: theirs, one they are invited to, or a public one
+    that has started (a spectator). 404 otherwise: its existence stays private."""
+    c = (Campaign.objects.filter(pk=campaign_pk(pk))
+         .select_related("french_player", "allied_player", "invited").first())
+    if c is None:
+        raise NotFound("no such campaign")
+    if side_of(c, user) is not None:
+        return c
+    if user is not None and user.is_authenticated and c.invited_id == user.pk:
+        return c
+    if c.public and c.status in (Status.ACTIVE, Status.FINISHED):
+        return c
+    if c.status == Status.WAITING and not c.invited_id and c.public:
+        return c
+    raise NotFound("no such campaign")
+
+
+def opponent_name(c: Campaign, side: str | None) -> str | None:
+    if side is None:
+        return None
+    other = _other(side)
+    if other == c.computer_side():
+        return f"computer ({c.bot})"
+    player = c.player(other)
+    if player is not None:
+        return player.username
+    return c.invited.username if c.invited_id else None
+
+
+def player_names(c: Campaign) -> dict[str, str | None]:
+    out = {}
+    for side in SIDES:
+        p = c.player(side)
+        out[side] = p.username if p is not None else (
+            f"computer ({c.bot})" if c.bot else None)
+    return out
+
+
+def waiting_for(c: Campaign, side: str | None) -> str | None:
+    """``you``, ``opponent``, ``computer`` (None: over, cancelled, or a spectator)."""
+    if c.status == Status.WAITING:
+        return "opponent" if side is not None else None
+    if c.status != Status.ACTIVE or not c.to_move or side is None:
+        return None
+    if c.to_move == side:
+        return "you"
+    return "computer" if c.to_move == c.computer_side() else "opponent"
+
+
+def campaign_summary(c: Campaign, user) -> dict:
+    side = side_of(c, user)
+    return {"id": c.pk, "my_side": side, "opponent": opponent_name(c, side),
+            "players": player_names(c), "status": c.status, "phase": c.phase,
+            "seq": c.seq, "waiting_for": waiting_for(c, side),
+            "winner": (c.outcome or {}).get("winner"),
+            "created_at": c.created_at.isoformat() if c.created_at else None}
+
+
+def log_for(c: Campaign, side: str | None, since: int = 0) -> list[dict]:
+    """The events of actions after ``since`` that ``side`` may see (None: public only)."""
+    rows = (c.actions.filter(seq__gt=since, seq__lte=c.seq).order_by("seq")
+            .values_list("seq", "side", "events"))
+    return [{"seq": n, "by": who, **e} for n, who, events in rows
+            for e in events_for(events, side)]
+
+
+def campaign_view(c: Campaign, user, since: int = 0) -> dict:
+    """Everything ``user`` may know about campaign ``c`` (a spectator: both sides hidden)."""
+    side = side_of(c, user)
+    core = core_of(c)
+    finished = c.status == Status.FINISHED
+    mine = c.status == Status.ACTIVE and side is not None and c.to_move == side
+    return {
+        "id": c.pk,
+        "my_side": side,
+        "opponent": opponent_name(c, side),
+        "players": player_names(c),
+        "seq": c.seq,
+        "status": c.status,
+        "phase": c.phase,
+        "board": c.board or None,
+        "view": view(core, side) if core is not None else None,
+        "legal_actions": legal_actions(core, side) if mine and core is not None else [],
+        "waiting_for": waiting_for(c, side),
+        "log": log_for(c, side, since),
+        "seed_hash": c.seed_hash,
+        "seed": str(c.seed) if finished else None,
+        "outcome": c.outcome,
+        "pools": dict(c.pool_choices),
+        "settings": dict(c.settings),
+        "public": c.public,
+    }

@@ -1,0 +1,78 @@
+"""Campaign API shapes (documentation: the services validate)."""
+
+from rest_framework import serializers
+
+from battles.models import BotName, Side
+
+from .models import PoolChoice, Status
+
+POOL_HELP = ('16.0: "set" (the whole set) or "collection" (one copy of each card you own '
+             "of your side).")
+STATUS_HELP = ", ".join(Status.values)
+WAITING_FOR = [("you", "you"), ("opponent", "opponent"), ("computer", "computer")]
+
+
+class CampaignCreateInput(serializers.Serializer):
+    side = serializers.ChoiceField(choices=Side.choices, help_text="The side you play.")
+    opponent = serializers.CharField(
+        default="computer", help_text='"computer" (bot plays the other side with the whole '
+        'set; starts at once), "open" (anyone may join) or a username (only they may join).')
+    bot = serializers.ChoiceField(choices=BotName.choices, default=BotName.GREEDY)
+    pool = serializers.CharField(default=PoolChoice.SET, help_text=POOL_HELP)
+    settings = serializers.DictField(required=False,
+                                     help_text='{"turn_cap": 1-100 turns per battle, or null '
+                                               '(no limit, the default)}.')
+    public = serializers.BooleanField(default=True, help_text="Anyone may watch it.")
+
+
+class CampaignJoinInput(serializers.Serializer):
+    pool = serializers.CharField(default=PoolChoice.SET, help_text=POOL_HELP)
+
+
+class CampaignActInput(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The campaign's seq you last saw (409 stale_seq "
+                                             "if it has moved on).")
+    action = serializers.DictField(help_text="One of legal_actions, or a split with any "
+                                             "partition of the free cards.")
+
+
+class CampaignSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    my_side = serializers.ChoiceField(choices=Side.choices, allow_null=True)
+    opponent = serializers.CharField(allow_null=True)
+    players = serializers.DictField(child=serializers.CharField(allow_null=True))
+    status = serializers.CharField(help_text=STATUS_HELP)
+    phase = serializers.CharField()
+    seq = serializers.IntegerField()
+    waiting_for = serializers.ChoiceField(choices=WAITING_FOR, allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField(allow_null=True)
+
+
+class CampaignListSerializer(serializers.Serializer):
+    results = CampaignSummarySerializer(many=True)
+
+
+class CampaignViewSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    my_side = serializers.ChoiceField(choices=Side.choices, allow_null=True,
+                                      help_text="Null: you watch (a public campaign).")
+    opponent = serializers.CharField(allow_null=True)
+    players = serializers.DictField(child=serializers.CharField(allow_null=True))
+    seq = serializers.IntegerField(help_text="Send it back with your next action.")
+    status = serializers.CharField(help_text=STATUS_HELP)
+    phase = serializers.CharField()
+    board = serializers.CharField(allow_null=True, help_text="The battle to move on (null: a "
+                                                             "campaign decision).")
+    view = serializers.DictField(allow_null=True, help_text="battles.campaign.view for your "
+                                 "side: every board, your pool, the enemy's as counts.")
+    legal_actions = serializers.ListField(child=serializers.DictField())
+    waiting_for = serializers.ChoiceField(choices=WAITING_FOR, allow_null=True)
+    log = serializers.ListField(child=serializers.DictField(),
+                                help_text="The events you may see, with seq and by (side).")
+    seed_hash = serializers.CharField()
+    seed = serializers.CharField(allow_null=True, help_text="Once over.")
+    outcome = serializers.DictField(allow_null=True)
+    pools = serializers.DictField(child=serializers.CharField(), help_text="side -> pool kind.")
+    settings = serializers.DictField()
+    public = serializers.BooleanField()

@@ -1,0 +1,484 @@
+"""The campaign service: the Campaign Game (16.0) online, served as battles are served.
+
+Each write runs in one transaction under the campaign's row lock (``select_for_update``) and
+raises a ``config.errors`` refusal on bad input, changing nothing. The pure core
+(``battles.campaign``) decides what is legal and what happens; this module persists, checks
+who may act and when (optimistic concurrency on ``seq``: a stale one is 409 ``stale_seq``),
+and asks a worker for the computer's decisions (``campaigns.bot_move``, idempotent by seq;
+``campaigns.tick`` re-sends lost ones).
+
+Dice and the computer's tie-breaks for action number ``n`` come from the secret seed and
+``n`` alone (``dice_for``, ``bot_rng``), so the setup plus the action list replays the
+campaign exactly (``replay``). What a player sees: ``selectors.campaign_view`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from battles.campaign import (
+    Campaign as CoreCampaign,
+)
+from battles.campaign import (
+    apply,
+    from_json,
+    legal_actions,
+    new_campaign,
+    to_json,
+    to_move,
+    view,
+)
+from battles.campaign.bots import CampaignBot
+from battles.engine import SIDES, IllegalAction, SeededDice, load_cards
+from battles.engine.board import ARMY_SIDE
+from battles.services import new_seed, seed_hash
+from battles.setup import catalogue_now
+from config.errors import BadInput, Conflict, NotAllowed, NotFound
+from decks.selectors import owned_counts
+
+from .models import Campaign, CampaignAction, PoolChoice, Status
+from .signals import campaign_changed
+
+log = logging.getLogger(__name__)
+
+COMPUTER, OPEN = "computer", "open"
+BOTS = ("random", "greedy")
+BOT_PATIENCE = 200  # past this many actions in one task the computer only ends phases
+BOT_MAX_ACTIONS = 400
+ENDING_ACTIONS = ("pass", "roll_morale", "end_phase", "end_turn", "deployment_done")
+TURN_CAP_MAX = 100
+FIRST_BATTLES = ("quatre-bras", "ligny")
+
+
+# --- Helpers --------------------------------------------------------------------------------
+
+def dice_for(seed: int, seq: int) -> SeededDice:
+    """The dice of action number ``seq``: fixed by the seed and ``seq``."""
+    return SeededDice(f"campaign:{seed}:{seq}")
+
+
+def bot_rng(seed: int, seq: int) -> random.Random:
+    return random.Random(f"eagles-campaign-bot:{seed}:{seq}")
+
+
+def campaign_pk(value) -> int:
+    value = getattr(value, "pk", value)
+    if type(value) is int and value > 0:
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 12:
+        return int(value)
+    raise NotFound("no such campaign")
+
+
+def side_of(campaign: Campaign, user) -> str | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for side in SIDES:
+        if campaign.player_id(side) == user.pk:
+            return side
+    return None
+
+
+def cards_of(campaign: Campaign):
+    """The card table the campaign plays with (its own records, as at setup)."""
+    return load_cards(campaign.card_records)
+
+
+def core_of(campaign: Campaign) -> CoreCampaign | None:
+    if campaign.state is None:
+        return None
+    return from_json(campaign.state, cards_of(campaign))
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _require_user(user) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+
+
+def _lock(user, campaign_id) -> tuple[Campaign, str]:
+    campaign = (Campaign.objects.select_for_update(of=("self",))
+                .filter(pk=campaign_pk(campaign_id)).first())
+    side = side_of(campaign, user) if campaign is not None else None
+    if side is None:
+        raise NotFound("no such campaign")
+    return campaign, side
+
+
+def changed(campaign: Campaign) -> None:
+    """Tell listeners (``signals.campaign_changed``) once this transaction commits."""
+    campaign_id, seq, status = campaign.pk, campaign.seq, campaign.status
+
+    def send():
+        for receiver, error in campaign_changed.send_robust(
+                sender=Campaign, campaign_id=campaign_id, seq=seq, status=status):
+            if isinstance(error, Exception):
+                log.error("campaign %s: campaign_changed listener %r failed: %r",
+                          campaign_id, receiver, error)
+
+    transaction.on_commit(send)
+
+
+def _enqueue_bot_move(campaign_id: int, seq: int) -> None:
+    def send():
+        from . import tasks
+
+        tasks.send_bot_move(campaign_id, seq)
+
+    transaction.on_commit(send)
+
+
+def _save_state(campaign: Campaign, c: CoreCampaign) -> list[str]:
+    """The snapshot and the columns read from it (who moves, on which board, the phase)."""
+    campaign.state = _plain(to_json(c))
+    turn = to_move(c)
+    campaign.to_move = turn["side"] if turn else ""
+    campaign.board = (turn["board"] or "") if turn else ""
+    campaign.phase = c.phase
+    return ["state", "to_move", "board", "phase"]
+
+
+def finish(campaign: Campaign, outcome: dict, fields: list[str] | None = None) -> None:
+    """End ``campaign`` (locked, in its transaction): the one way a campaign ends."""
+    campaign.status = Status.FINISHED
+    campaign.outcome = outcome
+    campaign.finished_at = timezone.now()
+    campaign.to_move = ""
+    campaign.board = ""
+    campaign.save(update_fields=[*(fields or []), "status", "outcome", "finished_at",
+                                 "to_move", "board"])
+    changed(campaign)
+
+
+def _record(campaign: Campaign, c: CoreCampaign, moves: list[tuple[str, dict, list]], *,
+            ask_computer: bool = True) -> None:
+    """Append ``moves`` after ``campaign.seq`` and save the snapshot; the unique (campaign,
+    seq) constraint refuses a second writer from the same seq."""
+    first = campaign.seq + 1
+    try:
+        with transaction.atomic():
+            CampaignAction.objects.bulk_create([
+                CampaignAction(campaign=campaign, seq=first + i, side=side, action=action,
+                               events=events)
+                for i, (side, action, events) in enumerate(moves)])
+    except IntegrityError:
+        raise Conflict("the campaign has moved on: reload", code="stale_seq",
+                       seq=campaign.seq) from None
+    campaign.seq += len(moves)
+    fields = ["seq", *_save_state(campaign, c)]
+    if c.winner is not None:
+        finish(campaign, {"winner": c.winner, "reason": "campaign",
+                          "results": _plain(c.results)}, fields)
+        return
+    campaign.save(update_fields=fields)
+    changed(campaign)
+    if ask_computer and campaign.to_move and campaign.to_move == campaign.computer_side():
+        _enqueue_bot_move(campaign.pk, campaign.seq)
+
+
+# --- Creating, joining, cancelling ------------------------------------------------------------
+
+def _clean_settings(settings) -> dict:
+    if settings is None:
+        return {"turn_cap": None}
+    if not isinstance(settings, dict):
+        raise BadInput('settings must be an object, e.g. {"turn_cap": 20}')
+    unknown = sorted(set(settings) - {"turn_cap"})
+    if unknown:
+        raise BadInput(f"unknown setting {unknown[0]!r}; known: turn_cap")
+    cap = settings.get("turn_cap")
+    if cap is not None and (type(cap) is not int or not 1 <= cap <= TURN_CAP_MAX):
+        raise BadInput(f"turn_cap must be a whole number from 1 to {TURN_CAP_MAX} (turns per "
+                       "battle), or null for no limit")
+    return {"turn_cap": cap}
+
+
+def _clean_pool(pool) -> str:
+    if pool not in PoolChoice.values:
+        raise BadInput(f'pool must be "set" (the whole set) or "collection" (your cards, one '
+                       f"copy each), not {pool!r}")
+    return pool
+
+
+def _pool_cards(user, side: str, pool: str, records: list[dict]) -> list[int]:
+    """The card numbers of ``side``'s pool: the whole set, or one copy of each card of that
+    side the user owns (16.0). Refused if none of them fought at Quatre Bras or Ligny."""
+    s = SIDES.index(side)
+    mine = [r for r in records if ARMY_SIDE.get(r.get("army")) == s]
+    if pool == PoolChoice.COLLECTION:
+        owned = set(owned_counts(user))
+        mine = [r for r in mine if r["number"] in owned]
+        if not any(set(r.get("battles") or ()) & set(FIRST_BATTLES) for r in mine):
+            raise BadInput(f"16.0: your collection has no {side} card that fought at Quatre "
+                           "Bras or Ligny: choose the whole set, or add cards to your "
+                           "collection")
+    return sorted(r["number"] for r in mine)
+
+
+def _invitee(user, opponent: str):
+    users = get_user_model().objects.filter(is_active=True)
+    found = users.filter(username=opponent).first() or users.filter(
+        username__iexact=opponent).first()
+    if found is None:
+        raise NotFound(f"no player named {opponent!r}: invite someone by their username, or "
+                       'create an open campaign (opponent "open")')
+    if found.pk == user.pk:
+        raise BadInput("you cannot invite yourself: invite another player by their username, "
+                       'or create an open campaign (opponent "open")')
+    return found
+
+
+def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
+                    pool: str = "set", settings=None, public: bool = True) -> Campaign:
+    """A new campaign of ``user`` playing ``side`` with ``pool`` (``set`` or
+    ``collection``). ``opponent``: ``computer`` (``bot`` plays the other side with the whole
+    set; the campaign starts at once), ``open`` or a username (``waiting`` until they
+    ``join_campaign``)."""
+    _require_user(user)
+    if side not in SIDES:
+        raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
+    if not isinstance(opponent, str) or not opponent:
+        raise BadInput('opponent must be "computer", "open" or a username')
+    pool = _clean_pool(pool)
+    settings = _clean_settings(settings)
+    if type(public) is not bool:
+        raise BadInput("public must be true or false")
+    _, records = catalogue_now()
+    other = SIDES[1 - SIDES.index(side)]
+    invited = None
+    if opponent == COMPUTER:
+        if bot not in BOTS:
+            raise BadInput(f"bot must be one of {', '.join(BOTS)}, not {bot!r}")
+    else:
+        bot = ""
+        if opponent != OPEN:
+            invited = _invitee(user, opponent)
+    seed = new_seed()
+    pools = {side: _pool_cards(user, side, pool, records)}
+    choices = {side: pool}
+    if bot:
+        pools[other] = _pool_cards(None, other, PoolChoice.SET, records)
+        choices[other] = PoolChoice.SET
+    with transaction.atomic():
+        campaign = Campaign(
+            french_player=user if side == "french" else None,
+            allied_player=user if side == "allied" else None,
+            bot=bot, invited=invited, seed=seed, seed_hash=seed_hash(seed),
+            pool_choices=choices, pools=pools, settings=settings, public=public,
+            status=Status.ACTIVE if bot else Status.WAITING)
+        if bot:
+            _start(campaign, records)
+        campaign.save()
+        changed(campaign)
+        if bot and campaign.to_move == other:
+            _enqueue_bot_move(campaign.pk, campaign.seq)
+    return campaign
+
+
+def _start(campaign: Campaign, records: list[dict]) -> None:
+    """Build the core's campaign from both pools (not saved: the caller saves)."""
+    wanted = set(campaign.pools["french"]) | set(campaign.pools["allied"])
+    campaign.card_records = _plain([r for r in records if r["number"] in wanted])
+    c = new_campaign(campaign.seed, cards_of(campaign),
+                     {s: campaign.pools[s] for s in SIDES}, campaign.settings)
+    _save_state(campaign, c)
+    campaign.status = Status.ACTIVE
+
+
+def join_campaign(campaign_id, user, pool: str = "set") -> Campaign:
+    """Take the empty seat of an open campaign, or one ``user`` is invited to; it starts."""
+    _require_user(user)
+    pool = _clean_pool(pool)
+    _, records = catalogue_now()
+    with transaction.atomic():
+        campaign = (Campaign.objects.select_for_update(of=("self",))
+                    .filter(pk=campaign_pk(campaign_id)).first())
+        if campaign is None or (side_of(campaign, user) is None and campaign.invited_id
+                                not in (None, user.pk)) or (
+                campaign.status != Status.WAITING and side_of(campaign, user) is None
+                and not campaign.public):
+            raise NotFound("no such campaign")
+        if side_of(campaign, user) is not None:
+            raise Conflict("this is your own campaign: wait for another player to join")
+        if campaign.status != Status.WAITING or campaign.bot:
+            raise Conflict("the seat is taken: the campaign is no longer waiting",
+                           seq=campaign.seq)
+        side = campaign.empty_side()
+        campaign.pools = {**campaign.pools, side: _pool_cards(user, side, pool, records)}
+        campaign.pool_choices = {**campaign.pool_choices, side: pool}
+        setattr(campaign, f"{side}_player", user)
+        _start(campaign, records)
+        campaign.save()
+        changed(campaign)
+    return campaign
+
+
+def cancel_campaign(campaign_id, user) -> Campaign:
+    """Cancel my campaign nobody has joined (or decline an invitation to one)."""
+    _require_user(user)
+    with transaction.atomic():
+        campaign = (Campaign.objects.select_for_update(of=("self",))
+                    .filter(pk=campaign_pk(campaign_id)).first())
+        mine = campaign is not None and side_of(campaign, user) is not None
+        invitee = campaign is not None and campaign.invited_id == user.pk
+        if not (mine or invitee):
+            raise NotFound("no such campaign")
+        if campaign.status != Status.WAITING:
+            raise Conflict("the campaign has started: it can no longer be cancelled; resign "
+                           "instead", seq=campaign.seq)
+        campaign.status = Status.CANCELLED
+        campaign.finished_at = timezone.now()
+        campaign.save(update_fields=["status", "finished_at"])
+        changed(campaign)
+    return campaign
+
+
+# --- Playing --------------------------------------------------------------------------------
+
+def act(campaign_id, user, seq, action) -> list[dict]:
+    """Apply ``user``'s ``action`` if ``seq`` is the campaign's current sequence number;
+    returns the events of that action the user may see."""
+    from battles.engine import events_for
+
+    _require_user(user)
+    if type(seq) is not int:
+        raise BadInput("seq must be a whole number: the seq of the campaign you last saw")
+    if not isinstance(action, dict):
+        raise BadInput("action must be an object: one of legal_actions")
+    with transaction.atomic():
+        campaign, side = _lock(user, campaign_id)
+        _require_active(campaign)
+        if seq != campaign.seq:
+            raise Conflict("the campaign has moved on: reload", code="stale_seq",
+                           seq=campaign.seq)
+        if campaign.to_move != side:
+            raise Conflict("it is not your move: waiting for "
+                           f"{'the computer' if campaign.bot else 'your opponent'}",
+                           seq=campaign.seq)
+        if action.get("side", side) != side:
+            raise BadInput(f"you play the {side} side: an action's side must be {side!r}")
+        action = {**action, "side": side}
+        c = core_of(campaign)
+        legal = legal_actions(c, side)
+        if action in legal:
+            action = legal[legal.index(action)]  # the core's own dict
+        try:  # not legal: the core says why, and nothing changes (the transaction rolls back)
+            events = apply(c, action, dice_for(campaign.seed, campaign.seq + 1))
+        except IllegalAction as exc:
+            raise BadInput(str(exc), code="illegal_action") from None
+        _record(campaign, c, [(side, _plain(action), _plain(events))])
+    return events_for(events, side)
+
+
+def _require_active(campaign: Campaign) -> None:
+    if campaign.status == Status.WAITING:
+        raise Conflict("waiting for an opponent: nobody has taken the other seat yet",
+                       seq=campaign.seq)
+    if campaign.status == Status.CANCELLED:
+        raise Conflict("the campaign never started: it was cancelled", seq=campaign.seq)
+    if campaign.status != Status.ACTIVE:
+        raise Conflict("the campaign is over", seq=campaign.seq)
+
+
+def resign(campaign_id, user) -> Campaign:
+    """``user`` resigns the campaign (at any moment while it is active): the other side
+    wins it. (To concede one battle only, retreat from it: a legal action, 16.0.)"""
+    _require_user(user)
+    with transaction.atomic():
+        campaign, side = _lock(user, campaign_id)
+        if campaign.status == Status.WAITING:
+            raise Conflict("the campaign has not started: cancel it instead", seq=campaign.seq)
+        _require_active(campaign)
+        winner = SIDES[1 - SIDES.index(side)]
+        c = core_of(campaign)
+        finish(campaign, {"winner": winner, "reason": "resigned", "resigned": side,
+                          "results": _plain(c.results) if c else {}})
+    return campaign
+
+
+def bot_move(campaign_id: int, seq: int) -> int:
+    """The computer decides from ``seq`` until a person must act or the campaign ends;
+    returns the number of actions applied. Idempotent: does nothing (0) unless the campaign
+    is still at ``seq`` with the computer to move."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+        if campaign is None or campaign.status != Status.ACTIVE or campaign.seq != seq:
+            return 0
+        me = campaign.computer_side()
+        if me is None or campaign.to_move != me:
+            return 0
+        table = cards_of(campaign)
+        c = from_json(campaign.state, table)
+        bot = CampaignBot(campaign.bot, table)
+        moves: list[tuple[str, dict, list]] = []
+        stuck = False
+        while (turn := to_move(c)) is not None and turn["side"] == me:
+            if len(moves) >= BOT_MAX_ACTIONS:
+                log.error("campaign %s: the computer made %d actions without handing over",
+                          campaign.pk, len(moves))
+                stuck = True
+                break
+            n = campaign.seq + len(moves) + 1
+            legal = legal_actions(c, me)
+            ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
+            if len(moves) >= BOT_PATIENCE and ending:
+                action = ending[0]
+            else:  # the bot sees what its side may see, nothing more
+                seen = view(c, me) if bot.needs_view else None
+                action = bot.choose(seen, legal, bot_rng(campaign.seed, n))
+            events = apply(c, action, dice_for(campaign.seed, n))
+            moves.append((me, _plain(action), _plain(events)))
+        if moves:
+            _record(campaign, c, moves, ask_computer=not stuck)
+        return len(moves)
+
+
+def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[int, int]]:
+    """(campaign id, seq) of active campaigns waiting for the computer for more than
+    ``grace_seconds`` (a lost ``bot_move``): the tick sends it again (idempotent)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=grace_seconds)
+    rows = (Campaign.objects.filter(status=Status.ACTIVE).exclude(bot="")
+            .filter(Q(to_move="french", french_player__isnull=True)
+                    | Q(to_move="allied", allied_player__isnull=True))
+            .annotate(last=Max("actions__created_at")).order_by("pk")
+            .values_list("pk", "seq", "last", "created_at"))
+    return [(pk, seq) for pk, seq, last, created in rows if (last or created) <= cutoff]
+
+
+def setup_campaign(campaign: Campaign) -> CoreCampaign:
+    """The campaign before its first action, from its recorded setup."""
+    return new_campaign(campaign.seed, cards_of(campaign),
+                        {s: campaign.pools[s] for s in SIDES}, campaign.settings)
+
+
+def replay(campaign: Campaign) -> CoreCampaign:
+    """The state rebuilt from the setup and the action list (the snapshot is a cache).
+    Raises ``RuntimeError`` if an action's events differ from those recorded."""
+    c = setup_campaign(campaign)
+    for row in campaign.actions.order_by("seq"):
+        events = apply(c, row.action, dice_for(campaign.seed, row.seq))
+        if _plain(events) != row.events:
+            raise RuntimeError(f"campaign {campaign.pk}: action {row.seq} replays differently")
+    return c
+
+
+def states(campaign: Campaign):
+    """(seq, core campaign) after each action, from the setup (seq 0): a replay's steps."""
+    c = setup_campaign(campaign)
+    yield 0, c
+    for row in campaign.actions.order_by("seq"):
+        apply(c, row.action, dice_for(campaign.seed, row.seq))
+        yield row.seq, c

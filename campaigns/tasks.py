@@ -1,0 +1,38 @@
+"""Celery tasks of the campaign service (idempotent, like ``battles.tasks``).
+
+* ``campaigns.bot_move(campaign_id, seq)``: the computer decides from ``seq`` until a person
+  must act; sent on commit by ``services._record`` / ``create_campaign``; a repeated or late
+  message finds the campaign past ``seq`` and changes nothing.
+* ``campaigns.tick()`` (beat): re-sends the computer's lost moves.
+"""
+
+from __future__ import annotations
+
+from celery import current_app, shared_task
+from django.conf import settings
+
+from . import services
+
+
+def send_bot_move(campaign_id: int, seq: int) -> None:
+    current_app.send_task("campaigns.bot_move", args=[campaign_id, seq])
+
+
+@shared_task(name="campaigns.bot_move", acks_late=True)
+def bot_move(campaign_id: int, seq: int) -> int:
+    return services.bot_move(campaign_id, seq)
+
+
+@shared_task(name="campaigns.tick")
+def tick() -> list[tuple[int, int]]:
+    stalled = services.stalled_computer_turns()
+    for campaign_id, seq in stalled:
+        send_bot_move(campaign_id, seq)
+    return stalled
+
+
+current_app.conf.beat_schedule = {
+    **(current_app.conf.beat_schedule or {}),
+    "campaigns-tick": {"task": "campaigns.tick",
+                       "schedule": float(settings.EAGLES_TICK_SECONDS)},
+}

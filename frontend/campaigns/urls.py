@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import views
+
+# Included from frontend/urls.py under "campaigns/".
+urlpatterns = [
+    path("", views.campaign_list, name="campaigns"),
+    path("<int:pk>/", views.campaign_page, name="campaign"),
+    path("<int:pk>/act/", views.act, name="campaign-act"),
+    path("<int:pk>/join/", views.join, name="campaign-join"),
+    path("<int:pk>/cancel/", views.cancel, name="campaign-cancel"),
+    path("<int:pk>/resign/", views.resign, name="campaign-resign"),
+    path("<int:pk>/replay/", views.replay, name="campaign-replay"),
+]
