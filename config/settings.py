@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "notifications",
+    "matchups",
     "frontend",
 ]
 
