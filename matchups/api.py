@@ -9,7 +9,9 @@ missing one. 400 bad input, 429 ``too_many_matchups`` (and the per-minute limit 
 endpoints, URL name ``api-matchup-lab``).
 """
 
-from rest_framework import permissions, status
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -18,9 +20,22 @@ from config.errors import BadInput
 from . import services
 
 
+MatchupInput = inline_serializer("MatchupInput", {
+    "deck_a": serializers.IntegerField(help_text="one of your deck versions"),
+    "deck_b": serializers.CharField(required=False, allow_null=True,
+                                    help_text='a deck version id, or null / "historical"'),
+    "bots": serializers.JSONField(required=False, help_text='["greedy", "random"] or '
+                                                            '"greedy,random"'),
+    "games": serializers.IntegerField(required=False, help_text="N (default 100)"),
+    "seed": serializers.IntegerField(required=False),
+})
+
+
 class MatchupCreateView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(request=MatchupInput, responses={201: OpenApiTypes.OBJECT,
+                                                    200: OpenApiTypes.OBJECT})
     def post(self, request):
         data = request.data
         if not isinstance(data, dict):
@@ -40,5 +55,6 @@ class MatchupCreateView(APIView):
 class MatchupDetailView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request, pk: int):
         return Response(services.as_dict(services.matchup_of(request.user, pk)))
