@@ -19,7 +19,6 @@ from config.errors import BadInput
 
 from . import services
 
-
 MatchupInput = inline_serializer("MatchupInput", {
     "deck_a": serializers.IntegerField(help_text="one of your deck versions"),
     "deck_b": serializers.CharField(required=False, allow_null=True,
