@@ -112,7 +112,7 @@ def _plan(user, deck_a: int, deck_b: int | None, bots: tuple[str, str]) -> dict[
 def ask(user, deck_a: Any, deck_b: Any = None, bots: Any = None, games: Any = None,
         seed: Any = None, *, enqueue: bool = True, limit: bool = True) -> tuple[Matchup, bool]:
     """The matchup answering this question, and whether it was new (its chunks are sent
-    after commit when ``enqueue``)."""
+    after commit when ``enqueue``). A failed one asked again is queued again."""
     a = _version_id(deck_a, "deck_a")
     b = None if deck_b in (None, "", HISTORICAL) else _version_id(deck_b, "deck_b")
     bot_a, bot_b = clean_bots(bots)
@@ -123,7 +123,7 @@ def ask(user, deck_a: Any, deck_b: Any = None, bots: Any = None, games: Any = No
         # One asker at a time per user: the limit counts what is already queued or running.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         found = Matchup.objects.filter(question=key, created_by=user).first()
-        if found is not None:
+        if found is not None and found.status != Status.FAILED:
             return found, False
         plan = _plan(user, a, b, (bot_a, bot_b))
         active = Matchup.objects.filter(created_by=user, status__in=ACTIVE).count()
@@ -131,6 +131,14 @@ def ask(user, deck_a: Any, deck_b: Any = None, bots: Any = None, games: Any = No
             raise TooManyMatchups(
                 f"you have {active} matchups queued or running (at most {max_active()}); "
                 f"ask again when one is done", active=active, limit=max_active())
+        if found is not None:  # failed: asked again, its missing chunks are played again
+            found.status, found.error, found.finished_at = Status.QUEUED, "", None
+            found.save(update_fields=["status", "error", "finished_at"])
+            stored = set(found.chunks.values_list("index", flat=True))
+            missing = [c for c in range(lab.chunk_count(n)) if c not in stored]
+            if enqueue:
+                transaction.on_commit(lambda: [send_chunk(found.pk, c) for c in missing])
+            return found, False
         try:
             with transaction.atomic():
                 m = Matchup.objects.create(

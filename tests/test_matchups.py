@@ -183,9 +183,65 @@ def test_cli_runs_in_process_with_progress_and_json(user, decks, capsys):
     assert "3/3" in err
     m = Matchup.objects.get()
     assert m.results["digest"] == data["results"]["digest"]
+    call_command("matchup", str(a.pk), str(b.pk), "--games", "3", "--seed", "5",
+                 "--bots", "greedy,random", "--json")  # asked again: the stored answer
+    out, err = capsys.readouterr()
+    assert json.loads(out)["id"] == m.pk and "stored answer" in err
     call_command("matchup", str(a.pk), "historical", "--games", "2", "--seed", "5")
     out, _ = capsys.readouterr()
     assert "Grande Armée v1" in out and "win rate" in out and "95 %" in out
     from django.core.management.base import CommandError
     with pytest.raises(CommandError, match="no such deck version 999999"):
         call_command("matchup", "999999", "historical", "--games", "2")
+
+
+def test_a_chunk_that_fails_fails_the_matchup_and_asking_again_retries(user, decks, sent,
+                                                                     monkeypatch,
+                                                                     django_capture_on_commit_callbacks):
+    a, _ = decks
+    m, _ = services.ask(user, a.pk, None, "greedy", 12, 1)
+    assert services.run_chunk(m.pk, 1) == 2
+    real = lab.play
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(lab, "play", broken)
+    assert services.run_chunk(m.pk, 0) == 0
+    m.refresh_from_db()
+    assert m.status == Status.FAILED and m.error == "chunk 0 could not be played"
+    assert services.run_chunk(m.pk, 0) == 0  # failed: nothing more runs
+    monkeypatch.setattr(lab, "play", real)
+    with django_capture_on_commit_callbacks(execute=True):
+        again, created = services.ask(user, a.pk, None, "greedy", 12, 1)
+    assert again.pk == m.pk and not created and again.status == Status.QUEUED
+    assert sent[-1] == (m.pk, 0)  # only the missing chunk
+    assert services.run_chunk(m.pk, 0) == 10
+    m.refresh_from_db()
+    assert m.status == Status.DONE and m.progress == 12 and m.results["games"] == 12
+
+
+def test_a_custom_deck_plays_its_cards_with_its_muster_rule(user, catalogue, monkeypatch):
+    from battles import simulate
+
+    from .tournament_helpers import valid_entries
+
+    entries = valid_entries("french", "quatre-bras")[:5]
+    deck = deck_services.create_deck(user, name="half", battle="quatre-bras", army="french",
+                                     kind="custom", scale="1/2", entries=entries)
+    assert deck.latest.valid, deck.latest.problems
+    seen = []
+    real = simulate.play_game
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs["decks"]["french"], kwargs["deck_kinds"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulate, "play_game", spy)
+    m, _ = services.ask(user, deck.latest.pk, None, "greedy", 2, 1, enqueue=False)
+    m = _run_all(m)
+    cards = sorted(n for n, _, _ in deck.latest.entries)
+    assert len(seen) == 2 and all(sorted(d) == cards for d, _ in seen)
+    assert seen[0][1]["french"] == {"kind": "custom", "scale": "1/2"}
+    listed = m.results["cards"]["wins"] + m.results["cards"]["losses"]
+    assert listed and all(c["number"] in cards and c["present"] == 2 for c in listed)
