@@ -26,6 +26,13 @@ from battles.engine import load_cards
 from cards.catalogue import file as catalogue_file
 
 CHUNK = 10  # games per chunk (one Celery task)
+SLOW_CHUNK = 2  # with a bot that searches: a task stays short and the progress moves
+FAST_BOTS = {"random", "greedy"}
+
+
+def chunk_size(bots) -> int:
+    """Games per chunk for these bots: fewer when one of them searches."""
+    return CHUNK if set(bots) <= FAST_BOTS else SLOW_CHUNK
 
 
 def chunk_count(games: int, size: int = CHUNK) -> int:

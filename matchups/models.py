@@ -32,6 +32,7 @@ class Matchup(models.Model):
     bot_b = models.CharField(max_length=20)
     games = models.PositiveIntegerField()
     seed = models.BigIntegerField()
+    chunk_size = models.PositiveIntegerField(default=10, help_text="Games per chunk (task).")
     question = models.CharField(max_length=120, unique=True,
                                 help_text="deck A:deck B or historical:bots:N:seed")
     plan = models.JSONField(help_text="What every game needs (matchups/lab.py).")

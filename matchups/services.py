@@ -135,7 +135,8 @@ def ask(user, deck_a: Any, deck_b: Any = None, bots: Any = None, games: Any = No
             found.status, found.error, found.finished_at = Status.QUEUED, "", None
             found.save(update_fields=["status", "error", "finished_at"])
             stored = set(found.chunks.values_list("index", flat=True))
-            missing = [c for c in range(lab.chunk_count(n)) if c not in stored]
+            missing = [c for c in range(lab.chunk_count(n, found.chunk_size))
+                       if c not in stored]
             if enqueue:
                 transaction.on_commit(lambda: [send_chunk(found.pk, c) for c in missing])
             return found, False
@@ -144,11 +145,11 @@ def ask(user, deck_a: Any, deck_b: Any = None, bots: Any = None, games: Any = No
                 m = Matchup.objects.create(
                     deck_a_id=a, deck_b_id=b, battle=plan["battle"], scale=plan["scale"],
                     bot_a=bot_a, bot_b=bot_b, games=n, seed=s, question=key, plan=plan,
-                    created_by=user)
+                    chunk_size=lab.chunk_size((bot_a, bot_b)), created_by=user)
         except IntegrityError:
             return Matchup.objects.get(question=key), False
         if enqueue:
-            chunks = lab.chunk_count(n)
+            chunks = lab.chunk_count(n, m.chunk_size)
             transaction.on_commit(lambda: [send_chunk(m.pk, c) for c in range(chunks)])
     return m, True
 
@@ -169,13 +170,13 @@ def run_chunk(matchup_id: int, chunk: int, *, cards=None,
     was stored already, or the matchup is gone, finished or has no such chunk)."""
     m = Matchup.objects.filter(pk=matchup_id).first()
     if (m is None or m.status in (Status.DONE, Status.FAILED)
-            or not 0 <= chunk < lab.chunk_count(m.games)
+            or not 0 <= chunk < lab.chunk_count(m.games, m.chunk_size)
             or MatchupChunk.objects.filter(matchup=m, index=chunk).exists()):
         return 0
     Matchup.objects.filter(pk=m.pk, status=Status.QUEUED).update(status=Status.RUNNING)
     try:
-        games = lab.play(m.plan, m.seed, lab.chunk_games(chunk, m.games), cards=cards,
-                         progress=progress)
+        games = lab.play(m.plan, m.seed, lab.chunk_games(chunk, m.games, m.chunk_size),
+                         cards=cards, progress=progress)
     except Exception:
         log.exception("matchup %s chunk %s failed", m.pk, chunk)
         Matchup.objects.filter(pk=m.pk, status__in=ACTIVE).update(
@@ -191,7 +192,8 @@ def run_chunk(matchup_id: int, chunk: int, *, cards=None,
         m.progress += len(games)
         m.status = Status.RUNNING
         fields = ["progress", "status"]
-        if MatchupChunk.objects.filter(matchup=m).count() == lab.chunk_count(m.games):
+        if (MatchupChunk.objects.filter(matchup=m).count()
+                == lab.chunk_count(m.games, m.chunk_size)):
             every = [g for c in MatchupChunk.objects.filter(matchup=m).order_by("index")
                      for g in c.games]
             m.results = stats.summarize(every, card_names())
@@ -204,7 +206,7 @@ def run_chunk(matchup_id: int, chunk: int, *, cards=None,
 def run_inline(m: Matchup, progress: Callable[[int], None] | None = None) -> Matchup:
     """Play every chunk still missing in this process (the CLI)."""
     cards = lab.card_table()
-    for chunk in range(lab.chunk_count(m.games)):
+    for chunk in range(lab.chunk_count(m.games, m.chunk_size)):
         run_chunk(m.pk, chunk, cards=cards, progress=progress)
     m.refresh_from_db()
     return m
@@ -234,7 +236,7 @@ def as_dict(m: Matchup) -> dict[str, Any]:
         "deck_a": {**deck(m.deck_a), "side": m.plan["sides"]["a"]},
         "deck_b": {**deck(m.deck_b), "side": m.plan["sides"]["b"]},
         "bots": [m.bot_a, m.bot_b], "games": m.games, "seed": m.seed,
-        "progress": m.progress, "chunks": lab.chunk_count(m.games),
+        "progress": m.progress, "chunks": lab.chunk_count(m.games, m.chunk_size),
         "results": m.results or None, "error": m.error or None,
         "created_at": m.created_at.isoformat(),
         "finished_at": m.finished_at.isoformat() if m.finished_at else None,

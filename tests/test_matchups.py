@@ -30,7 +30,7 @@ def decks(user, catalogue):
 
 
 def _run_all(m):
-    for c in range(lab.chunk_count(m.games)):
+    for c in range(lab.chunk_count(m.games, m.chunk_size)):
         services.run_chunk(m.pk, c)
     m.refresh_from_db()
     return m
@@ -44,6 +44,8 @@ def test_ask_runs_in_chunks_and_the_same_question_is_asked_once(user, decks, sen
     assert created and m.status == Status.QUEUED and m.plan["sides"] == {"a": "french",
                                                                          "b": "allied"}
     assert sent == [(m.pk, 0), (m.pk, 1)]  # 12 games: chunks of 10 and 2
+    assert lab.chunk_size(("greedy", "random")) == 10 and lab.chunk_size(("search", "greedy")) == 2
+    assert list(lab.chunk_games(2, 7, 3)) == [6] and lab.chunk_count(7, 3) == 3
     again, created = services.ask(user, a.pk, b.pk, ["greedy", "random"], 12, 7)
     assert again.pk == m.pk and not created and len(sent) == 2
     assert services.run_chunk(m.pk, 1) == 2
