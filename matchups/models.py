@@ -45,6 +45,8 @@ class Matchup(models.Model):
                                    related_name="matchups")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True,
+                                      help_text="Last progress (the tick re-sends stalled chunks).")
 
     class Meta:
         ordering = ["-created_at", "-id"]

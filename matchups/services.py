@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -173,7 +174,8 @@ def run_chunk(matchup_id: int, chunk: int, *, cards=None,
             or not 0 <= chunk < lab.chunk_count(m.games, m.chunk_size)
             or MatchupChunk.objects.filter(matchup=m, index=chunk).exists()):
         return 0
-    Matchup.objects.filter(pk=m.pk, status=Status.QUEUED).update(status=Status.RUNNING)
+    Matchup.objects.filter(pk=m.pk, status=Status.QUEUED).update(status=Status.RUNNING,
+                                                                 updated_at=timezone.now())
     try:
         games = lab.play(m.plan, m.seed, lab.chunk_games(chunk, m.games, m.chunk_size),
                          cards=cards, progress=progress)
@@ -191,7 +193,7 @@ def run_chunk(matchup_id: int, chunk: int, *, cards=None,
         MatchupChunk.objects.create(matchup=m, index=chunk, games=games)
         m.progress += len(games)
         m.status = Status.RUNNING
-        fields = ["progress", "status"]
+        fields = ["progress", "status", "updated_at"]
         if (MatchupChunk.objects.filter(matchup=m).count()
                 == lab.chunk_count(m.games, m.chunk_size)):
             every = [g for c in MatchupChunk.objects.filter(matchup=m).order_by("index")
@@ -201,6 +203,21 @@ def run_chunk(matchup_id: int, chunk: int, *, cards=None,
             fields += ["results", "finished_at"]
         m.save(update_fields=fields)
     return len(games)
+
+
+def stalled_chunks() -> list[tuple[int, int]]:
+    """(matchup, chunk) of the queued or running matchups without progress for
+    ``EAGLES_MATCHUP_STALL_SECONDS`` (a lost message, a worker that died): sent again by the
+    tick (a chunk stored meanwhile is not played twice)."""
+    since = timezone.now() - timedelta(seconds=float(getattr(
+        settings, "EAGLES_MATCHUP_STALL_SECONDS", 600)))
+    out = []
+    for m in Matchup.objects.filter(status__in=ACTIVE, updated_at__lt=since):
+        stored = set(m.chunks.values_list("index", flat=True))
+        out += [(m.pk, c) for c in range(lab.chunk_count(m.games, m.chunk_size))
+                if c not in stored]
+        Matchup.objects.filter(pk=m.pk).update(updated_at=timezone.now())
+    return out
 
 
 def run_inline(m: Matchup, progress: Callable[[int], None] | None = None) -> Matchup:

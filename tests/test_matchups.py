@@ -247,3 +247,22 @@ def test_a_custom_deck_plays_its_cards_with_its_muster_rule(user, catalogue, mon
     assert seen[0][1]["french"] == {"kind": "custom", "scale": "1/2"}
     listed = m.results["cards"]["wins"] + m.results["cards"]["losses"]
     assert listed and all(c["number"] in cards and c["present"] == 2 for c in listed)
+
+
+def test_the_tick_sends_the_missing_chunks_of_a_stalled_matchup_again(user, decks, sent,
+                                                                      settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.EAGLES_MATCHUP_STALL_SECONDS = 60
+    a, _ = decks
+    m, _ = services.ask(user, a.pk, None, "greedy", 12, 1)
+    fresh, _ = services.ask(user, a.pk, None, "greedy", 12, 2)
+    services.run_chunk(m.pk, 1)
+    Matchup.objects.filter(pk=m.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.tick() == [(m.pk, 0)] and sent == [(m.pk, 0)]
+    assert tasks.tick() == []  # touched: not again at once
+    services.run_chunk(m.pk, 0)
+    Matchup.objects.update(updated_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.tick() == [(fresh.pk, 0), (fresh.pk, 1)]  # a done one is left alone
