@@ -56,6 +56,9 @@ def test_deck_page_form_starts_a_matchup_and_the_page_draws_it(client, user, oth
     services.run_chunk(m.pk, 0)
     done = client.get(f"/matchups/{m.pk}/live/").content.decode()
     assert "every 1s" not in done and 'class="matchup-plot"' in done
+    assert 'http-equiv="refresh"' in running  # without JavaScript, inside <noscript>
+    earlier = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert 'data-testid="matchup-earlier"' in earlier and f'href="/matchups/{m.pk}/"' in earlier
     assert 'class="matchup-cards"' in done and 'data-testid="matchup-results"' in done
     # Asking again: the stored answer.
     r = client.post("/matchups/", {"deck_a": deck.latest.pk, "deck_b": "historical",
