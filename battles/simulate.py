@@ -119,14 +119,17 @@ def results_digest(results: list[GameResult]) -> str:
 def play_game(battle: str, seed: str, bots: dict[str, Bot], *,
               decks: dict[str, list[int]] | None = None,
               settings: dict[str, Any] | None = None,
-              on_decision: Callable | None = None, cards=None) -> tuple[Any, int]:
+              on_decision: Callable | None = None, cards=None,
+              deck_kinds: dict[str, dict[str, Any]] | None = None) -> tuple[Any, int]:
     """One battle to its end; returns (final state, number of actions).
 
     ``on_decision(state, side, view, legal, action)`` is called before each action.
     ``cards``: card records or table (default: the catalogue data file). The turn cap is
-    SIMULATION_TURN_CAP unless ``settings`` sets one (RULINGS 5.0-c)."""
+    SIMULATION_TURN_CAP unless ``settings`` sets one (RULINGS 5.0-c). ``deck_kinds``: as
+    ``new_battle`` (a custom deck's Muster, 15.0; the matchup lab passes it)."""
     st = new_battle(battle, seed, decks, {"turn_cap": SIMULATION_TURN_CAP, **(settings or {})},
-                    cards=catalogue_file.catalogue_records() if cards is None else cards)
+                    cards=catalogue_file.catalogue_records() if cards is None else cards,
+                    deck_kinds=deck_kinds)
     dice = SeededDice(seed)
     rngs = {s: random.Random(f"eagles-bot:{seed}:{s}") for s in SIDES}
     steps = 0

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "notifications",
+    "matchups",
     "frontend",
 ]
 

@@ -16,6 +16,7 @@ api_patterns = [
     path("", include("tournaments.api_urls")),
     path("", include("ratings.api_urls")),
     path("", include("notifications.api_urls")),
+    path("", include("matchups.api_urls")),
 ]
 
 # The Swagger UI page is drf-spectacular's: its bundle comes from a CDN and its template has a

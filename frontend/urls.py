@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("frontend.decks.urls")),
     path("", include("frontend.tournaments.urls")),
     path("", include("frontend.ratings.urls")),
+    path("", include("frontend.matchups.urls")),
     path("battles/", include("frontend.battle.urls")),
     path("campaigns/", include("frontend.campaigns.urls")),
     path("notifications/", include("frontend.notifications.urls")),

@@ -185,7 +185,8 @@ PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogu
                 "frontend.tournaments.standings_chart", "frontend.battle.board_svg",
                 "frontend.battle.piece_labels", "frontend.battle.view_context",
                 "frontend.battle.words", "frontend.battle.dice_svg", "frontend.battle.board_ux",
-                "frontend.battle.warnings", "ratings.glicko2", "notifications.words")
+                "frontend.battle.warnings", "ratings.glicko2", "notifications.words",
+                "matchups.stats", "matchups.words", "frontend.matchups.charts")
 
 
 def test_pure_cores_import_no_django():
