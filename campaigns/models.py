@@ -38,7 +38,9 @@ class Campaign(models.Model):
     allied_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
                                       on_delete=models.CASCADE, related_name="+",
                                       help_text="Null: the computer (bot set) or an empty seat.")
-    bot = models.CharField(max_length=10, choices=BotName.choices, blank=True, default="",
+    # The computer players that play whole campaigns (battles/campaign/bots.py).
+    bot = models.CharField(max_length=10, blank=True, default="",
+                           choices=[c for c in BotName.choices if c[0] in ("random", "greedy")],
                            help_text="Set only when the computer plays the side without a "
                                      "player.")
     invited = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
