@@ -1,3 +1,5 @@
+# Over 500 lines on purpose: one idea, the battle service's use cases (create, join, act, the
+# computer, time, resign, undo), each one short transaction under the battle's row lock.
 """The battle service: EAGLES battles against the computer or between two people, one use
 case per function.
 

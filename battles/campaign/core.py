@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, the Campaign Game's state machine (16.0), rule by rule.
 """The Campaign Game (16.0): state, decisions and the way battles end, beside the engine.
 
 A campaign holds its running boards (engine ``State`` objects keyed by battle), each side's

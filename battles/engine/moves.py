@@ -1,3 +1,4 @@
+# Over 500 lines on purpose: one idea, movement (8.0) and its stacking limits, clause by clause.
 """Battle Moves (8.0-8.4), formations on the move (9.0), river Move Limits (11.3) and
 occupying terrain (11.5)."""
 

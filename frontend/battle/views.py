@@ -1,3 +1,5 @@
+# Over 500 lines on purpose: one idea, the battle pages' views (the list, the new-battle form,
+# the battle and its actions), thin over the service; the page's parts live beside it.
 """Battle pages: my battles with a form to start one against the computer, and the battle
 itself (the board, my Reserve, whose move it is, my legal actions as buttons, the log).
 

@@ -1,4 +1,5 @@
-"""Two people play over websockets in two browsers (issue 12, Live updates).
+"""Two people play over websockets in two browsers (issue 12, Live updates), one battle to
+its end while a third watches, then its replay page checks the dice.
 
 The site runs in daphne (``config.asgi``: http and websocket) in its own process, as in
 production, which needs a database that process can open: PostgreSQL (the in-memory SQLite
@@ -22,6 +23,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from battles import services, tasks
+from battles.models import Battle, Status
 
 from .conftest import CSP_WATCH, csp_violations
 
@@ -61,6 +63,14 @@ def _log_in(browser, url, name):
     return context, page
 
 
+def _confirm_if_asked(page) -> None:
+    """A move that would leave a Position without a troop card asks first (4.3): play it."""
+    page.wait_for_load_state()
+    confirm = page.get_by_test_id("confirm-button")
+    if confirm.count():
+        confirm.click()
+
+
 def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url,
                                                               django_user_model, monkeypatch):
     monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
@@ -97,9 +107,13 @@ def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url
             ending = buttons.and_(pages[mover].locator("[data-type=deployment_done],"
                                                        "[data-type=end_phase],[data-type=pass],"
                                                        "[data-type=end_turn]"))
+            seq = int(pages[mover].get_by_test_id("battle-play").get_attribute("data-seq"))
             (ending if ending.count() else buttons).first.click()  # hand over soon
+            _confirm_if_asked(pages[mover])
+            now = Battle.objects.get(pk=b.pk).seq  # past any auto-played actions
+            assert now > seq
             for p in (*pages.values(), watcher):
-                expect(p.get_by_test_id("battle-play")).to_have_attribute("data-seq", str(step + 1))
+                expect(p.get_by_test_id("battle-play")).to_have_attribute("data-seq", str(now))
             assert len(pages[other].get_by_test_id("log-line").all()) > before
             followed.add(other)
             if followed == {"alice", "bob"} and step >= 3:
@@ -115,6 +129,74 @@ def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url
         assert watcher.get_by_test_id("log-line").count() > 0
         for page in (*pages.values(), watcher):
             assert not csp_violations(page)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_two_play_to_the_end_a_third_watches_then_the_replay_checks_the_dice(
+        browser, daphne_url, django_user_model, monkeypatch):
+    """The issue's whole scene: two browsers play a battle to its end over the socket while a
+    third (not logged in) watches it live; then the replay page re-derives every die from the
+    revealed seed. A one-turn battle (turn_cap 1: the engine ends it at the cap, 5.0-c)."""
+    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    alice = django_user_model.objects.create_user("alice", "", PASSWORD)
+    bob = django_user_model.objects.create_user("bob", "", PASSWORD)
+    b = services.create_battle(alice, "quatre-bras", "french", opponent="open",
+                               settings={"turn_cap": 1})
+    services.join_battle(b.pk, bob)
+    pages, contexts = {}, []
+    try:
+        for name in ("alice", "bob"):
+            context, page = _log_in(browser, daphne_url, name)
+            contexts.append(context)
+            page.goto(f"/battles/{b.pk}/")
+            expect(page.locator("html")).to_have_attribute("data-live", "on")
+            pages[name] = page
+        context = _context(browser, daphne_url)
+        contexts.append(context)
+        watcher = context.new_page()
+        watcher.goto(f"/battles/{b.pk}/watch/")
+        expect(watcher.locator("html")).to_have_attribute("data-live", "on")
+        clicks = 0
+        while Battle.objects.get(pk=b.pk).status == Status.ACTIVE:
+            clicks += 1
+            assert clicks < 150, "the battle does not end"
+            seq = Battle.objects.get(pk=b.pk).seq
+            for p in pages.values():  # both pages show the battle as it is now
+                expect(p.get_by_test_id("battle-play")).to_have_attribute("data-seq", str(seq))
+            mover = next(n for n, p in pages.items()
+                         if p.get_by_test_id("battle-play").get_attribute("data-waiting") == "you")
+            page = pages[mover]
+            buttons = page.get_by_test_id("actions").get_by_test_id("action")
+            ending = buttons.and_(page.locator("[data-type=deployment_done],[data-type=end_phase],"
+                                               "[data-type=pass],[data-type=end_turn],"
+                                               "[data-type=roll_morale]"))
+            (ending if ending.count() else buttons).first.click()
+            _confirm_if_asked(page)
+            for _ in range(100):
+                if Battle.objects.get(pk=b.pk).seq > seq:
+                    break
+                page.wait_for_timeout(100)
+            else:
+                raise AssertionError(f"{mover}'s click at seq {seq} changed nothing")
+        done = Battle.objects.get(pk=b.pk)
+        assert done.status == Status.FINISHED and done.outcome["reason"]
+        for p in (*pages.values(), watcher):  # everyone sees the end, live
+            play = p.get_by_test_id("battle-play")
+            expect(play).to_have_attribute("data-seq", str(done.seq))
+            expect(play).to_have_attribute("data-status", "finished")
+        # The replay page re-derives every die from the seed now revealed.
+        replay = pages["alice"]
+        replay.goto(f"/battles/{b.pk}/replay/")
+        sentence = replay.get_by_test_id("dice-sentence")
+        expect(sentence).to_contain_text("re-derived from the revealed seed")
+        expect(sentence).to_contain_text("they match")
+        expect(replay.get_by_test_id("seed-value")).to_have_text(str(done.seed))
+        watcher.goto(f"/battles/{b.pk}/replay/?as=all")  # a public battle: anyone
+        expect(watcher.get_by_test_id("dice-sentence")).to_contain_text("they match")
+        for p in (*pages.values(), watcher):
+            assert not csp_violations(p)
     finally:
         for context in contexts:
             context.close()

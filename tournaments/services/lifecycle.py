@@ -1,3 +1,5 @@
+# Over 500 lines on purpose: one idea, a tournament's lifecycle (start, pair, record_result,
+# finish) in one module, so that no other service reaches into its steps.
 """The tournament's lifecycle: start, pair a round, settle a result (``record_result``, the
 ONE way a result enters a match), finish a round and the event, pause and resume - every
 step under the tournament's row lock. The other services call into this module; it imports
