@@ -12,6 +12,7 @@ import json
 import random
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -76,7 +77,11 @@ async def hello(c: WebsocketCommunicator, since=0) -> dict:
 
 
 def run(coro_fn):
-    return async_to_sync(coro_fn)()
+    """Run a scenario on an event loop of its own thread: when the browser tests ran first in
+    this session, Playwright's (session-scoped) loop is running in this thread, and
+    ``async_to_sync`` refuses to run here."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(async_to_sync(coro_fn)).result()
 
 
 # --- Who may connect --------------------------------------------------------------------------
