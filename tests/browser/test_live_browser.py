@@ -63,12 +63,19 @@ def _log_in(browser, url, name):
     return context, page
 
 
-def _confirm_if_asked(page) -> None:
-    """A move that would leave a Position without a troop card asks first (4.3): play it."""
-    page.wait_for_load_state()
-    confirm = page.get_by_test_id("confirm-button")
-    if confirm.count():
-        confirm.click()
+def _played(page, battle_id: int, seq: int) -> int:
+    """After a click at ``seq``: wait until the battle has moved on (its new seq, past any
+    auto-played actions); a move that would leave a Position without a troop card asks first
+    (4.3): play it."""
+    for _ in range(150):
+        now = Battle.objects.get(pk=battle_id).seq
+        if now > seq:
+            return now
+        confirm = page.get_by_test_id("confirm-button")
+        if confirm.count():
+            confirm.click()
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the click at seq {seq} changed nothing")
 
 
 def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url,
@@ -109,9 +116,7 @@ def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url
                                                        "[data-type=end_turn]"))
             seq = int(pages[mover].get_by_test_id("battle-play").get_attribute("data-seq"))
             (ending if ending.count() else buttons).first.click()  # hand over soon
-            _confirm_if_asked(pages[mover])
-            now = Battle.objects.get(pk=b.pk).seq  # past any auto-played actions
-            assert now > seq
+            now = _played(pages[mover], b.pk, seq)
             for p in (*pages.values(), watcher):
                 expect(p.get_by_test_id("battle-play")).to_have_attribute("data-seq", str(now))
             assert len(pages[other].get_by_test_id("log-line").all()) > before
@@ -173,13 +178,7 @@ def test_two_play_to_the_end_a_third_watches_then_the_replay_checks_the_dice(
                                                "[data-type=pass],[data-type=end_turn],"
                                                "[data-type=roll_morale]"))
             (ending if ending.count() else buttons).first.click()
-            _confirm_if_asked(page)
-            for _ in range(100):
-                if Battle.objects.get(pk=b.pk).seq > seq:
-                    break
-                page.wait_for_timeout(100)
-            else:
-                raise AssertionError(f"{mover}'s click at seq {seq} changed nothing")
+            _played(page, b.pk, seq)
         done = Battle.objects.get(pk=b.pk)
         assert done.status == Status.FINISHED and done.outcome["reason"]
         for p in (*pages.values(), watcher):  # everyone sees the end, live
