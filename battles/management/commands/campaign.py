@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from battles.campaign import apply, from_json, legal_actions, new_campaign, to_json, view
-from battles.engine import SIDES, DiceExhausted, IllegalAction
+from battles.engine import SIDES, IllegalAction
 from cards.catalogue.file import catalogue_records
 
 from .engine import Command as EngineCommand
@@ -66,23 +66,5 @@ class Command(EngineCommand):
 
     def do_apply(self, options):
         c = self.position(options["position"])
-        try:
-            action = json.loads(options["action"])
-        except ValueError as exc:
-            self.fail(f"--action: not JSON ({exc})")
-        dice = []
-        for part in options["dice"].replace(" ", "").split(","):
-            if not part:
-                continue
-            if not part.isdigit() or not 1 <= int(part) <= 6:
-                self.fail(f"--dice: {part!r} is not a die (1-6)")
-            dice.append(int(part))
-        try:
-            events = apply(c, action, dice)
-        except DiceExhausted as exc:
-            self.fail(f"not enough dice: {exc}; pass them with --dice, e.g. --dice 6,5,4")
-        except IllegalAction as exc:
-            self.fail(str(exc))
-        except (KeyError, TypeError, ValueError) as exc:
-            self.fail(f"--action: malformed action ({type(exc).__name__}: {exc})")
+        events, _dice = self.applied(c, options, apply)
         self.emit({"campaign": to_json(c), "events": events})

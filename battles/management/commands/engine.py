@@ -130,6 +130,13 @@ class Command(BaseCommand):
 
     def do_apply(self, options):
         st = self.position(options["position"])
+        events, dice = self.applied(st, options, apply)
+        self.emit({"position": to_json(st), "events": events, "dice_used": len(dice)})
+
+    def applied(self, position, options, apply_fn) -> tuple[list, list[int]]:
+        """``apply_fn(position, --action, --dice)``: (events, dice); any refusal (not JSON, a
+        bad die, too few dice, illegal, malformed) fails the command with a precise message.
+        Shared with the ``campaign`` command."""
         try:
             action = json.loads(options["action"])
         except ValueError as exc:
@@ -142,11 +149,10 @@ class Command(BaseCommand):
                 self.fail(f"--dice: {part!r} is not a die (1-6)")
             dice.append(int(part))
         try:
-            events = apply(st, action, dice)
+            return apply_fn(position, action, dice), dice
         except DiceExhausted as exc:
             self.fail(f"not enough dice: {exc}; pass them with --dice, e.g. --dice 6,5,4")
         except IllegalAction as exc:
             self.fail(str(exc))
         except (KeyError, TypeError, ValueError) as exc:
             self.fail(f"--action: malformed action ({type(exc).__name__}: {exc})")
-        self.emit({"position": to_json(st), "events": events, "dice_used": len(dice)})
