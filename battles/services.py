@@ -36,7 +36,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from . import autoplay, clock, dealing, presence, setup
+from . import autoplay, cardcache, clock, dealing, presence, setup
 from . import undo as undo_rules
 from .bots import BOTS, get_bot
 from .engine import (
@@ -115,8 +115,10 @@ def bot_rng(seed: int, seq: int) -> random.Random:
 
 
 def _lock(user, battle_id) -> tuple[Battle, str]:
+    # Without the card records (cardcache: read once per process, on first use).
     battle = (Battle.objects.select_for_update(of=("self",)).filter(pk=battle_pk(battle_id))
-              .select_related("french_player", "allied_player").first())
+              .select_related("french_player", "allied_player")
+              .defer(*cardcache.DEFERRED).first())
     side = side_of(battle, user) if battle is not None else None
     if side is None:
         raise NotFound("no such battle")
@@ -454,7 +456,7 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
         if action.get("side", side) != side:
             raise BattleError(f"you play the {side} side: an action's side must be {side!r}")
         # The position is read and its legal actions listed once: both are the costly part.
-        state = from_json(battle.state, setup.engine_cards(battle))
+        state = from_json(battle.state, cardcache.cards_of(battle))
         legal = legal_actions(state, side)
         try:  # not legal: the engine says why, and nothing changes
             check_action(state, action, legal)
