@@ -23,7 +23,9 @@ from .setup import engine_cards
 DEFERRED = ("card_records",)  # the columns the hot path leaves out of the battle row
 MAX_BATTLES = 2048  # tables kept (least recently used first out); ~100 KB each
 
-_tables: OrderedDict[int, CardTable] = OrderedDict()
+# (battle id, its secret seed) -> table: the seed too, so that an id used again (a test
+# database rolled back, a restored backup) never finds another battle's table.
+_tables: OrderedDict[tuple[int, int], CardTable] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -32,15 +34,16 @@ def cards_of(battle: Battle) -> CardTable:
     ``battle`` read with ``card_records`` deferred loads them only on the first use."""
     if battle.pk is None or battle.status == Status.WAITING:
         return engine_cards(battle)
+    key = (battle.pk, battle.seed)
     with _lock:
-        table = _tables.get(battle.pk)
+        table = _tables.get(key)
         if table is not None:
-            _tables.move_to_end(battle.pk)
+            _tables.move_to_end(key)
             return table
     table = engine_cards(battle)
     if battle.card_records:  # its own records: fixed for good
         with _lock:
-            _tables[battle.pk] = table
+            _tables[key] = table
             while len(_tables) > MAX_BATTLES:
                 _tables.popitem(last=False)
     return table
@@ -52,4 +55,5 @@ def forget(battle_id: int | None = None) -> None:
         if battle_id is None:
             _tables.clear()
         else:
-            _tables.pop(battle_id, None)
+            for key in [k for k in _tables if k[0] == battle_id]:
+                del _tables[key]

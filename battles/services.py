@@ -184,19 +184,22 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
         finish_battle(battle, dict(state.outcome), fields)
     else:
         battle.save(update_fields=fields)
-        changed(battle)
+        changed(battle, last_side=moves[-1][0])
     if ask_computer and state.outcome is None and \
             SIDES[state.priority] == battle.computer_side():
         _enqueue_bot_move(battle.pk, battle.seq)
 
 
-def changed(battle: Battle) -> None:
-    """Tell listeners (``signals.battle_changed``) once this transaction commits."""
+def changed(battle: Battle, last_side: str | None = None) -> None:
+    """Tell listeners (``signals.battle_changed``) once this transaction commits. After
+    actions, ``last_side`` (who made the last one) and ``to_move`` go along: a listener can
+    tell without a query whether the move changed hands."""
     battle_id, seq, status = battle.pk, battle.seq, battle.status
+    extra = {} if last_side is None else {"last_side": last_side, "to_move": battle.to_move}
 
     def send():
         for receiver, error in battle_changed.send_robust(
-                sender=Battle, battle_id=battle_id, seq=seq, status=status):
+                sender=Battle, battle_id=battle_id, seq=seq, status=status, **extra):
             if isinstance(error, Exception):
                 log.error("battle %s: battle_changed listener %r failed: %r", battle_id,
                           receiver, error)
