@@ -63,9 +63,11 @@ def extend(battle: Any, state: State, moves: list[tuple[str, dict, list]], *,
         user = battle.player(side)
         if user is None:  # the computer's side (or an empty seat): never auto-played
             break
-        if side not in asked:
+        legal = legal_actions(state, side)
+        # The preference matters only for a lone pass: read it then (not on every action).
+        if side not in asked and len(legal) == 1 and legal[0].get("type") == "pass":
             asked[side] = always_ask(user)
-        action = forced_action(legal_actions(state, side), asked[side])
+        action = forced_action(legal, asked.get(side, False))
         if action is None:
             break
         n = battle.seq + len(moves) + 1

@@ -15,10 +15,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from . import clock, presence
+from .cardcache import cards_of
 from .engine import SIDES, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
-from .setup import engine_cards
 
 
 def side_of(battle: Battle, user) -> str | None:
@@ -165,7 +165,7 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     side = side_of(battle, user)
     if side is None:
         raise NotFound("no such battle")
-    state = (from_json(battle.state, engine_cards(battle)) if battle.state is not None
+    state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
              else None)
     mine = priority(battle) == side
     # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
@@ -318,7 +318,7 @@ def spectator_view(battle: Battle, since: int = 0) -> dict:
     """What anyone watching ``battle`` sees: the engine's ``view(state, None)`` (both sides'
     face-down cards hidden), the log filtered by ``events_for(events, None)`` (actions after
     ``since``), whose move it is, and the seed once over. No legal actions, no deals."""
-    state = (from_json(battle.state, engine_cards(battle)) if battle.state is not None
+    state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
              else None)
     rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
             .values_list("seq", "events"))

@@ -36,7 +36,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from . import autoplay, clock, dealing, presence, setup
+from . import autoplay, cardcache, clock, dealing, presence, setup
 from . import undo as undo_rules
 from .bots import BOTS, get_bot
 from .engine import (
@@ -115,8 +115,10 @@ def bot_rng(seed: int, seq: int) -> random.Random:
 
 
 def _lock(user, battle_id) -> tuple[Battle, str]:
+    # Without the card records (cardcache: read once per process, on first use).
     battle = (Battle.objects.select_for_update(of=("self",)).filter(pk=battle_pk(battle_id))
-              .select_related("french_player", "allied_player").first())
+              .select_related("french_player", "allied_player")
+              .defer(*cardcache.DEFERRED).first())
     side = side_of(battle, user) if battle is not None else None
     if side is None:
         raise NotFound("no such battle")
@@ -182,19 +184,22 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
         finish_battle(battle, dict(state.outcome), fields)
     else:
         battle.save(update_fields=fields)
-        changed(battle)
+        changed(battle, last_side=moves[-1][0])
     if ask_computer and state.outcome is None and \
             SIDES[state.priority] == battle.computer_side():
         _enqueue_bot_move(battle.pk, battle.seq)
 
 
-def changed(battle: Battle) -> None:
-    """Tell listeners (``signals.battle_changed``) once this transaction commits."""
+def changed(battle: Battle, last_side: str | None = None) -> None:
+    """Tell listeners (``signals.battle_changed``) once this transaction commits. After
+    actions, ``last_side`` (who made the last one) and ``to_move`` go along: a listener can
+    tell without a query whether the move changed hands."""
     battle_id, seq, status = battle.pk, battle.seq, battle.status
+    extra = {} if last_side is None else {"last_side": last_side, "to_move": battle.to_move}
 
     def send():
         for receiver, error in battle_changed.send_robust(
-                sender=Battle, battle_id=battle_id, seq=seq, status=status):
+                sender=Battle, battle_id=battle_id, seq=seq, status=status, **extra):
             if isinstance(error, Exception):
                 log.error("battle %s: battle_changed listener %r failed: %r", battle_id,
                           receiver, error)
@@ -454,7 +459,7 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
         if action.get("side", side) != side:
             raise BattleError(f"you play the {side} side: an action's side must be {side!r}")
         # The position is read and its legal actions listed once: both are the costly part.
-        state = from_json(battle.state, setup.engine_cards(battle))
+        state = from_json(battle.state, cardcache.cards_of(battle))
         legal = legal_actions(state, side)
         try:  # not legal: the engine says why, and nothing changes
             check_action(state, action, legal)

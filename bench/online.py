@@ -3,12 +3,14 @@ opponent's message with that seq (issue 12, "Figures and tests").
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/eagles_online_bench \\
     REDIS_URL=redis://127.0.0.1:6379/3 \\
-    .venv/bin/python bench/online.py [--battles 200] [--moves 0] [--seconds 900] [--keep]
+    .venv/bin/python bench/online.py [--battles 200] [--moves 0] [--think 0] [--web 1]
+                                     [--seconds 900] [--keep]
 
 Makes sure the database exists (loopback PostgreSQL only), migrates it and loads the
 catalogue, creates ``--battles`` battles between pairs of scripted users (Quatre Bras, turn
-cap 2, open + join), then starts ONE daphne (``config.asgi``, DEBUG off) and a Celery worker
-on that PostgreSQL + Redis. Each player is a websocket client (the ``websockets`` library)
+cap 2, open + join), then starts ONE daphne (``config.asgi``, DEBUG off; ``--web N``: N of
+them behind the same Redis, each battle's two players on different ones) and a Celery
+worker on that PostgreSQL + Redis. Each player is a websocket client (the ``websockets`` library)
 logged in by its session cookie: it says hello, and whenever its battle message says it is
 its move, plays a random legal action from its own view over the socket. Measured: the
 time from a player's ``act`` send to the arrival of the opponent's message with the new seq
@@ -140,13 +142,16 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
                                           "action": rng.choice(msg["legal_actions"])}))
 
 
-async def play_all(port: int, battles: list[dict], moves: int, seconds: float,
+async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: float,
                    think: float) -> Stats:
     stats = Stats()
     deadline = time.monotonic() + seconds
     rng = random.Random(1815)
-    tasks = [player(port, b, side, stats, moves, random.Random(rng.random()), deadline, think)
-             for b in battles for side in ("french", "allied")]
+    # With several web processes the two players of a battle are on different ones (the
+    # opponent's message then always crosses the Redis channel layer).
+    tasks = [player(ports[(2 * i + k) % len(ports)], b, side, stats, moves,
+                    random.Random(rng.random()), deadline, think)
+             for i, b in enumerate(battles) for k, side in enumerate(("french", "allied"))]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     for r in results:
         if isinstance(r, Exception):
@@ -162,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits before each action (0: at once)")
     parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument("--web", type=int, default=1,
+                        help="daphne processes behind the same Redis (docs/deploy.md); each "
+                             "battle's two players connect to different ones")
     parser.add_argument("--in-memory-layer", action="store_true",
                         help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
     args = parser.parse_args(argv)
@@ -185,30 +193,36 @@ def main(argv: list[str] | None = None) -> int:
         web.manage(env, "load_catalogue", "--verbosity", "0")
         battles = setup(env, args.battles)
         print(f"{len(battles)} battles set up in {time.perf_counter() - t0:.1f} s", flush=True)
-        port = web.free_port()
-        log = tmp / "daphne.log"
         server_env = dict(env)
         if args.in_memory_layer:
             server_env.pop("REDIS_URL")
-        daphne = web.start_server("daphne", server_env, port, log)
-        procs.append(daphne)
+        servers = []  # (process, port, log)
+        for k in range(max(1, args.web)):
+            port, log = web.free_port(), tmp / f"daphne{k}.log"
+            servers.append((web.start_server("daphne", server_env, port, log), port, log))
+            procs.append(servers[-1][0])
         with open(tmp / "worker.log", "wb") as out:
             procs.append(subprocess.Popen(
                 [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                  "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
                  "--without-heartbeat"], cwd=ROOT, env=env, stdout=out,
                 stderr=subprocess.STDOUT, start_new_session=True))
-        web.wait_ready(daphne, port, log, web.STEP_TIMEOUT)
-        cpu0 = web.cpu_seconds(daphne.pid)
+        for proc, port, log in servers:
+            web.wait_ready(proc, port, log, web.STEP_TIMEOUT)
+        cpu0 = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers)
+        client0 = time.process_time()
         t1 = time.perf_counter()
-        stats = asyncio.run(play_all(port, battles, args.moves, args.seconds, args.think))
+        stats = asyncio.run(play_all([port for _, port, _ in servers], battles, args.moves,
+                                     args.seconds, args.think))
         wall = time.perf_counter() - t1
-        cpu = (web.cpu_seconds(daphne.pid) or 0) - (cpu0 or 0)
+        cpu = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers) - cpu0
+        client_cpu = time.process_time() - client0
         lat = [x * 1000 for x in stats.latencies]
         print(f"{args.battles} battles, {2 * args.battles} websocket clients, think "
-              f"{args.think:g} s, "
+              f"{args.think:g} s, {len(servers)} daphne, "
               f"{stats.actions} actions in {wall:.1f} s ({stats.actions / wall:.1f}/s); "
-              f"daphne CPU {cpu:.1f} s ({1000 * cpu / max(1, stats.actions):.1f} ms/action)")
+              f"daphne CPU {cpu:.1f} s ({1000 * cpu / max(1, stats.actions):.1f} ms/action); "
+              f"the clients' CPU {client_cpu:.1f} s")
         if lat:
             print(f"action -> opponent's message: p50 {web.percentile(lat, 50):.1f} ms, "
                   f"p95 {web.percentile(lat, 95):.1f} ms, max {max(lat):.1f} ms "

@@ -33,6 +33,9 @@ def _live(battle: Battle) -> bool:
 
 
 def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -> None:
+    if status == Status.ACTIVE and kwargs.get("last_side") and \
+            kwargs.get("last_side") == kwargs.get("to_move"):
+        return  # the player still acting in their own turn: nothing changed hands (no query)
     # Only the columns needed: the snapshot and the card records are large JSON.
     battle = (Battle.objects.filter(pk=battle_id)
               .select_related("french_player", "allied_player", "invited")

@@ -33,6 +33,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, connections
 
 from battles import services
+from battles.presence import TOUCH_EVERY
 from config.errors import ServiceError
 
 from . import messages
@@ -88,6 +89,9 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_REFUSED)
             return
         await _db(messages.present)(self.viewer)  # a player at the battle (battles/presence.py)
+        # presence.touch writes at most every TOUCH_EVERY s: the poll asks again only then
+        # (not one query per socket per round).
+        self.touched = asyncio.get_running_loop().time()
         self.group = messages.group_name(self.viewer.battle_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.poller = asyncio.create_task(self._poll())
@@ -154,7 +158,9 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(min(every, self.poll_seconds))
             try:
                 now = await _db(messages.current)(self.viewer.battle_id)
-                if self.viewer.side is not None:
+                clock = asyncio.get_running_loop().time()
+                if self.viewer.side is not None and clock - self.touched >= TOUCH_EVERY:
+                    self.touched = clock
                     await _db(messages.present)(self.viewer)
             except Exception:  # noqa: BLE001 - the next round tries again
                 log.exception("battle %s: live poll failed", self.viewer.battle_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from battles import presence, selectors
+from battles import cardcache, presence, selectors
 from battles.errors import NotFound
 from battles.models import Battle
 
@@ -55,7 +55,7 @@ def present(viewer: Viewer) -> bool:
 def battle_message(viewer: Viewer, since: int) -> dict:
     """``{"type": "battle", "seq", "status", "events": [after since], ...the viewer's view}``."""
     battle = Battle.objects.filter(pk=viewer.battle_id).select_related(
-        "french_player", "allied_player", "invited").first()
+        "french_player", "allied_player", "invited").defer(*cardcache.DEFERRED).first()
     if battle is None:
         raise NotFound("no such battle")
     if viewer.side is None:

@@ -1,0 +1,105 @@
+"""Where the server's time goes for one action between two people (issue 12, "Figures").
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/eagles_latency \\
+    .venv/bin/python bench/profile_action.py [--battles 5] [--moves 30] [--profile] [--top 30]
+
+In one process, with the database of DATABASE_URL (migrated, catalogue loaded), it sets up
+``--battles`` Quatre Bras battles between two scripted users and plays ``--moves`` random
+legal actions in each, doing per action what the server does: ``services.act`` (commit, the
+``battle_changed`` listeners: notifications and the websocket nudge) then each viewer's
+websocket message (``live.messages.battle_message``: both players and one spectator).
+Prints the CPU milliseconds per action of each step; ``--profile`` adds cProfile's top
+functions by cumulative time. The battles and users it made are deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--battles", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--top", type=int, default=35)
+    args = parser.parse_args(argv)
+
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+
+    from battles import services
+    from battles.live import messages
+    from battles.models import Battle
+
+    users = [User.objects.create(username=f"prof{os.getpid()}_{i}")
+             for i in range(2 * args.battles)]
+    battles = []
+    for i in range(args.battles):
+        b = services.create_battle(users[2 * i], "quatre-bras", "french", opponent="open",
+                                   settings={"turn_cap": 2})
+        services.join_battle(b.pk, users[2 * i + 1])
+        battles.append(b.pk)
+    viewers = {pk: [messages.Viewer(pk, users[2 * i], "french"),
+                    messages.Viewer(pk, users[2 * i + 1], "allied"),
+                    messages.Viewer(pk, None, None)] for i, pk in enumerate(battles)}
+    for vs in viewers.values():  # each socket has had its hello
+        for v in vs:
+            messages.battle_message(v, 0)
+    rng = random.Random(1815)
+    timings = {"act": 0.0, "messages": 0.0}
+    actions = 0
+    prof = cProfile.Profile() if args.profile else None
+    try:
+        for _ in range(args.moves):
+            for pk in battles:
+                battle = Battle.objects.get(pk=pk)
+                if battle.status != "active":
+                    continue
+                side = battle.to_move
+                mover = next(v for v in viewers[pk] if v.side == side)
+                msg = messages.battle_message(mover, battle.seq)
+                if not msg["legal_actions"]:
+                    continue
+                action = rng.choice(msg["legal_actions"])
+                if prof:
+                    prof.enable()
+                t0 = time.process_time()
+                services.act(pk, mover.user, msg["seq"], action)
+                t1 = time.process_time()
+                for v in viewers[pk]:
+                    messages.battle_message(v, msg["seq"])
+                t2 = time.process_time()
+                if prof:
+                    prof.disable()
+                timings["act"] += t1 - t0
+                timings["messages"] += t2 - t1
+                actions += 1
+        n = max(1, actions)
+        print(f"{actions} actions: act + commit + listeners {1000 * timings['act'] / n:.2f} ms, "
+              f"3 viewers' messages {1000 * timings['messages'] / n:.2f} ms, total "
+              f"{1000 * sum(timings.values()) / n:.2f} ms CPU per action")
+        if prof:
+            order = os.environ.get("SORT", "cumulative")  # or tottime
+            pstats.Stats(prof).sort_stats(order).print_stats(args.top)
+    finally:
+        Battle.objects.filter(pk__in=battles).delete()
+        User.objects.filter(pk__in=[u.pk for u in users]).delete()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""The hot path's per-process cache (battles/cardcache.py, issue 12 "Figures"): a started
+battle's card table is built once and the battle row is read without its card records; what
+each viewer is sent is unchanged (a new seq is never answered with the old position; each
+side gets its own view, a spectator nobody's)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from battles import cardcache, services, setup
+from battles.engine import from_json, legal_actions, view
+from battles.live import messages
+from battles.models import Battle
+
+pytestmark = [pytest.mark.django_db]
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(catalogue, monkeypatch):
+    from battles import tasks
+
+    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    cardcache.forget()
+    yield
+    cardcache.forget()
+
+
+@pytest.fixture
+def battle_and_viewers(db):
+    alice = User.objects.create_user("alice", "", "pw")
+    bob = User.objects.create_user("bob", "", "pw")
+    b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
+    services.join_battle(b.pk, bob)
+    return b.pk, {"french": messages.Viewer(b.pk, alice, "french"),
+                  "allied": messages.Viewer(b.pk, bob, "allied"),
+                  None: messages.Viewer(b.pk, None, None)}
+
+
+def expected(battle_id: int, side: str | None) -> tuple[dict, list]:
+    """The engine's own view and legal actions, from a fresh full read of the row and a table
+    built from its records (no cache)."""
+    b = Battle.objects.get(pk=battle_id)
+    st = from_json(b.state, setup.engine_cards(b))
+    legal = legal_actions(st, side) if side is not None and b.to_move == side else []
+    return json.loads(json.dumps(view(st, side))), json.loads(json.dumps(legal))
+
+
+def plain(value):
+    return json.loads(json.dumps(value))
+
+
+def test_each_new_seq_is_answered_with_the_new_position_for_each_side(battle_and_viewers):
+    pk, viewers = battle_and_viewers
+    rng = random.Random(12)
+    for v in viewers.values():
+        messages.battle_message(v, 0)  # the cache is warm from here on
+    played = 0
+    for _ in range(12):
+        b = Battle.objects.get(pk=pk)
+        if b.status != "active":
+            break
+        before = {side: messages.battle_message(v, 0) for side, v in viewers.items()}
+        mover = before[b.to_move]
+        services.act(pk, viewers[b.to_move].user, mover["seq"], rng.choice(mover["legal_actions"]))
+        played += 1
+        for side, v in viewers.items():
+            msg = messages.battle_message(v, before[side]["seq"])
+            assert msg["seq"] > before[side]["seq"]  # never the old position again
+            want_view, want_legal = expected(pk, side)
+            assert plain(msg["view"]) == want_view
+            assert plain(msg["legal_actions"]) == want_legal
+            assert msg["my_side"] == side
+            seqs = [e["seq"] for e in msg["events"]]
+            assert seqs == sorted(seqs)  # only the new actions' events, in order
+            assert set(seqs) <= set(range(before[side]["seq"] + 1, msg["seq"] + 1))
+    assert played >= 6
+
+
+def test_the_two_sides_and_a_spectator_never_get_each_others_view(battle_and_viewers):
+    pk, viewers = battle_and_viewers
+    got = {side: messages.battle_message(v, 0) for side, v in viewers.items()}
+    views = {side: plain(m["view"]) for side, m in got.items()}
+    for side in views:
+        assert views[side] == expected(pk, side)[0]
+    assert views["french"] != views["allied"]
+    assert views[None] not in (views["french"], views["allied"])
+    assert got[None]["legal_actions"] == [] and got[None]["my_side"] is None
+    # Again, from the cache: still each side's own.
+    again = {side: plain(messages.battle_message(v, 0)["view"]) for side, v in viewers.items()}
+    assert again == views
+
+
+def test_the_card_table_is_built_once_and_the_records_are_not_read_again(battle_and_viewers):
+    pk, viewers = battle_and_viewers
+    messages.battle_message(viewers["french"], 0)
+    b = Battle.objects.get(pk=pk)
+    assert cardcache.cards_of(b) is cardcache.cards_of(Battle.objects.get(pk=pk))
+    with CaptureQueriesContext(connection) as seen:
+        for v in viewers.values():
+            messages.battle_message(v, 0)
+        b = Battle.objects.get(pk=pk)
+        services.act(pk, viewers[b.to_move].user, b.seq,
+                     messages.battle_message(viewers[b.to_move], 0)["legal_actions"][0])
+    reads = [q["sql"] for q in seen.captured_queries if q["sql"].lstrip().startswith("SELECT")
+             and "battles_battle" in q["sql"].split("FROM")[1][:40]]
+    # Only the test's own Battle.objects.get reads the records; the service and messages not.
+    assert sum('"card_records"' in sql for sql in reads) == 1
+
+
+def test_a_waiting_battle_is_never_kept(db):
+    alice = User.objects.create_user("alice", "", "pw")
+    b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
+    cardcache.cards_of(b)
+    assert (b.pk, b.seed) not in cardcache._tables
+    bob = User.objects.create_user("bob", "", "pw")
+    services.join_battle(b.pk, bob)
+    started = Battle.objects.get(pk=b.pk)
+    table = cardcache.cards_of(started)
+    assert (b.pk, b.seed) in cardcache._tables
+    assert set(table) == set(setup.engine_cards(started))  # the joiner's cards are in it
+
+
+def test_an_id_used_again_by_another_battle_gets_its_own_table(battle_and_viewers):
+    pk, viewers = battle_and_viewers
+    first = cardcache.cards_of(Battle.objects.get(pk=pk))
+    other = Battle.objects.get(pk=pk)
+    other.seed += 1  # the same id, another battle (SQLite reuses the ids of a rollback)
+    other.card_records = [r for r in other.card_records if r["number"] != min(first)]
+    assert min(first) not in cardcache.cards_of(other)
+    assert cardcache.cards_of(Battle.objects.get(pk=pk)) is first
