@@ -21,7 +21,7 @@ from .models import Battle, Status
 from .setup import engine_cards
 
 DEFERRED = ("card_records",)  # the columns the hot path leaves out of the battle row
-MAX_BATTLES = 2048  # tables kept (least recently used first out); ~100 KB each
+MAX_BATTLES = 512  # tables kept (least recently used first out); ~100 KB each
 
 # (battle id, its secret seed) -> table: the seed too, so that an id used again (a test
 # database rolled back, a restored backup) never finds another battle's table.
