@@ -78,3 +78,14 @@ def fresh_abuse_limits():
             client.delete(*keys)
     else:
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_card_tables():
+    """Each test starts with no battle's card table kept (battles/cardcache.py): test databases
+    reuse ids, and a test may fix the seed, so (id, seed) may name another test's battle."""
+    from battles import cardcache
+
+    cardcache.forget()
+    yield
+    cardcache.forget()
