@@ -47,7 +47,8 @@ class CampaignList(CampaignAPIView):
         c = services.create_campaign(
             request.user, data.get("side"), opponent=data.get("opponent", services.COMPUTER),
             bot=data.get("bot", "greedy"), pool=data.get("pool", "set"),
-            settings=data.get("settings"), public=data.get("public", True))
+            settings=data.get("settings"), public=data.get("public", True),
+            time_control=data.get("time_control"), rated=data.get("rated", False))
         return Response(selectors.campaign_view(c, request.user),
                         status=status.HTTP_201_CREATED)
 
@@ -84,7 +85,10 @@ class CampaignDetail(CampaignAPIView):
 
 class CampaignAct(CampaignAPIView):
     @extend_schema(request=CampaignActInput, responses=CampaignViewSerializer,
-                   summary="Play one of your legal actions (or any split of your free cards)")
+                   summary="Play one of your legal actions (or any split of your free cards)",
+                   description="409 stale_seq, 409 not your move, 400 illegal_action; past "
+                               "your deadline 409 out_of_time (the campaign ends by time in "
+                               "the same request).")
     def post(self, request, pk):
         data = _body(request)
         services.act(pk, request.user, data.get("seq"), data.get("action"))
@@ -93,7 +97,8 @@ class CampaignAct(CampaignAPIView):
 
 class CampaignJoin(CampaignAPIView):
     @extend_schema(request=CampaignJoinInput, responses=CampaignViewSerializer,
-                   summary="Take the empty seat of an open campaign or one I am invited to")
+                   summary="Take the empty seat of an open campaign or one I am invited to",
+                   description="409 expired once nobody joined in time (7 days, as battles).")
     def post(self, request, pk):
         data = _body(request)
         services.join_campaign(pk, request.user, pool=data.get("pool", "set"))
@@ -110,7 +115,9 @@ class CampaignCancel(CampaignAPIView):
 
 class CampaignResign(CampaignAPIView):
     @extend_schema(request=None, responses=CampaignViewSerializer,
-                   summary="Resign the campaign: the other side wins it")
+                   summary="Resign the campaign: the other side wins it (reason resigned)",
+                   description="Past the mover's deadline: 409 out_of_time (the campaign "
+                               "ended by time instead).")
     def post(self, request, pk):
         services.resign(pk, request.user)
         return _view(request, pk)

@@ -24,6 +24,7 @@ class Status(models.TextChoices):
     ACTIVE = "active", "Active"
     FINISHED = "finished", "Finished"
     CANCELLED = "cancelled", "Cancelled"
+    EXPIRED = "expired", "Expired: nobody took the seat in time"
 
 
 class PoolChoice(models.TextChoices):
@@ -66,8 +67,27 @@ class Campaign(models.Model):
     phase = models.CharField(max_length=10, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     outcome = models.JSONField(null=True, blank=True,
-                               help_text="{winner, reason, results}: the core's, or resigned.")
+                               help_text="{winner, reason, results}: reason campaign (the "
+                                         "core's), resigned or time (services.finish).")
     public = models.BooleanField(default=True, help_text="Anyone may watch it.")
+    # Online play (issue 12 for campaigns): rated, and ONE clock per side for the whole
+    # campaign (campaigns/clock.py, RULINGS 16-o); the same fields as a battle's.
+    rated = models.BooleanField(default=False,
+                                help_text="Between two people only: the result updates both "
+                                          "players' ratings (the computer's never do).")
+    time_control = models.JSONField(default=dict, blank=True,
+                                    help_text="{} untimed, {kind: live, base, increment} or "
+                                              "{kind: correspondence, days} (battles.clock).")
+    clocks = models.JSONField(default=dict, blank=True,
+                              help_text="side -> seconds left when its clock last stopped.")
+    clock_started_at = models.DateTimeField(null=True, blank=True,
+                                            help_text="When the side to move's clock started.")
+    deadline = models.DateTimeField(null=True, blank=True,
+                                    help_text="When the side to move runs out of time (null: "
+                                              "untimed, or nobody's clock runs).")
+    expires_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="A waiting campaign nobody joined by then "
+                                                "expires.")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -76,16 +96,22 @@ class Campaign(models.Model):
         indexes = [models.Index(fields=["french_player", "-created_at"]),
                    models.Index(fields=["allied_player", "-created_at"]),
                    models.Index(fields=["to_move"], condition=Q(status="active") & ~Q(bot=""),
-                                name="campaigns_computer_idx")]
+                                name="campaigns_computer_idx"),
+                   # The beat's flag-fall safety net: active campaigns with a running clock.
+                   models.Index(fields=["deadline"],
+                                condition=Q(status="active", deadline__isnull=False),
+                                name="campaigns_deadline_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),
                                    name="campaign_has_a_player"),
             models.CheckConstraint(condition=Q(state__isnull=False)
-                                   | Q(status__in=["waiting", "cancelled"]),
+                                   | Q(status__in=["waiting", "cancelled", "expired"]),
                                    name="started_campaign_has_a_state"),
             models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
                                    name="campaign_invitations_are_for_people"),
+            models.CheckConstraint(condition=Q(rated=False) | Q(bot=""),
+                                   name="campaigns_against_the_computer_are_unrated"),
         ]
 
     def __str__(self) -> str:

@@ -7,11 +7,13 @@ over whole campaigns)."""
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
 
+from . import clock
 from .models import Campaign, Status
 from .services import campaign_pk, core_of, side_of
 
@@ -32,6 +34,7 @@ def campaigns_of(user) -> QuerySet[Campaign]:
 def open_campaigns(user) -> QuerySet[Campaign]:
     """Waiting campaigns anyone may join (not the user's own)."""
     qs = Campaign.objects.filter(status=Status.WAITING, invited__isnull=True, bot="")
+    qs = qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
     if user is not None and user.is_authenticated:
         qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
     return qs.select_related("french_player", "allied_player")
@@ -93,7 +96,21 @@ def campaign_summary(c: Campaign, user) -> dict:
             "players": player_names(c), "status": c.status, "phase": c.phase,
             "seq": c.seq, "waiting_for": waiting_for(c, side),
             "winner": (c.outcome or {}).get("winner"),
-            "created_at": c.created_at.isoformat() if c.created_at else None}
+            "created_at": c.created_at.isoformat() if c.created_at else None,
+            "rated": c.rated, "time_control": dict(c.time_control or {}),
+            "expires_at": _iso(c.expires_at) if c.status == Status.WAITING else None}
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def clocks_of(c: Campaign) -> dict:
+    """The time control, each side's seconds left now (the running clock's elapsed time
+    taken off: one clock per side for the whole campaign, RULINGS 16-o) and the deadline."""
+    return {"time_control": dict(c.time_control or {}),
+            "clocks": clock.clocks_now(c, timezone.now()),
+            "deadline": _iso(c.deadline)}
 
 
 def log_for(c: Campaign, side: str | None, since: int = 0) -> list[dict]:
@@ -129,4 +146,7 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
         "pools": dict(c.pool_choices),
         "settings": dict(c.settings),
         "public": c.public,
+        "rated": c.rated,
+        **clocks_of(c),
+        "expires_at": _iso(c.expires_at) if c.status == Status.WAITING else None,
     }

@@ -8,7 +8,16 @@ from .models import PoolChoice, Status
 
 POOL_HELP = ('16.0: "set" (the whole set) or "collection" (one copy of each card you own '
              "of your side).")
-STATUS_HELP = ", ".join(Status.values)
+STATUS_HELP = ", ".join(Status.values) + " (expired: nobody joined in time)"
+TIME_CONTROL_HELP = ('{} untimed, {"kind": "live", "base": 60-7200 s, "increment": 0-300 s} '
+                     'or {"kind": "correspondence", "days": 1-14}: ONE clock per side for the '
+                     "whole campaign, running while that side must act on either board or "
+                     "decide (RULINGS 16-o); out of time loses the campaign (reason time).")
+RATED_HELP = ("Between two people only: when the campaign ends both players' Glicko-2 "
+              "ratings are updated once (one rated game).")
+CLOCKS_HELP = "Seconds left per side now ({} untimed); only the side to move's clock runs."
+DEADLINE_HELP = "When the side to move runs out of time (null: no clock running)."
+EXPIRES_HELP = "A waiting campaign nobody joins by then expires (null once it is not waiting)."
 WAITING_FOR = [("you", "you"), ("opponent", "opponent"), ("computer", "computer")]
 
 
@@ -23,6 +32,11 @@ class CampaignCreateInput(serializers.Serializer):
                                      help_text='{"turn_cap": 1-100 turns per battle, or null '
                                                '(no limit, the default)}.')
     public = serializers.BooleanField(default=True, help_text="Anyone may watch it.")
+    time_control = serializers.DictField(
+        required=False, help_text=TIME_CONTROL_HELP + " Default {} (untimed; against the "
+        "computer its clock never runs).")
+    rated = serializers.BooleanField(default=False, help_text=RATED_HELP + " 400 against the "
+                                     "computer.")
 
 
 class CampaignJoinInput(serializers.Serializer):
@@ -47,6 +61,9 @@ class CampaignSummarySerializer(serializers.Serializer):
     waiting_for = serializers.ChoiceField(choices=WAITING_FOR, allow_null=True)
     winner = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField(allow_null=True)
+    rated = serializers.BooleanField(help_text=RATED_HELP)
+    time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
+    expires_at = serializers.DateTimeField(allow_null=True, help_text=EXPIRES_HELP)
 
 
 class CampaignListSerializer(serializers.Serializer):
@@ -72,7 +89,14 @@ class CampaignViewSerializer(serializers.Serializer):
                                 help_text="The events you may see, with seq and by (side).")
     seed_hash = serializers.CharField()
     seed = serializers.CharField(allow_null=True, help_text="Once over.")
-    outcome = serializers.DictField(allow_null=True)
+    outcome = serializers.DictField(allow_null=True, help_text="{winner, reason, loser?, "
+                                    "results}: reason campaign (the core decided), resigned "
+                                    "or time (loser: the side that resigned or ran out).")
     pools = serializers.DictField(child=serializers.CharField(), help_text="side -> pool kind.")
     settings = serializers.DictField()
     public = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text=RATED_HELP)
+    time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
+    clocks = serializers.DictField(child=serializers.IntegerField(), help_text=CLOCKS_HELP)
+    deadline = serializers.DateTimeField(allow_null=True, help_text=DEADLINE_HELP)
+    expires_at = serializers.DateTimeField(allow_null=True, help_text=EXPIRES_HELP)

@@ -40,13 +40,14 @@ from battles.campaign import (
 from battles.campaign.bots import CampaignBot
 from battles.engine import SIDES, IllegalAction, SeededDice, load_cards
 from battles.engine.board import ARMY_SIDE
-from battles.services import new_seed, seed_hash
+from battles.services import EXPIRY, FLAG_FALL_ETA_MAX, new_seed, seed_hash
 from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
 from decks.selectors import owned_counts
 
+from . import clock
 from .models import Campaign, CampaignAction, PoolChoice, Status
-from .signals import campaign_changed
+from .signals import campaign_changed, campaign_finished
 
 log = logging.getLogger(__name__)
 
@@ -151,14 +152,19 @@ def _save_state(campaign: Campaign, c: CoreCampaign) -> list[str]:
 
 
 def finish(campaign: Campaign, outcome: dict, fields: list[str] | None = None) -> None:
-    """End ``campaign`` (locked, in its transaction): the one way a campaign ends."""
+    """End ``campaign`` (locked, in its transaction) with ``outcome`` (``{"winner",
+    "reason", ...}``: ``campaign`` the core's, ``resigned``, ``time``): the one way a campaign
+    ends. Stops the clocks, saves ``fields`` as well, sends ``campaign_finished`` inside the
+    transaction (ratings) and ``campaign_changed`` after it."""
+    fields = [*(fields or []), *clock.stop(campaign, timezone.now())]
     campaign.status = Status.FINISHED
     campaign.outcome = outcome
     campaign.finished_at = timezone.now()
     campaign.to_move = ""
     campaign.board = ""
-    campaign.save(update_fields=[*(fields or []), "status", "outcome", "finished_at",
+    campaign.save(update_fields=[*dict.fromkeys(fields), "status", "outcome", "finished_at",
                                  "to_move", "board"])
+    campaign_finished.send(sender=Campaign, campaign=campaign)
     changed(campaign)
 
 
@@ -177,7 +183,10 @@ def _record(campaign: Campaign, c: CoreCampaign, moves: list[tuple[str, dict, li
         raise Conflict("the campaign has moved on: reload", code="stale_seq",
                        seq=campaign.seq) from None
     campaign.seq += len(moves)
+    before = (campaign.to_move, campaign.state)
     fields = ["seq", *_save_state(campaign, c)]
+    fields += clock.on_position(campaign, *before, timezone.now())
+    _enqueue_flag_fall(campaign)
     if c.winner is not None:
         finish(campaign, {"winner": c.winner, "reason": "campaign",
                           "results": _plain(c.results)}, fields)
@@ -241,11 +250,14 @@ def _invitee(user, opponent: str):
 
 
 def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
-                    pool: str = "set", settings=None, public: bool = True) -> Campaign:
+                    pool: str = "set", settings=None, public: bool = True,
+                    time_control=None, rated=False) -> Campaign:
     """A new campaign of ``user`` playing ``side`` with ``pool`` (``set`` or
     ``collection``). ``opponent``: ``computer`` (``bot`` plays the other side with the whole
     set; the campaign starts at once), ``open`` or a username (``waiting`` until they
-    ``join_campaign``)."""
+    ``join_campaign``, or it expires after ``EXPIRY``). ``time_control``: ``battles.clock``'s
+    (default untimed; one clock per side for the whole campaign, RULINGS 16-o); ``rated``:
+    between two people only."""
     _require_user(user)
     if side not in SIDES:
         raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
@@ -255,6 +267,11 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
     settings = _clean_settings(settings)
     if type(public) is not bool:
         raise BadInput("public must be true or false")
+    if type(rated) is not bool:
+        raise BadInput("rated must be true or false")
+    if rated and opponent == COMPUTER:
+        raise BadInput("games against the computer are never rated")
+    time_control = clock.validate(time_control)
     _, records = catalogue_now()
     other = SIDES[1 - SIDES.index(side)]
     invited = None
@@ -277,10 +294,13 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
             allied_player=user if side == "allied" else None,
             bot=bot, invited=invited, seed=seed, seed_hash=seed_hash(seed),
             pool_choices=choices, pools=pools, settings=settings, public=public,
+            rated=rated, time_control=time_control,
+            expires_at=None if bot else timezone.now() + EXPIRY,
             status=Status.ACTIVE if bot else Status.WAITING)
         if bot:
             _start(campaign, records)
         campaign.save()
+        _enqueue_flag_fall(campaign)
         changed(campaign)
         if bot and campaign.to_move == other:
             _enqueue_bot_move(campaign.pk, campaign.seq)
@@ -295,6 +315,7 @@ def _start(campaign: Campaign, records: list[dict]) -> None:
                      {s: campaign.pools[s] for s in SIDES}, campaign.settings)
     _save_state(campaign, c)
     campaign.status = Status.ACTIVE
+    clock.start(campaign, timezone.now())
 
 
 def join_campaign(campaign_id, user, pool: str = "set") -> Campaign:
@@ -312,6 +333,11 @@ def join_campaign(campaign_id, user, pool: str = "set") -> Campaign:
             raise NotFound("no such campaign")
         if side_of(campaign, user) is not None:
             raise Conflict("this is your own campaign: wait for another player to join")
+        if campaign.status == Status.EXPIRED or (
+                campaign.status == Status.WAITING and campaign.expires_at is not None
+                and campaign.expires_at <= timezone.now()):
+            raise Conflict("this campaign expired: nobody took the seat in time",
+                           code="expired")
         if campaign.status != Status.WAITING or campaign.bot:
             raise Conflict("the seat is taken: the campaign is no longer waiting",
                            seq=campaign.seq)
@@ -321,6 +347,7 @@ def join_campaign(campaign_id, user, pool: str = "set") -> Campaign:
         setattr(campaign, f"{side}_player", user)
         _start(campaign, records)
         campaign.save()
+        _enqueue_flag_fall(campaign)
         changed(campaign)
     return campaign
 
@@ -335,6 +362,9 @@ def cancel_campaign(campaign_id, user) -> Campaign:
         invitee = campaign is not None and campaign.invited_id == user.pk
         if not (mine or invitee):
             raise NotFound("no such campaign")
+        if campaign.status == Status.EXPIRED:
+            raise Conflict("the campaign expired: nobody took the seat in time",
+                           code="expired")
         if campaign.status != Status.WAITING:
             raise Conflict("the campaign has started: it can no longer be cancelled; resign "
                            "instead", seq=campaign.seq)
@@ -357,56 +387,110 @@ def act(campaign_id, user, seq, action) -> list[dict]:
         raise BadInput("seq must be a whole number: the seq of the campaign you last saw")
     if not isinstance(action, dict):
         raise BadInput("action must be an object: one of legal_actions")
+    late = None
     with transaction.atomic():
         campaign, side = _lock(user, campaign_id)
         _require_active(campaign)
-        if seq != campaign.seq:
-            raise Conflict("the campaign has moved on: reload", code="stale_seq",
-                           seq=campaign.seq)
-        if campaign.to_move != side:
-            raise Conflict("it is not your move: waiting for "
-                           f"{'the computer' if campaign.bot else 'your opponent'}",
-                           seq=campaign.seq)
-        if action.get("side", side) != side:
-            raise BadInput(f"you play the {side} side: an action's side must be {side!r}")
-        action = {**action, "side": side}
-        c = core_of(campaign)
-        legal = legal_actions(c, side)
-        if action in legal:
-            action = legal[legal.index(action)]  # the core's own dict
-        try:  # not legal: the core says why, and nothing changes (the transaction rolls back)
-            events = apply(c, action, dice_for(campaign.seed, campaign.seq + 1))
-        except IllegalAction as exc:
-            raise BadInput(str(exc), code="illegal_action") from None
-        _record(campaign, c, [(side, _plain(action), _plain(events))])
+        late = end_if_out_of_time(campaign)  # the flag fell: end by time, then refuse
+        if late is None:
+            events = _play(campaign, side, seq, action)
+    if late is not None:  # raised once the end by time is committed
+        raise late
     return events_for(events, side)
+
+
+def _play(campaign: Campaign, side: str, seq: int, action: dict) -> list[dict]:
+    """``act`` under the row lock, the campaign active and its clock running."""
+    if seq != campaign.seq:
+        raise Conflict("the campaign has moved on: reload", code="stale_seq",
+                       seq=campaign.seq)
+    if campaign.to_move != side:
+        raise Conflict("it is not your move: waiting for "
+                       f"{'the computer' if campaign.bot else 'your opponent'}",
+                       seq=campaign.seq)
+    if action.get("side", side) != side:
+        raise BadInput(f"you play the {side} side: an action's side must be {side!r}")
+    action = {**action, "side": side}
+    c = core_of(campaign)
+    legal = legal_actions(c, side)
+    if action in legal:
+        action = legal[legal.index(action)]  # the core's own dict
+    try:  # not legal: the core says why, and nothing changes (the transaction rolls back)
+        events = apply(c, action, dice_for(campaign.seed, campaign.seq + 1))
+    except IllegalAction as exc:
+        raise BadInput(str(exc), code="illegal_action") from None
+    _record(campaign, c, [(side, _plain(action), _plain(events))])
+    return events
 
 
 def _require_active(campaign: Campaign) -> None:
     if campaign.status == Status.WAITING:
         raise Conflict("waiting for an opponent: nobody has taken the other seat yet",
                        seq=campaign.seq)
-    if campaign.status == Status.CANCELLED:
-        raise Conflict("the campaign never started: it was cancelled", seq=campaign.seq)
+    if campaign.status in (Status.CANCELLED, Status.EXPIRED):
+        raise Conflict(f"the campaign never started: it was {campaign.status}",
+                       code="expired" if campaign.status == Status.EXPIRED else "conflict",
+                       seq=campaign.seq)
     if campaign.status != Status.ACTIVE:
         raise Conflict("the campaign is over", seq=campaign.seq)
 
 
 def resign(campaign_id, user) -> Campaign:
-    """``user`` resigns the campaign (at any moment while it is active): the other side
-    wins it. (To concede one battle only, retreat from it: a legal action, 16.0.)"""
+    """``user`` resigns the campaign (at any moment while it is active, whoever has the
+    move): the other side wins it, reason ``resigned`` (as a battle's). If the mover's flag
+    fell first, the campaign ends by time instead and 409 ``out_of_time`` is raised once that
+    is committed. (To concede one battle only, retreat from it: a legal action, 16.0.)"""
     _require_user(user)
+    late = None
     with transaction.atomic():
         campaign, side = _lock(user, campaign_id)
         if campaign.status == Status.WAITING:
             raise Conflict("the campaign has not started: cancel it instead", seq=campaign.seq)
         _require_active(campaign)
-        winner = SIDES[1 - SIDES.index(side)]
-        c = core_of(campaign)
-        finish(campaign, {"winner": winner, "reason": "resigned", "resigned": side,
-                          "results": _plain(c.results) if c else {}})
+        late = end_if_out_of_time(campaign)
+        if late is None:
+            c = core_of(campaign)
+            finish(campaign, {"winner": SIDES[1 - SIDES.index(side)], "reason": "resigned",
+                              "loser": side, "results": _plain(c.results) if c else {}})
+    if late is not None:
+        raise late
     return campaign
 
+
+# --- Time (campaigns/clock.py, RULINGS 16-o; the tasks' side: campaigns/timing.py) ---------
+
+def _enqueue_flag_fall(campaign: Campaign) -> None:
+    """Book ``campaigns.flag_fall(campaign_id, seq)`` for the deadline once this transaction
+    commits (only a near one, as for battles: the beat tick finds the far ones)."""
+    deadline, campaign_id, seq = campaign.deadline, campaign.pk, campaign.seq
+    if deadline is None or deadline - timezone.now() > FLAG_FALL_ETA_MAX:
+        return
+
+    def send():
+        from . import tasks
+
+        tasks.send_flag_fall(campaign_id, seq, deadline)
+
+    transaction.on_commit(send)
+
+
+def end_if_out_of_time(campaign: Campaign) -> Conflict | None:
+    """If the side to move of the locked, active ``campaign`` has run out of time, end the
+    campaign by time (that side loses it) and return the refusal for whoever tried to act;
+    None while the clock still runs."""
+    now = timezone.now()
+    loser = clock.out_of_time(campaign, now)
+    if loser is None:
+        return None
+    outcome, fields = clock.flag_fell(campaign)
+    c = core_of(campaign)
+    finish(campaign, {**outcome, "loser": loser, "results": _plain(c.results) if c else {}},
+           fields)
+    return Conflict(f"the {loser} side ran out of time: the campaign is over",
+                    code="out_of_time", seq=campaign.seq)
+
+
+# --- The computer ---------------------------------------------------------------------------
 
 def bot_move(campaign_id: int, seq: int) -> int:
     """The computer decides from ``seq`` until a person must act or the campaign ends;

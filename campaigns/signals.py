@@ -3,8 +3,12 @@
 * ``campaign_changed(campaign_id=..., seq=..., status=...)``: sent *after* the transaction
   that changed a campaign commits (an action, a join, a cancel, the end). A listener must not
   raise: it is logged and ignored (the change is already saved).
+* ``campaign_finished(campaign=...)``: sent *inside* the transaction that ends a campaign
+  (``services.finish``, the campaign row locked; ratings listen). A listener that raises
+  rolls the end back: the campaign does not end without its rating.
 """
 
 from django.dispatch import Signal
 
 campaign_changed = Signal()
+campaign_finished = Signal()

@@ -22,7 +22,8 @@ class Rating(models.Model):
                            help_text="Rating deviation as of updated_at (it grows while the "
                                      "player does not play: see ratings.services.current).")
     volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
-    games = models.PositiveIntegerField(default=0, help_text="Rated battles played.")
+    games = models.PositiveIntegerField(default=0,
+                                        help_text="Rated battles and campaigns played.")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -89,3 +90,37 @@ class RatedBattle(models.Model):
 
     def __str__(self) -> str:
         return f"rated battle {self.battle_id}"
+
+
+class RatedCampaign(models.Model):
+    """A campaign (16.0) that updated ratings: at most one row per campaign (rated once, in
+    the transaction that ends it), with both players' rating and RD before and after. A
+    campaign is one rated game, like a battle; its result is kept per side here (the
+    player page's campaign record), not in ``SideRecord`` (which is per battle)."""
+
+    campaign = models.OneToOneField("campaigns.Campaign", on_delete=models.CASCADE,
+                                    related_name="rated_result")
+    french_player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                      related_name="+")
+    allied_player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                      related_name="+")
+    french_score = models.FloatField(help_text="1 the French won, 0.5 a draw, 0 the Allies won.")
+    french_before = models.FloatField()
+    french_after = models.FloatField()
+    french_rd_before = models.FloatField()
+    french_rd_after = models.FloatField()
+    allied_before = models.FloatField()
+    allied_after = models.FloatField()
+    allied_rd_before = models.FloatField()
+    allied_rd_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["french_player", "-created_at"],
+                                name="rated_campaign_french_idx"),
+                   models.Index(fields=["allied_player", "-created_at"],
+                                name="rated_campaign_allied_idx")]
+
+    def __str__(self) -> str:
+        return f"rated campaign {self.campaign_id}"

@@ -11,7 +11,7 @@ from config.errors import BadInput, NotFound
 from game import BATTLES, SIDES
 
 from . import glicko2
-from .models import RatedBattle, Rating, SideRecord
+from .models import RatedBattle, RatedCampaign, Rating, SideRecord
 from .services import current
 
 PROVISIONAL_RD = 110.0  # an RD above this: the rating is still a rough guess ("?")
@@ -79,13 +79,39 @@ def _recent(user, limit: int = RECENT) -> list[dict]:
     return out
 
 
+def _campaigns(user, limit: int = RECENT) -> dict:
+    """Rated campaigns (16.0): the record per side (both, zeros included) and the last ones
+    with the rating change. Public like a battle's: players, sides, result, reason."""
+    qs = (RatedCampaign.objects.filter(Q(french_player=user) | Q(allied_player=user))
+          .select_related("campaign", "french_player", "allied_player")
+          .order_by("-created_at", "-id"))
+    records = {s: {"side": s, "played": 0, "won": 0, "lost": 0, "drawn": 0} for s in SIDES}
+    recent = []
+    for rc in qs:
+        side = "french" if rc.french_player_id == user.pk else "allied"
+        score = rc.french_score if side == "french" else 1.0 - rc.french_score
+        result = "won" if score == 1 else "lost" if score == 0 else "drawn"
+        records[side]["played"] += 1
+        records[side][result] += 1
+        if len(recent) < limit:
+            other = rc.allied_player if side == "french" else rc.french_player
+            before, after = getattr(rc, f"{side}_before"), getattr(rc, f"{side}_after")
+            recent.append({"campaign_id": rc.campaign_id, "side": side,
+                           "opponent": other.username, "result": result,
+                           "reason": (rc.campaign.outcome or {}).get("reason"),
+                           "rating_before": round(before, 1), "rating_after": round(after, 1),
+                           "change": round(after - before, 1), "at": rc.created_at})
+    return {"records": [records[s] for s in SIDES], "recent": recent}
+
+
 def player_profile(username) -> dict:
     """What anyone may see of a player's ratings: figures, the record per battle and side
-    (every battle and side, zeros included), the last rated battles with the change."""
+    (every battle and side, zeros included), the last rated battles with the change, and
+    the same for rated campaigns (``campaigns``: a record per side, the last ones)."""
     user = player_named(username)
     rating = Rating.objects.filter(user=user).first()
     return {"username": user.username, **_figures(rating), "records": _records(user),
-            "recent": _recent(user)}
+            "recent": _recent(user), "campaigns": _campaigns(user)}
 
 
 def page_number(raw) -> int:

@@ -10,7 +10,7 @@ class FiguresSerializer(serializers.Serializer):
     rating = serializers.FloatField(help_text="Glicko-2 rating (Glicko scale, 1500 to start).")
     rd = serializers.FloatField(help_text="Rating deviation, grown for idle months.")
     volatility = serializers.FloatField()
-    games = serializers.IntegerField(help_text="Rated battles played.")
+    games = serializers.IntegerField(help_text="Rated battles and campaigns played.")
     provisional = serializers.BooleanField(help_text="RD above 110: still a rough guess.")
 
 
@@ -36,10 +36,38 @@ class RecentSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
+class CampaignRecordSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+
+
+class RecentCampaignSerializer(serializers.Serializer):
+    campaign_id = serializers.IntegerField()
+    side = serializers.CharField()
+    opponent = serializers.CharField()
+    result = serializers.ChoiceField(choices=["won", "lost", "drawn"])
+    reason = serializers.CharField(allow_null=True, help_text="campaign, resigned or time.")
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    change = serializers.FloatField()
+    at = serializers.DateTimeField()
+
+
+class PlayerCampaignsSerializer(serializers.Serializer):
+    records = CampaignRecordSerializer(many=True, help_text="Both sides, zeros included.")
+    recent = RecentCampaignSerializer(many=True,
+                                      help_text="The last 20 rated campaigns, newest first.")
+
+
 class PlayerSerializer(FiguresSerializer):
     username = serializers.CharField()
     records = RecordSerializer(many=True, help_text="Every battle and side, zeros included.")
     recent = RecentSerializer(many=True, help_text="The last 20 rated battles, newest first.")
+    campaigns = PlayerCampaignsSerializer(help_text="Rated campaigns (16.0): one rated game "
+                                                    "each, a record per side.")
 
 
 class LeaderboardRowSerializer(FiguresSerializer):

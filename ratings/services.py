@@ -71,28 +71,36 @@ def rate_battle(battle: Battle, now: datetime | None = None) -> RatedBattle | No
     with transaction.atomic():
         if RatedBattle.objects.filter(battle_id=battle.pk).exists():
             return None
-        # Lowest user id first, when making the rows (a first insert waits on the unique
-        # index like a lock) and when locking them: no deadlock between two battles.
-        order = sorted({french_id, allied_id})
-        Rating.objects.bulk_create([Rating(user_id=uid) for uid in order], ignore_conflicts=True)
-        rows = {uid: Rating.objects.select_for_update().get(user_id=uid) for uid in order}
-        french, allied = rows[french_id], rows[allied_id]
         score = french_score(battle.outcome)
-        before_f, before_a = current(french, now), current(allied, now)
-        after_f, after_a = glicko2.rate_game(before_f, before_a, score)
-        for row, after in ((french, after_f), (allied, after_a)):
-            row.rating, row.rd, row.volatility = after.rating, after.rd, after.volatility
-            row.games += 1
-            row.save(update_fields=["rating", "rd", "volatility", "games", "updated_at"])
+        figures = rate_players(french_id, allied_id, score, now)
         _count(french_id, battle.battle, "french", score)
         _count(allied_id, battle.battle, "allied", 1.0 - score)
-        return RatedBattle.objects.create(
-            battle=battle, french_player_id=french_id, allied_player_id=allied_id,
-            french_score=score,
-            french_before=before_f.rating, french_after=after_f.rating,
-            french_rd_before=before_f.rd, french_rd_after=after_f.rd,
-            allied_before=before_a.rating, allied_after=after_a.rating,
-            allied_rd_before=before_a.rd, allied_rd_after=after_a.rd)
+        return RatedBattle.objects.create(battle=battle, **figures)
+
+
+def rate_players(french_id: int, allied_id: int, score: float, now: datetime) -> dict:
+    """One rated game between two players (a battle or a campaign): both ``Rating`` rows
+    updated from the ratings before (one rating period of one game each, games + 1); returns
+    the fields of the record (``RatedBattle`` / ``RatedCampaign``) with the figures before
+    and after. Call inside the transaction that records the game."""
+    # Lowest user id first, when making the rows (a first insert waits on the unique
+    # index like a lock) and when locking them: no deadlock between two games.
+    order = sorted({french_id, allied_id})
+    Rating.objects.bulk_create([Rating(user_id=uid) for uid in order], ignore_conflicts=True)
+    rows = {uid: Rating.objects.select_for_update().get(user_id=uid) for uid in order}
+    french, allied = rows[french_id], rows[allied_id]
+    before_f, before_a = current(french, now), current(allied, now)
+    after_f, after_a = glicko2.rate_game(before_f, before_a, score)
+    for row, after in ((french, after_f), (allied, after_a)):
+        row.rating, row.rd, row.volatility = after.rating, after.rd, after.volatility
+        row.games += 1
+        row.save(update_fields=["rating", "rd", "volatility", "games", "updated_at"])
+    return {"french_player_id": french_id, "allied_player_id": allied_id,
+            "french_score": score,
+            "french_before": before_f.rating, "french_after": after_f.rating,
+            "french_rd_before": before_f.rd, "french_rd_after": after_f.rd,
+            "allied_before": before_a.rating, "allied_after": after_a.rating,
+            "allied_rd_before": before_a.rd, "allied_rd_after": after_a.rd}
 
 
 def rate_finished_battle(sender=None, battle: Battle | None = None,

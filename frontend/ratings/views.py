@@ -56,6 +56,12 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     profile["records"] = [_names(r) for r in profile["records"]]
     profile["recent"] = [{**_names(r), "result_label": RESULT_LABELS[r["result"]]}
                          for r in profile["recent"]]
+    campaigns = profile["campaigns"]
+    campaigns["records"] = [{**r, "side_name": SIDE_NAMES[r["side"]]}
+                            for r in campaigns["records"]]
+    campaigns["recent"] = [{**r, "side_name": SIDE_NAMES[r["side"]],
+                            "result_label": RESULT_LABELS[r["result"]]}
+                           for r in campaigns["recent"]]
     return render(request, TEMPLATES + "player.html", {"p": profile})
 
 
