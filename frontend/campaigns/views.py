@@ -21,14 +21,16 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from battles import clock
 from battles.campaign import view as core_view
 from battles.engine import SIDES
 from campaigns import selectors, services
 from campaigns.models import Campaign, PoolChoice, Status
-from config.errors import NotFound, ServiceError
+from config.errors import BadInput, NotFound, ServiceError
 from frontend.battle.board_svg import board_svg
 from frontend.battle.words import describe_actions
 from frontend.campaigns.chart import NAMES, losses_svg
+from frontend.campaigns.clocks import clock_rows, outcome_text
 from frontend.errors import page_message, refuse
 from game import SIDE_NAMES
 
@@ -70,10 +72,14 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
             opponent = form.get("username", "").strip()
         cap = _int_or_raw(form.get("turn_cap", ""))
         try:
+            if form.get("time_control", "untimed") not in clock.PRESET_CONTROLS:
+                raise BadInput("choose a time control from the list")
             c = services.create_campaign(
                 request.user, form.get("side"), opponent=opponent or "player",
                 bot=form.get("bot", "greedy"), pool=form.get("pool", "set"),
-                settings={"turn_cap": cap}, public=form.get("public") == "on")
+                settings={"turn_cap": cap}, public=form.get("public") == "on",
+                time_control=clock.PRESET_CONTROLS[form.get("time_control", "untimed")],
+                rated=form.get("rated") == "on")
         except ServiceError as exc:
             status, error = exc.status, page_message(exc, capitalise=True)
         else:
@@ -92,7 +98,8 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
     return render(request, TEMPLATES + "list.html", {
         "mine": mine, "open": open_rows, "error": error, "form": form or {},
         "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
-        "pools": PoolChoice.choices}, status=status)
+        "pools": PoolChoice.choices,
+        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
 
 
 @login_required
@@ -215,11 +222,6 @@ def _context(request: HttpRequest, c: Campaign, *, error: str = "") -> dict[str,
     to_move = v.get("to_move") or {}
     poll = c.status == Status.WAITING or (c.status == Status.ACTIVE
                                           and cv["waiting_for"] != "you")
-    outcome = ""
-    if cv["outcome"]:
-        w = cv["outcome"].get("winner")
-        how = " (resigned)" if cv["outcome"].get("reason") == "resigned" else ""
-        outcome = f"The {SIDE_NAMES.get(w, '')} win the campaign{how}."
     return {
         "cv": cv, "side": side, "side_name": SIDE_NAMES.get(side or "", "spectator"),
         "boards": _boards(v, side, cards) if cards is not None else [],
@@ -230,7 +232,8 @@ def _context(request: HttpRequest, c: Campaign, *, error: str = "") -> dict[str,
                       "play": "move"}.get(to_move.get("step"), ""),
         "moving_side": SIDE_NAMES.get(to_move.get("side") or "", ""),
         "moving_board": battle_name(to_move.get("board")) if to_move.get("board") else "",
-        "poll": poll, "poll_seconds": POLL_SECONDS, "outcome": outcome,
+        "poll": poll, "poll_seconds": POLL_SECONDS, "outcome": outcome_text(cv["outcome"]),
+        "clocks": clock_rows(cv, side), "time_control_text": clock.describe(cv["time_control"]),
         "pool_choices": PoolChoice.choices,
         "joinable": c.status == Status.WAITING and side is None,
     }
