@@ -143,4 +143,4 @@ def flag_fell(campaign) -> tuple[dict, list[str]]:
     campaign.clocks = {**(campaign.clocks or {}), loser: 0}
     campaign.clock_started_at = None
     campaign.deadline = None
-    return {"winner": _other(loser), "reason": "time", "timed_out": loser}, list(FIELDS)
+    return {"winner": _other(loser), "reason": "time", "loser": loser}, list(FIELDS)

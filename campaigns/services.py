@@ -484,8 +484,7 @@ def end_if_out_of_time(campaign: Campaign) -> Conflict | None:
         return None
     outcome, fields = clock.flag_fell(campaign)
     c = core_of(campaign)
-    finish(campaign, {**outcome, "loser": loser, "results": _plain(c.results) if c else {}},
-           fields)
+    finish(campaign, {**outcome, "results": _plain(c.results) if c else {}}, fields)
     return Conflict(f"the {loser} side ran out of time: the campaign is over",
                     code="out_of_time", seq=campaign.seq)
 

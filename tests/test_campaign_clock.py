@@ -141,7 +141,7 @@ def test_16_o_out_of_time_loses_the_campaign():
     assert clock.out_of_time(row, T0 + timedelta(seconds=899)) is None
     assert clock.out_of_time(row, T0 + timedelta(seconds=900)) == "french"
     outcome, fields = clock.flag_fell(row)
-    assert outcome == {"winner": "allied", "reason": "time", "timed_out": "french"}
+    assert outcome == {"winner": "allied", "reason": "time", "loser": "french"}
     assert row.clocks["french"] == 0 and row.deadline is None and set(fields) == set(clock.FIELDS)
 
 
