@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -416,3 +417,28 @@ def test_the_service_refuses_bad_values(user, small):
         services.create_campaign(user, "french", time_control=[1])
     with pytest.raises(BadInput, match="rated must be true or false"):
         services.create_campaign(user, "french", opponent="open", rated="yes")
+
+
+def test_the_end_line_names_how_it_ended():
+    from frontend.campaigns.clocks import outcome_text
+
+    assert outcome_text(None) == ""
+    assert outcome_text({"winner": "french", "reason": "time", "loser": "allied"}) == \
+        "The French win the campaign (Allied ran out of time)."
+    assert outcome_text({"winner": "allied", "reason": "resigned", "loser": "french"}) == \
+        "The Allied win the campaign (French resigned)."
+    assert outcome_text({"winner": "allied", "reason": "resigned"}) == \
+        "The Allied win the campaign (resigned)."  # an outcome saved before "loser"
+    assert outcome_text({"winner": "allied", "reason": "campaign"}) == \
+        "The Allied win the campaign."
+
+
+@pytest_db
+def test_a_spectator_sees_the_clocks_too(user, other_user, small, booked):
+    c = start(user, other_user)
+    view = APIClient().get(f"/api/campaigns/{c.pk}/")
+    assert view.status_code == 403  # the API needs a log-in
+    watcher = User.objects.create_user("carol", "carol@example.com", "s3cret-pass-1815")
+    v = client(watcher).get(f"/api/campaigns/{c.pk}/").json()
+    assert v["my_side"] is None and v["time_control"] == LIVE
+    assert set(v["clocks"]) == {"french", "allied"} and v["deadline"] is not None
