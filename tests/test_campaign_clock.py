@@ -442,3 +442,24 @@ def test_a_spectator_sees_the_clocks_too(user, other_user, small, booked):
     v = client(watcher).get(f"/api/campaigns/{c.pk}/").json()
     assert v["my_side"] is None and v["time_control"] == LIVE
     assert set(v["clocks"]) == {"french", "allied"} and v["deadline"] is not None
+
+
+@pytest_db
+def test_open_campaigns_show_their_time_control_and_rated(user, other_user, small):
+    c = services.create_campaign(user, "french", opponent="open", time_control=CORR,
+                                 rated=True)
+    page = Client()
+    page.force_login(other_user)
+    html = page.get("/campaigns/").content.decode()
+    shown = html[html.index(f'data-testid="open-time-{c.pk}"'):]
+    assert shown[:shown.index("</small>")].endswith("(Correspondence: 2 days a move, rated)")
+
+
+def test_the_clock_module_imports_no_django():
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(clock.__file__).read_text())
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert names and not {m for m in names if m and m.split(".")[0] in ("django", "celery")}

@@ -95,6 +95,8 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
         row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
     open_rows = [selectors.campaign_summary(c, request.user)
                  for c in selectors.open_campaigns(request.user)[:MAX_LIST]]
+    for row in open_rows:
+        row["time_text"] = clock.describe(row["time_control"])
     return render(request, TEMPLATES + "list.html", {
         "mine": mine, "open": open_rows, "error": error, "form": form or {},
         "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
