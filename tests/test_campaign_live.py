@@ -362,3 +362,19 @@ def test_whole_campaigns_over_sockets_never_show_a_hidden_card(people, seed):
     assert c0.seq >= steps > 10
     # Hidden cards were there to leak, for each viewer, at many steps.
     assert min(checked.values()) > 100, checked
+
+
+# --- The page -----------------------------------------------------------------------------------
+
+def test_the_page_names_its_socket_and_keeps_polling_as_the_fallback(people, client):
+    c0 = two_people(people)
+    client.force_login(people["bob"])  # waiting for the French split
+    html = client.get(f"/campaigns/{c0.pk}/").content.decode()
+    assert f'data-live-url="/ws/campaigns/{c0.pk}/" data-live-type="campaign"' in html
+    assert 'data-live-select="1"' in html and "frontend/live" in html
+    # Without the socket (or without JavaScript's socket), the page still polls: live.js
+    # cancels these GETs only while its socket is open.
+    assert 'hx-trigger="every 2s" hx-select="#campaign-play"' in html
+    client.force_login(people["carol"])  # a spectator's page listens too
+    assert f'data-live-url="/ws/campaigns/{c0.pk}/"' in client.get(
+        f"/campaigns/{c0.pk}/").content.decode()
