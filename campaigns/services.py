@@ -45,7 +45,7 @@ from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
 from decks.selectors import owned_counts
 
-from . import clock
+from . import autoplay, clock
 from .models import Campaign, CampaignAction, PoolChoice, Status
 from .signals import campaign_changed, campaign_finished
 
@@ -118,13 +118,17 @@ def _lock(user, campaign_id) -> tuple[Campaign, str]:
     return campaign, side
 
 
-def changed(campaign: Campaign) -> None:
-    """Tell listeners (``signals.campaign_changed``) once this transaction commits."""
+def changed(campaign: Campaign, by: str | None = None) -> None:
+    """Tell listeners (``signals.campaign_changed``) once this transaction commits. After
+    actions, ``by`` (the side that chose the first of them: later ones may be auto-passes)
+    and ``to_move`` go along: a listener can tell without a query whether the move changed
+    hands."""
     campaign_id, seq, status = campaign.pk, campaign.seq, campaign.status
+    extra = {} if by is None else {"by": by, "to_move": campaign.to_move}
 
     def send():
         for receiver, error in campaign_changed.send_robust(
-                sender=Campaign, campaign_id=campaign_id, seq=seq, status=status):
+                sender=Campaign, campaign_id=campaign_id, seq=seq, status=status, **extra):
             if isinstance(error, Exception):
                 log.error("campaign %s: campaign_changed listener %r failed: %r",
                           campaign_id, receiver, error)
@@ -171,7 +175,10 @@ def finish(campaign: Campaign, outcome: dict, fields: list[str] | None = None) -
 def _record(campaign: Campaign, c: CoreCampaign, moves: list[tuple[str, dict, list]], *,
             ask_computer: bool = True) -> None:
     """Append ``moves`` after ``campaign.seq`` and save the snapshot; the unique (campaign,
-    seq) constraint refuses a second writer from the same seq."""
+    seq) constraint refuses a second writer from the same seq. A person's lone passes that
+    follow are recorded with them (``autoplay``; not after a computer that got stuck)."""
+    if ask_computer:
+        autoplay.extend(campaign, c, moves)
     first = campaign.seq + 1
     try:
         with transaction.atomic():
@@ -192,7 +199,7 @@ def _record(campaign: Campaign, c: CoreCampaign, moves: list[tuple[str, dict, li
                           "results": _plain(c.results)}, fields)
         return
     campaign.save(update_fields=fields)
-    changed(campaign)
+    changed(campaign, by=moves[0][0])
     if ask_computer and campaign.to_move and campaign.to_move == campaign.computer_side():
         _enqueue_bot_move(campaign.pk, campaign.seq)
 

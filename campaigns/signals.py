@@ -6,6 +6,10 @@
 * ``campaign_finished(campaign=...)``: sent *inside* the transaction that ends a campaign
   (``services.finish``, the campaign row locked; ratings listen). A listener that raises
   rolls the end back: the campaign does not end without its rating.
+  After an action, ``campaign_changed`` also
+  carries ``by`` (the side that chose the first of them; auto-passes may follow) and
+  ``to_move``. Listeners: ``campaigns.live.notify`` (websocket nudges),
+  ``notifications.campaign_listeners``.
 """
 
 from django.dispatch import Signal

@@ -12,9 +12,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from battles.live.routing import websocket_urlpatterns  # noqa: E402
+from campaigns.live.routing import websocket_urlpatterns as campaign_sockets  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    # Live battles (battles/live/): the session's user, only from this site's own origins.
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    # Live battles (battles/live/) and campaigns (campaigns/live/): the session's user, only
+    # from this site's own origins.
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(
+        websocket_urlpatterns + campaign_sockets))),
 })

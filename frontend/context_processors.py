@@ -27,15 +27,23 @@ def navigation(request: HttpRequest) -> dict:
 
 
 def notification_counts(request: HttpRequest) -> dict:
-    """``your_move_count`` (active battles where it is the user's move) and ``unread_count``
-    (unread notifications) for the menu's badge, bell and tab title. Each is one query, run
-    only if the page uses it, once per request (an anonymous visitor: none)."""
+    """``your_move_count`` (active battles and campaigns where it is the user's move),
+    ``your_move_url`` (the battles list, or the campaigns list when only campaigns wait) and
+    ``unread_count`` (unread notifications) for the menu's badge, bell and tab title. Each
+    count is one query, run only if the page uses it, once per request (a visitor: none)."""
     from functools import cache
 
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"your_move_count": 0, "unread_count": 0}
-    from notifications.selectors import unread_count, your_move_count
+    from notifications.selectors import unread_count, your_move_counts
 
-    return {"your_move_count": cache(lambda: your_move_count(user)),
+    counts = cache(lambda: your_move_counts(user))
+
+    def url() -> str:
+        only_campaigns = counts()["campaigns"] and not counts()["battles"]
+        return reverse("campaigns" if only_campaigns else "battles")
+
+    return {"your_move_count": cache(lambda: sum(counts().values())),
+            "your_move_url": cache(url),
             "unread_count": cache(lambda: unread_count(user))}

@@ -14,8 +14,9 @@ from django.db.models import Q
 
 class Kind(models.TextChoices):
     YOUR_MOVE = "your_move", "Your move"
-    INVITATION = "invitation", "Invitation to a battle"
-    BATTLE_OVER = "battle_over", "Battle over"
+    # Campaigns reuse these kinds (and your_move): one switch covers battles and campaigns.
+    INVITATION = "invitation", "Invitation to a battle or campaign"
+    BATTLE_OVER = "battle_over", "Battle or campaign over"
     ROUND_PAIRED = "round_paired", "Tournament round paired"
     DEADLINE_NEAR = "deadline_near", "Deadline near"
 
@@ -38,6 +39,7 @@ class Notification(models.Model):
     url = models.CharField(max_length=200, blank=True, default="",
                            help_text="Where to go (a path on this site).")
     battle_id = models.PositiveBigIntegerField(null=True, blank=True)
+    campaign_id = models.PositiveBigIntegerField(null=True, blank=True)
     tournament_id = models.PositiveBigIntegerField(null=True, blank=True)
     key = models.CharField(max_length=80, blank=True, default="",
                            help_text="Sent once per user and key (empty: no such limit).")
@@ -61,6 +63,9 @@ class Notification(models.Model):
             models.UniqueConstraint(fields=["user", "battle_id"],
                                     condition=Q(kind="your_move", read_at__isnull=True),
                                     name="one_unread_your_move_per_battle"),
+            models.UniqueConstraint(fields=["user", "campaign_id"],
+                                    condition=Q(kind="your_move", read_at__isnull=True),
+                                    name="one_unread_your_move_per_campaign"),
         ]
 
     def __str__(self) -> str:

@@ -8,8 +8,8 @@ class NotificationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Notification
-        fields = ["id", "kind", "text", "url", "battle_id", "tournament_id", "created_at",
-                  "read_at", "read"]
+        fields = ["id", "kind", "text", "url", "battle_id", "tournament_id", "campaign_id",
+                  "created_at", "read_at", "read"]
 
     def get_read(self, obj: Notification) -> bool:
         return obj.read_at is not None

@@ -2,8 +2,9 @@
 
 * In the list (``in_app``) and/or by e-mail, as the user's ``NotificationSetting`` for the kind
   says (no row: ``models.DEFAULTS``).
-* Coalesced: a second unread "your move" for the same battle is not sent (the database's
-  ``one_unread_your_move_per_battle`` refuses it, so two processes cannot both send it);
+* Coalesced: a second unread "your move" for the same battle (or campaign) is not sent (the
+  database's ``one_unread_your_move_per_battle`` / ``..._per_campaign`` refuses it, so two
+  processes cannot both send it);
   with a ``key``, a notification is sent once per user and key.
 * E-mail goes through ``django.core.mail`` after the transaction commits; a failure is logged
   and never reaches the caller (the console backend by default).
@@ -76,7 +77,7 @@ def update_settings(user, changes) -> dict[str, dict[str, bool]]:
 # --- Sending --------------------------------------------------------------------------------
 
 def notify(user, kind: str, text: str, url: str = "", *, battle_id: int | None = None,
-           tournament_id: int | None = None, key: str = "",
+           tournament_id: int | None = None, campaign_id: int | None = None, key: str = "",
            email_ok: bool = True) -> Notification | None:
     """Send ``user`` a notification of ``kind`` (see the module's docstring). ``email_ok``
     false: never by e-mail (a your-move in a live battle). Returns the row written, or None
@@ -91,7 +92,8 @@ def notify(user, kind: str, text: str, url: str = "", *, battle_id: int | None =
         with transaction.atomic():
             note = Notification.objects.create(
                 user=user, kind=kind, text=text, url=url, battle_id=battle_id,
-                tournament_id=tournament_id, key=key, in_app=flags["in_app"])
+                tournament_id=tournament_id, campaign_id=campaign_id, key=key,
+                in_app=flags["in_app"])
     except IntegrityError:
         return None  # coalesced, or already sent with this key
     if by_email:
@@ -118,6 +120,14 @@ def mark_stale_your_move(user_ids: Iterable[int], battle_id: int) -> int:
     """The unread "your move" of these users for this battle are out of date (they moved, or
     the battle ended): mark them read."""
     return Notification.objects.filter(user_id__in=list(user_ids), battle_id=battle_id,
+                                       kind=Kind.YOUR_MOVE, read_at__isnull=True).update(
+        read_at=timezone.now())
+
+
+def mark_stale_campaign_your_move(user_ids: Iterable[int], campaign_id: int) -> int:
+    """The unread "your move" of these users for this campaign are out of date: mark them
+    read."""
+    return Notification.objects.filter(user_id__in=list(user_ids), campaign_id=campaign_id,
                                        kind=Kind.YOUR_MOVE, read_at__isnull=True).update(
         read_at=timezone.now())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from game import BATTLE_NAMES, SIDE_NAMES
+from game import BATTLE_NAMES, CAMPAIGN_BATTLE_NAMES, SIDE_NAMES
 
 REASONS = {
     "occupation": "by holding a Position alone",
@@ -61,3 +61,36 @@ def round_paired(tournament: str, number: int, table: int, opponent: str, listed
 def round_deadline(tournament: str, number: int, ends_at: datetime) -> str:
     return (f"Round {number} of {tournament} ends at {ends_at:%H:%M} UTC: report or finish "
             f"your match.")
+
+
+# --- Campaigns (16.0) ---------------------------------------------------------------------------
+
+CAMPAIGN_STEPS = {"split": "split your cards between the battles",
+                  "reinforce": "decide whether to reinforce the other battle"}
+
+
+def campaign_title(campaign_id: int) -> str:
+    return f"Campaign #{campaign_id}"
+
+
+def campaign_your_move(campaign_id: int, opponent: str, board: str | None,
+                       step: str | None = None) -> str:
+    """``board``: the battle to move on (None: a campaign decision, named by ``step``)."""
+    if board:
+        what = f"at {BATTLE_NAMES.get(board, CAMPAIGN_BATTLE_NAMES.get(board, board))}"
+    else:
+        what = CAMPAIGN_STEPS.get(step or "", "a campaign decision")
+    return f"Your move in {campaign_title(campaign_id)} against {opponent}: {what}."
+
+
+def campaign_invitation(campaign_id: int, creator: str, side: str) -> str:
+    return (f"{creator} invites you to {campaign_title(campaign_id)}, the Campaign Game: you "
+            f"would play the {SIDE_NAMES.get(side, side)} side.")
+
+
+def campaign_over(campaign_id: int, outcome: dict | None, side: str) -> str:
+    outcome = outcome or {}
+    winner = outcome.get("winner")
+    result = "a draw" if winner is None else ("you won" if winner == side else "you lost")
+    how = REASONS.get(str(outcome.get("reason")), "")
+    return f"{campaign_title(campaign_id)} is over: {result}{' ' + how if how else ''}."

@@ -385,7 +385,8 @@ def test_the_api(user, other_user, api):
     assert [n["id"] for n in body["results"]] == [b.pk, a.pk]
     assert body["unread_count"] == 2 and body["your_move_count"] == 0
     assert set(body["results"][0]) == {"id", "kind", "text", "url", "battle_id",
-                                       "tournament_id", "created_at", "read_at", "read"}
+                                       "tournament_id", "campaign_id", "created_at",
+                                       "read_at", "read"}
     r = c.post("/api/notifications/read/", {"ids": [a.pk, theirs.pk]}, format="json")
     assert r.json() == {"marked": 1, "unread_count": 1}  # someone else's id changes nothing
     theirs.refresh_from_db()

@@ -1,12 +1,17 @@
-// Live battle pages (issue 12): the battle's websocket (battles/live/) tells this page when
-// the battle moved; the page then fetches its play fragment (htmx) once, if the message's
-// seq is newer than the board it shows (never a stale board). While the socket is open the
-// fragment's htmx polling is cancelled; if the socket cannot open, polling goes on (the
-// fallback). Without JavaScript the pages still work: reload.
+// Live battle and campaign pages (issues 12, 13): the game's websocket (battles/live/,
+// campaigns/live/) tells this page when the game moved; the page then fetches its play
+// fragment (htmx) once, if the message's seq is newer than the board it shows (never a stale
+// board). While the socket is open the fragment's htmx polling is cancelled; if the socket
+// cannot open, polling goes on (the fallback). Without JavaScript the pages still work.
+// The page's element with data-live-url says what to listen to: data-live-type is the
+// socket's message type ("battle" by default, "campaign"); data-live-select="1" when the
+// fragment URL answers the whole page (htmx picks the element out of it).
 (function () {
   "use strict";
-  var first = document.getElementById("battle-play");
-  if (!first || !first.dataset.liveUrl || !window.WebSocket || !window.htmx) return;
+  var first = document.querySelector("[data-live-url]");
+  if (!first || !first.id || !window.WebSocket || !window.htmx) return;
+  var ID = first.id;
+  var TYPE = first.dataset.liveType || "battle";
   var LIVE_HEADER = "X-Eagles-Live";
   var live = false;
   var latest = { seq: -1, status: "" };  // the newest battle message received
@@ -14,7 +19,7 @@
   var retries = 0;
   var socket = null;
 
-  function play() { return document.getElementById("battle-play"); }
+  function play() { return document.getElementById(ID); }
   function shown() {
     var p = play();
     return { seq: parseInt(p.dataset.seq, 10), status: p.dataset.status || "" };
@@ -24,10 +29,10 @@
   function refresh() {
     if (inflight) return;  // one at a time; the swap handler checks again after it
     inflight = true;
-    htmx.ajax("GET", play().dataset.fragmentUrl, {
-      source: "#battle-play", target: "#battle-play", swap: "outerHTML",
-      headers: { "X-Eagles-Live": "1" }
-    }).then(done, done);
+    var context = { source: "#" + ID, target: "#" + ID, swap: "outerHTML",
+                    headers: { "X-Eagles-Live": "1" } };
+    if (first.dataset.liveSelect) context.select = "#" + ID;
+    htmx.ajax("GET", play().dataset.fragmentUrl, context).then(done, done);
   }
   function done() {
     inflight = false;
@@ -52,7 +57,7 @@
     socket.onmessage = function (event) {
       var m;
       try { m = JSON.parse(event.data); } catch (e) { return; }
-      if (!m || m.type !== "battle" || typeof m.seq !== "number") return;
+      if (!m || m.type !== TYPE || typeof m.seq !== "number") return;
       if (m.seq > latest.seq || (m.seq === latest.seq && m.status !== latest.status)) {
         latest = { seq: m.seq, status: m.status };
       }
@@ -71,7 +76,7 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var cfg = event.detail.requestConfig || {};
     var elt = event.detail.elt;
-    if (live && elt && elt.id === "battle-play" && cfg.verb === "get" &&
+    if (live && elt && elt.id === ID && cfg.verb === "get" &&
         !(cfg.headers && cfg.headers[LIVE_HEADER])) {
       event.preventDefault();
     }

@@ -1,0 +1,71 @@
+"""Notifications for campaigns: the campaign service's ``campaign_changed`` (after commit;
+sent robustly: an error here is logged by the sender and the change is already saved).
+
+Campaigns reuse the battle kinds, so one switch covers both (``models.Kind``):
+
+* ``your_move``: in a campaign between two people, to the person who now must act (a split,
+  a reinforcement decision, or a move on a board) after the other side's action or the
+  start. Coalesced per campaign (``one_unread_your_move_per_campaign``); an out-of-date one
+  (the person moved, the campaign ended) is marked read. Against the computer: the badge
+  only (it answers in seconds). Auto-passes do not count as the other side's action: the
+  side that chose the batch of actions (``by``) is compared with the side to move.
+* ``invitation``: a waiting campaign with ``invited`` set, once per campaign.
+* ``battle_over`` ("Battle or campaign over"): both people, once per campaign, when it ends.
+
+Texts name the campaign, the opponent, the battle to move on and the outcome; never a card.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from campaigns.models import Campaign, Status
+from game import SIDES
+
+from . import words
+from .models import Kind
+from .services import mark_stale_campaign_your_move, notify
+
+# Only the columns needed: the snapshot, the pools and the card records are large JSON.
+CAMPAIGN_FIELDS = ("id", "seq", "status", "to_move", "board", "bot", "outcome",
+                   *(f"{who}__{f}" for who in ("french_player", "allied_player", "invited")
+                     for f in ("id", "username", "email")))
+
+
+def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwargs) -> None:
+    by, to_move = kwargs.get("by"), kwargs.get("to_move")
+    if status == Status.ACTIVE and by is not None and by == to_move:
+        return  # the same side still acting (past the other's auto-passes): no query
+    c = (Campaign.objects.filter(pk=campaign_id)
+         .select_related("french_player", "allied_player", "invited")
+         .only(*CAMPAIGN_FIELDS).first())
+    if c is None or c.seq != seq or c.status != status:
+        return  # gone, or moved on: the later change's own signal speaks for it
+    url = reverse("campaign", args=[c.pk])
+    humans = {side: c.player(side) for side in SIDES if c.player_id(side)}
+    if c.status == Status.WAITING:
+        if c.invited_id and humans:
+            creator = next(iter(humans.values()))
+            notify(c.invited, Kind.INVITATION,
+                   words.campaign_invitation(c.pk, creator.username, c.empty_side()),
+                   reverse("campaigns"), campaign_id=c.pk, key=f"campaign_invitation:{c.pk}")
+        return
+    if c.status == Status.FINISHED:
+        mark_stale_campaign_your_move([u.pk for u in humans.values()], c.pk)
+        for side, user in humans.items():
+            notify(user, Kind.BATTLE_OVER, words.campaign_over(c.pk, c.outcome, side), url,
+                   campaign_id=c.pk, key=f"campaign_over:{c.pk}")
+        return
+    if c.status != Status.ACTIVE or c.bot:
+        return  # cancelled; or against the computer: the badge says it
+    mover = c.to_move
+    mark_stale_campaign_your_move([u.pk for side, u in humans.items() if side != mover], c.pk)
+    if mover not in humans or len(humans) < 2:
+        return
+    step = None
+    if not c.board:  # a campaign decision: which one is in the snapshot (one key read)
+        step = Campaign.objects.filter(pk=c.pk).values_list("state__step", flat=True).first()
+    opponent = next(u for side, u in humans.items() if side != mover)
+    notify(humans[mover], Kind.YOUR_MOVE,
+           words.campaign_your_move(c.pk, opponent.username, c.board or None, step), url,
+           campaign_id=c.pk)
