@@ -171,9 +171,7 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
     # the same transaction as the row's new ``seq``, so every action up to it is there, and
     # one recorded between the two reads (a computer move) waits for the next answer.
-    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-            .values_list("seq", "events"))
-    entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, side)]
+    entries = log_entries(battle, since, side)
     finished = battle.status == Status.FINISHED
     return {
         "id": battle.pk,
@@ -197,6 +195,27 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "rated": battle.rated,
         "can_undo": mine and _can_undo(battle, side),
     }
+
+
+def log_entries(battle: Battle, since: int, viewer: str | None) -> list[dict]:
+    """The log of the actions after ``since`` as ``viewer`` (a side, or None: a spectator)
+    sees it: each event ``events_for`` lets through, with its action's ``seq``. An action
+    auto-play made (``autoplay``: a pass with no answer held, a forced move; the row's
+    ``auto``) opens with ``{"type": "auto_played", "side", "action": its type, "auto":
+    true}`` (a pass after a move has no event of its own) and its events carry ``"auto":
+    true``. Public: the instant answer already tells as much; the type names no card."""
+    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
+            .values_list("seq", "side", "action", "events", "auto"))
+    out: list[dict] = []
+    for n, side, action, events, auto in rows:
+        if auto:
+            out.append({"seq": n, "type": "auto_played", "side": side,
+                        "action": (action or {}).get("type"), "visibility": "all",
+                        "auto": True})
+            out.extend({"seq": n, **e, "auto": True} for e in events_for(events, viewer))
+        else:
+            out.extend({"seq": n, **e} for e in events_for(events, viewer))
+    return out
 
 
 def timing(battle: Battle) -> dict:
@@ -320,9 +339,7 @@ def spectator_view(battle: Battle, since: int = 0) -> dict:
     ``since``), whose move it is, and the seed once over. No legal actions, no deals."""
     state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
              else None)
-    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-            .values_list("seq", "events"))
-    entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, None)]
+    entries = log_entries(battle, since, None)
     finished = battle.status == Status.FINISHED
     return {
         "id": battle.pk,

@@ -162,16 +162,19 @@ def _save_state(battle: Battle, state: State | None) -> list[str]:
 
 
 def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *,
-            ask_computer: bool = True) -> None:
+            ask_computer: bool = True, auto: int = 0) -> None:
     """Append ``moves`` (side, action, events) after ``battle.seq`` and save the snapshot; if
-    the computer has priority now, ask a worker for its move. The unique (battle, seq)
-    constraint refuses a second writer from the same seq."""
+    the computer has priority now, ask a worker for its move. The last ``auto`` moves were
+    played by auto-play (``autoplay.extend``): their rows are flagged ``auto``. The unique
+    (battle, seq) constraint refuses a second writer from the same seq."""
     first = battle.seq + 1
+    auto_from = len(moves) - auto
     try:
         with transaction.atomic():
             BattleAction.objects.bulk_create([
                 BattleAction(battle=battle, seq=first + i, side=side, action=action,
-                             events=events) for i, (side, action, events) in enumerate(moves)])
+                             events=events, auto=i >= auto_from)
+                for i, (side, action, events) in enumerate(moves)])
     except IntegrityError:
         raise Conflict("the battle has moved on: reload", code="stale_seq",
                        seq=battle.seq) from None
@@ -468,8 +471,8 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
         action = legal[legal.index(action)]  # the engine's own dict (12, never 12.0 or True)
         events = apply(state, action, dice_for(battle.seed, battle.seq + 1), check=False)
         moves = [(side, action, events)]
-        autoplay.extend(battle, state, moves)  # forced moves and auto-passes that follow
-        _record(battle, state, moves)
+        auto = autoplay.extend(battle, state, moves)  # forced moves and auto-passes after
+        _record(battle, state, moves, auto=auto)
     return events, side, None
 
 
@@ -663,10 +666,11 @@ def bot_move(battle_id: int, seq: int) -> int:
                 raise RuntimeError(f"bot {battle.bot} chose an illegal action {action!r}")
             events = apply(state, action, dice_for(battle.seed, n), check=False)
             moves.append((me, action, events))
+        auto = 0
         if moves and not stuck:
-            autoplay.extend(battle, state, moves)  # the human's auto-pass, forced moves
+            auto = autoplay.extend(battle, state, moves)  # the human's auto-pass, forced moves
         if moves:
-            _record(battle, state, moves, ask_computer=not stuck)
+            _record(battle, state, moves, ask_computer=not stuck, auto=auto)
         return len(moves)
 
 
