@@ -167,7 +167,8 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         raise NotFound("no such battle")
     state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
              else None)
-    mine = priority(battle) == side
+    # Paused by a tournament's organiser (battles/pausing.py): no action is offered.
+    mine = priority(battle) == side and battle.paused_at is None
     # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
     # the same transaction as the row's new ``seq``, so every action up to it is there, and
     # one recorded between the two reads (a computer move) waits for the next answer.
@@ -192,6 +193,7 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "my_deal": my_deal(battle, side) if finished else None,
         **timing(battle),
         "can_claim": presence.claimable(battle, side, timezone.now()),
+        "paused": battle.paused_at is not None,
         "rated": battle.rated,
         "can_undo": mine and _can_undo(battle, side),
     }
@@ -351,6 +353,7 @@ def spectator_view(battle: Battle, since: int = 0) -> dict:
         "view": view(state, None) if state is not None else None,
         "legal_actions": [],
         "to_move": priority(battle),
+        "paused": battle.paused_at is not None,
         "waiting_for": None,
         "log": entries,
         "seed_hash": battle.seed_hash,

@@ -36,7 +36,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from . import autoplay, cardcache, clock, dealing, presence, setup
+from . import autoplay, cardcache, clock, dealing, pausing, presence, setup
 from . import undo as undo_rules
 from .bots import BOTS, get_bot
 from .engine import (
@@ -450,6 +450,7 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
             raise Conflict(f"the battle never started: it was {battle.status}", seq=battle.seq)
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is over", seq=battle.seq)
+        _refuse_if_paused(battle)
         late = _end_if_out_of_time(battle)
         if late is not None:
             return [], side, late  # leaving the block commits the end by time
@@ -478,6 +479,14 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
 
 # --- Time: flag fall, resigning, absence, expiry (battles/clock.py, presence.py) ---------
 
+def _refuse_if_paused(battle: Battle) -> None:
+    """A battle its tournament's organiser paused takes no action (409 ``paused``,
+    ``battles/pausing.py``)."""
+    paused = pausing.refusal(battle)
+    if paused is not None:
+        raise paused
+
+
 def _end_if_out_of_time(battle: Battle) -> Conflict | None:
     """If the side to move has run out of time (its ``deadline`` has passed), end the
     locked ``battle`` by time (that side loses) and return the refusal to give whoever
@@ -498,9 +507,9 @@ def flag_fall(battle_id: int, seq: int | None = None) -> bool:
     early (clock skew) books itself again for the deadline."""
     with transaction.atomic():
         battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
-        if battle is None or battle.status != Status.ACTIVE or \
-                (seq is not None and battle.seq != seq):
-            return False
+        if battle is None or battle.status != Status.ACTIVE or battle.paused_at is not None \
+                or (seq is not None and battle.seq != seq):
+            return False  # a paused battle's clocks stand still: its resume books it again
         if _end_if_out_of_time(battle) is not None:
             return True
         if seq is not None:
@@ -513,7 +522,7 @@ def overdue_flags(now=None) -> list[tuple[int, int]]:
     the beat tick ends them (a lost or never-booked flag-fall task)."""
     now = now or timezone.now()
     return list(Battle.objects.filter(status=Status.ACTIVE, deadline__isnull=False,
-                                      deadline__lte=now)
+                                      deadline__lte=now, paused_at__isnull=True)
                 .order_by("deadline").values_list("pk", "seq")[:500])
 
 
@@ -546,6 +555,7 @@ def _lock_active(user, battle_id, verb: str) -> tuple[Battle, str]:
                        "instead)", seq=battle.seq)
     if battle.status != Status.ACTIVE:
         raise Conflict("the battle is over", seq=battle.seq)
+    _refuse_if_paused(battle)
     return battle, side
 
 
@@ -607,6 +617,7 @@ def undo(battle_id, user, seq) -> int:
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is not under way: there is nothing to take back",
                            code="cannot_undo", seq=battle.seq)
+        _refuse_if_paused(battle)
         late = _end_if_out_of_time(battle)
         if late is None:
             target = _undo_locked(battle, side, seq)
@@ -638,7 +649,8 @@ def bot_move(battle_id: int, seq: int) -> int:
     ``seq`` with the computer to move, so a repeated or late task changes nothing."""
     with transaction.atomic():
         battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
-        if battle is None or battle.status != Status.ACTIVE or battle.seq != seq:
+        if battle is None or battle.status != Status.ACTIVE or battle.seq != seq or \
+                battle.paused_at is not None:  # paused: the resume asks again
             return 0
         me = computer_side(battle)
         if me is None or priority(battle) != me:
@@ -681,7 +693,8 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=grace_seconds)
     # The computer's side is the one without a player; whose move it is, a column.
-    candidates = (Battle.objects.filter(status=Status.ACTIVE).exclude(bot="")
+    candidates = (Battle.objects.filter(status=Status.ACTIVE, paused_at__isnull=True)
+                  .exclude(bot="")
                   .filter(Q(to_move=SIDES[0], **{f"{SIDES[0]}_player__isnull": True})
                           | Q(to_move=SIDES[1], **{f"{SIDES[1]}_player__isnull": True}))
                   .annotate(last=Max("actions__created_at")).order_by("pk")
