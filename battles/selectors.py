@@ -19,6 +19,7 @@ from .cardcache import cards_of
 from .engine import SIDES, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
+from .warnings import action_warnings
 
 
 def side_of(battle: Battle, user) -> str | None:
@@ -165,8 +166,8 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     side = side_of(battle, user)
     if side is None:
         raise NotFound("no such battle")
-    state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
-             else None)
+    cards = cards_of(battle)
+    state = from_json(battle.state, cards) if battle.state is not None else None
     # Paused by a tournament's organiser (battles/pausing.py): no action is offered.
     mine = priority(battle) == side and battle.paused_at is None
     # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
@@ -174,6 +175,8 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     # one recorded between the two reads (a computer move) waits for the next answer.
     entries = log_entries(battle, since, side)
     finished = battle.status == Status.FINISHED
+    seen = view(state, side) if state is not None else None
+    legal = legal_actions(state, side) if mine else []
     return {
         "id": battle.pk,
         "battle": battle.battle,
@@ -181,8 +184,11 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "opponent": opponent_name(battle, side),
         "seq": battle.seq,
         "status": battle.status,
-        "view": view(state, side) if state is not None else None,
-        "legal_actions": legal_actions(state, side) if mine else [],
+        "view": seen,
+        "legal_actions": legal,
+        # 4.3: the legal actions that leave one of my Positions without a troop card, with
+        # the text to confirm (battles/warnings.py, the rule the page asks with)
+        "warnings": action_warnings(seen, side, legal, cards),
         "waiting_for": waiting_for(battle, side),
         "log": entries,
         "seed_hash": battle.seed_hash,
