@@ -6,6 +6,7 @@ the clocks with the time they had and books the flag fall again."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -155,6 +156,10 @@ def test_every_action_is_refused_while_paused(org, booked):
     assert "Paused by the organiser" in page and 'data-testid="resign"' not in page
     assert 'data-clock-running="1"' not in page  # no clock counts down
     assert "Paused by the organiser" in Client().get(f"/battles/{b.pk}/watch/").content.decode()
+    r = c.post(f"/battles/{b.pk}/act/", {"seq": str(b.seq), "action": json.dumps(legal[0]),
+                                         "confirm": "1"})  # the page's button: refused too
+    assert r.status_code == 409 and "organiser has paused this battle" in r.content.decode()
+    assert fresh(b).seq == b.seq
 
     services.resume(t.pk, org)
     assert c.get(f"/api/battles/{b.pk}/").json()["paused"] is False
