@@ -228,3 +228,63 @@ def test_an_untimed_online_tournament_pauses_too(org, booked):
     services.resume(t.pk, org)
     battle_services.resign(b.pk, b.french_player)
     assert fresh(b).status == BattleStatus.FINISHED
+
+
+# --- at once (PostgreSQL) ----------------------------------------------------------------------
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_pause_and_a_battle_ending_at_once_never_deadlock(catalogue, monkeypatch):
+    """The battle's row is held while it ends (then the tournament's, by the result); the
+    pause takes the battles first too, so it waits, then finds the battle over."""
+    import threading
+    import time
+
+    from django.db import connection, connections, transaction
+
+    from battles.services import finish_battle
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
+    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    monkeypatch.setattr(tournament_tasks, "send", lambda *args, **kw: None)
+    org = organiser()
+    t, users, (b, game2) = online(org, format="swiss_two_game")
+    holding = threading.Event()
+    errors: list = []
+
+    def end_slowly():
+        try:
+            with transaction.atomic():
+                row = Battle.objects.select_for_update().get(pk=b.pk)
+                holding.set()
+                time.sleep(0.5)  # the pause starts meanwhile and waits for this row
+                finish_battle(row, {"winner": "french", "reason": "resigned", "turn": 1})
+        except Exception as exc:  # noqa: BLE001 - inspected below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def pause():
+        try:
+            holding.wait(10)
+            services.pause(t.pk, org)
+        except Exception as exc:  # noqa: BLE001 - inspected below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=end_slowly), threading.Thread(target=pause)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "deadlocked"
+    assert errors == []
+    b = fresh(b)
+    assert b.status == BattleStatus.FINISHED and b.paused_at is None  # over: left alone
+    assert fresh(game2).paused_at is not None  # the other game stops
+    t.refresh_from_db()
+    assert t.status == Status.PAUSED
+    assert Match.objects.get(round__tournament=t, allied__isnull=False).state == \
+        Match.State.PENDING  # game 2 still to play
