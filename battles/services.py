@@ -199,6 +199,7 @@ def changed(battle: Battle, last_side: str | None = None) -> None:
     tell without a query whether the move changed hands."""
     battle_id, seq, status = battle.pk, battle.seq, battle.status
     extra = {} if last_side is None else {"last_side": last_side, "to_move": battle.to_move}
+    extra["paused"] = battle.paused_at is not None  # a pause moves neither seq nor status
 
     def send():
         for receiver, error in battle_changed.send_robust(

@@ -288,3 +288,52 @@ def test_a_pause_and_a_battle_ending_at_once_never_deadlock(catalogue, monkeypat
     assert t.status == Status.PAUSED
     assert Match.objects.get(round__tournament=t, allied__isnull=False).state == \
         Match.State.PENDING  # game 2 still to play
+
+
+# --- the socket -----------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pause_and_a_resume_reach_the_open_sockets(catalogue, monkeypatch):
+    """A pause moves neither seq nor status: the nudge says ``paused`` and each socket sends
+    its viewer the battle again (the page redraws: "Paused by the organiser")."""
+    from channels.db import database_sync_to_async
+    from channels.layers import channel_layers
+    from django.contrib.auth.models import User
+    from django.db import transaction
+
+    from battles import pausing
+
+    from .test_live import connect, hello, run
+
+    channel_layers.backends.clear()
+    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    alice, bob = (User.objects.create_user(n, "", "pw") for n in ("alice", "bob"))
+    b = battle_services.create_battle(alice, "quatre-bras", "french", opponent="open",
+                                      time_control=LIVE)
+    battle_services.join_battle(b.pk, bob)
+
+    def pause_or_resume(step):
+        with transaction.atomic():
+            step([b.pk], timezone.now())
+
+    async def scenario():
+        players = [await connect(b.pk, alice), await connect(b.pk, bob)]
+        watcher = await connect(b.pk, None)
+        for c in (*players, watcher):
+            assert (await hello(c))["paused"] is False
+        await database_sync_to_async(pause_or_resume)(pausing.pause_battles)
+        for c in (*players, watcher):
+            m = await c.receive_json_from(timeout=10)
+            assert m["paused"] is True and m["seq"] == 0 and m["events"] == []
+            assert m["legal_actions"] == [] and m.get("deadline") is None
+            assert await c.receive_nothing(timeout=0.2)  # once
+        await database_sync_to_async(pause_or_resume)(pausing.resume_battles)
+        for c in (*players, watcher):
+            assert (await c.receive_json_from(timeout=10))["paused"] is False
+        for c in (*players, watcher):
+            await c.disconnect()
+
+    try:
+        run(scenario)
+    finally:
+        channel_layers.backends.clear()
