@@ -157,6 +157,32 @@ def on_position(battle, before_side: str, before_turn: int | None, now: datetime
     return list(FIELDS)
 
 
+def stop(battle, now: datetime) -> list[str]:
+    """Pause (a tournament's organiser stops the event): the running side keeps the time it
+    had left at ``now``, nobody's clock runs, no deadline (so no flag can fall). Returns the
+    fields to save ([] untimed)."""
+    if not battle.time_control:
+        return []
+    clocks = dict(battle.clocks or initial_clocks(battle.time_control, ("french", "allied")))
+    side = running_side(battle)
+    if side is not None:
+        clocks[side] = max(0.0, round((battle.deadline - now).total_seconds(), 3))
+    battle.clocks = clocks
+    battle.clock_started_at = None
+    battle.deadline = None
+    return list(FIELDS)
+
+
+def restart(battle, now: datetime) -> list[str]:
+    """Resume after ``stop``: the side with priority's clock runs again from the time it had
+    left (a correspondence side gets no fresh allowance: priority did not pass). Returns the
+    fields to save ([] untimed)."""
+    if not battle.time_control:
+        return []
+    _start(battle, battle.to_move if battle.status == "active" else "", now)
+    return list(FIELDS)
+
+
 def _turn_ender(battle) -> str | None:
     active = (battle.state or {}).get("active")
     if active not in ("french", "allied"):

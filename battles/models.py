@@ -140,6 +140,10 @@ class Battle(models.Model):
                                               "untimed, or nobody's clock runs).")
     expires_at = models.DateTimeField(null=True, blank=True,
                                       help_text="A waiting battle nobody joined by then expires.")
+    paused_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Set while the organiser of its tournament has paused it: its clocks stand "
+                  "still and no action is accepted (battles/pausing.py).")
     seen = models.JSONField(default=dict, blank=True,
                             help_text="side -> when its player last looked at the battle (ISO "
                                       "time; battles/presence.py, the absence claim).")
@@ -218,6 +222,10 @@ class BattleAction(models.Model):
     side = models.CharField(max_length=10, choices=Side.choices)
     action = models.JSONField()
     events = models.JSONField(default=list)
+    auto = models.BooleanField(default=False,
+                               help_text="Played for the player by auto-play (battles/"
+                                         "autoplay.py): a forced move or a pass with no "
+                                         "answer held.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

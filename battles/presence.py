@@ -66,6 +66,8 @@ def claim_refusal(battle, claimer: str, now: datetime) -> str | None:
     """Why ``claimer`` may not claim the opponent's absence now (None: they may)."""
     if battle.status != "active":
         return "the battle is not under way"
+    if getattr(battle, "paused_at", None) is not None:
+        return "the battle is paused by its tournament's organiser"
     if (battle.time_control or {}).get("kind") != LIVE:
         return "only a live battle can be claimed for absence (this one is " + \
             ("correspondence" if battle.time_control else "untimed") + ")"

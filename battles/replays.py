@@ -65,8 +65,10 @@ def export(battle: Battle) -> dict[str, Any]:
         "card_records": battle.card_records or catalogue_now()[1],
         "seed": str(battle.seed),
         "seed_hash": battle.seed_hash,
-        "actions": [{"seq": r.seq, "side": r.side, "action": r.action, "events": r.events}
-                    for r in battle.actions.order_by("seq")],
+        # ``auto``: played by auto-play (a pass with no answer held, a forced move); the
+        # offline replayer ignores it (the action and its dice are the same either way)
+        "actions": [{"seq": r.seq, "side": r.side, "action": r.action, "events": r.events,
+                     "auto": r.auto} for r in battle.actions.order_by("seq")],
         "outcome": battle.outcome,
     }
 
@@ -91,6 +93,7 @@ class Step:
     events: list[dict]
     turn: int
     state: State | None  # None: not kept (replay_book's ``keep``)
+    auto: bool = False  # played by auto-play (battles/autoplay.py)
 
 
 @dataclass
@@ -142,7 +145,8 @@ def replay_book(battle: Battle, keep: Callable[[int, int], bool] | None = None
     events (so every die) against those recorded."""
     state = setup_state(battle)
     book = ReplayBook(battle)
-    rows = list(battle.actions.order_by("seq").only("seq", "side", "action", "events"))
+    rows = list(battle.actions.order_by("seq").only("seq", "side", "action", "events",
+                                                           "auto"))
     kept = effective_actions(rows)
     book.undone = (len(rows) - len(kept)) // 2
     last = len(kept)
@@ -159,7 +163,7 @@ def replay_book(battle: Battle, keep: Callable[[int, int], bool] | None = None
             book.check.mismatch = row.seq
             book.check.detail = _first_difference(plain(events), row.events)
         book.steps.append(Step(row.seq, row.side, row.action, row.events, state.turn,
-                               copy(len(book.steps))))
+                               copy(len(book.steps)), auto=row.auto))
     return book
 
 

@@ -19,6 +19,7 @@ from .cardcache import cards_of
 from .engine import SIDES, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
+from .warnings import action_warnings
 
 
 def side_of(battle: Battle, user) -> str | None:
@@ -165,16 +166,17 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     side = side_of(battle, user)
     if side is None:
         raise NotFound("no such battle")
-    state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
-             else None)
-    mine = priority(battle) == side
+    cards = cards_of(battle)
+    state = from_json(battle.state, cards) if battle.state is not None else None
+    # Paused by a tournament's organiser (battles/pausing.py): no action is offered.
+    mine = priority(battle) == side and battle.paused_at is None
     # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
     # the same transaction as the row's new ``seq``, so every action up to it is there, and
     # one recorded between the two reads (a computer move) waits for the next answer.
-    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-            .values_list("seq", "events"))
-    entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, side)]
+    entries = log_entries(battle, since, side)
     finished = battle.status == Status.FINISHED
+    seen = view(state, side) if state is not None else None
+    legal = legal_actions(state, side) if mine else []
     return {
         "id": battle.pk,
         "battle": battle.battle,
@@ -182,8 +184,11 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "opponent": opponent_name(battle, side),
         "seq": battle.seq,
         "status": battle.status,
-        "view": view(state, side) if state is not None else None,
-        "legal_actions": legal_actions(state, side) if mine else [],
+        "view": seen,
+        "legal_actions": legal,
+        # 4.3: the legal actions that leave one of my Positions without a troop card, with
+        # the text to confirm (battles/warnings.py, the rule the page asks with)
+        "warnings": action_warnings(seen, side, legal, cards),
         "waiting_for": waiting_for(battle, side),
         "log": entries,
         "seed_hash": battle.seed_hash,
@@ -194,9 +199,31 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "my_deal": my_deal(battle, side) if finished else None,
         **timing(battle),
         "can_claim": presence.claimable(battle, side, timezone.now()),
+        "paused": battle.paused_at is not None,
         "rated": battle.rated,
         "can_undo": mine and _can_undo(battle, side),
     }
+
+
+def log_entries(battle: Battle, since: int, viewer: str | None) -> list[dict]:
+    """The log of the actions after ``since`` as ``viewer`` (a side, or None: a spectator)
+    sees it: each event ``events_for`` lets through, with its action's ``seq``. An action
+    auto-play made (``autoplay``: a pass with no answer held, a forced move; the row's
+    ``auto``) opens with ``{"type": "auto_played", "side", "action": its type, "auto":
+    true}`` (a pass after a move has no event of its own) and its events carry ``"auto":
+    true``. Public: the instant answer already tells as much; the type names no card."""
+    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
+            .values_list("seq", "side", "action", "events", "auto"))
+    out: list[dict] = []
+    for n, side, action, events, auto in rows:
+        if auto:
+            out.append({"seq": n, "type": "auto_played", "side": side,
+                        "action": (action or {}).get("type"), "visibility": "all",
+                        "auto": True})
+            out.extend({"seq": n, **e, "auto": True} for e in events_for(events, viewer))
+        else:
+            out.extend({"seq": n, **e} for e in events_for(events, viewer))
+    return out
 
 
 def timing(battle: Battle) -> dict:
@@ -320,9 +347,7 @@ def spectator_view(battle: Battle, since: int = 0) -> dict:
     ``since``), whose move it is, and the seed once over. No legal actions, no deals."""
     state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
              else None)
-    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-            .values_list("seq", "events"))
-    entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, None)]
+    entries = log_entries(battle, since, None)
     finished = battle.status == Status.FINISHED
     return {
         "id": battle.pk,
@@ -334,6 +359,7 @@ def spectator_view(battle: Battle, since: int = 0) -> dict:
         "view": view(state, None) if state is not None else None,
         "legal_actions": [],
         "to_move": priority(battle),
+        "paused": battle.paused_at is not None,
         "waiting_for": None,
         "log": entries,
         "seed_hash": battle.seed_hash,

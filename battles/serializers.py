@@ -119,6 +119,11 @@ class OpenBattleListSerializer(serializers.Serializer):
     results = OpenBattleSerializer(many=True)
 
 
+class ActionWarningSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The action's index in legal_actions.")
+    warning = serializers.CharField(help_text="What the action risks, in words (4.3).")
+
+
 class BattleViewSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     battle = serializers.ChoiceField(choices=BattleName.choices)
@@ -134,10 +139,18 @@ class BattleViewSerializer(serializers.Serializer):
     legal_actions = serializers.ListField(child=serializers.DictField(),
                                           help_text="Your legal actions; empty unless you "
                                                     "have priority.")
+    warnings = ActionWarningSerializer(
+        many=True, required=False,
+        help_text="4.3: the legal actions (by index) that would leave one of your Positions "
+                  "without a troop card, with the text to show before playing one; advisory, "
+                  "the act needs no confirmation (battles/README.md).")
     waiting_for = serializers.ChoiceField(choices=WAITING_FOR, allow_null=True)
     log = serializers.ListField(child=serializers.DictField(),
                                 help_text="The events you may see, each with the seq of "
-                                          "the action that made it.")
+                                          "the action that made it; an action auto-play "
+                                          "made opens with {\"type\": \"auto_played\", "
+                                          "\"side\", \"action\": its type, \"auto\": true} "
+                                          "and its events carry \"auto\": true.")
     seed_hash = serializers.CharField(help_text="sha256 hex of the seed's text, from the start.")
     seed = serializers.CharField(allow_null=True, help_text="The seed (as text), once over.")
     outcome = serializers.DictField(allow_null=True)
@@ -150,6 +163,9 @@ class BattleViewSerializer(serializers.Serializer):
     can_undo = serializers.BooleanField(
         required=False, help_text="Whether POST undo/ would take back your last action now "
                                   "(your turn, no die rolled, no card revealed since).")
+    paused = serializers.BooleanField(
+        required=False, help_text="Paused by its tournament's organiser: the clocks stand "
+                                  "still and every action is 409 paused until the resume.")
 
 
 class UndoInput(serializers.Serializer):

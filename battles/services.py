@@ -36,7 +36,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from . import autoplay, cardcache, clock, dealing, presence, setup
+from . import autoplay, cardcache, clock, dealing, pausing, presence, setup
 from . import undo as undo_rules
 from .bots import BOTS, get_bot
 from .engine import (
@@ -162,16 +162,19 @@ def _save_state(battle: Battle, state: State | None) -> list[str]:
 
 
 def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *,
-            ask_computer: bool = True) -> None:
+            ask_computer: bool = True, auto: int = 0) -> None:
     """Append ``moves`` (side, action, events) after ``battle.seq`` and save the snapshot; if
-    the computer has priority now, ask a worker for its move. The unique (battle, seq)
-    constraint refuses a second writer from the same seq."""
+    the computer has priority now, ask a worker for its move. The last ``auto`` moves were
+    played by auto-play (``autoplay.extend``): their rows are flagged ``auto``. The unique
+    (battle, seq) constraint refuses a second writer from the same seq."""
     first = battle.seq + 1
+    auto_from = len(moves) - auto
     try:
         with transaction.atomic():
             BattleAction.objects.bulk_create([
                 BattleAction(battle=battle, seq=first + i, side=side, action=action,
-                             events=events) for i, (side, action, events) in enumerate(moves)])
+                             events=events, auto=i >= auto_from)
+                for i, (side, action, events) in enumerate(moves)])
     except IntegrityError:
         raise Conflict("the battle has moved on: reload", code="stale_seq",
                        seq=battle.seq) from None
@@ -196,6 +199,7 @@ def changed(battle: Battle, last_side: str | None = None) -> None:
     tell without a query whether the move changed hands."""
     battle_id, seq, status = battle.pk, battle.seq, battle.status
     extra = {} if last_side is None else {"last_side": last_side, "to_move": battle.to_move}
+    extra["paused"] = battle.paused_at is not None  # a pause moves neither seq nor status
 
     def send():
         for receiver, error in battle_changed.send_robust(
@@ -447,6 +451,7 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
             raise Conflict(f"the battle never started: it was {battle.status}", seq=battle.seq)
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is over", seq=battle.seq)
+        _refuse_if_paused(battle)
         late = _end_if_out_of_time(battle)
         if late is not None:
             return [], side, late  # leaving the block commits the end by time
@@ -468,12 +473,20 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
         action = legal[legal.index(action)]  # the engine's own dict (12, never 12.0 or True)
         events = apply(state, action, dice_for(battle.seed, battle.seq + 1), check=False)
         moves = [(side, action, events)]
-        autoplay.extend(battle, state, moves)  # forced moves and auto-passes that follow
-        _record(battle, state, moves)
+        auto = autoplay.extend(battle, state, moves)  # forced moves and auto-passes after
+        _record(battle, state, moves, auto=auto)
     return events, side, None
 
 
 # --- Time: flag fall, resigning, absence, expiry (battles/clock.py, presence.py) ---------
+
+def _refuse_if_paused(battle: Battle) -> None:
+    """A battle its tournament's organiser paused takes no action (409 ``paused``,
+    ``battles/pausing.py``)."""
+    paused = pausing.refusal(battle)
+    if paused is not None:
+        raise paused
+
 
 def _end_if_out_of_time(battle: Battle) -> Conflict | None:
     """If the side to move has run out of time (its ``deadline`` has passed), end the
@@ -495,9 +508,9 @@ def flag_fall(battle_id: int, seq: int | None = None) -> bool:
     early (clock skew) books itself again for the deadline."""
     with transaction.atomic():
         battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
-        if battle is None or battle.status != Status.ACTIVE or \
-                (seq is not None and battle.seq != seq):
-            return False
+        if battle is None or battle.status != Status.ACTIVE or battle.paused_at is not None \
+                or (seq is not None and battle.seq != seq):
+            return False  # a paused battle's clocks stand still: its resume books it again
         if _end_if_out_of_time(battle) is not None:
             return True
         if seq is not None:
@@ -510,7 +523,7 @@ def overdue_flags(now=None) -> list[tuple[int, int]]:
     the beat tick ends them (a lost or never-booked flag-fall task)."""
     now = now or timezone.now()
     return list(Battle.objects.filter(status=Status.ACTIVE, deadline__isnull=False,
-                                      deadline__lte=now)
+                                      deadline__lte=now, paused_at__isnull=True)
                 .order_by("deadline").values_list("pk", "seq")[:500])
 
 
@@ -543,6 +556,7 @@ def _lock_active(user, battle_id, verb: str) -> tuple[Battle, str]:
                        "instead)", seq=battle.seq)
     if battle.status != Status.ACTIVE:
         raise Conflict("the battle is over", seq=battle.seq)
+    _refuse_if_paused(battle)
     return battle, side
 
 
@@ -604,6 +618,7 @@ def undo(battle_id, user, seq) -> int:
         if battle.status != Status.ACTIVE:
             raise Conflict("the battle is not under way: there is nothing to take back",
                            code="cannot_undo", seq=battle.seq)
+        _refuse_if_paused(battle)
         late = _end_if_out_of_time(battle)
         if late is None:
             target = _undo_locked(battle, side, seq)
@@ -635,7 +650,8 @@ def bot_move(battle_id: int, seq: int) -> int:
     ``seq`` with the computer to move, so a repeated or late task changes nothing."""
     with transaction.atomic():
         battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
-        if battle is None or battle.status != Status.ACTIVE or battle.seq != seq:
+        if battle is None or battle.status != Status.ACTIVE or battle.seq != seq or \
+                battle.paused_at is not None:  # paused: the resume asks again
             return 0
         me = computer_side(battle)
         if me is None or priority(battle) != me:
@@ -663,10 +679,11 @@ def bot_move(battle_id: int, seq: int) -> int:
                 raise RuntimeError(f"bot {battle.bot} chose an illegal action {action!r}")
             events = apply(state, action, dice_for(battle.seed, n), check=False)
             moves.append((me, action, events))
+        auto = 0
         if moves and not stuck:
-            autoplay.extend(battle, state, moves)  # the human's auto-pass, forced moves
+            auto = autoplay.extend(battle, state, moves)  # the human's auto-pass, forced moves
         if moves:
-            _record(battle, state, moves, ask_computer=not stuck)
+            _record(battle, state, moves, ask_computer=not stuck, auto=auto)
         return len(moves)
 
 
@@ -677,7 +694,8 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=grace_seconds)
     # The computer's side is the one without a player; whose move it is, a column.
-    candidates = (Battle.objects.filter(status=Status.ACTIVE).exclude(bot="")
+    candidates = (Battle.objects.filter(status=Status.ACTIVE, paused_at__isnull=True)
+                  .exclude(bot="")
                   .filter(Q(to_move=SIDES[0], **{f"{SIDES[0]}_player__isnull": True})
                           | Q(to_move=SIDES[1], **{f"{SIDES[1]}_player__isnull": True}))
                   .annotate(last=Max("actions__created_at")).order_by("pk")

@@ -70,5 +70,7 @@ CODES = {
     "out_of_time": "the side to move ran out of time: the battle ended by time (409)",
     "expired": "a waiting battle nobody joined in time (409)",
     "not_claimable": "the opponent's absence cannot be claimed now (409; the reason says why)",
+    "paused": "the battle's tournament is paused by its organiser: no action until the "
+              "resume (409)",
     "too_many_matchups": "too many matchups queued or running for this user (429; matchups)",
 }

@@ -28,6 +28,7 @@ SUMMARY_KEYS = {"id", "battle", "my_side", "opponent", "invited", "seq", "status
                 "waiting_for", "outcome", "created_at", "finished_at", "rated"}
 CLOCK_KEYS = {"time_control", "clocks", "deadline"}  # issue 12, Time (tests/test_battle_clock.py)
 VIEW_KEYS |= CLOCK_KEYS | {"can_claim"}
+VIEW_KEYS |= {"warnings", "paused"}  # the loss warnings (4.3), a tournament's pause
 SUMMARY_KEYS |= CLOCK_KEYS
 
 

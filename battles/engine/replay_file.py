@@ -11,7 +11,8 @@ with the events the site recorded for it. ``replay_export(doc)`` rebuilds the ba
 - action ``n`` rolls ``action_dice(seed, n)``, the dice the site gave it, and is checked for
   legality; its events must equal the recorded ones, so every die is re-derived from the
   seed and compared;
-- the final outcome must equal the recorded one.
+- the final outcome must equal the recorded one (a battle resigned, lost on time or by
+  absence has none on the board: the replay must end with none, and the recorded one stands).
 
 Command line::
 
@@ -38,6 +39,9 @@ from .state import State, new_battle
 FORMAT = "eagles-battle/1"
 UNDO = "undo"  # the action type of an undo row: {"type": "undo", "undoes": <seq>}
 UNDONE = "undone"  # its one event: {"type": "undone", "undoes": <seq>, "side", "visibility"}
+# Ends the site decides away from the board (battles.models.EndReason): the replayed position
+# has no outcome of its own then, and the recorded one stands.
+ENDED_OFF_THE_BOARD = ("resigned", "time", "absent")
 
 
 
@@ -128,7 +132,11 @@ def replay_export(doc: Mapping[str, Any]) -> ReplayResult:
                                  "(a die or a card differs)")
         dice += count_dice(events)
     outcome = plain(state.outcome) if state.outcome else None
-    if outcome != doc.get("outcome"):
+    recorded = doc.get("outcome")
+    if isinstance(recorded, Mapping) and recorded.get("reason") in ENDED_OFF_THE_BOARD \
+            and outcome is None:
+        outcome = plain(recorded)  # resigned, out of time, absent: the board had no end yet
+    if outcome != recorded:
         raise ReplayMismatch(f"the replay ends with {outcome!r}, the export says "
                              f"{doc.get('outcome')!r}")
     return ReplayResult(state, len(kept), (len(rows) - len(kept)) // 2, dice, outcome)

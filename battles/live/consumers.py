@@ -77,7 +77,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self):
         self.viewer = None
-        self.sent: tuple[int, str] | None = None  # (seq, status) of the last battle message
+        self.sent: tuple[int, str, bool] | None = None  # (seq, status, paused) last sent
         self.lock = asyncio.Lock()
         self.poller: asyncio.Task | None = None
         raw = self.scope["url_route"]["kwargs"]["battle_id"]
@@ -149,7 +149,8 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
 
     async def battle_changed(self, event):
         """The group's nudge: send what is new, if this viewer has not had it yet."""
-        await self._send_battle(seen=(event.get("seq"), event.get("status")))
+        await self._send_battle(seen=(event.get("seq"), event.get("status"),
+                                      bool(event.get("paused"))))
 
     async def _poll(self) -> None:
         every = (self.in_memory_poll_seconds if isinstance(self.channel_layer, InMemoryChannelLayer)
@@ -165,7 +166,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             except Exception:  # noqa: BLE001 - the next round tries again
                 log.exception("battle %s: live poll failed", self.viewer.battle_id)
                 continue
-            if now is not None and self.sent is not None and now != self.sent:
+            if now is not None and self.sent is not None and tuple(now) != self.sent[:2]:
                 await self._send_battle(seen=now)
             if now is None or now[1] not in LIVE_STATUSES:
                 return  # over (or gone): nothing more will change
@@ -178,11 +179,14 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             if not asked:
                 if self.sent is None:
                     return  # no hello yet: the client asks for what it needs first
-                if seen is not None and (seen[0] < self.sent[0] or tuple(seen) == self.sent):
+                if seen is not None and (seen[0] < self.sent[0]
+                                         or tuple(seen) == self.sent[:len(seen)]):
                     return  # already sent (a nudge after the action's own answer, or late)
                 since = self.sent[0]
             msg = await _db(messages.battle_message)(self.viewer, since)
-            if not asked and (msg["seq"], msg["status"]) == self.sent:
+            # (seq, status, paused): a tournament's pause changes neither seq nor status
+            mark = (msg["seq"], msg["status"], bool(msg.get("paused")))
+            if not asked and mark == self.sent:
                 return  # nothing new after all
-            self.sent = (msg["seq"], msg["status"])
+            self.sent = mark
             await self.send_json(msg)

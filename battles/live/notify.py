@@ -20,7 +20,8 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "battle.changed", "seq": seq, "status": status}
+    message = {"type": "battle.changed", "seq": seq, "status": status,
+               "paused": bool(kwargs.get("paused"))}  # a tournament's pause (pausing.py)
     try:
         try:
             loop = asyncio.get_running_loop()

@@ -25,7 +25,7 @@ from battles.selectors import side_of
 from battles.setup import engine_cards
 from frontend.battle.board_svg import board_svg
 from frontend.battle.views import battle_name, outcome_text
-from frontend.battle.words import describe_action, describe_events
+from frontend.battle.words import describe_action, describe_event, describe_events
 from frontend.errors import page_message, refuse
 
 TEMPLATE = "frontend/battles/replay.html"
@@ -84,6 +84,9 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     events, seen_by = _events_seen(step.events, viewpoint)
     before = book.view(n - 1, viewpoint) if n else None
     lines = describe_events(events, seen_by, cards, view=shown, before=before)
+    if step.auto and step.action is not None:  # played by auto-play: said as the log says
+        lines.insert(0, describe_event({"type": "auto_played", "side": step.side,
+                                        "action": step.action.get("type")}, seen_by))
     action_text = ""
     if step.action is not None:
         action_text = describe_action(step.action, before or shown, cards)

@@ -187,6 +187,14 @@ def _action_label(action: Mapping, ctx: Ctx) -> str:
 # -- events in words ----------------------------------------------------------------------------
 
 
+# An action auto-play made (battles.selectors.log_entries: "auto_played"), in the log.
+AUTO_PASS = "(played automatically: no answer held)"
+AUTO_FORCED = "(played automatically: the only legal action)"
+AUTO_VERBS = {"pass": "passed", "roll_morale": "rolled for morale",
+              "deployment_done": "finished deploying", "move": "made the only move",
+              "deploy": "deployed the only card"}
+
+
 def _who(side: Any, view_side: str | None) -> str:
     """The subject of a plural verb: "You", "The French", "The Allies"."""
     if side == view_side and side in SIDES:
@@ -347,6 +355,9 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         return "You drew: " + (", ".join(names) if names else "nothing")
     if t == "prussians_arrive":
         return f"The Prussians arrive: {card(fallback='a Prussian General')} is drawn"
+    if t == "auto_played":  # battles/autoplay.py: a pass or forced move made for the player
+        return f"{who} {AUTO_VERBS.get(str(event.get('action')), 'played')} " + \
+            (AUTO_PASS if event.get("action") == "pass" else AUTO_FORCED)
     if t == "undone":  # battles/undo.py: what was taken back stays as the viewer saw it
         return (f"{who} took back {'your' if who == 'You' else 'their'} last action "
                 f"(#{event.get('undoes')})")

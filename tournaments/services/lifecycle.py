@@ -44,7 +44,13 @@ from ..signals import round_paired
 from .common import lock_match, lock_tournament, require_organiser
 from .coverage import uncovered
 from .errors import Conflict, TournamentError
-from .online import create_match_battles
+from .online import (
+    create_match_battles,
+    lock_running_battles,
+    pause_battles,
+    resume_battles,
+    running_battle_ids,
+)
 from .outcomes import ELIMINATION_STAGES, apply_result, clean_result, result_dict, stored_result
 from .standings import (
     bracket_dropped,
@@ -510,12 +516,39 @@ def unlock_decks(t: Tournament) -> None:
 
 # --- pause / resume --------------------------------------------------------------------------
 
-def pause(tournament_id, user, now=None) -> Tournament:
-    """Stop the clock: the round timer keeps its remaining time, nothing is paired."""
-    now = now or timezone.now()
-    with transaction.atomic():
+class _BattlesChanged(Exception):
+    """The tournament's running battles changed between locking them and its row (a round
+    was paired meanwhile): the pause or resume rolls back and starts again."""
+
+
+def _with_battles_locked(tournament_id, user, step):
+    """Run ``step(t, battle_ids)`` in one transaction with the tournament's running battles
+    locked first, then the tournament (the order a finishing battle takes), retrying if a
+    round was paired in between."""
+    with transaction.atomic():  # the id and the organiser first: a stranger locks nothing
         t = lock_tournament(tournament_id)
         require_organiser(t, user)
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                ids = lock_running_battles(t.pk)
+                t = lock_tournament(t.pk)
+                require_organiser(t, user)
+                if running_battle_ids(t.pk) != ids:
+                    raise _BattlesChanged
+                return step(t, ids)
+        except _BattlesChanged:
+            continue
+    raise Conflict("the tournament's battles keep changing: try again")
+
+
+def pause(tournament_id, user, now=None) -> Tournament:
+    """Stop the clock: the round timer keeps its remaining time, nothing is paired, and
+    every battle of an online tournament stops its clocks and takes no action until the
+    resume (``battles/pausing.py``)."""
+    now = now or timezone.now()
+
+    def step(t: Tournament, battle_ids: list[int]) -> Tournament:
         if t.status != Status.RUNNING:
             raise Conflict("only a running tournament can be paused")
         rnd = t.round_set.filter(number=t.current_round, state=Round.State.PLAYING).first()
@@ -527,14 +560,18 @@ def pause(tournament_id, user, now=None) -> Tournament:
         t.paused_at = now
         t.wake_at = None
         t.save(update_fields=["status", "paused_at", "wake_at"])
-    return t
+        pause_battles(battle_ids, now)
+        return t
+
+    return _with_battles_locked(tournament_id, user, step)
 
 
 def resume(tournament_id, user, now=None) -> Tournament:
+    """Start the clock again; an online tournament's battles restart their clocks with the
+    time they had left."""
     now = now or timezone.now()
-    with transaction.atomic():
-        t = lock_tournament(tournament_id)
-        require_organiser(t, user)
+
+    def step(t: Tournament, battle_ids: list[int]) -> Tournament:
         if t.status != Status.PAUSED:
             raise Conflict("the tournament is not paused")
         rnd = t.round_set.filter(number=t.current_round, state=Round.State.PLAYING).first()
@@ -547,8 +584,11 @@ def resume(tournament_id, user, now=None) -> Tournament:
         t.status = Status.RUNNING
         t.paused_at = None
         t.save(update_fields=["status", "paused_at", "next_round_at"])
+        resume_battles(battle_ids, now)
         schedule_wake(t, now)
-    return t
+        return t
+
+    return _with_battles_locked(tournament_id, user, step)
 
 
 def validate_round_number(value) -> int:

@@ -11,7 +11,9 @@ the entries' registered versions (custom, historical) or a deal from the tournam
 
 from __future__ import annotations
 
-from battles import clock
+from battles import clock, pausing
+from battles.models import Battle
+from battles.models import Status as BattleStatus
 from battles.seated import create_seated_battle
 from battles.setup import catalogue_now, table
 from config.errors import ServiceError
@@ -91,3 +93,31 @@ def result_from_battles(match: Match, games: list[tuple[int, str | None]]) -> di
     if len(outcomes) == 1:
         return {"result": outcomes[0]}
     return {"games": outcomes}
+
+
+# --- Pausing (tournaments/README.md, *Pausing an online tournament*) -------------------------
+
+def running_battle_ids(tournament_id: int) -> list[int]:
+    """The ids of the tournament's battles still under way (any round: a battle may outlive
+    its round's deadline), in pk order: the order their rows are locked in."""
+    return list(Battle.objects.filter(tournament_game__match__round__tournament_id=tournament_id,
+                                      status=BattleStatus.ACTIVE)
+                .order_by("pk").values_list("pk", flat=True))
+
+
+def lock_running_battles(tournament_id: int) -> list[int]:
+    """Lock the tournament's running battles (before its own row: a finishing battle locks
+    its row, then the tournament's, so this order never deadlocks with one); their ids."""
+    ids = running_battle_ids(tournament_id)
+    return list(Battle.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+                .values_list("pk", flat=True))
+
+
+def pause_battles(ids: list[int], now) -> list[int]:
+    """Stop the clocks of these (locked) battles; no action is taken until the resume."""
+    return pausing.pause_battles(ids, now)
+
+
+def resume_battles(ids: list[int], now) -> list[int]:
+    """Restart their clocks with the time they had; the flag falls are booked again."""
+    return pausing.resume_battles(ids, now)

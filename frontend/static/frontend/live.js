@@ -14,7 +14,7 @@
   var TYPE = first.dataset.liveType || "battle";
   var LIVE_HEADER = "X-Eagles-Live";
   var live = false;
-  var latest = { seq: -1, status: "" };  // the newest battle message received
+  var latest = { seq: -1, status: "", paused: false };  // the newest battle message received
   var inflight = false;
   var retries = 0;
   var socket = null;
@@ -22,9 +22,13 @@
   function play() { return document.getElementById(ID); }
   function shown() {
     var p = play();
-    return { seq: parseInt(p.dataset.seq, 10), status: p.dataset.status || "" };
+    return { seq: parseInt(p.dataset.seq, 10), status: p.dataset.status || "",
+             paused: p.dataset.paused === "1" };
   }
-  function newer(m, s) { return m.seq > s.seq || (m.seq === s.seq && m.status !== s.status); }
+  // A tournament's pause or resume changes neither seq nor status: it counts too.
+  function newer(m, s) {
+    return m.seq > s.seq || (m.seq === s.seq && (m.status !== s.status || !!m.paused !== s.paused));
+  }
 
   function refresh() {
     if (inflight) return;  // one at a time; the swap handler checks again after it
@@ -58,9 +62,7 @@
       var m;
       try { m = JSON.parse(event.data); } catch (e) { return; }
       if (!m || m.type !== TYPE || typeof m.seq !== "number") return;
-      if (m.seq > latest.seq || (m.seq === latest.seq && m.status !== latest.status)) {
-        latest = { seq: m.seq, status: m.status };
-      }
+      if (newer(m, latest)) latest = { seq: m.seq, status: m.status, paused: !!m.paused };
       if (newer(m, shown())) refresh();
     };
     socket.onclose = function (event) {
