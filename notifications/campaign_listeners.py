@@ -27,7 +27,7 @@ from .models import Kind
 from .services import mark_stale_campaign_your_move, notify
 
 # Only the columns needed: the snapshot, the pools and the card records are large JSON.
-CAMPAIGN_FIELDS = ("id", "seq", "status", "to_move", "board", "bot", "outcome",
+CAMPAIGN_FIELDS = ("id", "seq", "status", "to_move", "board", "bot", "outcome", "time_control",
                    *(f"{who}__{f}" for who in ("french_player", "allied_player", "invited")
                      for f in ("id", "username", "email")))
 
@@ -68,4 +68,4 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
     opponent = next(u for side, u in humans.items() if side != mover)
     notify(humans[mover], Kind.YOUR_MOVE,
            words.campaign_your_move(c.pk, opponent.username, c.board or None, step), url,
-           campaign_id=c.pk)
+           campaign_id=c.pk, email_ok=(c.time_control or {}).get("kind") != "live")

@@ -3,6 +3,8 @@
 * A battle's ``deadline`` (the side to move runs out of time): warned when less than
   ``LIVE_WARNING`` (live) or ``CORRESPONDENCE_WARNING`` (correspondence) is left, once per
   battle and ``seq`` (the key), to the player to move (never the computer).
+* A campaign's ``deadline`` (one clock per side, RULINGS 16-o): the same limits, once per
+  campaign and ``seq``.
 * A tournament round's ``ends_at``: warned when less than ``ROUND_WARNING`` is left (or a
   quarter of the round, if shorter), once per round, to both players of each match not yet
   settled.
@@ -19,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, Status
+from campaigns.models import Campaign
 from tournaments.models import Match, Round
 
 from . import words
@@ -50,6 +53,27 @@ def warn_battles(now: datetime) -> int:
     return sent
 
 
+def warn_campaigns(now: datetime) -> int:
+    sent = 0
+    near = (Campaign.objects.filter(status="active", deadline__gt=now,
+                                    deadline__lte=now + CORRESPONDENCE_WARNING)
+            .select_related("french_player", "allied_player")
+            .only("id", "seq", "to_move", "deadline", "time_control", "french_player",
+                  "allied_player"))
+    for c in near:
+        live = (c.time_control or {}).get("kind") == "live"
+        if live and c.deadline > now + LIVE_WARNING:
+            continue
+        user = c.player(c.to_move) if c.to_move else None
+        if user is None:
+            continue  # the computer's clock never runs; nobody's move
+        if notify(user, Kind.DEADLINE_NEAR, words.campaign_deadline(c.pk, c.deadline),
+                  reverse("campaign", args=[c.pk]), campaign_id=c.pk,
+                  key=f"deadline:campaign:{c.pk}:{c.seq}"):
+            sent += 1
+    return sent
+
+
 def warn_rounds(now: datetime) -> int:
     sent = 0
     rounds = (Round.objects.filter(state=Round.State.PLAYING, ends_at__gt=now,
@@ -76,4 +100,4 @@ def warn_rounds(now: datetime) -> int:
 def warn(now: datetime | None = None) -> int:
     """Send every deadline warning due at ``now``; returns how many were sent."""
     now = now or timezone.now()
-    return warn_battles(now) + warn_rounds(now)
+    return warn_battles(now) + warn_campaigns(now) + warn_rounds(now)

@@ -83,6 +83,11 @@ def campaign_your_move(campaign_id: int, opponent: str, board: str | None,
     return f"Your move in {campaign_title(campaign_id)} against {opponent}: {what}."
 
 
+def campaign_deadline(campaign_id: int, deadline: datetime) -> str:
+    return (f"Your time in {campaign_title(campaign_id)} runs out at "
+            f"{deadline:%H:%M:%S} UTC on {deadline:%d %b}: make your move.")
+
+
 def campaign_invitation(campaign_id: int, creator: str, side: str) -> str:
     return (f"{creator} invites you to {campaign_title(campaign_id)}, the Campaign Game: you "
             f"would play the {SIDE_NAMES.get(side, side)} side.")

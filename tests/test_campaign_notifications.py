@@ -176,3 +176,36 @@ def test_badge_title_and_list_count_campaigns_in_one_query(
     html = client.get("/campaigns/").content.decode()
     assert 'href="/battles/" class="badge badge-move" data-testid="your-move-badge">' \
            "Your move (2)</a>" in html and "<title>(2) Campaigns" in html
+
+
+@pytest.mark.parametrize("kind", ["live", "correspondence"])
+def test_deadline_near_for_a_campaign_once_per_seq(user, other_user, monkeypatch, kind,
+                                                   django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.core import mail
+    from django.utils import timezone
+
+    from notifications import deadlines
+
+    for u in (user, other_user):
+        u.email = f"{u.username}@example.com"
+        u.save()
+    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    tc = ({"kind": "live", "base": 600, "increment": 5} if kind == "live"
+          else {"kind": "correspondence", "days": 2})
+    c = two_people(user, other_user, django_capture_on_commit_callbacks, time_control=tc)
+    mover = user if c.to_move == "french" else other_user
+    # "Your move" by e-mail only in correspondence: in a live campaign the player is at the page.
+    emailed = [m for m in mail.outbox if m.to == [mover.email] and "Your move" in m.subject]
+    assert bool(emailed) == (kind == "correspondence")
+    now = timezone.now()
+    near, far = (40, 90) if kind == "live" else (11 * 3600, 13 * 3600)
+    Campaign.objects.filter(pk=c.pk).update(deadline=now + timedelta(seconds=far))
+    assert deadlines.warn_campaigns(now) == 0  # not yet
+    Campaign.objects.filter(pk=c.pk).update(deadline=now + timedelta(seconds=near))
+    assert deadlines.warn(now) == 1 and deadlines.warn(now) == 0  # once per seq
+    note = Notification.objects.get(user=mover, kind=Kind.DEADLINE_NEAR)
+    assert note.key == f"deadline:campaign:{c.pk}:{c.seq}" and note.campaign_id == c.pk
+    assert "runs out at" in note.text and note.url == f"/campaigns/{c.pk}/"
+    assert_no_card_named([note.text])
