@@ -129,4 +129,11 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
         "pools": dict(c.pool_choices),
         "settings": dict(c.settings),
         "public": c.public,
+        "can_undo": mine and _can_undo(c, side),
     }
+
+
+def _can_undo(c: Campaign, side: str) -> bool:
+    from .undo import can_undo  # campaigns/undo.py: may my last action be taken back now
+
+    return can_undo(c, side)

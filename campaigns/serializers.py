@@ -76,3 +76,11 @@ class CampaignViewSerializer(serializers.Serializer):
     pools = serializers.DictField(child=serializers.CharField(), help_text="side -> pool kind.")
     settings = serializers.DictField()
     public = serializers.BooleanField()
+    can_undo = serializers.BooleanField(help_text="Whether undo/ would take back your last "
+                                        "action now (your turn on a board, no die rolled, no "
+                                        "card revealed since).")
+
+
+class CampaignUndoInput(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The campaign's seq you last saw (409 stale_seq "
+                                             "if it has moved on).")

@@ -195,7 +195,10 @@ def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board") -> li
     return boards
 
 
-def _context(request: HttpRequest, c: Campaign, *, error: str = "") -> dict[str, Any]:
+def _context(request: HttpRequest, c: Campaign, *, error: str = "",
+             posted: Mapping[str, str] | None = None) -> dict[str, Any]:
+    from .editing import split_context, undo_notes
+
     cv = selectors.campaign_view(c, request.user)
     side = cv["my_side"]
     cards = services.cards_of(c) if c.state is not None else None
@@ -233,6 +236,10 @@ def _context(request: HttpRequest, c: Campaign, *, error: str = "") -> dict[str,
         "poll": poll, "poll_seconds": POLL_SECONDS, "outcome": outcome,
         "pool_choices": PoolChoice.choices,
         "joinable": c.status == Status.WAITING and side is None,
+        "split": split_context(services.core_of(c), side, cv["legal_actions"], cards, posted)
+        if cards is not None and any(a.get("type") == "split" for a in cv["legal_actions"])
+        else None,
+        "undo_notes": undo_notes(cv["log"], side),
     }
 
 
