@@ -8,14 +8,20 @@
 
 from __future__ import annotations
 
+import os
+
 from celery import current_app, shared_task
 from django.conf import settings
 
 from . import services
 
+# The queue the campaign tasks go to (tests give a worker its own); None: the default queue.
+QUEUE = os.environ.get("EAGLES_CAMPAIGN_QUEUE") or None
+
 
 def send_bot_move(campaign_id: int, seq: int) -> None:
-    current_app.send_task("campaigns.bot_move", args=[campaign_id, seq])
+    options = {"queue": QUEUE} if QUEUE else {}
+    current_app.send_task("campaigns.bot_move", args=[campaign_id, seq], **options)
 
 
 @shared_task(name="campaigns.bot_move", acks_late=True)
