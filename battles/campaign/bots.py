@@ -18,6 +18,7 @@ from typing import Any
 from battles.bots import get_bot
 
 RETREAT_SHARE = 1 / 3
+RETREAT_ONLY_LOSING = False
 RANDOM_RETREAT = 0.05
 
 
@@ -27,6 +28,20 @@ def _strength(board: dict[str, Any], side: str) -> int:
     armies = {"french": ("french",), "allied": ("british", "prussian")}[side]
     decks = sum(n for army, n in board["decks"].items() if army in armies)
     return on_field + reserve + decks
+
+
+def lost_anyway(board: dict[str, Any], side: str, share: float | None = None,
+                losing: bool | None = None) -> bool:
+    """Whether ``side``'s battle on ``board`` (its own view) looks lost anyway: its cards
+    there (field, Reserve, decks) are under ``share`` of the enemy's and, with ``losing``,
+    it has also lost more cards there than the enemy (the battle goes against it, not
+    merely a smaller army by the split). Tuned in README.md."""
+    share = RETREAT_SHARE if share is None else share
+    losing = RETREAT_ONLY_LOSING if losing is None else losing
+    foe = "allied" if side == "french" else "french"
+    if _strength(board, side) >= share * _strength(board, foe):
+        return False
+    return not losing or len(board["eliminated"][side]) > len(board["eliminated"][foe])
 
 
 class CampaignBot:
@@ -49,11 +64,8 @@ class CampaignBot:
             if self.name == "random":
                 if rng.random() < RANDOM_RETREAT:
                     return retreat
-            elif view is not None:
-                b = view["boards"][board]
-                me, foe = retreat["side"], "allied" if retreat["side"] == "french" else "french"
-                if _strength(b, me) < RETREAT_SHARE * _strength(b, foe):
-                    return retreat
+            elif view is not None and lost_anyway(view["boards"][board], retreat["side"]):
+                return retreat
         plain = [{k: v for k, v in a.items() if k != "board"} for a in moves]
         bview = view["boards"][board] if (view is not None and self.bot.needs_view) else None
         pick = self.bot.choose(bview, plain, rng)
