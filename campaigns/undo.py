@@ -110,17 +110,31 @@ def refusal(campaign: Campaign, side: str, rows: Sequence[Row]) -> tuple[int | N
     return seq, ""
 
 
-def rows_of(campaign: Campaign) -> list[Row]:
-    return [tuple(r) for r in campaign.actions.filter(seq__lte=campaign.seq).order_by("seq")
-            .values_list("seq", "side", "action", "events")]
+def rows_of(campaign: Campaign, tail: int | None = None) -> list[Row]:
+    """The campaign's actions in seq order (``tail``: only the last ones)."""
+    qs = campaign.actions.filter(seq__lte=campaign.seq)
+    if tail is not None:
+        qs = qs.filter(seq__gt=campaign.seq - tail)
+    return [tuple(r) for r in qs.order_by("seq").values_list("seq", "side", "action", "events")]
+
+
+TAIL = 16  # the page asks on every view: the end of the log usually decides
 
 
 def can_undo(campaign: Campaign, side: str | None) -> bool:
-    """Whether ``undo`` would take back ``side``'s last action now (cheap refusals first)."""
+    """Whether ``undo`` would take back ``side``'s last action now (cheap refusals first;
+    the end of the log, the whole log only when the end cannot decide)."""
     if side is None or campaign.status != Status.ACTIVE or campaign.to_move != side \
             or not campaign.board:
         return False
-    return refusal(campaign, side, rows_of(campaign))[0] is not None
+    rows = rows_of(campaign, TAIL)
+    seq, why = refusal(campaign, side, rows)
+    if seq is None and campaign.seq > TAIL and (
+            why == "there is nothing to take back" or why.endswith("showed a card to your "
+                                                               "opponent")):
+        seq, why = refusal(campaign, side, rows_of(campaign))  # undos past the tail, or
+        # a card shown by an earlier action
+    return seq is not None
 
 
 def rebuild(campaign: Campaign, start: CoreCampaign, rows: Iterable[Any], dice_for

@@ -82,7 +82,7 @@ def test_a_deploy_is_taken_back_by_a_new_row_and_the_campaign_is_rebuilt(duel, o
     assert steps[-1][1] == before and steps[-3][1] == before
 
 
-def test_undos_nest_and_stop_at_the_opponents_action(duel, other_user):
+def test_undos_nest_and_stop_at_the_opponents_action(duel, other_user, monkeypatch):
     c = duel
     before, seq0 = snapshot(c), c.seq
     for _ in range(2):
@@ -90,6 +90,9 @@ def test_undos_nest_and_stop_at_the_opponents_action(duel, other_user):
         c.refresh_from_db()
     assert undo.undo(c.pk, other_user, c.seq) == seq0 + 2
     c.refresh_from_db()
+    monkeypatch.setattr(undo, "TAIL", 1)  # the end of the log cannot decide: the whole log
+    assert undo.rows_of(c, undo.TAIL)[0][2]["type"] == "undo"
+    assert undo.can_undo(c, "allied")
     assert undo.undo(c.pk, other_user, c.seq) == seq0 + 1
     c.refresh_from_db()
     assert snapshot(c) == before
