@@ -6,8 +6,10 @@ retreats and reinforcements are decided here:
 
 - split: ``random`` picks a proposal at random, ``greedy`` the first (historical) one;
 - reinforce: ``random`` at random, ``greedy`` always reinforces;
-- retreat (when offered): ``greedy`` retreats when its cards at that battle (field, Reserve,
-  decks) are under a third of the enemy's; ``random`` retreats one time in twenty.
+- retreat (when offered): ``greedy`` retreats when the battle looks lost anyway
+  (``lost_anyway``): its cards at that battle (field, Reserve, decks) are under half the
+  enemy's and it has lost more cards there than the enemy; ``random`` retreats one time in
+  twenty. Tuned with ``bench/campaign_retreat.py`` and ``simulate_campaign`` (README.md).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from typing import Any
 
 from battles.bots import get_bot
 
-RETREAT_SHARE = 1 / 3
-RETREAT_ONLY_LOSING = False
+RETREAT_SHARE = 1 / 2
+RETREAT_ONLY_LOSING = True
 RANDOM_RETREAT = 0.05
 
 
