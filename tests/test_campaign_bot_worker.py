@@ -30,6 +30,7 @@ def worker(tmp_path, monkeypatch):
 def small(monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
+    monkeypatch.setattr(services, "new_seed", lambda: 1815)
 
 
 def test_the_computers_campaign_moves_arrive_from_a_worker_once(catalogue, user, worker,

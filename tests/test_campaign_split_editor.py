@@ -126,3 +126,37 @@ def test_split_action_is_pure_and_names_a_bad_battle():
                       "decks": {"quatre-bras": [2], "ligny": [1, 9]}}
     with pytest.raises(Exception, match="card 3: choose one of Quatre Bras, Ligny"):
         split_action("french", ["quatre-bras", "ligny"], [3], {"card-3": ""})
+
+
+def test_the_allies_split_with_the_editor_in_the_second_phase(alice, user, other_user, small):
+    """Bob (Allied) concedes Quatre Bras and Ligny; in the second phase the Prussians may
+    fight at Wavre or Waterloo, so after the French the Allies split, with the same editor."""
+    from campaigns import selectors
+
+    c = services.create_campaign(user, "french", opponent="bob")
+    services.join_campaign(c.pk, other_user)
+    users = {"french": user, "allied": other_user}
+    prefer = ("retreat", "deployment_done", "end_phase", "end_turn", "pass", "roll_morale",
+              "keep", "split")
+    for _ in range(200):
+        c.refresh_from_db()
+        if c.phase == "second" and c.to_move == "allied":
+            break
+        legal = selectors.campaign_view(c, users[c.to_move])["legal_actions"]
+        kinds = [a["type"] for a in legal]
+        kind = next((k for k in prefer if k in kinds and (k != "retreat" or
+                                                          c.to_move == "allied")), kinds[0])
+        services.act(c.pk, users[c.to_move], c.seq, legal[kinds.index(kind)])
+    assert c.phase == "second" and c.state["step"] == "split"
+    bob = Client()
+    bob.force_login(other_user)
+    html = bob.get(f"/campaigns/{c.pk}/").content.decode()
+    free, forced = split_plan(services.core_of(c), "allied")
+    assert free and 'data-testid="split-editor"' in html
+    assert f'name="card-{free[0]}" value="waterloo"' in html
+    assert f'name="card-{free[0]}" value="wavre"' in html
+    assert not any(f'data-card="{n}"' in html for n in small["french"])
+    form = {"seq": str(c.seq), **{f"card-{n}": "waterloo" for n in free}}
+    assert bob.post(f"/campaigns/{c.pk}/split/", form).status_code == 302
+    c.refresh_from_db()
+    assert c.state["splits"]["allied"] == {"waterloo": sorted(free), "wavre": []}
