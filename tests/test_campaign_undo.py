@@ -224,3 +224,5 @@ def test_the_api_and_the_page(duel, user, other_user):
     for step in (last - 1, last):
         r = page.get(f"/campaigns/{c.pk}/replay/?step={step}")
         assert r.status_code == 200 and 'data-testid="board-quatre-bras"' in r.content.decode()
+    shown = r.content.decode()  # the last step is the undo
+    assert f"After action {last} (by the Allied): action {last - 1} taken back." in shown

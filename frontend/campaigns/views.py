@@ -306,4 +306,5 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "chart": mark_safe(losses_svg(shown.get("history") or ())),  # noqa: S308
         "timeline": _timeline(shown.get("history") or ()),
         "by": SIDE_NAMES.get(row.side, "") if row else "",
+        "undoes": row.action.get("undoes") if row and row.action.get("type") == "undo" else None,
     })
