@@ -124,6 +124,9 @@ def test_split_action_is_pure_and_names_a_bad_battle():
                           {"card-1": "ligny", "card-2": "quatre-bras", "card-9": "ligny"})
     assert action == {"type": "split", "side": "french",
                       "decks": {"quatre-bras": [2], "ligny": [1, 9]}}
+    odd = split_action("french", ["ligny"], [], {"card-²": "ligny", "card-" + "9" * 30: "ligny",
+                                                 "card-": "ligny", "card-5": "ligny"})
+    assert odd["decks"] == {"ligny": [5]}  # not numbers: ignored; 5 is named by the core
     with pytest.raises(Exception, match="card 3: choose one of Quatre Bras, Ligny"):
         split_action("french", ["quatre-bras", "ligny"], [3], {"card-3": ""})
 

@@ -77,9 +77,10 @@ def split_action(side: str, battles: list[str], free: list[int],
                            f"for it, not {raw!r}", field=f"{CARD_FIELD}{n}")
         decks[raw].append(n)
     for key, raw in posted.items():  # a card that is not one of the free cards
-        if key.startswith(CARD_FIELD) and key[len(CARD_FIELD):].isdigit() \
-                and int(key[len(CARD_FIELD):]) not in free and raw in decks:
-            decks[raw].append(int(key[len(CARD_FIELD):]))
+        number = key[len(CARD_FIELD):] if key.startswith(CARD_FIELD) else ""
+        if number.isascii() and number.isdigit() and len(number) < 10 \
+                and int(number) not in free and raw in decks:
+            decks[raw].append(int(number))
     return {"type": "split", "side": side, "decks": decks}
 
 
