@@ -17,8 +17,10 @@ from .serializers import (
     CampaignJoinInput,
     CampaignListSerializer,
     CampaignSummarySerializer,
+    CampaignUndoInput,
     CampaignViewSerializer,
 )
+from .undo import undo
 
 MAX_LIST = 200
 
@@ -120,4 +122,14 @@ class CampaignResign(CampaignAPIView):
                                "ended by time instead).")
     def post(self, request, pk):
         services.resign(pk, request.user)
+        return _view(request, pk)
+
+
+class CampaignUndo(CampaignAPIView):
+    @extend_schema(request=CampaignUndoInput, responses=CampaignViewSerializer,
+                   summary="Take back your last action on a board (your turn, before a die, a "
+                           "revealed card or a campaign decision); 409 cannot_undo with reason")
+    def post(self, request, pk):
+        data = _body(request)
+        undo(pk, request.user, data.get("seq"))
         return _view(request, pk)

@@ -10,4 +10,5 @@ urlpatterns = [
     path("campaigns/<int:pk>/join/", api.CampaignJoin.as_view(), name="campaign-join"),
     path("campaigns/<int:pk>/cancel/", api.CampaignCancel.as_view(), name="campaign-cancel"),
     path("campaigns/<int:pk>/resign/", api.CampaignResign.as_view(), name="campaign-resign"),
+    path("campaigns/<int:pk>/undo/", api.CampaignUndo.as_view(), name="campaign-undo"),
 ]

@@ -149,4 +149,11 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
         "rated": c.rated,
         **clocks_of(c),
         "expires_at": _iso(c.expires_at) if c.status == Status.WAITING else None,
+        "can_undo": mine and _can_undo(c, side),
     }
+
+
+def _can_undo(c: Campaign, side: str) -> bool:
+    from .undo import can_undo  # campaigns/undo.py: may my last action be taken back now
+
+    return can_undo(c, side)

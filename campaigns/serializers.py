@@ -100,3 +100,11 @@ class CampaignViewSerializer(serializers.Serializer):
     clocks = serializers.DictField(child=serializers.IntegerField(), help_text=CLOCKS_HELP)
     deadline = serializers.DateTimeField(allow_null=True, help_text=DEADLINE_HELP)
     expires_at = serializers.DateTimeField(allow_null=True, help_text=EXPIRES_HELP)
+    can_undo = serializers.BooleanField(help_text="Whether undo/ would take back your last "
+                                        "action now (your turn on a board, no die rolled, no "
+                                        "card revealed since).")
+
+
+class CampaignUndoInput(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The campaign's seq you last saw (409 stale_seq "
+                                             "if it has moved on).")

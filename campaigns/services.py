@@ -555,20 +555,29 @@ def setup_campaign(campaign: Campaign) -> CoreCampaign:
 
 
 def replay(campaign: Campaign) -> CoreCampaign:
-    """The state rebuilt from the setup and the action list (the snapshot is a cache).
-    Raises ``RuntimeError`` if an action's events differ from those recorded."""
-    c = setup_campaign(campaign)
-    for row in campaign.actions.order_by("seq"):
-        events = apply(c, row.action, dice_for(campaign.seed, row.seq))
-        if _plain(events) != row.events:
-            raise RuntimeError(f"campaign {campaign.pk}: action {row.seq} replays differently")
-    return c
+    """The state rebuilt from the setup and the actions still counting (undos and what they
+    took back skipped: ``undo.rebuild``); the snapshot is a cache. Raises ``RuntimeError``
+    if an action's events differ from those recorded."""
+    from .undo import rebuild
+
+    return rebuild(campaign, setup_campaign(campaign), campaign.actions.order_by("seq"),
+                   dice_for)
 
 
 def states(campaign: Campaign):
-    """(seq, core campaign) after each action, from the setup (seq 0): a replay's steps."""
+    """(seq, core campaign) after each action, from the setup (seq 0): a replay's steps. After
+    an undo the campaign is rebuilt without what it took back."""
+    from battles.engine.replay_file import is_undo
+
+    from .undo import rebuild
+
     c = setup_campaign(campaign)
     yield 0, c
+    done = []
     for row in campaign.actions.order_by("seq"):
-        apply(c, row.action, dice_for(campaign.seed, row.seq))
+        done.append(row)
+        if is_undo(row.action):
+            c = rebuild(campaign, setup_campaign(campaign), done, dice_for)
+        else:
+            apply(c, row.action, dice_for(campaign.seed, row.seq))
         yield row.seq, c

@@ -6,8 +6,10 @@ retreats and reinforcements are decided here:
 
 - split: ``random`` picks a proposal at random, ``greedy`` the first (historical) one;
 - reinforce: ``random`` at random, ``greedy`` always reinforces;
-- retreat (when offered): ``greedy`` retreats when its cards at that battle (field, Reserve,
-  decks) are under a third of the enemy's; ``random`` retreats one time in twenty.
+- retreat (when offered): ``greedy`` retreats when the battle looks lost anyway
+  (``lost_anyway``): its cards at that battle (field, Reserve, decks) are under half the
+  enemy's and it has lost more cards there than the enemy; ``random`` retreats one time in
+  twenty. Tuned with ``bench/campaign_retreat.py`` and ``simulate_campaign`` (README.md).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 
 from battles.bots import get_bot
 
-RETREAT_SHARE = 1 / 3
+RETREAT_SHARE = 1 / 2
+RETREAT_ONLY_LOSING = True
 RANDOM_RETREAT = 0.05
 
 
@@ -27,6 +30,20 @@ def _strength(board: dict[str, Any], side: str) -> int:
     armies = {"french": ("french",), "allied": ("british", "prussian")}[side]
     decks = sum(n for army, n in board["decks"].items() if army in armies)
     return on_field + reserve + decks
+
+
+def lost_anyway(board: dict[str, Any], side: str, share: float | None = None,
+                losing: bool | None = None) -> bool:
+    """Whether ``side``'s battle on ``board`` (its own view) looks lost anyway: its cards
+    there (field, Reserve, decks) are under ``share`` of the enemy's and, with ``losing``,
+    it has also lost more cards there than the enemy (the battle goes against it, not
+    merely a smaller army by the split). Tuned in README.md."""
+    share = RETREAT_SHARE if share is None else share
+    losing = RETREAT_ONLY_LOSING if losing is None else losing
+    foe = "allied" if side == "french" else "french"
+    if _strength(board, side) >= share * _strength(board, foe):
+        return False
+    return not losing or len(board["eliminated"][side]) > len(board["eliminated"][foe])
 
 
 class CampaignBot:
@@ -49,11 +66,8 @@ class CampaignBot:
             if self.name == "random":
                 if rng.random() < RANDOM_RETREAT:
                     return retreat
-            elif view is not None:
-                b = view["boards"][board]
-                me, foe = retreat["side"], "allied" if retreat["side"] == "french" else "french"
-                if _strength(b, me) < RETREAT_SHARE * _strength(b, foe):
-                    return retreat
+            elif view is not None and lost_anyway(view["boards"][board], retreat["side"]):
+                return retreat
         plain = [{k: v for k, v in a.items() if k != "board"} for a in moves]
         bview = view["boards"][board] if (view is not None and self.bot.needs_view) else None
         pick = self.bot.choose(bview, plain, rng)

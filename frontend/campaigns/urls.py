@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import edit_views, views
 
 # Included from frontend/urls.py under "campaigns/".
 urlpatterns = [
@@ -11,4 +11,6 @@ urlpatterns = [
     path("<int:pk>/cancel/", views.cancel, name="campaign-cancel"),
     path("<int:pk>/resign/", views.resign, name="campaign-resign"),
     path("<int:pk>/replay/", views.replay, name="campaign-replay"),
+    path("<int:pk>/undo/", edit_views.undo, name="campaign-undo"),
+    path("<int:pk>/split/", edit_views.split, name="campaign-split"),
 ]

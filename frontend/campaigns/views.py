@@ -204,7 +204,10 @@ def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board") -> li
     return boards
 
 
-def _context(request: HttpRequest, c: Campaign, *, error: str = "") -> dict[str, Any]:
+def _context(request: HttpRequest, c: Campaign, *, error: str = "",
+             posted: Mapping[str, str] | None = None) -> dict[str, Any]:
+    from .editing import split_context, undo_notes
+
     cv = selectors.campaign_view(c, request.user)
     side = cv["my_side"]
     cards = services.cards_of(c) if c.state is not None else None
@@ -238,6 +241,10 @@ def _context(request: HttpRequest, c: Campaign, *, error: str = "") -> dict[str,
         "clocks": clock_rows(cv, side), "time_control_text": clock.describe(cv["time_control"]),
         "pool_choices": PoolChoice.choices,
         "joinable": c.status == Status.WAITING and side is None,
+        "split": split_context(services.core_of(c), side, cv["legal_actions"], cards, posted)
+        if cards is not None and any(a.get("type") == "split" for a in cv["legal_actions"])
+        else None,
+        "undo_notes": undo_notes(cv["log"], side),
     }
 
 
@@ -304,4 +311,5 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "chart": mark_safe(losses_svg(shown.get("history") or ())),  # noqa: S308
         "timeline": _timeline(shown.get("history") or ()),
         "by": SIDE_NAMES.get(row.side, "") if row else "",
+        "undoes": row.action.get("undoes") if row and row.action.get("type") == "undo" else None,
     })

@@ -70,3 +70,45 @@ def test_a_campaign_against_the_computer_until_alice_resigns(logged_in_page, liv
     assert c.status == "finished" and c.outcome["reason"] == "resigned"
     page.get_by_test_id("replay-link").click()
     expect(page.get_by_test_id("replay-step")).to_contain_text("The start.")
+
+
+def test_a_campaign_against_the_computer_ends_by_itself_when_alice_concedes_both_battles(
+        logged_in_page, live_server, worker):
+    """alice (French) concedes Quatre Bras and Ligny with the page's Retreat button at the
+    first chance (16.0: retreat, the battle is conceded); the computer plays its side as it
+    is asked; with both first battles lost the campaign ends by itself: the Allies win it,
+    nobody resigned."""
+    page = logged_in_page
+    page.goto("/campaigns/")
+    page.select_option("#nc-side", "french")
+    page.select_option("#nc-bot", "random")
+    page.get_by_test_id("create-campaign").click()
+    page.wait_for_url("**/campaigns/*/")
+    c = Campaign.objects.get()
+    page.route(f"**/campaigns/{c.pk}/", lambda route: route.fulfill(response=route.fetch()))
+    prefer = ("retreat", "deployment_done", "end_phase", "end_turn", "pass", "roll_morale",
+              "keep", "split")
+    retreats = 0
+    for _ in range(200):
+        c.refresh_from_db()
+        if c.status != "active":
+            break
+        if c.to_move == "allied":
+            assert worker[-1] == (c.pk, c.seq)  # asked for the computer's move at this seq
+            assert tasks.bot_move(c.pk, c.seq) >= 1
+            continue
+        page.goto(f"/campaigns/{c.pk}/")
+        expect(page.get_by_test_id("campaign-play")).to_have_attribute("data-seq", str(c.seq))
+        buttons = page.get_by_test_id("actions").get_by_test_id("action")
+        kinds = [buttons.nth(i).get_attribute("data-type") for i in range(buttons.count())]
+        kind = next((k for k in prefer if k in kinds), kinds[0])
+        retreats += kind == "retreat"
+        buttons.nth(kinds.index(kind)).click()
+        page.wait_for_load_state()
+    c.refresh_from_db()
+    assert c.status == "finished" and retreats == 2
+    assert c.outcome["winner"] == "allied" and c.outcome["reason"] == "campaign"
+    assert {r["reason"] for r in c.outcome["results"].values()} == {"retreat"}
+    expect(page.get_by_test_id("outcome")).to_have_text(
+        "The Allied win the campaign. Replay it")
+    expect(page.get_by_test_id("timeline")).to_contain_text("The French retreat from Ligny")

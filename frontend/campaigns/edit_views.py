@@ -1,0 +1,58 @@
+"""The campaign page's Undo button and split editor (thin: ``campaigns.undo.undo`` and
+``campaigns.services.act`` decide; ``editing`` builds the form's rows and the action)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from battles.campaign import split_plan
+from campaigns import services
+from campaigns.undo import undo as undo_service
+from config.errors import Conflict, ServiceError
+from frontend.errors import page_message, refuse
+
+from .editing import split_action
+from .views import TEMPLATES, _campaign, _context, _int_or_raw
+
+
+def _refused(request: HttpRequest, pk, exc: ServiceError, **extra) -> HttpResponse:
+    refuse(exc)
+    c = _campaign(request, pk)
+    return render(request, TEMPLATES + "campaign.html",
+                  _context(request, c, error=page_message(exc, capitalise=True), **extra),
+                  status=exc.status)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back my last action on a board; a refusal (409 ``cannot_undo``, ``stale_seq``)
+    shows the page with the reason."""
+    c = _campaign(request, pk)
+    try:
+        undo_service(c.pk, request.user, _int_or_raw(request.POST.get("seq", "")))
+    except ServiceError as exc:
+        return _refused(request, pk, exc)
+    return redirect("campaign", pk=pk)
+
+
+@login_required
+@require_POST
+def split(request: HttpRequest, pk: int) -> HttpResponse:
+    """The split editor's form: one choice per free card -> one ``split`` action."""
+    c = _campaign(request, pk)
+    side = services.side_of(c, request.user)
+    core = services.core_of(c)
+    posted = request.POST
+    try:
+        if side is None or core is None or c.to_move != side or core.step != "split":
+            raise Conflict("there is no split for you to make now", seq=c.seq)
+        free, forced = split_plan(core, side)
+        action = split_action(side, list(forced), free, posted)
+        services.act(c.pk, request.user, _int_or_raw(posted.get("seq", "")), action)
+    except ServiceError as exc:
+        return _refused(request, pk, exc, posted=posted)
+    return redirect("campaign", pk=pk)
