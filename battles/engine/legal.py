@@ -327,13 +327,11 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 
     out: list[dict] = []
     append = out.append
+    pfacts = _piece_facts(cards)
     for p in idx.own[s]:
         if p.fired:
             continue  # 7.0 a card that fired or shocked does nothing more this turn
-        c = cards[p.num]
-        kind = c.kind
-        troop = kind in TROOPS
-        prussian = waterloo and c.army == "prussian"
+        c, kind, troop, prussian, limit = pfacts[p.num]
         if not troop and (kind != "general" or not p.up):
             if not p.up and not p.moves and (p.place >> 2) == s and \
                     (not over or limits_ok(c, p, p.place, res)):
@@ -345,7 +343,6 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         m = p.moves
         src_eng = eng[src]
         # ---- moves (8.0-8.4)
-        limit = 2 if kind in _TWO_MOVES else 1
         if m and not tokens[src] and (m >= limit or last_mover != pid) and \
                 not (kind == "artillery" and c.horse and m == 1) and \
                 not (kind == "infantry" and not src_eng and not p.formed):
@@ -368,7 +365,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 dsts.append(res)
             # across the Middle Ground to the facing Position
             dst = 8 - src
-            if not (prussian and dst not in PRUSSIAN_PLACES):
+            if not (prussian and waterloo and dst not in PRUSSIAN_PLACES):
                 dst_enemy = foe_pres[dst]
                 if src_eng:
                     go = not (second or own_src or dst_enemy or p.eng)
@@ -583,6 +580,20 @@ def _card_facts(cards) -> dict[int, tuple]:
                         key, kind == "general" and c.cos, kind in TROOPS)
         try:
             cards._card_facts = got
+        except AttributeError:  # a plain dict of cards: no cache
+            pass
+    return got
+
+
+def _piece_facts(cards) -> dict[int, tuple]:
+    """card number -> (card, kind, troop card, Prussian, Battle Moves a turn (8.3: two for
+    Cavalry and Generals)), read by ``combat_actions`` for every piece, once per card table."""
+    got = getattr(cards, "_piece_facts", None)
+    if got is None or len(got) != len(cards):
+        got = {num: (c, c.kind, c.kind in TROOPS, c.army == "prussian",
+                     2 if c.kind in _TWO_MOVES else 1) for num, c in cards.items()}
+        try:
+            cards._piece_facts = got
         except AttributeError:  # a plain dict of cards: no cache
             pass
     return got

@@ -77,8 +77,10 @@ def capture(st: State, events: list[dict], idx=None) -> None:
     """11.5: vacant terrain (or terrain whose defenders routed) is captured at once by
     enemy Infantry in its Position."""
     idx = idx if idx is not None else index(st)
-    cards = st.cards
     ter = idx.ter
+    if True not in ter:
+        return  # no face-up Terrain on the field (the usual case)
+    cards = st.cards
     for pos in POSITIONS:
         if not ter[pos]:
             continue

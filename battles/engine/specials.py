@@ -121,11 +121,14 @@ def special_actions(st: State, idx: list[list[Piece]], side: int) -> list[dict]:
     window = WINDOWS.get((st.phase, st.step))
     if window is None:
         return []
+    cards = st.cards
+    wanted = _by_window(cards).get(window)
+    reserve = st.reserve[side]
+    if not wanted or wanted.isdisjoint(reserve):
+        return []  # the usual case: no Special of this window in the Reserve
     out: list[dict] = []
     seen = set()
-    cards = st.cards
-    wanted = _by_window(cards).get(window, ())
-    for num in st.reserve[side]:
+    for num in reserve:
         if num not in wanted or num in seen:
             continue
         seen.add(num)
