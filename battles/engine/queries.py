@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import facing, front, owner
 from .cards import Card
+from .compiled import mypyc_attr
 from .state import Piece, State
 
 
+@mypyc_attr(native_class=False)
 class Field(list):
     """Pieces by place (11 places, piece-id order), with per-place summaries computed once:
     ``eng[place]`` engaged (8.1), ``pres[side][place]`` any non-terrain card of the side,
@@ -17,6 +21,14 @@ class Field(list):
     A snapshot of where the pieces are: read-only for its users."""
 
     __slots__ = ("eng", "pres", "stk", "gen", "ter", "own", "key", "memo")
+    eng: list[bool]
+    pres: tuple[list[bool], list[bool]]
+    stk: tuple[list[int], list[int]]
+    gen: tuple[list[Any], list[Any]]
+    ter: list[bool]
+    own: tuple[list[Piece], list[Piece]]
+    key: tuple[int, int]
+    memo: dict[Any, Any]
 
 
 _CODE = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a troop card (3)
@@ -224,7 +236,7 @@ def targets_at(st: State, here: list[Piece], side: int) -> list[Piece]:
     return [p for p in here if p.side == side and counts_as_troop(st, p)]
 
 
-def rivers(st: State, idx: list[list[Piece]], pos: int) -> list[Piece]:
+def rivers(st: State, idx: Field, pos: int) -> list[Piece]:
     return [p for p in idx[front(pos)] if p.up]
 
 
