@@ -3,7 +3,7 @@ random vs random and greedy vs greedy, plus a cProfile of Waterloo random vs ran
 
     .venv/bin/python bench/engine.py [--seconds 2] [--no-profile]
     .venv/bin/python bench/engine.py --compare [REF] [--seconds 4]
-    .venv/bin/python bench/engine.py --mypyc [--mypyc-python PY] [--seconds 4]
+    .venv/bin/python bench/engine.py --mypyc [--mypyc-python PY] [--compare [REF]] [--seconds 4]
 
 ``--compare REF`` (default 79174da, the engine before issue 14's speed work) plays the same
 complete random-vs-random battles (``battles.engine.play_random``, same seeds) with the
@@ -18,7 +18,8 @@ both engines played identical battles (same outcomes and step counts).
 mypy config that does not check ``game``) into a temporary copy, prints the compile time,
 checks that the compiled and the pure engine give the same actions and events byte for byte
 (``play_random(record=True)``, 20 battles of each), then times them as ``--compare`` does
-(before = pure, after = compiled). Nothing compiled is kept.
+(before = pure, after = compiled; with ``--compare REF``, before = REF's engine). Nothing
+compiled is kept.
 
 Battles are played by battles.simulate.play_game (the same loop as `manage.py simulate`:
 legal_actions, the bot's choice, apply with check=False; the view is built only for bots
@@ -145,8 +146,9 @@ MYPYC_MODULES = ("board", "cards", "combat", "effects", "engine", "legal", "mora
                  "phases", "queries", "specials", "state", "random_play", "view")
 
 
-def mypyc(python: str, seconds: float) -> None:
-    """The working tree's engine compiled by mypyc against the same engine uncompiled."""
+def mypyc(python: str, seconds: float, ref: str | None = None) -> None:
+    """The working tree's engine compiled by mypyc against the same engine uncompiled (or,
+    with ``ref``, against the engine of that git revision)."""
     import shutil
 
     cpus = sorted(os.sched_getaffinity(0))
@@ -175,8 +177,12 @@ def mypyc(python: str, seconds: float) -> None:
             if a[1] != b[1]:
                 raise SystemExit(f"{battle}: the compiled engine plays differently")
         print("compiled and pure engines: the same actions and events (20 battles each)")
-        print(f"random vs random, play_random, same seeds; before = pure, after = compiled; "
-              f"one core (cpu {cpus[-1]}), CPU seconds, ~{seconds:g} s per engine")
+        if ref:
+            pure.close()
+            extract(ref, tree / "ref")
+            pure = Worker(tree / "ref")
+        print(f"random vs random, play_random, same seeds; before = {ref or 'pure'}, after = "
+              f"compiled; one core (cpu {cpus[-1]}), CPU seconds, ~{seconds:g} s per engine")
         side_by_side(pure, compiled, seconds)
 
 
@@ -220,7 +226,7 @@ def main() -> None:
                     help="a Python (same version) that can import mypy, to compile with")
     args = ap.parse_args()
     if args.mypyc:
-        mypyc(args.mypyc_python, args.seconds)
+        mypyc(args.mypyc_python, args.seconds, args.compare)
         return
     if args.compare:
         compare(args.compare, args.seconds)
