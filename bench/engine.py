@@ -3,6 +3,7 @@ random vs random and greedy vs greedy, plus a cProfile of Waterloo random vs ran
 
     .venv/bin/python bench/engine.py [--seconds 2] [--no-profile]
     .venv/bin/python bench/engine.py --compare [REF] [--seconds 4]
+    .venv/bin/python bench/engine.py --mypyc [--mypyc-python PY] [--compare [REF]] [--seconds 4]
 
 ``--compare REF`` (default 79174da, the engine before issue 14's speed work) plays the same
 complete random-vs-random battles (``battles.engine.play_random``, same seeds) with the
@@ -11,6 +12,14 @@ engine of git revision REF and with the working tree's, each in its own subproce
 archive``), both pinned to one core, in interleaved chunks (CPU time of each chunk); prints
 battles/s before and after per battle, the ratio, and the median ratio. It also checks that
 both engines played identical battles (same outcomes and step counts).
+
+``--mypyc`` compiles the working tree's engine with mypyc (``mypy`` must be importable by
+``--mypyc-python``, default this Python; the scratch copy gets ``battles/__init__.py`` and a
+mypy config that does not check ``game``) into a temporary copy, prints the compile time,
+checks that the compiled and the pure engine give the same actions and events byte for byte
+(``play_random(record=True)``, 20 battles of each), then times them as ``--compare`` does
+(before = pure, after = compiled; with ``--compare REF``, before = REF's engine). Nothing
+compiled is kept.
 
 Battles are played by battles.simulate.play_game (the same loop as `manage.py simulate`:
 legal_actions, the bot's choice, apply with check=False; the view is built only for bots
@@ -73,12 +82,14 @@ from battles.engine import load_cards, play_random
 from cards.catalogue.file import catalogue_records
 cards = load_cards(catalogue_records())
 for line in sys.stdin:
-    battle, first, count = line.split()
+    battle, first, count, *full = line.split()  # "full": digest every action and event
     h = hashlib.sha256()
     t = time.process_time()
     for i in range(int(first), int(first) + int(count)):
-        g = play_random(battle, f"compare:{i}", cards=cards)
+        g = play_random(battle, f"compare:{i}", cards=cards, record=bool(full))
         h.update(repr((sorted(g.state.outcome.items()), g.steps)).encode())
+        if full:
+            h.update(repr((g.actions, g.events)).encode())
     print(time.process_time() - t, h.hexdigest()[:16], flush=True)
 """
 
@@ -87,13 +98,15 @@ class Worker:
     """One engine in a subprocess (its tree first on sys.path)."""
 
     def __init__(self, tree: Path) -> None:
+        self.tree = tree
         self.proc = subprocess.Popen([sys.executable, "-c", WORKER, str(tree)], text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      cwd=tree)
 
-    def play(self, battle: str, first: int, count: int) -> tuple[float, str]:
+    def play(self, battle: str, first: int, count: int, full: bool = False
+             ) -> tuple[float, str]:
         assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(f"{battle} {first} {count}\n")
+        self.proc.stdin.write(f"{battle} {first} {count}{' full' if full else ''}\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -122,33 +135,83 @@ def compare(ref: str, seconds: float) -> None:
     os.sched_setaffinity(0, {cpus[-1]})  # one core for both workers (inherited)
     with tempfile.TemporaryDirectory(prefix="eagles-engine-ref-") as tmp:
         extract(ref, Path(tmp))
-        before, after = Worker(Path(tmp)), Worker(ROOT)
         print(f"random vs random, play_random, same seeds; before = {ref}, after = working "
               f"tree; one core (cpu {cpus[-1]}), CPU seconds, ~{seconds:g} s per engine")
-        print(f"{'battle':<12} {'before/s':>9} {'after/s':>9} {'ratio':>6}  same games")
-        ratios = []
-        for battle in BATTLES:
-            cpu_b, _ = before.play(battle, 0, 1)  # warm up and size the chunks
-            after.play(battle, 0, 1)
-            chunk = max(1, round(0.25 / max(cpu_b, 1e-3)))
-            tb = ta = 0.0
-            games, same, first, rnd = 0, True, 1, 0
-            while tb < seconds or rnd < 4:
-                order = (before, after) if rnd % 2 == 0 else (after, before)
-                res = {w: w.play(battle, first, chunk) for w in order}
-                tb += res[before][0]
-                ta += res[after][0]
-                same &= res[before][1] == res[after][1]
-                games += chunk
-                first += chunk
-                rnd += 1
-            rb, ra = games / tb, games / ta
-            ratios.append(ra / rb)
-            print(f"{battle:<12} {rb:9.1f} {ra:9.1f} {ra / rb:6.2f}  "
-                  f"{'yes' if same else 'NO'} ({games} battles each)")
-        print(f"median ratio {statistics.median(ratios):.2f} (min {min(ratios):.2f})")
-        before.close()
-        after.close()
+        side_by_side(Worker(Path(tmp)), Worker(ROOT), seconds)
+
+
+# Modules mypyc compiles (dice.SeededDice's __next__ makes C that gcc refuses; position,
+# replay_file and the package __init__ are not on the hot path).
+MYPYC_MODULES = ("board", "cards", "combat", "effects", "engine", "legal", "morale", "moves",
+                 "phases", "queries", "specials", "state", "random_play", "view")
+
+
+def mypyc(python: str, seconds: float, ref: str | None = None) -> None:
+    """The working tree's engine compiled by mypyc against the same engine uncompiled (or,
+    with ``ref``, against the engine of that git revision)."""
+    import shutil
+
+    cpus = sorted(os.sched_getaffinity(0))
+    with tempfile.TemporaryDirectory(prefix="eagles-engine-mypyc-") as tmp:
+        tree = Path(tmp)
+        for part in ("battles/engine", "game", "cards/catalogue", "cards/data"):
+            shutil.copytree(ROOT / part, tree / part,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        (tree / "battles/__init__.py").touch()  # mypyc names modules by their package
+        (tree / "mypy.ini").write_text("[mypy]\n[mypy-game.*]\nignore_errors = True\n")
+        start = time.perf_counter()
+        cpu = os.times()
+        run = subprocess.run([python, "-m", "mypyc", "--config-file", "mypy.ini",
+                              *(f"battles/engine/{m}.py" for m in MYPYC_MODULES)],
+                             cwd=tree, capture_output=True, text=True)
+        used = os.times()
+        if run.returncode:
+            raise SystemExit(f"mypyc failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+        built = sorted(p.name.split(".")[0] for p in (tree / "battles/engine").glob("*.so"))
+        print(f"mypyc: {len(built)} modules compiled in {time.perf_counter() - start:.1f} s "
+              f"(children's CPU {used.children_user - cpu.children_user:.1f} s)")
+        os.sched_setaffinity(0, {cpus[-1]})
+        pure, compiled = Worker(ROOT), Worker(tree)
+        for battle in BATTLES:  # the same actions and events, byte for byte
+            a, b = pure.play(battle, 0, 20, full=True), compiled.play(battle, 0, 20, full=True)
+            if a[1] != b[1]:
+                raise SystemExit(f"{battle}: the compiled engine plays differently")
+        print("compiled and pure engines: the same actions and events (20 battles each)")
+        if ref:
+            pure.close()
+            extract(ref, tree / "ref")
+            pure = Worker(tree / "ref")
+        print(f"random vs random, play_random, same seeds; before = {ref or 'pure'}, after = "
+              f"compiled; one core (cpu {cpus[-1]}), CPU seconds, ~{seconds:g} s per engine")
+        side_by_side(pure, compiled, seconds)
+
+
+def side_by_side(before: Worker, after: Worker, seconds: float) -> None:
+    """Both engines play the same seeds in interleaved chunks; a line per battle."""
+    print(f"{'battle':<12} {'before/s':>9} {'after/s':>9} {'ratio':>6}  same games")
+    ratios = []
+    for battle in BATTLES:
+        cpu_b, _ = before.play(battle, 0, 1)  # warm up and size the chunks
+        after.play(battle, 0, 1)
+        chunk = max(1, round(0.25 / max(cpu_b, 1e-3)))
+        tb = ta = 0.0
+        games, same, first, rnd = 0, True, 1, 0
+        while tb < seconds or rnd < 4:
+            order = (before, after) if rnd % 2 == 0 else (after, before)
+            res = {w: w.play(battle, first, chunk) for w in order}
+            tb += res[before][0]
+            ta += res[after][0]
+            same &= res[before][1] == res[after][1]
+            games += chunk
+            first += chunk
+            rnd += 1
+        rb, ra = games / tb, games / ta
+        ratios.append(ra / rb)
+        print(f"{battle:<12} {rb:9.1f} {ra:9.1f} {ra / rb:6.2f}  "
+              f"{'yes' if same else 'NO'} ({games} battles each)")
+    print(f"median ratio {statistics.median(ratios):.2f} (min {min(ratios):.2f})")
+    before.close()
+    after.close()
 
 
 def main() -> None:
@@ -157,7 +220,14 @@ def main() -> None:
     ap.add_argument("--no-profile", action="store_true")
     ap.add_argument("--compare", nargs="?", const=DEFAULT_REF, metavar="REF",
                     help=f"before/after against git revision REF (default {DEFAULT_REF})")
+    ap.add_argument("--mypyc", action="store_true",
+                    help="the working tree's engine compiled by mypyc against it uncompiled")
+    ap.add_argument("--mypyc-python", default=sys.executable,
+                    help="a Python (same version) that can import mypy, to compile with")
     args = ap.parse_args()
+    if args.mypyc:
+        mypyc(args.mypyc_python, args.seconds, args.compare)
+        return
     if args.compare:
         compare(args.compare, args.seconds)
         return

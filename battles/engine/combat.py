@@ -6,7 +6,7 @@ from .board import SIDES, facing, owner
 from .cards import Card
 from .dice import Roller
 from .effects import modifier
-from .queries import general_at, index, is_decoy, targets_at, terrain_of
+from .queries import Field, general_at, index, is_decoy, targets_at, terrain_of
 from .state import COLUMN, LINE, SQUARE, Piece, State
 
 
@@ -22,7 +22,7 @@ def _allowed(st: State, cands: list[Piece]) -> list[Piece]:
     return fresh if fresh else cands
 
 
-def fire_targets(st: State, idx: list[list[Piece]], p: Piece) -> list[Piece]:
+def fire_targets(st: State, idx: Field, p: Piece) -> list[Piece]:
     """Enemy cards this card may Fire at now (7.21-7.24, 11.2)."""
     c = st.cards[p.num]
     if p.fired or is_decoy(st, p) or not c.troop:
@@ -54,7 +54,7 @@ def fire_targets(st: State, idx: list[list[Piece]], p: Piece) -> list[Piece]:
     return out
 
 
-def shock_targets(st: State, idx: list[list[Piece]], p: Piece) -> list[Piece]:
+def shock_targets(st: State, idx: Field, p: Piece) -> list[Piece]:
     """7.3x: who this card may Shock now."""
     c = st.cards[p.num]
     if p.fired or p.moves or not p.up and is_decoy(st, p):

@@ -20,7 +20,7 @@ from .moves import do_move
 from .phases import discard_effects, end_turn, reinforce, settle, start_turn
 from .queries import current, engaged, index, shifted
 from .specials import apply_remove_hits, play_special
-from .state import FORMATIONS, Piece, State
+from .state import FORMATIONS, Piece, State, is_over
 
 Event = dict[str, Any]
 
@@ -28,7 +28,7 @@ Event = dict[str, Any]
 def _well_formed(st: State, action: dict) -> None:
     if not isinstance(action, dict) or action.get("side") not in SIDE_INDEX:
         raise IllegalAction(f"not an action: {action!r}")
-    if st.outcome is not None:
+    if is_over(st):
         raise IllegalAction("the battle is over")
 
 
@@ -51,7 +51,7 @@ def apply(st: State, action: dict, dice: Iterable[int] | None = None, *, check: 
         check_action(st, action)
     else:
         _well_formed(st, action)
-    handler = HANDLERS.get(action.get("type"))
+    handler = HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
     if handler is None:
         raise IllegalAction(f"unknown action type {action.get('type')!r}")
     roller = Roller(dice)
@@ -143,7 +143,7 @@ def _move(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
     engaging = dst != 4 * s and index(st).pres[1 - s][dst]  # 8.1 moving into enemy cards
     p = do_move(st, s, a, ev)
     settle(st, ev)  # 8.1: revealed once the card has completed its movement
-    if engaging and st.outcome is None and st.reserve[1 - s] and p is not None and \
+    if engaging and not is_over(st) and st.reserve[1 - s] and p is not None and \
             p.pid in st.pieces and index(st).eng[dst]:
         # RULINGS 13.0-f: the enemy may answer an engagement with enemy_combat specials
         # (the window opens on public facts only: a non-empty Reserve)
@@ -199,7 +199,7 @@ def _roll_morale(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) ->
 def _morale(st: State, roller: Roller, ev: list[Event]) -> None:
     apply_remove_hits(st, ev)
     resolve_morale(st, roller, ev)
-    if st.outcome is None:
+    if not is_over(st):
         discard_effects(st, ev)
         st.phase, st.step, st.priority = "combat", "main", st.active
 
@@ -208,7 +208,7 @@ def _pass(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
     if st.phase == "morale":
         _morale(st, roller, ev)
         return
-    pend = st.pending
+    pend: Any = st.pending
     st.pending = None
     st.step, st.priority = "main", st.active
     if pend["type"] == "move":
@@ -220,7 +220,7 @@ def _pass(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
 
 def _end_phase(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None:
     settle(st, ev)
-    if st.outcome is not None:
+    if is_over(st):
         return
     discard_effects(st, ev)
     reinforce(st, ev)  # 5.0 phase 3, 10.0

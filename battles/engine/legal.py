@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import (
     FRONTS,
     PLACE_NAMES,
@@ -31,12 +33,12 @@ from .moves import (
 )
 from .queries import Field, engaged, index, is_decoy, on_field
 from .specials import playable, special_actions
-from .state import COLUMN, FORMATIONS, Piece, State
+from .state import COLUMN, FORMATIONS, Piece, State, is_over
 
 
 def legal_actions(st: State, side: str) -> list[dict]:
     s = SIDE_INDEX[side]
-    if st.outcome is not None or st.priority != s:
+    if is_over(st) or st.priority != s:
         return []
     idx = index(st)
     phase, step = st.phase, st.step
@@ -86,7 +88,7 @@ def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     return out
 
 
-def piece_actions(st: State, idx: list[list[Piece]], s: int, p: Piece) -> list[dict]:
+def piece_actions(st: State, idx: Field, s: int, p: Piece) -> list[dict]:
     c = st.cards[p.num]
     side = SIDES[s]
     out = move_actions(st, idx, s, c, p, {"piece": p.pid}) if (
@@ -103,17 +105,17 @@ def piece_actions(st: State, idx: list[list[Piece]], s: int, p: Piece) -> list[d
     if c.kind == "infantry":
         # 9.0 engaged infantry spend their Move; unengaged ones change freely (once a turn)
         if (p.moves == 0) if idx.eng[p.place] else not p.formed:
-            for f, name in enumerate(FORMATIONS):
-                if f != p.form:
+            for fi, name in enumerate(FORMATIONS):
+                if fi != p.form:
                     out.append({"type": "change_formation", "side": side, "piece": p.pid,
                                 "formation": name})
     if p.moves == 0 and not p.occ:
-        for t in occupy_options(st, idx, s, c, p.place):
-            out.append({"type": "occupy", "side": side, "piece": p.pid, "terrain": t})
+        for tid in occupy_options(st, idx, s, c, p.place):
+            out.append({"type": "occupy", "side": side, "piece": p.pid, "terrain": tid})
     return out
 
 
-def terrain_action(st: State, idx: list[list[Piece]], s: int, num: int, deploying: bool
+def terrain_action(st: State, idx: Field, s: int, num: int, deploying: bool
                    ) -> dict | None:
     """4.2/11.0: Terrain only in its own battle and printed Position, only in a friendly
     unengaged Position, face-up; a River goes to the Middle Ground in front (11.3)."""
@@ -126,7 +128,7 @@ def terrain_action(st: State, idx: list[list[Piece]], s: int, num: int, deployin
     return {"type": "play_terrain", "side": SIDES[s], "card": num}
 
 
-def decoy_actions(st: State, idx: list[list[Piece]], s: int, num: int, kind: str
+def decoy_actions(st: State, idx: Field, s: int, num: int, kind: str
                   ) -> list[dict]:
     """14.0: a General, Special or Terrain face-down in an unengaged own Position."""
     out = []
@@ -138,7 +140,7 @@ def decoy_actions(st: State, idx: list[list[Piece]], s: int, num: int, kind: str
     return out
 
 
-def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
+def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
     """4.1 Battle Deployment: 1-4 face-down cards per Position; Generals and Terrain face-up
     beyond the limit."""
     side = SIDES[s]
@@ -193,9 +195,9 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
                     append({"type": "deploy", "side": side, "card": num,
                             "to": PLACE_NAMES[pos]})
         elif kind == "terrain":
-            t = terrain_action(st, idx, s, num, deploying=True)
-            if t:
-                append(t)
+            ta = terrain_action(st, idx, s, num, deploying=True)
+            if ta:
+                append(ta)
         if decoys and not c.troop:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
     out.extend(special_actions(st, idx, s))
@@ -204,7 +206,7 @@ def deploy_actions(st: State, idx: list[list[Piece]], s: int) -> list[dict]:
     return out
 
 
-def deployment_complete(st: State, idx: list[list[Piece]], s: int, can_deploy: bool) -> bool:
+def deployment_complete(st: State, idx: Field, s: int, can_deploy: bool) -> bool:
     """4.1: at least one card in each Position, unless nothing more can be deployed
     (RULINGS 4.1-b)."""
     if all(any(q.side == s for q in idx[pos]) for pos in positions(s)):
@@ -262,6 +264,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 if ts:
                     terrains.append((place, ts))
         facts = idx.memo[("combat", s)] = (rivers_, terrains, {})
+    cand_memo: Any
     rivers_, terrains, cand_memo = facts
     # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
     # (None: a special may lift the limit for some cards, asked per card)
@@ -316,7 +319,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             counted.append(LimitCounts(st, idx, s))
         return limits_ok_counted(counted[0], c, p, dst)
 
-    def occupy(c, place: int) -> list:
+    def occupy(c, place: int) -> Any:
         if not terrain_at[place] or c.kind not in TROOPS:
             return ()
         key = (place, c.kind == "infantry")
@@ -327,13 +330,11 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
 
     out: list[dict] = []
     append = out.append
+    pfacts = _piece_facts(cards)
     for p in idx.own[s]:
         if p.fired:
             continue  # 7.0 a card that fired or shocked does nothing more this turn
-        c = cards[p.num]
-        kind = c.kind
-        troop = kind in TROOPS
-        prussian = waterloo and c.army == "prussian"
+        c, kind, troop, prussian, limit = pfacts[p.num]
         if not troop and (kind != "general" or not p.up):
             if not p.up and not p.moves and (p.place >> 2) == s and \
                     (not over or limits_ok(c, p, p.place, res)):
@@ -345,7 +346,6 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         m = p.moves
         src_eng = eng[src]
         # ---- moves (8.0-8.4)
-        limit = 2 if kind in _TWO_MOVES else 1
         if m and not tokens[src] and (m >= limit or last_mover != pid) and \
                 not (kind == "artillery" and c.horse and m == 1) and \
                 not (kind == "infantry" and not src_eng and not p.formed):
@@ -368,7 +368,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 dsts.append(res)
             # across the Middle Ground to the facing Position
             dst = 8 - src
-            if not (prussian and dst not in PRUSSIAN_PLACES):
+            if not (prussian and waterloo and dst not in PRUSSIAN_PLACES):
                 dst_enemy = foe_pres[dst]
                 if src_eng:
                     go = not (second or own_src or dst_enemy or p.eng)
@@ -484,7 +484,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
         if num in seen:
             continue
         seen.add(num)
-        kind, special, prussian, exempt, key, cos, troop = facts[num]
+        kind, special, prussian, exempt, ekey, cos, troop = facts[num]
         if special and not decoys:
             continue  # specials are listed by special_actions below
         # 10.0 (specials.playable)
@@ -496,8 +496,8 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                 out += move_actions(st, idx, s, cards[num], None, {"card": num})
             continue
         c = cards[num]
-        if key is not None:  # troops and Generals
-            moves = entry.get(key)
+        if ekey is not None:  # troops and Generals
+            moves = entry.get(ekey)
             if cos:
                 cmd = cards.commanders.get(c.army)
                 if cmd is not None and on_field(st, cmd):
@@ -515,13 +515,15 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                     else:
                         moves = (True, tuple(PLACE_NAMES[d] for d in dsts))
                 else:
-                    items = []
+                    items_ = []
                     for dst, oc in zip(dsts, occs, strict=True):
                         for f in (_FORM_NAMES if inf else (None,)):
                             for t in (0, *oc):
-                                items.append((PLACE_NAMES[dst], f, t))
-                    moves = (False, tuple(items))
-                entry[key] = moves
+                                items_.append((PLACE_NAMES[dst], f, t))
+                    moves = (False, tuple(items_))
+                entry[ekey] = moves
+            plain: bool
+            items: Any
             plain, items = moves
             if items and (over or (gen_at if kind == "general" else full)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
@@ -583,6 +585,20 @@ def _card_facts(cards) -> dict[int, tuple]:
                         key, kind == "general" and c.cos, kind in TROOPS)
         try:
             cards._card_facts = got
+        except AttributeError:  # a plain dict of cards: no cache
+            pass
+    return got
+
+
+def _piece_facts(cards) -> dict[int, tuple]:
+    """card number -> (card, kind, troop card, Prussian, Battle Moves a turn (8.3: two for
+    Cavalry and Generals)), read by ``combat_actions`` for every piece, once per card table."""
+    got = getattr(cards, "_piece_facts", None)
+    if got is None or len(got) != len(cards):
+        got = {num: (c, c.kind, c.kind in TROOPS, c.army == "prussian",
+                     2 if c.kind in _TWO_MOVES else 1) for num, c in cards.items()}
+        try:
+            cards._piece_facts = got
         except AttributeError:  # a plain dict of cards: no cache
             pass
     return got

@@ -10,8 +10,8 @@ from .cards import Card
 from .dice import Roller
 from .effects import modifier, nation_ok, type_ok
 from .phases import capture, check_victory, eliminate, settle
-from .queries import attacking, current, general_at, index, on_field, shifted, terrain_of
-from .state import LINE, SQUARE, Piece, State
+from .queries import Field, attacking, current, general_at, index, on_field, shifted, terrain_of
+from .state import LINE, SQUARE, Piece, State, is_over
 
 TERRAIN_MORALE = ("hill", "woods", "building")
 
@@ -31,7 +31,7 @@ def supports(st: State, g: Card, c: Card) -> bool:
     return g.corps == c.ob_corps
 
 
-def morale_value(st: State, idx: list[list[Piece]], p: Piece) -> int:
+def morale_value(st: State, idx: Field, p: Piece) -> int:
     c = st.cards[p.num]
     v = c.morale
     g = general_at(st, idx[p.place], p.side)
@@ -76,7 +76,7 @@ def resolve_morale(st: State, roller: Roller, events: list[dict]) -> None:
         if killed:
             eliminate(st, g, events, reason="killed")
     for p in [q for q in st.pieces.values() if q.side == side and q.hits]:
-        if st.outcome is not None:
+        if is_over(st):
             return
         idx = index(st)
         value = morale_value(st, idx, p)

@@ -5,12 +5,15 @@ occupying terrain (11.5)."""
 from __future__ import annotations
 
 from bisect import insort
+from typing import Any
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner, reserve
 from .cards import Card
+from .compiled import mypyc_attr
 from .effects import nation_ok, type_ok
 from .errors import IllegalAction
 from .queries import (
+    Field,
     counts_as_troop,
     index,
     is_decoy,
@@ -52,7 +55,7 @@ def cos_barred(st: State, c: Card) -> bool:
     return cmd is not None and on_field(st, cmd)
 
 
-def river_limit(st: State, idx: list[list[Piece]], pos: int) -> int:
+def river_limit(st: State, idx: Field, pos: int) -> int:
     """11.3: the Move Limit of the rivers in front of a Position (several add up); 0 = none."""
     return sum(st.cards[p.num].move_limit for p in rivers(st, idx, pos))
 
@@ -82,7 +85,7 @@ def extra_token(st: State, side: int, place: int, c: Card) -> dict | None:
     return None
 
 
-def step_ok(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None,
+def step_ok(st: State, idx: Field, side: int, c: Card, p: Piece | None,
             src: int, dst: int, *, second: bool) -> bool:
     """Whether one Battle Move src -> dst is legal for card c (piece p, None from Reserve),
     leaving aside the limits of 8.4 and 12.0, which bind only once movement is completed
@@ -206,6 +209,7 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
     return True
 
 
+@mypyc_attr(native_class=False)
 class LimitCounts(list):
     """``limits_ok_after`` for one listing (legal.combat_actions), counted once: per place
     (filled in when first asked), the side's (troops, Generals, troops that may withdraw,
@@ -218,11 +222,11 @@ class LimitCounts(list):
         super().__init__([None] * 11)
         self.st, self.idx, self.side = st, idx, side
         self.over = over_limits(st, idx, side)
-        self._failing = None
+        self._failing: Any = None
 
     def failing(self) -> tuple[int, ...]:
         """The Positions over a limit without enough cards able to withdraw, as they are."""
-        got = self._failing
+        got: Any = self._failing
         if got is None:
             got = []
             for place in POSITIONS:
@@ -288,9 +292,10 @@ def limits_ok_counted(counts: LimitCounts, c: Card, p: Piece | None, dst: int,
     for place in counts.failing():
         if place != src and place != dst:
             return False
-    for place in (src, dst):
-        if place is None or place not in POSITIONS:
+    for place_ in (src, dst):
+        if place_ is None or place_ not in POSITIONS:
             continue
+        place = place_
         troops, gens, out_t, out_g = counts.at(place)
         own = owner(place) == side
         if p is not None and p.place == place:  # the piece that moves leaves its place
@@ -343,7 +348,7 @@ def needs_limits_check(st: State, idx, side: int, c: Card, p: Piece | None, dst:
     return counts and idx.stk[side][dst] >= STACK_LIMIT
 
 
-def destinations(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None
+def destinations(st: State, idx: Field, side: int, c: Card, p: Piece | None
                  ) -> list[int]:
     """Where this card may make its next Battle Move now."""
     src = reserve(side) if p is None else p.place
@@ -405,7 +410,7 @@ def _playable_now(st: State, side: int, num: int) -> bool:
     return not fresh or st.reserve[side].count(num) > fresh.count(num)
 
 
-def occupy_options(st: State, idx: list[list[Piece]], side: int, c: Card, dst: int) -> list[int]:
+def occupy_options(st: State, idx: Field, side: int, c: Card, dst: int) -> list[int]:
     """11.0: vacant friendly terrain at dst this troop card may occupy (1-2 per terrain)."""
     if not c.troop or dst == reserve(side):
         return []
@@ -423,7 +428,7 @@ def occupy_options(st: State, idx: list[list[Piece]], side: int, c: Card, dst: i
     return out
 
 
-def move_actions(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece | None,
+def move_actions(st: State, idx: Field, side: int, c: Card, p: Piece | None,
                  ident: dict) -> list[dict]:
     out: list[dict] = []
     src = reserve(side) if p is None else p.place
@@ -432,7 +437,9 @@ def move_actions(st: State, idx: list[list[Piece]], side: int, c: Card, p: Piece
         base = {"type": "move", "side": SIDES[side], **ident, "to": PLACE_NAMES[dst]}
         occs = [0] + occupy_options(st, idx, side, c, dst) if idx[dst] else [0]
         if c.kind == "infantry" and dst != reserve(side):
+            forms: Any
             if src_engaged:
+                assert p is not None
                 forms = (FORMATIONS[p.form],)  # 9.0 engaged infantry: a move is a move
             else:
                 forms = FORMATIONS

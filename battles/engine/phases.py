@@ -8,7 +8,7 @@ from bisect import insort
 from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
 from .combat import reveal
 from .queries import index, is_decoy, shifted
-from .state import Piece, State
+from .state import Piece, State, is_over
 
 
 def eliminate(st: State, p: Piece, events: list[dict], reason: str) -> None:
@@ -30,7 +30,7 @@ def settle(st: State, events: list[dict]) -> None:
     """What happens at once after an action: engaged cards are revealed and decoys engaged
     are eliminated (8.1, 14.0), lone engaged Generals die (12.4 NOTE), vacant terrain is
     captured (11.5), and sole occupation wins (4.3)."""
-    if st.outcome is not None:
+    if is_over(st):
         return
     idx = index(st)
     if idx.memo.get("settled"):
@@ -69,7 +69,7 @@ def settle(st: State, events: list[dict]) -> None:
         idx = index(st)
     capture(st, events, idx)
     check_victory(st, events, idx)
-    if not acted and st.outcome is None and st.cache is idx:
+    if not acted and not is_over(st) and st.cache is idx:
         idx.memo["settled"] = True  # found nothing to do: so would another pass
 
 
@@ -77,8 +77,10 @@ def capture(st: State, events: list[dict], idx=None) -> None:
     """11.5: vacant terrain (or terrain whose defenders routed) is captured at once by
     enemy Infantry in its Position."""
     idx = idx if idx is not None else index(st)
-    cards = st.cards
     ter = idx.ter
+    if True not in ter:
+        return  # no face-up Terrain on the field (the usual case)
+    cards = st.cards
     for pos in POSITIONS:
         if not ter[pos]:
             continue
@@ -104,7 +106,7 @@ def capture(st: State, events: list[dict], idx=None) -> None:
 def check_victory(st: State, events: list[dict], idx=None) -> None:
     """4.3: sole occupation of an enemy Position by Infantry and/or Cavalry, at any instant;
     the side whose turn it is is checked first."""
-    if st.outcome is not None:
+    if is_over(st):
         return
     idx = idx if idx is not None else index(st)
     for side in (st.active, 1 - st.active):

@@ -2,21 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from .board import facing, front, owner
 from .cards import Card
 from .state import Piece, State
 
 
-class Field(list):
-    """Pieces by place (11 places, piece-id order), with per-place summaries computed once:
+class Field:
+    """Pieces by place (``field[place]``: 11 places, piece-id order), with per-place
+    summaries computed once:
     ``eng[place]`` engaged (8.1), ``pres[side][place]`` any non-terrain card of the side,
     ``stk[side][place]`` cards counting for stacking (8.4), ``gen[side][place]`` its General,
     ``ter[place]`` whether it holds face-up Terrain (11.0), ``own[side]`` the side's pieces
     (piece-id order); ``memo`` a dict for facts that
     depend on these summaries only (legal.combat_actions).
-    A snapshot of where the pieces are: read-only for its users."""
+    A snapshot of where the pieces are: read-only for its users. Not a ``list`` subclass, so
+    that mypyc compiles it as a native class (bench/engine.py --mypyc)."""
 
-    __slots__ = ("eng", "pres", "stk", "gen", "ter", "own", "key", "memo")
+    __slots__ = ("places", "eng", "pres", "stk", "gen", "ter", "own", "key", "memo")
+    places: list[list[Piece]]
+    eng: list[bool]
+    pres: tuple[list[bool], list[bool]]
+    stk: tuple[list[int], list[int]]
+    gen: tuple[list[Any], list[Any]]
+    ter: list[bool]
+    own: tuple[list[Piece], list[Piece]]
+    key: tuple[int, int]
+    memo: dict[Any, Any]
+
+    def __init__(self, places: list[list[Piece]]) -> None:
+        self.places = places
+
+    def __getitem__(self, place: int) -> list[Piece]:
+        return self.places[place]
+
+    def __iter__(self) -> Iterator[list[Piece]]:
+        return iter(self.places)
+
+    def __len__(self) -> int:
+        return len(self.places)
 
 
 _CODE = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a troop card (3)
@@ -43,7 +69,7 @@ def index(st: State) -> Field:
     key = (len(st.pieces), st.next_pid)
     if idx is not None and idx.key == key:
         return idx
-    idx = Field(([], [], [], [], [], [], [], [], [], [], []))
+    idx = Field([[], [], [], [], [], [], [], [], [], [], []])
     p0, p1 = [False] * 11, [False] * 11
     k0, k1 = [0] * 11, [0] * 11
     g0: list = [None] * 11
@@ -99,7 +125,8 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
     in ``old`` are left as they were (callers may still be reading them)."""
     if old is None:
         return None
-    new = Field(old)  # the other places' lists are shared: nothing edits a Field's lists
+    # the other places' lists are shared: nothing edits a Field's lists
+    new = Field(list(old.places))
     eng = list(old.eng)
     pres = (list(old.pres[0]), list(old.pres[1]))
     stk = (list(old.stk[0]), list(old.stk[1]))
@@ -114,10 +141,10 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
         else:
             mine.remove(p)
     if src is not None:
-        new[src] = list(old[src])
-        new[src].remove(p)
+        new.places[src] = list(old[src])
+        new.places[src].remove(p)
     if dst is not None:
-        here = new[dst] = list(old[dst])
+        here = new.places[dst] = list(old[dst])
         pid = p.pid
         at = len(here)
         while at and here[at - 1].pid > pid:
@@ -224,7 +251,7 @@ def targets_at(st: State, here: list[Piece], side: int) -> list[Piece]:
     return [p for p in here if p.side == side and counts_as_troop(st, p)]
 
 
-def rivers(st: State, idx: list[list[Piece]], pos: int) -> list[Piece]:
+def rivers(st: State, idx: Field, pos: int) -> list[Piece]:
     return [p for p in idx[front(pos)] if p.up]
 
 

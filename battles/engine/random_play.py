@@ -10,7 +10,7 @@ from .board import SIDES
 from .dice import SeededDice
 from .engine import apply
 from .legal import legal_actions
-from .state import SIMULATION_TURN_CAP, State, new_battle
+from .state import SIMULATION_TURN_CAP, State, is_over, new_battle
 
 
 @dataclass
@@ -37,7 +37,7 @@ def play_random(battle: str, seed: int | str, *, settings: dict[str, Any] | None
     rng = random.Random(f"eagles-random:{seed}")
     dice = SeededDice(seed)
     game = RandomGame(st)
-    while st.outcome is None:
+    while not is_over(st):
         acts = legal_actions(st, SIDES[st.priority])
         a = acts[rng.randrange(len(acts))]
         ev = apply(st, a, dice, check=check)

@@ -11,7 +11,7 @@ from .cards import TROOPS
 from .combat import reveal
 from .effects import nation_ok, nationals_only, type_ok
 from .phases import draw, eliminate
-from .queries import general_at, index, rivers
+from .queries import Field, general_at, index, rivers
 from .state import FORMATIONS, Piece, State
 
 # (phase, step) -> the timing a special needs (catalogue TIMINGS)
@@ -32,7 +32,7 @@ def playable(st: State, side: int, num: int) -> bool:
     return not fresh or st.reserve[side].count(num) > fresh.count(num)
 
 
-def _own(st: State, idx: list[list[Piece]], side: int, place: int, sc) -> list[Piece]:
+def _own(st: State, idx: Field, side: int, place: int, sc) -> list[Piece]:
     """Own cards at a place the special may aid (type, elite, nationality)."""
     out = []
     cards = st.cards
@@ -77,7 +77,7 @@ def played_at(st: State, place: int) -> list[int]:
     return out
 
 
-def base_ok(st: State, idx: list[list[Piece]], side: int, sc, place: int) -> bool:
+def base_ok(st: State, idx: Field, side: int, sc, place: int) -> bool:
     if st.effects:
         # 13.0 "A maximum of two Special cards can be played on the same Position at the
         # same time (phase) and these must be two different cards": both sides count
@@ -117,15 +117,18 @@ def base_ok(st: State, idx: list[list[Piece]], side: int, sc, place: int) -> boo
     return True
 
 
-def special_actions(st: State, idx: list[list[Piece]], side: int) -> list[dict]:
+def special_actions(st: State, idx: Field, side: int) -> list[dict]:
     window = WINDOWS.get((st.phase, st.step))
     if window is None:
         return []
+    cards = st.cards
+    wanted = _by_window(cards).get(window)
+    reserve = st.reserve[side]
+    if not wanted or wanted.isdisjoint(reserve):
+        return []  # the usual case: no Special of this window in the Reserve
     out: list[dict] = []
     seen = set()
-    cards = st.cards
-    wanted = _by_window(cards).get(window, ())
-    for num in st.reserve[side]:
+    for num in reserve:
         if num not in wanted or num in seen:
             continue
         seen.add(num)
@@ -164,7 +167,7 @@ def _act(side: int, num: int, place: int, **extra) -> dict:
 _ENEMY_TARGETED = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
 
 
-def _options(st: State, idx: list[list[Piece]], side: int, sc) -> list[dict]:
+def _options(st: State, idx: Field, side: int, sc) -> list[dict]:
     eff = sc.effect
     kind = eff["kind"]
     enemy = eff.get("target") == "enemy"
@@ -254,7 +257,7 @@ def _options(st: State, idx: list[list[Piece]], side: int, sc) -> list[dict]:
             # 13.0-c the player picks up to ``count`` Infantry cards and the formation
             infantry = [q for q in own(place)
                         if cards[q.num].kind == "infantry"]
-            opts = []
+            opts: list = []
             for f, name in enumerate(FORMATIONS):
                 can = [q.pid for q in infantry if q.form != f]
                 for k in range(1, min(eff["count"], len(can)) + 1):
@@ -340,7 +343,8 @@ def play_special(st: State, side: int, a: dict, events: list[dict]) -> None:
         if "pieces" in a:
             infantry = [q for q in infantry if q.pid in a["pieces"]]
         elif st.pending:  # an action without a choice (check=False callers): the old order
-            infantry.sort(key=lambda q: (q.pid != st.pending["target"], q.pid))
+            pt = st.pending["target"]
+            infantry.sort(key=lambda q: (q.pid != pt, q.pid))
         for q in infantry[:eff["count"]]:
             q.form = f
             events.append({"type": "formation", "piece": q.pid, "formation": a["formation"],

@@ -30,11 +30,14 @@ SIMULATION_TURN_CAP = 40
 BATTLES = tuple(BATTLES_CHART)
 
 
+_PIECE_FIELDS = ("pid", "num", "side", "place", "up", "hits", "ghits", "form", "blown",
+                 "moves", "fired", "eng", "dis", "formed", "occ", "ctrl")
+
+
 class Piece:
     """A card on the field. Per-turn flags are reset at the start of its side's turn."""
 
-    __slots__ = ("pid", "num", "side", "place", "up", "hits", "ghits", "form", "blown",
-                 "moves", "fired", "eng", "dis", "formed", "occ", "ctrl")
+    __slots__ = _PIECE_FIELDS
 
     def __init__(self, pid: int, num: int, side: int, place: int, up: bool = False) -> None:
         self.pid = pid
@@ -56,17 +59,51 @@ class Piece:
 
     def copy(self) -> Piece:
         p = Piece.__new__(Piece)
-        for name in Piece.__slots__:
+        for name in _PIECE_FIELDS:
             setattr(p, name, getattr(self, name))
         return p
 
 
-class State:
-    __slots__ = ("cards", "battle", "settings", "turn", "active", "phase", "step", "priority",
+_STATE_FIELDS = ("cards", "battle", "settings", "turn", "active", "phase", "step", "priority",
                  "pieces", "next_pid", "reserve", "fresh", "decks", "rates", "elim",
                  "discard", "effects", "next_eid", "pending", "hit", "crossings",
                  "last_mover", "transit", "back", "prussians", "outcome", "deck_bp", "armies",
                  "cache")
+# mypyc compiles a class with its attributes annotated (bench/engine.py --mypyc); the
+# attributes may still be None where ``Any`` says so (narrowing would be trusted blindly)
+
+
+class State:
+    __slots__ = _STATE_FIELDS
+    cards: CardTable
+    battle: str
+    settings: dict[str, Any]
+    turn: int
+    active: int
+    phase: str
+    step: str
+    priority: int
+    pieces: dict[int, Piece]
+    next_pid: int
+    reserve: list[list[int]]
+    fresh: list[list[int]]
+    decks: dict[str, list[int]]
+    rates: dict[str, int]
+    elim: list[list[int]]
+    discard: list[list[int]]
+    effects: list[dict[str, Any]]
+    next_eid: int
+    pending: Any
+    hit: set[int]
+    crossings: dict[int, int]
+    last_mover: int
+    transit: int
+    back: Any
+    prussians: bool
+    outcome: Any
+    deck_bp: list[int]
+    armies: tuple[str, ...]
+    cache: Any
     # ``back``: RULINGS 8.2-b/8.3, a Cavalry or General card that may leave the Reserve again
     # as its consecutive second move (moves.second_from_reserve), else None.
     # ``cache``: the last ``queries.index`` of this state, or None. Engine code that adds,
@@ -102,8 +139,9 @@ class State:
         return s
 
     def restore(self, other: State) -> None:
-        for name in State.__slots__:
+        for name in _STATE_FIELDS:
             setattr(self, name, getattr(other, name))
+
 
 
 def historical_deck(battle: str, army: str, seed: int | str,
@@ -137,7 +175,7 @@ def _pool(cards: CardTable, battle: str, army: str
     if memo is None or memo.get("size") != len(cards):
         memo = {"size": len(cards)}
         try:
-            cards._pools = memo
+            cards._pools = memo  # type: ignore[attr-defined]
         except AttributeError:  # a plain dict of cards: no cache
             pass
     got = memo.get((battle, army))
@@ -230,3 +268,9 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
     s.reserve[0].sort()
     s.reserve[1].sort()
     return s
+
+
+def is_over(st: State) -> bool:
+    """Whether the battle has ended. A call, not ``st.outcome is None`` inline: mypy keeps
+    such a test's narrowing across the calls that may end the battle, and mypyc trusts it."""
+    return st.outcome is not None

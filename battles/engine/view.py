@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import PLACE_NAMES, SIDE_INDEX, SIDES
-from .state import FORMATIONS, State
+from .state import FORMATIONS, State, is_over
 
 
 def view(st: State, side: str | None) -> dict[str, Any]:
@@ -44,7 +44,7 @@ def view(st: State, side: str | None) -> dict[str, Any]:
         "active": SIDES[st.active],
         "phase": st.phase,
         "step": st.step,
-        "priority": SIDES[st.priority] if st.outcome is None else None,
+        "priority": SIDES[st.priority] if not is_over(st) else None,
         "pieces": pieces,
         "reserves": reserves,
         "decks": decks,

@@ -135,3 +135,46 @@ def test_historical_decks_from_the_cached_pools_are_the_same():
                 continue  # the army did not fight this battle
             assert a == historical_deck(battle, army, 3, CARDS)  # twice from the cache
             assert a == historical_deck(battle, army, 3, fresh)  # and from a new table
+
+
+def test_per_card_facts_and_window_specials_agree_with_the_cards():
+    """combat_actions' per-table facts are the card's own (8.3: two Battle Moves for Cavalry
+    and Generals, one for the rest); special_actions' early "no Special of this window in
+    the Reserve" answers as the full listing does."""
+    from battles.engine.legal import _piece_facts
+    from battles.engine.specials import WINDOWS, _by_window, special_actions
+
+    facts = _piece_facts(CARDS)
+    assert set(facts) == set(CARDS)
+    for num, c in CARDS.items():
+        card, kind, troop, prussian, moves = facts[num]
+        assert card is c and kind == c.kind and troop == c.troop
+        assert prussian == (c.army == "prussian")
+        assert moves == (2 if c.kind in ("cavalry", "general") else 1)
+    from battles.engine.specials import _options, playable
+
+    def reference(st, idx, s):  # the listing without the early answer
+        window = WINDOWS.get((st.phase, st.step))
+        out, seen = [], set()
+        for num in st.reserve[s]:
+            if window is None or num not in _by_window(CARDS).get(window, ()) or num in seen:
+                continue
+            seen.add(num)
+            if playable(st, s, num):
+                out.extend(_options(st, idx, s, CARDS[num]))
+        return out
+
+    listed = 0
+    for battle in BATTLES:
+        for seed in range(3):
+            st = new_battle(battle, seed, None, {"turn_cap": 6}, cards=CARDS)
+            rng, dice = random.Random(seed), SeededDice(seed)
+            while st.outcome is None:
+                idx = index(st)
+                for s in (0, 1):
+                    got = special_actions(st, idx, s)
+                    assert got == reference(st, idx, s)
+                    listed += len(got)
+                acts = legal_actions(st, SIDES[st.priority])
+                apply(st, acts[rng.randrange(len(acts))], dice, check=False)
+    assert listed  # the comparison saw Specials listed, not only empty listings
