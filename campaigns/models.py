@@ -39,9 +39,9 @@ class Campaign(models.Model):
     allied_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
                                       on_delete=models.CASCADE, related_name="+",
                                       help_text="Null: the computer (bot set) or an empty seat.")
-    # The computer players that play whole campaigns (battles/campaign/bots.py).
-    bot = models.CharField(max_length=10, blank=True, default="",
-                           choices=[c for c in BotName.choices if c[0] in ("random", "greedy")],
+    # Every computer player plays whole campaigns (battles/campaign/bots.py wraps the battle
+    # bots, the search levels included, and decides splits, retreats and reinforcements).
+    bot = models.CharField(max_length=20, blank=True, default="", choices=BotName.choices,
                            help_text="Set only when the computer plays the side without a "
                                      "player.")
     invited = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -40,6 +40,7 @@ from battles.campaign import (
 from battles.campaign.bots import CampaignBot
 from battles.engine import SIDES, IllegalAction, SeededDice, load_cards
 from battles.engine.board import ARMY_SIDE
+from battles.models import BotName
 from battles.services import EXPIRY, FLAG_FALL_ETA_MAX, new_seed, seed_hash
 from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
@@ -52,7 +53,7 @@ from .signals import campaign_changed, campaign_finished
 log = logging.getLogger(__name__)
 
 COMPUTER, OPEN = "computer", "open"
-BOTS = ("random", "greedy")
+BOTS = tuple(BotName.values)  # random, greedy and the search levels
 BOT_PATIENCE = 200  # past this many actions in one task the computer only ends phases
 BOT_MAX_ACTIONS = 400
 ENDING_ACTIONS = ("pass", "roll_morale", "end_phase", "end_turn", "deployment_done")

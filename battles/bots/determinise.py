@@ -29,7 +29,7 @@ from battles.engine.board import PLACE_INDEX, POSITIONS, SIDE_INDEX, SIDES, owne
 from battles.engine.cards import CardTable
 from battles.engine.position import FORMAT, VERSION, from_json
 from battles.engine.state import State
-from game import ARMY_SIDE, BATTLES_CHART
+from game import ARMY_SIDE, chart_row
 
 FIELD_KINDS = ("infantry", "cavalry", "artillery", "general")
 
@@ -46,7 +46,12 @@ class Determiniser:
         self.me = SIDE_INDEX[me]
         self.foe = 1 - self.me
         battle = view["battle"]
-        armies = tuple(BATTLES_CHART[battle])
+        # The chart's armies, and any other army with cards on this board: in a campaign a
+        # victor's survivors may reinforce the other battle (16.0), so British cards can fight
+        # at Ligny, and Charleroi has a campaign-only chart row.
+        armies = tuple(chart_row(battle))
+        extra = {p["army"] for p in view["pieces"] if p.get("army")} | set(view["decks"])
+        armies += tuple(sorted(a for a in extra if a not in armies))
         self.armies = armies
         seen: dict[int, int] = {}
 
@@ -158,7 +163,7 @@ class Determiniser:
             "drawn_this_turn": {SIDES[me]: list(mine.get("drawn_this_turn", ())),
                                 SIDES[1 - me]: []},
             "decks": {},
-            "rates": {a: BATTLES_CHART[v["battle"]][a].reinforcements for a in self.armies},
+            "rates": self._rates(),
             "eliminated": {s: list(v["eliminated"][s]) for s in SIDES},
             "discarded": {s: list(v["discarded"][s]) for s in SIDES},
             "specials": specials,
@@ -169,6 +174,16 @@ class Determiniser:
             "prussians_arrived": v["prussians_arrived"], "outcome": None,
             "deck_bp": {s: 0 for s in SIDES},
         }
+
+    def _rates(self) -> dict[str, int]:
+        """Cards drawn per turn: the view's (public: the chart, or a campaign's doubled
+        rates), else the Battles Chart's."""
+        rates = dict(self.view.get("rates") or {})
+        row = chart_row(self.view["battle"])
+        for army in self.armies:
+            if army not in rates:
+                rates[army] = row[army].reinforcements if army in row else 1
+        return rates
 
     # -- one sample ----------------------------------------------------------------------
     def assignment(self, rng: random.Random) -> dict[str, Any]:

@@ -48,6 +48,7 @@ def view(st: State, side: str | None) -> dict[str, Any]:
         "pieces": pieces,
         "reserves": reserves,
         "decks": decks,
+        "rates": dict(st.rates),  # public: the chart's rates (doubled in a campaign, 16.0)
         "eliminated": {SIDES[i]: list(st.elim[i]) for i in (0, 1)},
         "discarded": {SIDES[i]: list(st.discard[i]) for i in (0, 1)},
         "specials": [{"id": e["eid"], "card": e["card"], "side": SIDES[e["side"]],

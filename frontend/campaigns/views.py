@@ -39,7 +39,8 @@ POLL_SECONDS = 2
 MAX_LIST = 100
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open campaign)"),
              ("player", "A player I name"))
-BOTS = (("greedy", "Greedy"), ("random", "Random"))
+BOTS = (("greedy", "Greedy"), ("random", "Random"), ("search-easy", "Search (easy)"),
+        ("search", "Search (normal)"), ("search-hard", "Search (hard)"))
 
 
 def battle_name(b: str | None) -> str:
