@@ -126,7 +126,7 @@ if REDIS_URL:
                           "LOCATION": REDIS_URL}}
     # socket_timeout above the layer's 5 s blocking pop: redis-py's default is 5 s too, so an
     # idle websocket's consumer died with "Timeout reading" (battles/live/, issue 12).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.WaitingRedisChannelLayer",
                                   "CONFIG": {"hosts": [{"address": REDIS_URL,
                                                         "socket_timeout": 30}]}}}
     CELERY_BROKER_URL = REDIS_URL
