@@ -11,12 +11,14 @@ one they are invited to (``joinable``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from . import clock, presence
 from .cardcache import cards_of
-from .engine import SIDES, events_for, from_json, legal_actions, view
+from .engine import SIDES, State, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
 
@@ -165,15 +167,34 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     side = side_of(battle, user)
     if side is None:
         raise NotFound("no such battle")
+    return side_view(battle, side, snapshot(battle, since))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A battle's position (parsed once) and its log rows after some ``since``: read once,
+    it serves every viewer's view of one change (``live.messages.change_messages``)."""
+
+    state: State | None
+    rows: list[tuple[int, list]]
+
+
+def snapshot(battle: Battle, since: int) -> Snapshot:
     state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
              else None)
-    mine = priority(battle) == side
     # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
     # the same transaction as the row's new ``seq``, so every action up to it is there, and
     # one recorded between the two reads (a computer move) waits for the next answer.
-    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-            .values_list("seq", "events"))
-    entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, side)]
+    rows = list(battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
+                .values_list("seq", "events"))
+    return Snapshot(state, rows)
+
+
+def side_view(battle: Battle, side: str, snap: Snapshot) -> dict:
+    """``battle_view`` for the player of ``side`` (the caller knows they play it)."""
+    state = snap.state
+    mine = priority(battle) == side
+    entries = [{"seq": n, **e} for n, events in snap.rows for e in events_for(events, side)]
     finished = battle.status == Status.FINISHED
     return {
         "id": battle.pk,
@@ -314,15 +335,13 @@ def player_names(battle: Battle) -> dict[str, str | None]:
     return out
 
 
-def spectator_view(battle: Battle, since: int = 0) -> dict:
+def spectator_view(battle: Battle, since: int = 0, snap: Snapshot | None = None) -> dict:
     """What anyone watching ``battle`` sees: the engine's ``view(state, None)`` (both sides'
     face-down cards hidden), the log filtered by ``events_for(events, None)`` (actions after
     ``since``), whose move it is, and the seed once over. No legal actions, no deals."""
-    state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
-             else None)
-    rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-            .values_list("seq", "events"))
-    entries = [{"seq": n, **e} for n, events in rows for e in events_for(events, None)]
+    snap = snap if snap is not None else snapshot(battle, since)
+    state = snap.state
+    entries = [{"seq": n, **e} for n, events in snap.rows for e in events_for(events, None)]
     finished = battle.status == Status.FINISHED
     return {
         "id": battle.pk,

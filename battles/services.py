@@ -181,21 +181,24 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
     fields += clock.on_position(battle, *before, timezone.now())
     _enqueue_flag_fall(battle)
     if state.outcome is not None:
-        finish_battle(battle, dict(state.outcome), fields)
+        finish_battle(battle, dict(state.outcome), fields, since=first - 1)
     else:
         battle.save(update_fields=fields)
-        changed(battle, last_side=moves[-1][0])
+        changed(battle, last_side=moves[-1][0], since=first - 1)
     if ask_computer and state.outcome is None and \
             SIDES[state.priority] == battle.computer_side():
         _enqueue_bot_move(battle.pk, battle.seq)
 
 
-def changed(battle: Battle, last_side: str | None = None) -> None:
+def changed(battle: Battle, last_side: str | None = None, since: int | None = None) -> None:
     """Tell listeners (``signals.battle_changed``) once this transaction commits. After
     actions, ``last_side`` (who made the last one) and ``to_move`` go along: a listener can
-    tell without a query whether the move changed hands."""
+    tell without a query whether the move changed hands; ``since``: the seq before the
+    actions (the websockets build each side's message of them once, ``live.notify``)."""
     battle_id, seq, status = battle.pk, battle.seq, battle.status
     extra = {} if last_side is None else {"last_side": last_side, "to_move": battle.to_move}
+    if since is not None:
+        extra["since"] = since
 
     def send():
         for receiver, error in battle_changed.send_robust(
@@ -207,7 +210,8 @@ def changed(battle: Battle, last_side: str | None = None) -> None:
     transaction.on_commit(send)
 
 
-def finish_battle(battle: Battle, outcome: dict, fields: list[str] | None = None) -> None:
+def finish_battle(battle: Battle, outcome: dict, fields: list[str] | None = None,
+                  since: int | None = None) -> None:
     """End ``battle`` (locked by the caller, inside its transaction) with ``outcome``
     (``{"winner", "reason", "turn", ...}``): the one way a battle ends, whether the engine
     decided it or a player resigned, ran out of time or left. Saves ``fields`` as well,
@@ -221,7 +225,7 @@ def finish_battle(battle: Battle, outcome: dict, fields: list[str] | None = None
     battle.save(update_fields=[*(fields or []), "status", "outcome", "finished_at",
                                "to_move", "deadline"])
     battle_finished.send(sender=Battle, battle=battle)
-    changed(battle)
+    changed(battle, since=since)
 
 
 # --- Creating a battle ----------------------------------------------------------------------
