@@ -73,6 +73,8 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, since: int 
 
 
 async def _send_all(layer, sends: list[tuple[str, dict]]) -> None:
-    """Every group's message in one hop to the loop (a worker's ``async_to_sync`` makes a new
-    loop, and with it a new Redis connection, per call)."""
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
+    """Every group's message in one hop to the loop, one after the other: a worker's
+    ``async_to_sync`` makes a new loop, and with it new Redis connections, per call (one
+    connection then, not one per group)."""
+    for group, message in sends:
+        await layer.group_send(group, message)
