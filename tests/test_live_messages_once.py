@@ -21,6 +21,12 @@ from . import test_live
 from .test_live import TIMEOUT, connect, hello, run, two_people_battle
 
 live_setup, people = test_live.live_setup, test_live.people  # the same fixtures
+FRESH = messages.battle_message  # a viewer's message built on its own (before any patch)
+
+
+def fresh(battle_id: int, user, side: str | None, since: int) -> dict:
+    """What a socket of ``side`` would have built itself, as it travels (JSON)."""
+    return json.loads(messages.encode(FRESH(messages.Viewer(battle_id, user, side), since)))
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -78,10 +84,15 @@ def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_p
             seq = latest[mover]["seq"]
             await socks[mover].send_json_to({"type": "act", "seq": seq,
                                              "action": rng.choice(latest[mover]["legal_actions"])})
+            users = {"french": people["alice"], "allied": people["bob"], None: None}
             for key, c in socks.items():
                 latest[key] = await c.receive_json_from(timeout=TIMEOUT)
                 assert latest[key]["my_side"] == key and latest[key]["since"] == seq
                 assert latest[key]["seq"] > seq
+                # Built once from the action's own position and rows, it is exactly what
+                # this viewer's own build from the database gives.
+                assert latest[key] == await database_sync_to_async(fresh)(
+                    b.pk, users[key], key, seq)
             if latest["french"]["status"] != "active":
                 break
         # The players' messages were forwarded as built (the mover's answer too): no

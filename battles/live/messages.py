@@ -114,13 +114,16 @@ class Change:
     texts: dict[str, str]
 
 
-def change_messages(battle_id: int, since: int) -> Change | None:
+def change_messages(battle_id: int, since: int, battle: Battle | None = None,
+                    snap: selectors.Snapshot | None = None) -> Change | None:
     """Each player's message of the change after ``since``, from one read of the battle (its
-    row, its position parsed once, its log rows after ``since``). None: no such battle."""
-    battle = _battle(battle_id)
-    if battle is None:
-        return None
-    snap = selectors.snapshot(battle, since)
+    row, its position parsed once, its log rows after ``since``), or from ``battle`` and
+    ``snap`` as the committing action left them (no read at all). None: no such battle."""
+    if battle is None or snap is None:
+        battle = _battle(battle_id)
+        if battle is None:
+            return None
+        snap = selectors.snapshot(battle, since)
     texts = {side: encode(_message(selectors.side_view(battle, side, snap), since))
              for side in SIDES if battle.player_id(side) is not None}
     return Change(battle.pk, since, battle.seq, battle.status, texts)

@@ -44,7 +44,8 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, since: int 
     change = None
     if since is not None:
         try:
-            change = messages.change_messages(battle_id, since)
+            change = messages.change_messages(battle_id, since, kwargs.get("battle"),
+                                              kwargs.get("snap"))
         except Exception:  # noqa: BLE001 - the nudges below still go; consumers build their own
             log.exception("battle %s: could not build the change's messages", battle_id)
     _answers.change = change
