@@ -177,6 +177,9 @@ class Snapshot:
 
     state: State | None
     rows: list[tuple[int, list]]
+    # The log's last row as (seq, side, action), when the caller has it (an action just
+    # recorded): the undo check then reads less, or nothing (``undo.undo_target``'s rows).
+    last: tuple[int, str, dict] | None = None
 
 
 def snapshot(battle: Battle, since: int) -> Snapshot:
@@ -216,7 +219,7 @@ def side_view(battle: Battle, side: str, snap: Snapshot) -> dict:
         **timing(battle),
         "can_claim": presence.claimable(battle, side, timezone.now()),
         "rated": battle.rated,
-        "can_undo": mine and _can_undo(battle, side),
+        "can_undo": mine and _can_undo(battle, side, snap.last),
     }
 
 
@@ -228,9 +231,13 @@ def timing(battle: Battle) -> dict:
             "deadline": battle.deadline.isoformat() if battle.deadline else None}
 
 
-def _can_undo(battle: Battle, side: str) -> bool:
-    from .undo import can_undo  # battles/undo.py: may my last action be taken back now
+def _can_undo(battle: Battle, side: str, last: tuple[int, str, dict] | None = None) -> bool:
+    from .undo import can_undo, is_undo  # battles/undo.py: may my last action be taken back
 
+    if last is not None and last[0] == battle.seq and not is_undo(last[2]):
+        # The log's last row is a plain action: it is the last one still counting, so it
+        # alone answers "did the opponent act since?" (an undo row needs the rows before it).
+        return can_undo(battle, side, rows=[last])
     return can_undo(battle, side)
 
 

@@ -183,7 +183,8 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
     _enqueue_flag_fall(battle)
     # The position and the new log rows as they are now: the websockets' messages of this
     # change are built from them after commit, without reading the battle again.
-    snap = Snapshot(state, [(first + i, events) for i, (_, _, events) in enumerate(moves)])
+    snap = Snapshot(state, [(first + i, events) for i, (_, _, events) in enumerate(moves)],
+                    last=(battle.seq, moves[-1][0], moves[-1][1]))
     if state.outcome is not None:
         finish_battle(battle, dict(state.outcome), fields, since=first - 1, snap=snap)
     else:
