@@ -19,7 +19,8 @@ p50 / p95 / max (target p95 <= 50 ms), actions, battles finished, errors by code
 CPU. ``--moves N`` stops each battle after N actions (0: play to the end); ``--think S``: each
 player waits a random 0-2S seconds before acting (0: at once, a stress test in which every
 battle has an action in flight all the time). The first ``--warmup`` seconds are played but
-not measured (400 sockets opening and saying hello at once is not the steady state); the
+not measured (the sockets open spread over its first two thirds, as people open their
+battles over some seconds; 400 handshakes at once outlast daphne's 5 s connect timeout); the
 figures cover the ``--seconds`` after it, and the machine's load average is printed with
 them (a shared machine: compare runs made in the same state). The database is dropped
 afterwards unless ``--keep``.
@@ -97,9 +98,13 @@ class Stats:
 
 
 async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, rng,
-                 deadline: float, think: float) -> None:
+                 deadline: float, think: float, ramp: float = 0.0) -> None:
     from websockets.asyncio.client import connect
 
+    # People open their battles over some seconds, not in one instant: 400 handshakes at once
+    # on a starved 2-core machine outlast daphne's 5 s websocket connect timeout (the client
+    # then sees "did not receive a valid HTTP response").
+    await asyncio.sleep(rng.uniform(0, ramp))
     bid = battle["id"]
     other = "allied" if side == "french" else "french"
     uri = f"ws://127.0.0.1:{port}/ws/battles/{bid}/"
@@ -148,10 +153,11 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
 
 
 async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: float,
-                   think: float, warmup: float = 0.0, at_warmup_end=None) -> Stats:
+                   think: float, warmup: float = 0.0, at_warmup_end=None,
+                   ramp: float = 0.0) -> Stats:
     """Play every battle until ``seconds`` are up; the first ``warmup`` of them are not
-    measured (sockets opening, hellos, the processes' caches filling); ``at_warmup_end()``
-    is called then (the bench reads the servers' CPU there)."""
+    measured (sockets opening, spread over ``ramp`` s, hellos, the processes' caches
+    filling); ``at_warmup_end()`` is called then (the bench reads the servers' CPU there)."""
     stats = Stats(time.perf_counter() + warmup)
     deadline = time.monotonic() + seconds + warmup
 
@@ -165,7 +171,7 @@ async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: f
     # With several web processes the two players of a battle are on different ones (the
     # opponent's message then always crosses the Redis channel layer).
     tasks = [player(ports[(2 * i + k) % len(ports)], b, side, stats, moves,
-                    random.Random(rng.random()), deadline, think)
+                    random.Random(rng.random()), deadline, think, ramp)
              for i, b in enumerate(battles) for k, side in enumerate(("french", "allied"))]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     await marker
@@ -182,13 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=900,
                         help="measured seconds (after the warm-up)")
     parser.add_argument("--warmup", type=float, default=10,
-                        help="seconds played first and not measured (sockets opening, hellos)")
+                        help="seconds played first and not measured (the sockets open over "
+                             "its first two thirds, then hellos and play)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits before each action (0: at once)")
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--web", type=int, default=1,
                         help="daphne processes behind the same Redis (docs/deploy.md); each "
                              "battle's two players connect to different ones")
+    parser.add_argument("--layer", choices=("lists", "pubsub"), default="lists",
+                        help="the Redis Channels layer: lists (the default, "
+                             "config/channel_layer.py) or pubsub (EAGLES_LIVE_LAYER=pubsub)")
     parser.add_argument("--in-memory-layer", action="store_true",
                         help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
     args = parser.parse_args(argv)
@@ -205,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="eagles-online-"))
     env = web.bench_env(tmp, database_url)
     env["REDIS_URL"] = redis_url
+    if args.layer == "pubsub":
+        env["EAGLES_LIVE_LAYER"] = "pubsub"
     procs = []
     try:
         t0 = time.perf_counter()
@@ -237,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
             start["load"] = os.getloadavg()
 
         stats = asyncio.run(play_all([port for _, port, _ in servers], battles, args.moves,
-                                     args.seconds, args.think, args.warmup, warmed_up))
+                                     args.seconds, args.think, args.warmup, warmed_up,
+                                     args.warmup * 2 / 3))
         wall = time.perf_counter() - start["wall"]
         cpu = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers) - start["cpu"]
         client_cpu = time.process_time() - start["client"]
@@ -247,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{start['load'][0]:.2f} / {load[0]:.2f} on {os.cpu_count()} cores")
         print(f"{args.battles} battles, {2 * args.battles} websocket clients, think "
               f"{args.think:g} s (a random 0-{2 * args.think:g} s wait before each action), "
-              f"{len(servers)} daphne, warm-up {args.warmup:g} s not measured, "
+              f"{len(servers)} daphne ({args.layer} layer), "
+              f"warm-up {args.warmup:g} s not measured, "
               f"{stats.actions} actions in {wall:.1f} s ({stats.actions / wall:.1f}/s); "
               f"daphne CPU {cpu:.1f} s ({1000 * cpu / max(1, stats.actions):.1f} ms/action); "
               f"the clients' CPU {client_cpu:.1f} s")

@@ -129,6 +129,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.WaitingRedisChannelLayer",
                                   "CONFIG": {"hosts": [{"address": REDIS_URL,
                                                         "socket_timeout": 30}]}}}
+    if os.environ.get("EAGLES_LIVE_LAYER") == "pubsub":
+        # Redis pub/sub instead of lists: messages pushed, no per-message round trips in the
+        # receiving process; at most once (the live poller resends what is lost). bench/online.py
+        # --layer pubsub measures it against the default.
+        CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                      "CONFIG": {"hosts": [{"address": REDIS_URL}]}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
