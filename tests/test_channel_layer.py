@@ -5,6 +5,9 @@ was channels_redis' plain pool raising ``MaxConnectionsError`` with 100 commands
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import uuid
 
 import pytest
@@ -63,3 +66,17 @@ def test_the_plain_pool_fails_on_the_same_burst(redis_url):
 
     with pytest.raises(MaxConnectionsError):
         run(scenario)
+
+
+@pytest.mark.parametrize("choice, backend", [
+    ("", "config.channel_layer.WaitingRedisChannelLayer"),
+    ("pubsub", "channels_redis.pubsub.RedisPubSubChannelLayer"),
+])
+def test_eagles_live_layer_chooses_the_redis_layer(choice, backend):
+    """Settings are read once per process: a fresh interpreter reads them as a server would."""
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/4", "EAGLES_LIVE_LAYER": choice,
+           "SECRET_KEY": "x" * 50, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    out = subprocess.run([sys.executable, "-c", "from django.conf import settings; "
+                          "print(settings.CHANNEL_LAYERS['default']['BACKEND'])"],
+                         env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == backend
