@@ -196,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--web", type=int, default=1,
                         help="daphne processes behind the same Redis (docs/deploy.md); each "
                              "battle's two players connect to different ones")
-    parser.add_argument("--layer", choices=("lists", "pubsub"), default="lists",
-                        help="the Redis Channels layer: lists (the default, "
-                             "config/channel_layer.py) or pubsub (EAGLES_LIVE_LAYER=pubsub)")
+    parser.add_argument("--layer", choices=("pubsub", "lists"), default="pubsub",
+                        help="the Redis Channels layer (EAGLES_LIVE_LAYER): pubsub (the "
+                             "default) or lists (config/channel_layer.py)")
     parser.add_argument("--in-memory-layer", action="store_true",
                         help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
     args = parser.parse_args(argv)
@@ -215,8 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="eagles-online-"))
     env = web.bench_env(tmp, database_url)
     env["REDIS_URL"] = redis_url
-    if args.layer == "pubsub":
-        env["EAGLES_LIVE_LAYER"] = "pubsub"
+    env["EAGLES_LIVE_LAYER"] = args.layer
     procs = []
     try:
         t0 = time.perf_counter()

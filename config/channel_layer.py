@@ -1,4 +1,5 @@
-"""The Redis Channels layer with a connection pool that waits instead of failing.
+"""The list-based Redis Channels layer (``EAGLES_LIVE_LAYER=lists``; the default is the
+pub/sub layer, see settings) with a connection pool that waits instead of failing.
 
 channels_redis builds a plain ``redis.asyncio.ConnectionPool`` (100 connections at most per
 event loop, redis-py's default), which raises ``MaxConnectionsError`` as soon as 101 commands

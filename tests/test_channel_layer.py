@@ -1,4 +1,5 @@
-"""The Redis Channels layer waits for a free connection instead of failing
+"""The Redis Channels layer: pub/sub by default, the list-based one with
+``EAGLES_LIVE_LAYER=lists``, whose pool waits for a free connection instead of failing
 (``config/channel_layer.py``): the websocket close 1011 seen under load in ``bench/online.py``
 was channels_redis' plain pool raising ``MaxConnectionsError`` with 100 commands in flight."""
 
@@ -45,11 +46,6 @@ def redis_url():
     return settings.REDIS_URL
 
 
-def test_the_settings_use_the_waiting_layer(redis_url):
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == \
-        "config.channel_layer.WaitingRedisChannelLayer"
-
-
 def test_a_burst_over_a_small_pool_waits_and_every_socket_gets_its_message(redis_url):
     async def scenario():
         return await _burst(_layer(WaitingRedisChannelLayer))
@@ -69,8 +65,8 @@ def test_the_plain_pool_fails_on_the_same_burst(redis_url):
 
 
 @pytest.mark.parametrize("choice, backend", [
-    ("", "config.channel_layer.WaitingRedisChannelLayer"),
-    ("pubsub", "channels_redis.pubsub.RedisPubSubChannelLayer"),
+    ("", "channels_redis.pubsub.RedisPubSubChannelLayer"),
+    ("lists", "config.channel_layer.WaitingRedisChannelLayer"),
 ])
 def test_eagles_live_layer_chooses_the_redis_layer(choice, backend):
     """Settings are read once per process: a fresh interpreter reads them as a server would."""
