@@ -11,12 +11,14 @@ one they are invited to (``joinable``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from . import clock, presence
 from .cardcache import cards_of
-from .engine import SIDES, events_for, from_json, legal_actions, view
+from .engine import SIDES, State, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
 from .warnings import action_warnings
@@ -166,14 +168,39 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     side = side_of(battle, user)
     if side is None:
         raise NotFound("no such battle")
-    cards = cards_of(battle)
-    state = from_json(battle.state, cards) if battle.state is not None else None
-    # Paused by a tournament's organiser (battles/pausing.py): no action is offered.
-    mine = priority(battle) == side and battle.paused_at is None
+    return side_view(battle, side, snapshot(battle, since))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A battle's position (parsed once) and its log rows after some ``since``: read once,
+    it serves every viewer's view of one change (``live.messages.change_messages``)."""
+
+    state: State | None
+    rows: list[tuple[int, str, dict, list, bool]]  # (seq, side, action, events, auto)
+    # The log's last row as (seq, side, action), when the caller has it (an action just
+    # recorded): the undo check then reads less, or nothing (``undo.undo_target``'s rows).
+    last: tuple[int, str, dict] | None = None
+
+
+def snapshot(battle: Battle, since: int) -> Snapshot:
+    state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
+             else None)
     # One snapshot: the log only up to the battle row's own ``seq``. Actions are written in
     # the same transaction as the row's new ``seq``, so every action up to it is there, and
     # one recorded between the two reads (a computer move) waits for the next answer.
-    entries = log_entries(battle, since, side)
+    rows = list(battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
+                .values_list("seq", "side", "action", "events", "auto"))
+    return Snapshot(state, rows)
+
+
+def side_view(battle: Battle, side: str, snap: Snapshot) -> dict:
+    """``battle_view`` for the player of ``side`` (the caller knows they play it)."""
+    state = snap.state
+    cards = cards_of(battle)
+    # Paused by a tournament's organiser (battles/pausing.py): no action is offered.
+    mine = priority(battle) == side and battle.paused_at is None
+    entries = entries_of(snap.rows, side)
     finished = battle.status == Status.FINISHED
     seen = view(state, side) if state is not None else None
     legal = legal_actions(state, side) if mine else []
@@ -201,19 +228,25 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
         "can_claim": presence.claimable(battle, side, timezone.now()),
         "paused": battle.paused_at is not None,
         "rated": battle.rated,
-        "can_undo": mine and _can_undo(battle, side),
+        "can_undo": mine and _can_undo(battle, side, snap.last),
     }
 
 
 def log_entries(battle: Battle, since: int, viewer: str | None) -> list[dict]:
     """The log of the actions after ``since`` as ``viewer`` (a side, or None: a spectator)
-    sees it: each event ``events_for`` lets through, with its action's ``seq``. An action
-    auto-play made (``autoplay``: a pass with no answer held, a forced move; the row's
-    ``auto``) opens with ``{"type": "auto_played", "side", "action": its type, "auto":
-    true}`` (a pass after a move has no event of its own) and its events carry ``"auto":
-    true``. Public: the instant answer already tells as much; the type names no card."""
+    sees it (``entries_of``), up to the battle row's own ``seq``."""
     rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
             .values_list("seq", "side", "action", "events", "auto"))
+    return entries_of(rows, viewer)
+
+
+def entries_of(rows, viewer: str | None) -> list[dict]:
+    """Log rows ``(seq, side, action, events, auto)`` as ``viewer`` sees them: each event
+    ``events_for`` lets through, with its action's ``seq``. An action auto-play made
+    (``autoplay``: a pass with no answer held, a forced move; the row's ``auto``) opens with
+    ``{"type": "auto_played", "side", "action": its type, "auto": true}`` (a pass after a
+    move has no event of its own) and its events carry ``"auto": true``. Public: the instant
+    answer already tells as much; the type names no card."""
     out: list[dict] = []
     for n, side, action, events, auto in rows:
         if auto:
@@ -234,9 +267,13 @@ def timing(battle: Battle) -> dict:
             "deadline": battle.deadline.isoformat() if battle.deadline else None}
 
 
-def _can_undo(battle: Battle, side: str) -> bool:
-    from .undo import can_undo  # battles/undo.py: may my last action be taken back now
+def _can_undo(battle: Battle, side: str, last: tuple[int, str, dict] | None = None) -> bool:
+    from .undo import can_undo, is_undo  # battles/undo.py: may my last action be taken back
 
+    if last is not None and last[0] == battle.seq and not is_undo(last[2]):
+        # The log's last row is a plain action: it is the last one still counting, so it
+        # alone answers "did the opponent act since?" (an undo row needs the rows before it).
+        return can_undo(battle, side, rows=[last])
     return can_undo(battle, side)
 
 
@@ -341,13 +378,13 @@ def player_names(battle: Battle) -> dict[str, str | None]:
     return out
 
 
-def spectator_view(battle: Battle, since: int = 0) -> dict:
+def spectator_view(battle: Battle, since: int = 0, snap: Snapshot | None = None) -> dict:
     """What anyone watching ``battle`` sees: the engine's ``view(state, None)`` (both sides'
     face-down cards hidden), the log filtered by ``events_for(events, None)`` (actions after
     ``since``), whose move it is, and the seed once over. No legal actions, no deals."""
-    state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
-             else None)
-    entries = log_entries(battle, since, None)
+    snap = snap if snap is not None else snapshot(battle, since)
+    state = snap.state
+    entries = entries_of(snap.rows, None)
     finished = battle.status == Status.FINISHED
     return {
         "id": battle.pk,

@@ -57,6 +57,7 @@ from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .models import Battle, BattleAction, Status
 from .selectors import (  # noqa: F401 (reads, part of the service's API)
+    Snapshot,
     battle_list,
     battle_of,
     battle_pk,
@@ -183,23 +184,36 @@ def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *
     fields = ["seq", *_save_state(battle, state)]
     fields += clock.on_position(battle, *before, timezone.now())
     _enqueue_flag_fall(battle)
+    # The position and the new log rows as they are now: the websockets' messages of this
+    # change are built from them after commit, without reading the battle again.
+    snap = Snapshot(state, [(first + i, side, action, events, i >= auto_from)
+                            for i, (side, action, events) in enumerate(moves)],
+                    last=(battle.seq, moves[-1][0], moves[-1][1]))
     if state.outcome is not None:
-        finish_battle(battle, dict(state.outcome), fields)
+        finish_battle(battle, dict(state.outcome), fields, since=first - 1, snap=snap)
     else:
         battle.save(update_fields=fields)
-        changed(battle, last_side=moves[-1][0])
+        changed(battle, last_side=moves[-1][0], since=first - 1, snap=snap)
     if ask_computer and state.outcome is None and \
             SIDES[state.priority] == battle.computer_side():
         _enqueue_bot_move(battle.pk, battle.seq)
 
 
-def changed(battle: Battle, last_side: str | None = None) -> None:
+def changed(battle: Battle, last_side: str | None = None, since: int | None = None,
+            snap: Snapshot | None = None) -> None:
     """Tell listeners (``signals.battle_changed``) once this transaction commits. After
     actions, ``last_side`` (who made the last one) and ``to_move`` go along: a listener can
-    tell without a query whether the move changed hands."""
+    tell without a query whether the move changed hands; ``since``: the seq before the
+    actions (the websockets build each side's message of them once, ``live.notify``), with
+    ``battle`` (the row as saved) and ``snap`` (the position and the actions' rows after
+    ``since``) so that they need not read them again."""
     battle_id, seq, status = battle.pk, battle.seq, battle.status
     extra = {} if last_side is None else {"last_side": last_side, "to_move": battle.to_move}
     extra["paused"] = battle.paused_at is not None  # a pause moves neither seq nor status
+    if since is not None:
+        extra["since"] = since
+        if snap is not None:
+            extra.update(battle=battle, snap=snap)
 
     def send():
         for receiver, error in battle_changed.send_robust(
@@ -211,7 +225,8 @@ def changed(battle: Battle, last_side: str | None = None) -> None:
     transaction.on_commit(send)
 
 
-def finish_battle(battle: Battle, outcome: dict, fields: list[str] | None = None) -> None:
+def finish_battle(battle: Battle, outcome: dict, fields: list[str] | None = None,
+                  since: int | None = None, snap: Snapshot | None = None) -> None:
     """End ``battle`` (locked by the caller, inside its transaction) with ``outcome``
     (``{"winner", "reason", "turn", ...}``): the one way a battle ends, whether the engine
     decided it or a player resigned, ran out of time or left. Saves ``fields`` as well,
@@ -225,7 +240,7 @@ def finish_battle(battle: Battle, outcome: dict, fields: list[str] | None = None
     battle.save(update_fields=[*(fields or []), "status", "outcome", "finished_at",
                                "to_move", "deadline"])
     battle_finished.send(sender=Battle, battle=battle)
-    changed(battle)
+    changed(battle, since=since, snap=snap)
 
 
 # --- Creating a battle ----------------------------------------------------------------------

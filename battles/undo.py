@@ -141,8 +141,8 @@ def _rows_from_the_end(battle: Battle, chunk: int = 16):
         start += chunk
 
 
-def can_undo(battle: Battle, side: str) -> bool:
-    return undo_target(battle, side)[0] is not None
+def can_undo(battle: Battle, side: str, rows: list[tuple[int, str, dict]] | None = None) -> bool:
+    return undo_target(battle, side, rows)[0] is not None
 
 
 def undo_record(side: str, seq: int) -> tuple[str, dict, list[dict]]:

@@ -4,7 +4,7 @@ opponent's message with that seq (issue 12, "Figures and tests").
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/eagles_online_bench \\
     REDIS_URL=redis://127.0.0.1:6379/3 \\
     .venv/bin/python bench/online.py [--battles 200] [--moves 0] [--think 0] [--web 1]
-                                     [--seconds 900] [--keep]
+                                     [--seconds 900] [--warmup 10] [--keep]
 
 Makes sure the database exists (loopback PostgreSQL only), migrates it and loads the
 catalogue, creates ``--battles`` battles between pairs of scripted users (Quatre Bras, turn
@@ -18,8 +18,12 @@ time from a player's ``act`` send to the arrival of the opponent's message with 
 p50 / p95 / max (target p95 <= 50 ms), actions, battles finished, errors by code, daphne's
 CPU. ``--moves N`` stops each battle after N actions (0: play to the end); ``--think S``: each
 player waits a random 0-2S seconds before acting (0: at once, a stress test in which every
-battle has an action in flight all the time). The database is dropped afterwards unless
-``--keep``.
+battle has an action in flight all the time). The first ``--warmup`` seconds are played but
+not measured (the sockets open spread over its first two thirds, as people open their
+battles over some seconds; 400 handshakes at once outlast daphne's 5 s connect timeout); the
+figures cover the ``--seconds`` after it, and the machine's load average is printed with
+them (a shared machine: compare runs made in the same state). The database is dropped
+afterwards unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -80,7 +84,8 @@ def setup(env: dict, n: int) -> list[dict]:
 
 
 class Stats:
-    def __init__(self):
+    def __init__(self, measure_from: float = 0.0):
+        self.measure_from = measure_from  # perf_counter: actions before it are the warm-up
         self.latencies: list[float] = []
         # (battle, seq after the action, the opponent's side) -> when the action was sent
         self.sent: dict[tuple[int, int, str], float] = {}
@@ -93,9 +98,13 @@ class Stats:
 
 
 async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, rng,
-                 deadline: float, think: float) -> None:
+                 deadline: float, think: float, ramp: float = 0.0) -> None:
     from websockets.asyncio.client import connect
 
+    # People open their battles over some seconds, not in one instant: 400 handshakes at once
+    # on a starved 2-core machine outlast daphne's 5 s websocket connect timeout (the client
+    # then sees "did not receive a valid HTTP response").
+    await asyncio.sleep(rng.uniform(0, ramp))
     bid = battle["id"]
     other = "allied" if side == "french" else "french"
     uri = f"ws://127.0.0.1:{port}/ws/battles/{bid}/"
@@ -135,24 +144,37 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
                 acted_at = seq
                 if think:  # a person reads the board before moving
                     await asyncio.sleep(rng.uniform(0, 2 * think))
-                stats.sent[(bid, seq + 1, other)] = stats.own[(bid, seq + 1, side)] = \
-                    time.perf_counter()
-                stats.actions += 1
+                now = time.perf_counter()
+                if now >= stats.measure_from:  # the warm-up's actions are not counted
+                    stats.sent[(bid, seq + 1, other)] = stats.own[(bid, seq + 1, side)] = now
+                    stats.actions += 1
                 await ws.send(json.dumps({"type": "act", "seq": seq,
                                           "action": rng.choice(msg["legal_actions"])}))
 
 
 async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: float,
-                   think: float) -> Stats:
-    stats = Stats()
-    deadline = time.monotonic() + seconds
+                   think: float, warmup: float = 0.0, at_warmup_end=None,
+                   ramp: float = 0.0) -> Stats:
+    """Play every battle until ``seconds`` are up; the first ``warmup`` of them are not
+    measured (sockets opening, spread over ``ramp`` s, hellos, the processes' caches
+    filling); ``at_warmup_end()`` is called then (the bench reads the servers' CPU there)."""
+    stats = Stats(time.perf_counter() + warmup)
+    deadline = time.monotonic() + seconds + warmup
+
+    async def mark():
+        await asyncio.sleep(warmup)
+        if at_warmup_end is not None:
+            at_warmup_end()
+
+    marker = asyncio.create_task(mark())
     rng = random.Random(1815)
     # With several web processes the two players of a battle are on different ones (the
     # opponent's message then always crosses the Redis channel layer).
     tasks = [player(ports[(2 * i + k) % len(ports)], b, side, stats, moves,
-                    random.Random(rng.random()), deadline, think)
+                    random.Random(rng.random()), deadline, think, ramp)
              for i, b in enumerate(battles) for k, side in enumerate(("french", "allied"))]
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    await marker
     for r in results:
         if isinstance(r, Exception):
             stats.errors[f"client {type(r).__name__}: {str(r)[:80]}"] += 1
@@ -163,13 +185,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--battles", type=int, default=200)
     parser.add_argument("--moves", type=int, default=0, help="stop each battle after N actions")
-    parser.add_argument("--seconds", type=float, default=900)
+    parser.add_argument("--seconds", type=float, default=900,
+                        help="measured seconds (after the warm-up)")
+    parser.add_argument("--warmup", type=float, default=10,
+                        help="seconds played first and not measured (the sockets open over "
+                             "its first two thirds, then hellos and play)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a player waits before each action (0: at once)")
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--web", type=int, default=1,
                         help="daphne processes behind the same Redis (docs/deploy.md); each "
                              "battle's two players connect to different ones")
+    parser.add_argument("--layer", choices=("pubsub", "lists"), default="pubsub",
+                        help="the Redis Channels layer (EAGLES_LIVE_LAYER): pubsub (the "
+                             "default) or lists (config/channel_layer.py)")
     parser.add_argument("--in-memory-layer", action="store_true",
                         help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
     args = parser.parse_args(argv)
@@ -186,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="eagles-online-"))
     env = web.bench_env(tmp, database_url)
     env["REDIS_URL"] = redis_url
+    env["EAGLES_LIVE_LAYER"] = args.layer
     procs = []
     try:
         t0 = time.perf_counter()
@@ -209,17 +239,28 @@ def main(argv: list[str] | None = None) -> int:
                 stderr=subprocess.STDOUT, start_new_session=True))
         for proc, port, log in servers:
             web.wait_ready(proc, port, log, web.STEP_TIMEOUT)
-        cpu0 = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers)
-        client0 = time.process_time()
-        t1 = time.perf_counter()
+        start = {}
+
+        def warmed_up():
+            start["cpu"] = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers)
+            start["client"] = time.process_time()
+            start["wall"] = time.perf_counter()
+            start["load"] = os.getloadavg()
+
         stats = asyncio.run(play_all([port for _, port, _ in servers], battles, args.moves,
-                                     args.seconds, args.think))
-        wall = time.perf_counter() - t1
-        cpu = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers) - cpu0
-        client_cpu = time.process_time() - client0
+                                     args.seconds, args.think, args.warmup, warmed_up,
+                                     args.warmup * 2 / 3))
+        wall = time.perf_counter() - start["wall"]
+        cpu = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers) - start["cpu"]
+        client_cpu = time.process_time() - start["client"]
+        load = os.getloadavg()
         lat = [x * 1000 for x in stats.latencies]
+        print(f"machine load (1-min average) at the start / end of the measure: "
+              f"{start['load'][0]:.2f} / {load[0]:.2f} on {os.cpu_count()} cores")
         print(f"{args.battles} battles, {2 * args.battles} websocket clients, think "
-              f"{args.think:g} s, {len(servers)} daphne, "
+              f"{args.think:g} s (a random 0-{2 * args.think:g} s wait before each action), "
+              f"{len(servers)} daphne ({args.layer} layer), "
+              f"warm-up {args.warmup:g} s not measured, "
               f"{stats.actions} actions in {wall:.1f} s ({stats.actions / wall:.1f}/s); "
               f"daphne CPU {cpu:.1f} s ({1000 * cpu / max(1, stats.actions):.1f} ms/action); "
               f"the clients' CPU {client_cpu:.1f} s")

@@ -6,10 +6,13 @@
 In one process, with the database of DATABASE_URL (migrated, catalogue loaded), it sets up
 ``--battles`` Quatre Bras battles between two scripted users and plays ``--moves`` random
 legal actions in each, doing per action what the server does: ``services.act`` (commit, the
-``battle_changed`` listeners: notifications and the websocket nudge) then each viewer's
-websocket message (``live.messages.battle_message``: both players and one spectator).
-Prints the CPU milliseconds per action of each step; ``--profile`` adds cProfile's top
-functions by cumulative time. The battles and users it made are deleted afterwards.
+``battle_changed`` listeners: notifications, and ``live.notify``, which builds both players'
+messages of the change once and sends them to their sides' groups) then the spectator's
+message (``live.messages.battle_message``: a spectator's consumer builds its own).
+``--per-socket`` instead builds every viewer's message as each socket did before the
+messages were built once (for a before/after in the same run). Prints the CPU milliseconds
+per action of each step; ``--profile`` adds cProfile's top functions by cumulative time
+(``SORT=tottime`` for own time). The battles and users it made are deleted afterwards.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=35)
+    parser.add_argument("--per-socket", action="store_true",
+                        help="build every viewer's message per socket (the old path)")
     args = parser.parse_args(argv)
 
     import django
@@ -81,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
                 services.act(pk, mover.user, msg["seq"], action)
                 t1 = time.process_time()
                 for v in viewers[pk]:
-                    messages.battle_message(v, msg["seq"])
+                    if args.per_socket or v.side is None:
+                        messages.battle_message(v, msg["seq"])
                 t2 = time.process_time()
                 if prof:
                     prof.disable()
@@ -89,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
                 timings["messages"] += t2 - t1
                 actions += 1
         n = max(1, actions)
+        built = "3 viewers' messages" if args.per_socket else "the spectator's message"
         print(f"{actions} actions: act + commit + listeners {1000 * timings['act'] / n:.2f} ms, "
-              f"3 viewers' messages {1000 * timings['messages'] / n:.2f} ms, total "
+              f"{built} {1000 * timings['messages'] / n:.2f} ms, total "
               f"{1000 * sum(timings.values()) / n:.2f} ms CPU per action")
         if prof:
             order = os.environ.get("SORT", "cumulative")  # or tottime

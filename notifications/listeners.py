@@ -64,8 +64,10 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
     if battle.bot:
         return  # against the computer: the badge says it
     mover = battle.to_move
-    if seq > 0 and BattleAction.objects.filter(battle_id=battle.pk, seq=seq,
-                                               side=mover).exists():
+    # After actions the signal says who made the last one (and it was not the mover, see the
+    # top): no query. Other changes (an undo, a clock event) ask the log.
+    if kwargs.get("last_side") is None and seq > 0 and BattleAction.objects.filter(
+            battle_id=battle.pk, seq=seq, side=mover).exists():
         return  # the player still acting in their own turn: nothing changed hands
     mark_stale_your_move([u.pk for side, u in humans.items() if side != mover], battle.pk)
     if mover not in humans:

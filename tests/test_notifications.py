@@ -144,6 +144,24 @@ def test_your_move_is_coalesced_and_not_sent_for_ones_own_actions(
     assert b.to_move == "french" and len(notes(user, Kind.YOUR_MOVE)) == 1
 
 
+def test_a_hand_over_after_an_action_does_not_read_the_log(
+        user, other_user, sent, django_capture_on_commit_callbacks):
+    """The action's signal says who acted last: the listener needs no look at the log to
+    know the move changed hands (issue 12, "Figures"); without it (an undo, a clock event)
+    it asks the log."""
+    from notifications.listeners import on_battle_changed
+
+    b = two_people(user, other_user, django_capture_on_commit_callbacks)
+    b = hand_over(b, {"french": user, "allied": other_user}, django_capture_on_commit_callbacks)
+    Notification.objects.all().delete()
+    for extra, log_reads in (({"last_side": "allied", "to_move": b.to_move}, 0), ({}, 1)):
+        with CaptureQueriesContext(connection) as ctx:
+            on_battle_changed(Battle, battle_id=b.pk, seq=b.seq, status=b.status, **extra)
+        reads = [q for q in ctx.captured_queries if "battles_battleaction" in q["sql"]]
+        assert len(reads) == log_reads, extra
+        [note] = notes(user, Kind.YOUR_MOVE)  # told either way, once (coalesced)
+
+
 def test_no_your_move_against_the_computer(user, sent, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         b = battle_services.create_battle(user, "quatre-bras", "allied")  # the Allies move first

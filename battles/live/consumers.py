@@ -9,11 +9,14 @@ Protocol (JSON text frames; every battle message carries the battle's ``seq``):
 * client ``{"type": "act", "seq": n, "action": {...}}`` → ``services.act`` (same checks as
   the POST API); a refusal is ``{"type": "error", "code", "detail", "seq"}``, a success is
   followed by the viewer's battle message.
-* whenever the battle changes (``signals.battle_changed`` nudges the group ``battle.<id>``
-  with its ``seq``, from the web process or a worker) each consumer sends its own viewer the
-  events after what it last sent. Safety net (a lost nudge, the in-memory layer while a
-  worker is another process): every ``POLL_SECONDS`` (1 s on the in-memory layer) each
-  consumer reads the battle's ``(seq, status)`` and sends if it moved.
+* whenever the battle changes (``signals.battle_changed``, from the web process or a
+  worker) ``live.notify`` sends each viewer class's group (``battle.<id>.french``,
+  ``.allied``, ``.watch``) either that side's message of the change, built once (forwarded
+  as it is when this socket's last message was at its ``since``), or a nudge with its
+  ``seq`` (the consumer builds the events after what it last sent). Safety net (a lost
+  nudge, the in-memory layer while a worker is another process): every ``POLL_SECONDS``
+  (1 s on the in-memory layer) one query per process reads the ``(seq, status)`` of every
+  battle with an open socket there (``live.poller``) and a socket sends if its battle moved.
 
 Refusals at connect: the socket is accepted then closed with 4403, alike for no such battle
 and for a private battle the user does not play (its existence stays private).
@@ -26,17 +29,15 @@ import json
 import logging
 import os
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, connections
 
 from battles import services
-from battles.presence import TOUCH_EVERY
 from config.errors import ServiceError
 
-from . import messages
+from . import messages, notify
+from .poller import poller_for
+from .threads import in_db_thread
 
 log = logging.getLogger(__name__)
 
@@ -45,28 +46,19 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = float(os.environ.get("EAGLES_LIVE_POLL_SECONDS", "3"))
 IN_MEMORY_POLL_SECONDS = min(1.0, POLL_SECONDS)
 CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
-LIVE_STATUSES = ("waiting", "active")  # a battle that may still change
 MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
-
-
-def _db(fn):
-    """``fn`` run in a worker thread with database access. On PostgreSQL each call may take any
-    thread of the pool (sockets do not queue behind one another's queries); SQLite keeps
-    Channels' default, one shared thread (it serialises writers anyway)."""
-    if connection.vendor == "sqlite":
-        return database_sync_to_async(fn)
-
-    def pooled(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        finally:  # back to the pool now: the pool's threads come and go with event loops
-            connections.close_all()
-
-    return database_sync_to_async(pooled, thread_sensitive=False)
 
 
 def _error(code: str, detail: str, seq=None) -> dict:
     return {"type": "error", "code": code, "detail": detail, "seq": seq}
+
+
+def act_for_socket(viewer: messages.Viewer, seq, action) -> messages.Change | None:
+    """``services.act`` for a socket's player; returns the change's messages built on its
+    commit (``live.notify``, in this thread), so the answer is not built a second time."""
+    notify.take_answer(viewer.battle_id)  # nothing left over from an earlier call
+    services.act(viewer.battle_id, viewer.user, seq, action)
+    return notify.take_answer(viewer.battle_id)
 
 
 class BattleConsumer(AsyncJsonWebsocketConsumer):
@@ -79,32 +71,38 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
         self.viewer = None
         self.sent: tuple[int, str, bool] | None = None  # (seq, status, paused) last sent
         self.lock = asyncio.Lock()
-        self.poller: asyncio.Task | None = None
+        self.poller = None
+        self.tasks: set[asyncio.Task] = set()
         raw = self.scope["url_route"]["kwargs"]["battle_id"]
         await self.accept()
         try:
-            self.viewer = await _db(messages.viewer_for)(
+            self.viewer = await in_db_thread(messages.viewer_for)(
                 self.scope.get("user"), raw)
         except ServiceError:
             await self.close(code=CLOSE_REFUSED)
             return
-        await _db(messages.present)(self.viewer)  # a player at the battle (battles/presence.py)
-        # presence.touch writes at most every TOUCH_EVERY s: the poll asks again only then
-        # (not one query per socket per round).
+        await in_db_thread(messages.present)(self.viewer)  # at the battle (battles/presence.py)
+        # presence.touch writes at most every TOUCH_EVERY s: the poller asks again only then.
         self.touched = asyncio.get_running_loop().time()
-        self.group = messages.group_name(self.viewer.battle_id)
+        # Only this viewer class's group: a message built for one side never comes here.
+        self.group = messages.class_group(self.viewer.battle_id, self.viewer.side)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.poller = asyncio.create_task(self._poll())
+        every = (self.in_memory_poll_seconds
+                 if isinstance(self.channel_layer, InMemoryChannelLayer) else self.poll_seconds)
+        self.poller = poller_for(min(every, self.poll_seconds))
+        self.poller.add(self)
 
     async def disconnect(self, code):
         if self.poller is not None:
-            self.poller.cancel()
+            self.poller.discard(self)
+        for task in self.tasks:
+            task.cancel()
         if self.viewer is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     @classmethod
     async def encode_json(cls, content):
-        return json.dumps(content, cls=DjangoJSONEncoder, separators=(",", ":"))
+        return messages.encode(content)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         if self.viewer is None:
@@ -140,36 +138,47 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(_error("not_allowed", "spectators cannot act", seq))
             return
         try:
-            await _db(services.act)(
-                self.viewer.battle_id, self.viewer.user, seq, action)
+            change = await in_db_thread(act_for_socket)(self.viewer, seq, action)
         except ServiceError as exc:
             await self.send_json(_error(exc.code, exc.message, exc.extra.get("seq", seq)))
+            return
+        if change is not None and await self._forward(change.since, change.seq, change.status,
+                                                      change.texts.get(self.viewer.side)):
             return
         await self._send_battle()
 
     async def battle_changed(self, event):
-        """The group's nudge: send what is new, if this viewer has not had it yet."""
+        """A nudge: send what is new, if this viewer has not had it yet."""
         await self._send_battle(seen=(event.get("seq"), event.get("status"),
                                       bool(event.get("paused"))))
 
-    async def _poll(self) -> None:
-        every = (self.in_memory_poll_seconds if isinstance(self.channel_layer, InMemoryChannelLayer)
-                 else self.poll_seconds)
-        while True:
-            await asyncio.sleep(min(every, self.poll_seconds))
-            try:
-                now = await _db(messages.current)(self.viewer.battle_id)
-                clock = asyncio.get_running_loop().time()
-                if self.viewer.side is not None and clock - self.touched >= TOUCH_EVERY:
-                    self.touched = clock
-                    await _db(messages.present)(self.viewer)
-            except Exception:  # noqa: BLE001 - the next round tries again
-                log.exception("battle %s: live poll failed", self.viewer.battle_id)
-                continue
-            if now is not None and self.sent is not None and tuple(now) != self.sent[:2]:
-                await self._send_battle(seen=now)
-            if now is None or now[1] not in LIVE_STATUSES:
-                return  # over (or gone): nothing more will change
+    async def battle_message(self, event):
+        """This side's message of a change, built once by the committing process: forwarded
+        as it is if it follows what this socket last sent, else this socket builds its own."""
+        if not await self._forward(event["since"], event["seq"], event["status"],
+                                   event["text"]):
+            await self._send_battle(seen=(event["seq"], event["status"]))
+
+    async def _forward(self, since: int, seq: int, status: str, text: str | None) -> bool:
+        """Send ``text`` (the change after ``since`` up to ``seq``) if this socket's last
+        message was at ``since``; True when sent or already had, False when it does not fit."""
+        async with self.lock:
+            if self.sent is None:
+                return True  # no hello yet: the client asks for what it needs first
+            if seq < self.sent[0] or (seq, status) == self.sent[:2]:
+                return True  # already sent
+            if text is None or self.sent[0] != since:
+                return False
+            self.sent = (seq, status, False)  # an action's message: never while paused
+            await self.send(text_data=text)
+            return True
+
+    def polled(self, now: tuple[int, str] | None) -> None:
+        """The poller's round (``live.poller``): send if the battle moved past what was sent."""
+        if now is not None and self.sent is not None and tuple(now) != self.sent[:2]:
+            task = asyncio.get_running_loop().create_task(self._send_battle(seen=tuple(now)))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
 
     async def _send_battle(self, since: int | None = None, seen=None) -> None:
         """Send the viewer's battle message: after ``since`` (a hello), or after what was last
@@ -183,7 +192,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
                                          or tuple(seen) == self.sent[:len(seen)]):
                     return  # already sent (a nudge after the action's own answer, or late)
                 since = self.sent[0]
-            msg = await _db(messages.battle_message)(self.viewer, since)
+            msg = await in_db_thread(messages.battle_message)(self.viewer, since)
             # (seq, status, paused): a tournament's pause changes neither seq nor status
             mark = (msg["seq"], msg["status"], bool(msg.get("paused")))
             if not asked and mark == self.sent:

@@ -1,37 +1,82 @@
-"""Nudge a battle's websocket group when it changed (``signals.battle_changed``, sent after
-commit, in the web process or a Celery worker). The nudge carries only ``seq`` and
-``status``: each consumer builds its own viewer's message (``messages.battle_message``)."""
+"""Tell a battle's sockets that it changed (``signals.battle_changed``, sent after commit, in
+the web process or a Celery worker).
+
+After an action (the signal carries ``since``: the seq before it) the players' messages are
+built here once (``messages.change_messages``) and each is sent to its own side's group
+(``battle.<id>.french`` / ``.allied``) as text: a receiving consumer whose last message was
+at ``since`` forwards it without touching the database, any other builds its own. Spectators
+(``.watch``) and every other change (a join, a resignation, a flag fall, an undo) get a nudge
+with only ``seq`` and ``status``: each consumer builds its own viewer's message. The messages
+built in a socket's own ``act`` are kept for that thread (``take_answer``): the mover's
+answer is its side's message, not a second build.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from .messages import group_name
+from game import SIDES
+
+from . import messages
 
 log = logging.getLogger(__name__)
 _pending: set = set()  # tasks in flight (a loop keeps only weak references)
+_answers = threading.local()  # the Change built in this thread's last commit
 
 
-def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -> None:
+def take_answer(battle_id: int) -> messages.Change | None:
+    """The change of ``battle_id`` built by this thread since the last call (then forgotten)."""
+    change = getattr(_answers, "change", None)
+    _answers.change = None
+    return change if change is not None and change.battle_id == battle_id else None
+
+
+def on_battle_changed(sender, battle_id: int, seq: int, status: str, since: int | None = None,
+                      **kwargs) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "battle.changed", "seq": seq, "status": status,
-               "paused": bool(kwargs.get("paused"))}  # a tournament's pause (pausing.py)
+    change = None
+    if since is not None:
+        try:
+            change = messages.change_messages(battle_id, since, kwargs.get("battle"),
+                                              kwargs.get("snap"))
+        except Exception:  # noqa: BLE001 - the nudges below still go; consumers build their own
+            log.exception("battle %s: could not build the change's messages", battle_id)
+    _answers.change = change
+    nudge = {"type": "battle.changed", "seq": seq, "status": status,
+             "paused": bool(kwargs.get("paused"))}  # a tournament's pause (pausing.py)
+    sends = []
+    for side in (*SIDES, None):
+        if change is not None and side in change.texts:
+            sends.append((messages.class_group(battle_id, side), {
+                "type": "battle.message", "seq": change.seq, "status": change.status,
+                "since": change.since, "text": change.texts[side]}))
+        else:
+            sends.append((messages.class_group(battle_id, side), nudge))
     try:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is None:  # the usual case: a request's or a worker's thread
-            async_to_sync(layer.group_send)(group_name(battle_id), message)
+            async_to_sync(_send_all)(layer, sends)
         else:  # sync code on a thread that runs a loop: send once it is free
-            task = loop.create_task(layer.group_send(group_name(battle_id), message))
+            task = loop.create_task(_send_all(layer, sends))
             _pending.add(task)
             task.add_done_callback(_pending.discard)
     except Exception:  # noqa: BLE001 - the change is saved; consumers poll as a safety net
-        log.exception("battle %s: could not nudge its websocket group", battle_id)
+        log.exception("battle %s: could not nudge its websocket groups", battle_id)
+
+
+async def _send_all(layer, sends: list[tuple[str, dict]]) -> None:
+    """Every group's message in one hop to the loop, one after the other: a worker's
+    ``async_to_sync`` makes a new loop, and with it new Redis connections, per call (one
+    connection then, not one per group)."""
+    for group, message in sends:
+        await layer.group_send(group, message)

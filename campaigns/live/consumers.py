@@ -34,12 +34,12 @@ from django.core.serializers.json import DjangoJSONEncoder
 from battles.live.consumers import (
     CLOSE_REFUSED,
     IN_MEMORY_POLL_SECONDS,
-    LIVE_STATUSES,
     MAX_FRAME,
     POLL_SECONDS,
-    _db,
     _error,
 )
+from battles.live.poller import LIVE_STATUSES
+from battles.live.threads import in_db_thread as _db
 from campaigns import services
 from config.errors import ServiceError
 

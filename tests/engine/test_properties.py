@@ -60,7 +60,7 @@ def shown_cards(obj) -> set[int]:
     def walk(x, key=None):
         if isinstance(x, dict):
             for k, v in x.items():
-                if k not in ("decks", "lost_bp", "deck_bp"):
+                if k not in ("decks", "rates", "lost_bp", "deck_bp"):  # counts per army
                     walk(v, k)
         elif isinstance(x, list):
             for v in x:

@@ -1,0 +1,173 @@
+"""Each side's message of a change built once (battles/live/notify.py, messages.py) and the
+per-process safety net (battles/live/poller.py), issue 12 "Figures": what each socket receives
+is unchanged, a message built for one side only ever travels to that side's group, and a
+socket that missed a change builds its own message instead of forwarding one that does not
+follow what it had."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from battles import services
+from battles.live import consumers, messages, notify
+
+from . import test_live
+from .test_live import TIMEOUT, connect, hello, run, two_people_battle
+
+live_setup, people = test_live.live_setup, test_live.people  # the same fixtures
+FRESH = messages.battle_message  # a viewer's message built on its own (before any patch)
+
+
+def fresh(battle_id: int, user, side: str | None, since: int) -> dict:
+    """What a socket of ``side`` would have built itself, as it travels (JSON)."""
+    return json.loads(messages.encode(FRESH(messages.Viewer(battle_id, user, side), since)))
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def quiet_poll(monkeypatch):
+    """The safety net out of the way: what arrives comes from the groups."""
+    monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 60)
+    monkeypatch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 60)
+
+
+@pytest.fixture
+def sent_to_groups(monkeypatch):
+    """Every (group, message) the battle's change listener sends."""
+    sent = []
+    real = notify._send_all
+
+    async def recording(layer, sends):
+        sent.extend(sends)
+        await real(layer, sends)
+
+    monkeypatch.setattr(notify, "_send_all", recording)
+    return sent
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The viewers for whom a consumer built its own message (a hello, or a fallback)."""
+    made = []
+    real = messages.battle_message
+
+    def counting(viewer, since):
+        made.append((viewer.side, since))
+        return real(viewer, since)
+
+    monkeypatch.setattr(messages, "battle_message", counting)
+    return made
+
+
+def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_poll,
+                                                                  sent_to_groups, builds):
+    b = two_people_battle(people, settings={"turn_cap": 2})
+    rng = random.Random(12)
+
+    async def scenario():
+        socks = {"french": await connect(b.pk, people["alice"]),
+                 "allied": await connect(b.pk, people["bob"]),
+                 None: await connect(b.pk, None)}
+        latest = {key: await hello(c) for key, c in socks.items()}
+        hellos = len(builds)
+        played = 0
+        for _ in range(12):
+            played += 1
+            mover = next(s for s in ("french", "allied") if latest[s]["waiting_for"] == "you")
+            seq = latest[mover]["seq"]
+            await socks[mover].send_json_to({"type": "act", "seq": seq,
+                                             "action": rng.choice(latest[mover]["legal_actions"])})
+            users = {"french": people["alice"], "allied": people["bob"], None: None}
+            for key, c in socks.items():
+                latest[key] = await c.receive_json_from(timeout=TIMEOUT)
+                assert latest[key]["my_side"] == key and latest[key]["since"] == seq
+                assert latest[key]["seq"] > seq
+                # Built once from the action's own position and rows, it is exactly what
+                # this viewer's own build from the database gives.
+                assert latest[key] == await database_sync_to_async(fresh)(
+                    b.pk, users[key], key, seq)
+            if latest["french"]["status"] != "active":
+                break
+        # The players' messages were forwarded as built (the mover's answer too): no
+        # consumer built a player's message after the hellos; a spectator builds its own.
+        assert [side for side, _ in builds[hellos:]] == [None] * (len(builds) - hellos)
+        for c in socks.values():
+            assert await c.receive_nothing(timeout=0.1)
+            await c.disconnect()
+        return played
+
+    played = run(scenario)
+    texts = [(group, m) for group, m in sent_to_groups if m["type"] == "battle.message"]
+    assert len(texts) == 2 * played  # both sides' messages, once per action
+    for group, m in texts:  # a side's message only ever goes to that side's group
+        side = group.rsplit(".", 1)[1]
+        assert json.loads(m["text"])["my_side"] == side in ("french", "allied"), group
+    assert {group.rsplit(".", 1)[1] for group, _ in texts} == {"french", "allied"}
+    watch = [m for group, m in sent_to_groups if group.endswith(".watch")]
+    assert watch and all("text" not in m for m in watch)  # spectators: a nudge only
+
+
+def test_a_socket_that_missed_a_change_builds_its_own_message(people, quiet_poll,
+                                                              monkeypatch, builds):
+    """alice misses seq 1 (its messages were lost); the change to seq 2 was built after 1:
+    it does not follow what alice had, so her consumer builds the events after 0 itself."""
+    b = two_people_battle(people)
+
+    async def scenario():
+        alice = await connect(b.pk, people["alice"])
+        m = await hello(alice)
+        assert m["seq"] == 0
+        view_of = services.battle_view
+        monkeypatch.setattr(notify, "get_channel_layer", lambda: None)  # lost
+        legal = (await database_sync_to_async(view_of)(b, people["bob"]))["legal_actions"]
+        await database_sync_to_async(services.act)(b.pk, people["bob"], 0, legal[0])
+        monkeypatch.setattr(notify, "get_channel_layer", get_channel_layer)
+        fresh = await database_sync_to_async(services.Battle.objects.get)(pk=b.pk)
+        view = await database_sync_to_async(view_of)(fresh, people["bob"])
+        mover = people["bob"] if view["waiting_for"] == "you" else people["alice"]
+        legal = (await database_sync_to_async(view_of)(fresh, mover))["legal_actions"]
+        await database_sync_to_async(services.act)(b.pk, mover, 1, legal[0])
+        got = await alice.receive_json_from(timeout=TIMEOUT)
+        assert got["since"] == 0 and got["seq"] == 2
+        assert {e["seq"] for e in got["events"]} == {1, 2}
+        assert ("french", 0) in builds[1:]  # her own build, after the hello's
+        await alice.disconnect()
+
+    run(scenario)
+
+
+def test_one_poll_query_for_every_battle_with_open_sockets(people, monkeypatch):
+    """The safety net reads all of a process's battles in one query per round, not one per
+    socket; a change it finds is sent (the lost-nudge test in test_live.py covers one)."""
+    monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 0.1)
+    monkeypatch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 0.1)
+    first, second = two_people_battle(people), two_people_battle(people)
+    rounds = []
+    real = messages.current
+
+    def recording(battle_ids):
+        rounds.append(sorted(battle_ids))
+        return real(battle_ids)
+
+    monkeypatch.setattr(messages, "current", recording)
+
+    async def scenario():
+        socks = [await connect(first.pk, people["alice"]), await connect(first.pk, people["bob"]),
+                 await connect(first.pk, None), await connect(second.pk, people["alice"])]
+        for c in socks:
+            await hello(c)
+        rounds.clear()
+        await asyncio.sleep(0.55)
+        for c in socks:
+            await c.disconnect()
+
+    run(scenario)
+    assert 2 <= len(rounds) <= 7, rounds  # ~5 rounds of 0.1 s, not 4 sockets x 5
+    assert all(r == sorted([first.pk, second.pk]) for r in rounds)
