@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bot_strength.py --games 100 --bot search --vs greedy \
         [--budget SAMPLES] [--width W] [--horizon H] [--max-ms MS] [--prior P] [--battles a,b] \
-        [--seed S] [--jobs J] [--json]
+        [--set KEY=VALUE ...] [--seed S] [--jobs J] [--json]
 
 ``--games`` is per battle (half as French, half as Allied). Game ``i`` of a battle uses the
 seed ``"<seed>:<i>"`` (setup, dice, bots' rngs: ``battles.simulate.play_game``), so a run is
@@ -42,7 +42,28 @@ def make_bot(name: str, opts: dict):
             if opts.get(key) is not None:
                 setattr(bot, key, opts[key])
         bot.max_ms = opts.get("max_ms")
+        for key, value in (opts.get("set") or {}).items():
+            setattr(bot, key, value)
     return bot
+
+
+def parse_set(items: list[str]) -> dict:
+    """``key=value`` search attributes: numbers as numbers, ``a,b`` lists as tuples."""
+    out: dict = {}
+    for item in items:
+        key, _, raw = item.partition("=")
+        value: object = raw
+        if "," in raw:
+            value = tuple(x for x in raw.split(",") if x)
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    pass
+        out[key] = value
+    return out
 
 
 def one_game(job: tuple) -> dict:
@@ -68,7 +89,7 @@ def one_game(job: tuple) -> dict:
     st, steps = play_game(battle, f"{seed}:{i}", bots, cards=CARDS)
     return {"battle": battle, "game": i, "side": side, "winner": st.outcome.get("winner"),
             "reason": st.outcome.get("reason"), "turns": st.turn, "steps": steps,
-            "times": times, "searched": searched}
+            "times": times, "searched": searched, "stats": dict(getattr(bot, "stats", {}))}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -88,13 +109,16 @@ def main() -> None:
     ap.add_argument("--horizon", type=int, default=None)
     ap.add_argument("--max-ms", type=float, default=None)
     ap.add_argument("--prior", type=float, default=None, help="search: greedy's edge")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="search: any attribute (evaluation=material, phases=combat,morale)")
     ap.add_argument("--battles", default=",".join(BATTLES))
     ap.add_argument("--seed", default="strength")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     opts = {"samples": args.budget, "width": args.width, "horizon": args.horizon,
-            "max_ms": args.max_ms, "prior": args.prior}
+            "max_ms": args.max_ms, "prior": args.prior,
+            "set": parse_set(args.set)}
     jobs = []
     for battle in args.battles.split(","):
         for i in range(args.games):
@@ -108,11 +132,10 @@ def main() -> None:
         results = []
         for job in jobs:
             results.append(one_game(job))
-            r = results[-1]
-            if not args.json:
-                print(f"  {r['battle']} #{r['game']} {args.bot} {r['side']}: winner "
-                      f"{r['winner']} ({r['reason']}, turn {r['turns']})", file=sys.stderr,
-                      flush=True)
+            r = results[-1]  # progress on stderr (--json goes to stdout)
+            print(f"  {r['battle']} #{r['game']} {args.bot} {r['side']}: winner "
+                  f"{r['winner']} ({r['reason']}, turn {r['turns']})", file=sys.stderr,
+                  flush=True)
     wall = time.perf_counter() - start
     rows = []
     cells: dict[tuple[str, str], list[dict]] = {}
@@ -128,7 +151,11 @@ def main() -> None:
     lo, hi = wilson(k, len(results))
     times = [t for r in results for t in r["times"]]
     searched = [t for r in results for t in r["searched"]]
-    summary = {"bot": args.bot, "vs": args.vs, "options": opts, "seed": args.seed,
+    stats: dict[str, int] = {}
+    for r in results:
+        for key, n in r["stats"].items():
+            stats[key] = stats.get(key, 0) + n
+    summary = {"bot": args.bot, "stats": stats, "vs": args.vs, "options": opts, "seed": args.seed,
                "games": len(results), "wins": k, "rate": k / max(1, len(results)),
                "ci95": [lo, hi], "cells": rows, "wall_seconds": wall,
                "decision_seconds": {"all": {"n": len(times), "median": pct(times, 0.5),
@@ -150,6 +177,7 @@ def main() -> None:
     for name, xs in (("all decisions", times), ("searched (2+ legal)", searched)):
         print(f"seconds per decision, {name}: n={len(xs)} median {pct(xs, 0.5):.4f} "
               f"p95 {pct(xs, 0.95):.4f} max {pct(xs, 1):.4f}")
+    print(f"search counters: {stats}")
     print(f"wall {wall:.0f} s")
 
 

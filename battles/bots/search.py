@@ -35,54 +35,15 @@ from battles.engine.state import State, card_table
 
 from .base import Bot
 from .determinise import Determiniser
-from .greedy import GreedyBot, durability, strength
+from .evaluation import EVALUATIONS, evaluate_threats
+from .greedy import NEVER, WIN, Ctx, GreedyBot
 
 ROLLOUT_STEPS = 600  # a runaway rollout is cut here and scored as it stands
 
 
-def card_value(cards: CardTable, num: int) -> float:
-    c = cards[num]
-    return strength(c) if c.troop else 0.0
-
-
 def evaluate(st: State, me: int) -> float:
-    """The State from side ``me``'s point of view, in [-1, 1]: the outcome if the battle is
-    over, else the share of troop strength still in play (hits discount a card by its chance
-    of routing) and the Positions each side holds."""
-    out = st.outcome
-    if out is not None:
-        w = out.get("winner")
-        if w is None:
-            return 0.0
-        return 1.0 if w == SIDES[me] else -1.0
-    cards = st.cards
-    power = [0.0, 0.0]
-    held = [0, 0]
-    present: dict[int, set[int]] = {}
-    for p in st.pieces.values():
-        c = cards[p.num]
-        if not c.troop:
-            continue
-        v = strength(c)
-        if p.hits:
-            v *= max(0.0, 1.0 - p.hits / durability(c.morale))
-        power[p.side] += v
-        present.setdefault(p.place, set()).add(p.side)
-    for side in (0, 1):
-        for num in st.reserve[side]:
-            power[side] += card_value(cards, num)
-    for army, deck in st.decks.items():
-        side = 0 if army == "french" else 1
-        for num in deck:
-            power[side] += 0.8 * card_value(cards, num)
-    for place, sides in present.items():
-        if 1 <= place <= 7 and place != 4:
-            owner = 0 if place < 4 else 1
-            if sides == {owner}:
-                held[owner] += 1
-    total = power[0] + power[1]
-    share = (power[me] - power[1 - me]) / total if total > 0 else 0.0
-    return 0.7 * share + 0.05 * (held[me] - held[1 - me])
+    """The default leaf evaluation (``evaluation.evaluate_threats``)."""
+    return evaluate_threats(st, me)
 
 
 class SearchBot(Bot):
@@ -101,6 +62,10 @@ class SearchBot(Bot):
     # greedy's own choice keeps this edge: the search overrules it only on a clear difference
     # (a few samples are noisy, and the max of noisy means is biased upwards)
     prior = 0.02
+    prune = True  # see candidates()
+    evaluation = "threats"  # a key of evaluation.EVALUATIONS
+    # phases searched; elsewhere greedy's choice is played at once
+    phases: tuple[str, ...] = ("deploy", "morale", "combat", "reinforce")
 
     def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]], *,
                  samples: int | None = None, width: int | None = None,
@@ -119,9 +84,10 @@ class SearchBot(Bot):
 
     # -- candidates ------------------------------------------------------------------------
     def candidates(self, view: dict[str, Any], legal: list[dict]) -> list[dict]:
-        """Greedy's best ``width`` actions, best first (ties in legal order)."""
-        from .greedy import Ctx
-
+        """Greedy's best ``width`` actions, best first: with ``prune``, a sure win (4.3) is
+        the only candidate, actions greedy rules out (``NEVER``) are dropped unless nothing
+        else is left, and distinct scores come before ties (equal scores are often the
+        same move by twin cards: one of them is enough to search)."""
         g = self.greedy
         ctx = Ctx(view, legal, self.cards)
         phase = view["phase"]
@@ -131,8 +97,20 @@ class SearchBot(Bot):
                     s = ctx.fire_score(a)
                     if s > ctx.fire_best.get(a["piece"], 0.0):
                         ctx.fire_best[a["piece"]] = s
-        order = sorted(range(len(legal)), key=lambda i: -g.score(ctx, phase, legal[i]))
-        return [legal[i] for i in order[:self.width]]
+        scores = [g.score(ctx, phase, a) for a in legal]
+        order = sorted(range(len(legal)), key=lambda i: -scores[i])
+        if not self.prune:
+            return [legal[i] for i in order[:self.width]]
+        if scores[order[0]] >= WIN - 1.0:
+            return [legal[order[0]]]
+        kept = [i for i in order if scores[i] > NEVER] or order[:1]
+        first: list[int] = []
+        rest: list[int] = []
+        seen: set[float] = set()
+        for i in kept:
+            (rest if scores[i] in seen else first).append(i)
+            seen.add(scores[i])
+        return [legal[i] for i in (first + rest)[:self.width]]
 
     # -- the decision ----------------------------------------------------------------------
     def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random
@@ -140,6 +118,8 @@ class SearchBot(Bot):
         self.stats["decisions"] += 1
         if len(legal) == 1:
             return legal[0]
+        if view["phase"] not in self.phases:
+            return self.greedy.choose(view, legal, rng)
         cands = self.candidates(view, legal)
         if len(cands) == 1:
             return cands[0]
@@ -168,6 +148,9 @@ class SearchBot(Bot):
                 mean = totals[k] / counts[k] + (self.prior if k == 0 else 0.0)
                 if mean > top:
                     best, top = k, mean
+        if best:
+            key = f"overruled:{view['phase']}"
+            self.stats[key] = self.stats.get(key, 0) + 1
         return cands[best]
 
     def rollout(self, world: State, action: dict, me: int, seed: str) -> float | None:
@@ -189,7 +172,7 @@ class SearchBot(Bot):
         except Exception:  # a sample the view could not pin down exactly: skip it
             return None
         self.stats["rollouts"] += 1
-        return evaluate(st, me)
+        return EVALUATIONS[self.evaluation](st, me)
 
 
 class EasySearchBot(SearchBot):
