@@ -62,6 +62,7 @@ class SearchBot(Bot):
     # greedy's own choice keeps this edge: the search overrules it only on a clear difference
     # (a few samples are noisy, and the max of noisy means is biased upwards)
     prior = 0.02
+    confidence = 1.0  # standard errors a challenger must win by (see pick())
     prune = True  # see candidates()
     evaluation = "threats"  # a key of evaluation.EVALUATIONS
     # phases searched; elsewhere greedy's choice is played at once
@@ -127,8 +128,7 @@ class SearchBot(Bot):
         me = SIDES.index(view["viewer"])
         det = Determiniser(view, legal, self.cards)
         base = rng.getrandbits(64)
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
+        values: list[list[float | None]] = [[] for _ in cands]
         start = time.perf_counter()
         for i in range(self.samples):
             if i and self.max_ms is not None and \
@@ -139,19 +139,36 @@ class SearchBot(Bot):
                 value = self.rollout(world, a, me, f"{base}:{i}")
                 if value is None:
                     self.stats["failed"] += 1
-                    continue
-                totals[k] += value
-                counts[k] += 1
-        best, top = 0, float("-inf")
-        for k in range(len(cands)):
-            if counts[k]:
-                mean = totals[k] / counts[k] + (self.prior if k == 0 else 0.0)
-                if mean > top:
-                    best, top = k, mean
+                values[k].append(value)
+        best = self.pick(values)
         if best:
             key = f"overruled:{view['phase']}"
             self.stats[key] = self.stats.get(key, 0) + 1
         return cands[best]
+
+    def pick(self, values: list[list[float | None]]) -> int:
+        """The candidate to play: greedy's own (0) unless another beats it on the paired
+        differences (same sample, same dice) by more than ``prior`` plus ``confidence``
+        standard errors. The mean of a few noisy rollouts is a poor judge, and the max of
+        several noisy means is biased upwards: without this test the search overrules greedy
+        on noise and plays worse than greedy itself."""
+        best, top = 0, 0.0
+        for k in range(1, len(values)):
+            diffs = [b - a for a, b in zip(values[0], values[k], strict=True)
+                     if a is not None and b is not None]
+            n = len(diffs)
+            if n == 0:
+                continue
+            mean = sum(diffs) / n
+            if n > 1:
+                var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+                se = (var / n) ** 0.5
+            else:
+                se = 0.0 if self.confidence == 0 else float("inf")
+            score = mean - self.confidence * se - self.prior
+            if score > top:
+                best, top = k, score
+        return best
 
     def rollout(self, world: State, action: dict, me: int, seed: str) -> float | None:
         """``action`` in a copy of ``world``, then greedy for both sides to the horizon."""
