@@ -63,6 +63,10 @@ class SearchBot(Bot):
     # (a few samples are noisy, and the max of noisy means is biased upwards)
     prior = 0.02
     confidence = 1.0  # standard errors a challenger must win by (see pick())
+    # racing: after min_samples, a challenger whose mean + race standard errors stays below
+    # greedy's choice draws no more samples (None: every sample for every candidate)
+    min_samples: int | None = None
+    race = 2.0
     prune = True  # see candidates()
     evaluation = "threats"  # a key of evaluation.EVALUATIONS
     # phases searched; elsewhere greedy's choice is played at once
@@ -129,6 +133,7 @@ class SearchBot(Bot):
         det = Determiniser(view, legal, self.cards)
         base = rng.getrandbits(64)
         values: list[list[float | None]] = [[] for _ in cands]
+        dropped: set[int] = set()
         start = time.perf_counter()
         for i in range(self.samples):
             if i and self.max_ms is not None and \
@@ -136,15 +141,46 @@ class SearchBot(Bot):
                 break
             world = det.sample(random.Random(f"{base}:{i}:deal"))
             for k, a in enumerate(cands):
+                if k and k in dropped:
+                    values[k].append(None)
+                    continue
                 value = self.rollout(world, a, me, f"{base}:{i}")
                 if value is None:
                     self.stats["failed"] += 1
                 values[k].append(value)
+            if self.min_samples is not None and i + 1 >= self.min_samples:
+                # racing: a challenger that cannot plausibly beat greedy's choice stops
+                # drawing samples; with none left the decision is made
+                for k in range(1, len(cands)):
+                    if k not in dropped and self.hopeless(values[0], values[k]):
+                        dropped.add(k)
+                if len(dropped) == len(cands) - 1:
+                    self.stats["early"] = self.stats.get("early", 0) + 1
+                    break
         best = self.pick(values)
         if best:
             key = f"overruled:{view['phase']}"
             self.stats[key] = self.stats.get(key, 0) + 1
         return cands[best]
+
+    @staticmethod
+    def paired(first: list[float | None], other: list[float | None]
+               ) -> tuple[int, float, float]:
+        """(n, mean, standard error) of ``other`` − ``first`` over the samples both have."""
+        diffs = [b - a for a, b in zip(first, other, strict=True)
+                 if a is not None and b is not None]
+        n = len(diffs)
+        if n == 0:
+            return 0, 0.0, float("inf")
+        mean = sum(diffs) / n
+        if n == 1:
+            return 1, mean, float("inf")
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return n, mean, (var / n) ** 0.5
+
+    def hopeless(self, first: list[float | None], other: list[float | None]) -> bool:
+        n, mean, se = self.paired(first, other)
+        return n >= 2 and mean + self.race * se < self.prior
 
     def pick(self, values: list[list[float | None]]) -> int:
         """The candidate to play: greedy's own (0) unless another beats it on the paired
@@ -154,18 +190,10 @@ class SearchBot(Bot):
         on noise and plays worse than greedy itself."""
         best, top = 0, 0.0
         for k in range(1, len(values)):
-            diffs = [b - a for a, b in zip(values[0], values[k], strict=True)
-                     if a is not None and b is not None]
-            n = len(diffs)
-            if n == 0:
+            n, mean, se = self.paired(values[0], values[k])
+            if n == 0 or (se == float("inf") and self.confidence > 0):
                 continue
-            mean = sum(diffs) / n
-            if n > 1:
-                var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-                se = (var / n) ** 0.5
-            else:
-                se = 0.0 if self.confidence == 0 else float("inf")
-            score = mean - self.confidence * se - self.prior
+            score = mean - self.confidence * (0.0 if se == float("inf") else se) - self.prior
             if score > top:
                 best, top = k, score
         return best
