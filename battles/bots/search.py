@@ -46,6 +46,15 @@ def evaluate(st: State, me: int) -> float:
     return evaluate_threats(st, me)
 
 
+def keyed_dice(seed: str, st: State, action: dict) -> SeededDice:
+    """The dice of one action in a rollout, keyed by the sample, the turn and what acts on
+    what: the same fire (or Morale roll) in the rollouts of two candidates rolls the same
+    dice even when the candidates used different numbers of dice before it, so the paired
+    difference between candidates measures the actions more than the luck."""
+    key = action.get("piece", action.get("card"))
+    return SeededDice(f"{seed}:{st.turn}:{action['type']}:{key}:{action.get('target')}")
+
+
 class SearchBot(Bot):
     """``cards``: the public catalogue (records or a table). Budget: ``samples``
     determinisations per decision, ``width`` candidate actions, ``horizon`` side-turns of
@@ -67,6 +76,7 @@ class SearchBot(Bot):
     # greedy's choice draws no more samples (None: every sample for every candidate)
     min_samples: int | None = None
     race = 2.0
+    keyed_dice = False  # rollouts draw each action's dice from its own stream (keyed_dice)
     prune = True  # see candidates()
     evaluation = "threats"  # a key of evaluation.EVALUATIONS
     # phases searched; elsewhere greedy's choice is played at once
@@ -201,10 +211,11 @@ class SearchBot(Bot):
     def rollout(self, world: State, action: dict, me: int, seed: str) -> float | None:
         """``action`` in a copy of ``world``, then greedy for both sides to the horizon."""
         st = world.copy()
-        dice = SeededDice(seed)
+        stream = SeededDice(seed)
+        keyed = self.keyed_dice
         rng = random.Random(seed)
         try:
-            apply(st, action, dice, check=False)
+            apply(st, action, keyed_dice(seed, st, action) if keyed else stream, check=False)
             stop = st.turn + self.horizon
             steps = 0
             greedy = self.greedy
@@ -212,7 +223,7 @@ class SearchBot(Bot):
                 side = SIDES[st.priority]
                 legal = legal_actions(st, side)
                 a = legal[0] if len(legal) == 1 else greedy.choose(view(st, side), legal, rng)
-                apply(st, a, dice, check=False)
+                apply(st, a, keyed_dice(seed, st, a) if keyed else stream, check=False)
                 steps += 1
         except Exception:  # a sample the view could not pin down exactly: skip it
             return None
