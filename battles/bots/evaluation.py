@@ -97,6 +97,36 @@ def danger(st: State) -> tuple[float, float]:
     return out[0], out[1]
 
 
+def open_goal(st: State, side: int) -> bool:
+    """Whether ``side``, about to act, can walk into an enemy Position holding no enemy
+    troop (4.3; a General left alone there dies, 12.4): Infantry or Cavalry in the unengaged
+    Position facing it move in, or Cavalry from the Reserve makes two moves (8.3). Rivers
+    (11.3) and the Prussians' restrictions beyond their arrival are not looked at."""
+    cards = st.cards
+    idx = index(st)
+    foe = 1 - side
+    cav_in_reserve = False
+    fresh = st.fresh[side]
+    for num in st.reserve[side]:
+        c = cards[num]
+        if c.kind == "cavalry" and num not in fresh and \
+                (c.army != "prussian" or st.battle != "waterloo" or st.prussians):
+            cav_in_reserve = True
+            break
+    base = 4 * foe
+    for pos in (base + 1, base + 2, base + 3):
+        if any(q.side == foe and (not q.up or cards[q.num].troop) for q in idx[pos]):
+            continue
+        mine = 8 - pos  # the Position facing it (board.facing)
+        if idx.eng[mine]:
+            continue  # nothing moves out of (or through) an engagement into it (8.3)
+        if cav_in_reserve:
+            return True
+        if any(q.side == side and cards[q.num].kind in WINNERS for q in idx[mine]):
+            return True
+    return False
+
+
 def evaluate_material(st: State, me: int) -> float:
     """The first evaluation (kept for comparison): the outcome if over, else 0.7 x the
     material share + 0.05 x the Positions held alone (difference)."""
@@ -118,9 +148,11 @@ def outcome_value(out: dict, me: int) -> float:
 
 
 def evaluate_threats(st: State, me: int, *, w_material: float = 0.5,
-                     w_danger: float = 0.9) -> float:
+                     w_danger: float = 0.9, w_open: float = 0.8) -> float:
     """Material and held Positions as ``evaluate_material``, plus ``w_danger`` x (the
-    enemy's chance of losing a Position at its pending Morale rolls − ours); in [-1, 1]."""
+    enemy's chance of losing a Position at its pending Morale rolls − ours), plus
+    ``w_open`` for the side about to act when it can walk into an empty enemy Position
+    (``open_goal``); in [-1, 1]."""
     out = st.outcome
     if out is not None:
         return outcome_value(out, me)
@@ -130,6 +162,10 @@ def evaluate_threats(st: State, me: int, *, w_material: float = 0.5,
     h = held(st)
     d = danger(st)
     v = w_material * share + 0.05 * (h[me] - h[1 - me]) + w_danger * (d[1 - me] - d[me])
+    if w_open and st.phase in ("morale", "combat"):
+        mover = st.active
+        if open_goal(st, mover):
+            v += w_open if mover == me else -w_open
     return max(-1.0, min(1.0, v))
 
 
