@@ -98,7 +98,8 @@ class SearchBot(Bot):
         self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "failed": 0}
 
     # -- candidates ------------------------------------------------------------------------
-    def candidates(self, view: dict[str, Any], legal: list[dict]) -> list[dict]:
+    def candidates(self, view: dict[str, Any], legal: list[dict],
+                   rng: random.Random | None = None) -> list[dict]:
         """Greedy's best ``width`` actions, best first: with ``prune``, a sure win (4.3) is
         the only candidate, actions greedy rules out (``NEVER``) are dropped unless nothing
         else is left, and distinct scores come before ties (equal scores are often the
@@ -114,6 +115,15 @@ class SearchBot(Bot):
                         ctx.fire_best[a["piece"]] = s
         scores = [g.score(ctx, phase, a) for a in legal]
         order = sorted(range(len(legal)), key=lambda i: -scores[i])
+        if rng is not None:
+            # greedy's own choice first, its ties broken as greedy breaks them (one draw
+            # from the same rng): with width 1 this bot plays exactly as greedy does
+            top = scores[order[0]]
+            ties = [i for i in order if scores[i] == top]
+            if len(ties) > 1:
+                pick = ties[rng.randrange(len(ties))]
+                order.remove(pick)
+                order.insert(0, pick)
         if not self.prune:
             return [legal[i] for i in order[:self.width]]
         if scores[order[0]] >= WIN - 1.0:
@@ -135,7 +145,7 @@ class SearchBot(Bot):
             return legal[0]
         if view["phase"] not in self.phases:
             return self.greedy.choose(view, legal, rng)
-        cands = self.candidates(view, legal)
+        cands = self.candidates(view, legal, rng)
         if len(cands) == 1:
             return cands[0]
         self.stats["searched"] += 1
