@@ -95,7 +95,8 @@ class SearchBot(Bot):
             self.horizon = horizon
         if max_ms is not False:
             self.max_ms = max_ms
-        self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "failed": 0}
+        self.stats = {"decisions": 0, "searched": 0, "samples": 0, "rollouts": 0,
+                      "failed": 0}
 
     # -- candidates ------------------------------------------------------------------------
     def candidates(self, view: dict[str, Any], legal: list[dict],
@@ -163,6 +164,7 @@ class SearchBot(Bot):
                     (time.process_time() - start) * 1000.0 * (i + 1) / i > self.max_ms:
                 break
             world = det.sample(random.Random(f"{base}:{i}:deal"))
+            self.stats["samples"] += 1
             for k, a in enumerate(cands):
                 if k and k in dropped:
                     values[k].append(None)
