@@ -64,23 +64,22 @@ class SearchBot(Bot):
     needs_view = True
     needs_cards = True
     level = "normal"
-    samples = 6
+    samples = 12  # at most; racing (min_samples) stops early when greedy's choice is clear
+    min_samples: int | None = 4
     width = 3
     horizon = 2
-    max_ms: float | None = 1000.0
+    max_ms: float | None = 1000.0  # CPU milliseconds per decision
     # greedy's own choice keeps this edge: the search overrules it only on a clear difference
-    # (a few samples are noisy, and the max of noisy means is biased upwards)
     prior = 0.02
-    confidence = 1.0  # standard errors a challenger must win by (see pick())
-    # racing: after min_samples, a challenger whose mean + race standard errors stays below
-    # greedy's choice draws no more samples (None: every sample for every candidate)
-    min_samples: int | None = None
-    race = 2.0
-    keyed_dice = False  # rollouts draw each action's dice from its own stream (keyed_dice)
+    confidence = 2.0  # standard errors a challenger must win by (see pick())
+    race = 2.0  # racing: a challenger below greedy's by this many standard errors stops
+    keyed_dice = True  # rollouts draw each action's dice from its own stream (keyed_dice)
     prune = True  # see candidates()
     evaluation = "threats"  # a key of evaluation.EVALUATIONS
-    # phases searched; elsewhere greedy's choice is played at once
-    phases: tuple[str, ...] = ("deploy", "morale", "combat", "reinforce")
+    # phases searched; elsewhere greedy's choice is played at once. Not deployment: there
+    # the samples know least (the enemy's whole Muster is hidden) and full-game checks of
+    # the search's deployment choices found them worse than greedy's (README)
+    phases: tuple[str, ...] = ("morale", "combat", "reinforce")
 
     def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]], *,
                  samples: int | None = None, width: int | None = None,
@@ -249,18 +248,21 @@ class SearchBot(Bot):
 class EasySearchBot(SearchBot):
     name = "search-easy"
     level = "easy"
-    samples = 2
+    samples = 4
+    min_samples = None
     width = 2
     horizon = 1
+    confidence = 1.0  # trusts thin evidence: overrules greedy more often, and worse
     max_ms = 250.0
 
 
 class HardSearchBot(SearchBot):
     name = "search-hard"
     level = "hard"
-    samples = 16
+    samples = 24
+    min_samples = 6
     width = 4
-    horizon = 2
+    horizon = 4
     max_ms = 3000.0
 
 
