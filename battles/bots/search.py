@@ -1,23 +1,24 @@
 """The ``search`` bot: determinised Monte-Carlo search over its side's information set.
 
-Per decision (see README.md, "The search bot"):
+Per decision with two or more legal actions, in the ``phases`` it searches (README.md,
+"search"; elsewhere it plays greedy's choice):
 
-1. ``greedy`` scores the legal actions; the ``width`` best (distinct scores first) are the
-   candidates, in greedy's order.
-2. For each of ``samples`` determinisations (``determinise.Determiniser``: the hidden cards
-   dealt at random from the cards the view does not account for, never the true state), each
-   candidate is applied to a copy of the sampled State and played on by ``greedy`` for both
-   sides until ``horizon`` side-turns have ended (or the battle), then scored by ``evaluate``
-   (+1 a win, -1 a loss, else material and held Positions). All candidates of one sample
-   share the sample's dice and rollout choices (common random numbers), so their difference
-   is the action's, not the luck's.
-3. The candidate with the best mean wins; greedy's own first choice gets ``prior`` added
-   (the search overrules it only on a clear difference); ties go to greedy's order.
+1. ``greedy`` scores the legal actions; greedy's own choice (ties broken as greedy breaks
+   them) and the next best, distinct scores first, up to ``width`` candidates.
+2. For each of up to ``samples`` determinisations (``determinise.Determiniser``: the hidden
+   cards dealt at random from the cards the view does not account for, never the true
+   state), each candidate is applied to a copy of the sampled State and played on by
+   ``greedy`` for both sides until ``horizon`` side-turns have ended (or the battle), with
+   keyed dice (``keyed_dice``), then scored by ``evaluation.evaluate_threats`` (the outcome,
+   else material, held Positions, Positions about to fall, an open enemy Position).
+3. Greedy's choice stands unless a challenger beats it on the paired differences by
+   ``prior`` plus ``confidence`` standard errors (``pick``); from ``min_samples`` on,
+   hopeless challengers stop drawing samples (racing).
 
 This is "perfect-information Monte Carlo" over information-set samples (the flat form of
 determinised ISMCTS): the tree is one level deep and the rollout policy is greedy. The budget
-is ``samples`` (deterministic for a seed) and ``max_ms`` (a wall-clock cap for the service;
-whole samples only, so it binds only when the machine is slow).
+is ``samples`` (deterministic for an rng state) and ``max_ms`` (CPU milliseconds per
+decision, for the service; whole samples only).
 
 Pure: no Django.
 """
