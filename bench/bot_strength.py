@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bot_strength.py --games 100 --bot search --vs greedy \
         [--budget SAMPLES] [--width W] [--horizon H] [--max-ms MS] [--prior P] [--battles a,b] \
-        [--set KEY=VALUE ...] [--seed S] [--start I] [--jobs J] [--json]
+        [--set KEY=VALUE ...] [--seed S] [--start I] [--paired] [--jobs J] [--json]
     .venv/bin/python bench/bot_strength.py --merge run1.json run2.json
 
 ``--games`` is per battle (half as French, half as Allied). Game ``i`` of a battle uses the
@@ -88,9 +88,17 @@ def one_game(job: tuple) -> dict:
     bots = {"french": bot, "allied": other} if side == "french" else \
         {"french": other, "allied": bot}
     st, steps = play_game(battle, f"{seed}:{i}", bots, cards=CARDS)
-    return {"battle": battle, "game": i, "side": side, "winner": st.outcome.get("winner"),
-            "reason": st.outcome.get("reason"), "turns": st.turn, "steps": steps,
-            "times": times, "searched": searched, "stats": dict(getattr(bot, "stats", {}))}
+    out = {"battle": battle, "game": i, "side": side, "winner": st.outcome.get("winner"),
+           "reason": st.outcome.get("reason"), "turns": st.turn, "steps": steps,
+           "times": times, "searched": searched, "stats": dict(getattr(bot, "stats", {}))}
+    if opts.get("paired"):
+        # the same battle (seed) with greedy in the bot's seat: the search plays greedy's
+        # moves until it first overrules greedy, so the two battles differ only after that
+        ref = {"french": make_bot("greedy", opts), "allied": other} if side == "french" \
+            else {"french": other, "allied": make_bot("greedy", opts)}
+        rst, _ = play_game(battle, f"{seed}:{i}", ref, cards=CARDS)
+        out["greedy_winner"] = rst.outcome.get("winner")
+    return out
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -115,6 +123,8 @@ def main() -> None:
     ap.add_argument("--battles", default=",".join(BATTLES))
     ap.add_argument("--seed", default="strength")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--paired", action="store_true",
+                    help="also play each battle with greedy in the bot's seat (same seed)")
     ap.add_argument("--start", type=int, default=0, help="first game index (per battle)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--merge", nargs="+", metavar="JSON", help="report on saved --json runs")
@@ -124,7 +134,7 @@ def main() -> None:
         return
     opts = {"samples": args.budget, "width": args.width, "horizon": args.horizon,
             "max_ms": args.max_ms, "prior": args.prior,
-            "set": parse_set(args.set)}
+            "set": parse_set(args.set), "paired": args.paired}
     jobs = []
     for battle in args.battles.split(","):
         for i in range(args.start, args.start + args.games):
@@ -176,6 +186,16 @@ def summarise(results: list[dict], head: dict) -> dict:
     def spread(xs: list[float]) -> dict:
         return {"n": len(xs), "median": pct(xs, 0.5), "p95": pct(xs, 0.95), "max": pct(xs, 1)}
 
+    paired = [r for r in results if "greedy_winner" in r]
+    if paired:
+        gw = sum(r["greedy_winner"] == r["side"] for r in paired)
+        better = sum(r["winner"] == r["side"] and r["greedy_winner"] != r["side"]
+                     for r in paired)
+        worse = sum(r["winner"] != r["side"] and r["greedy_winner"] == r["side"]
+                    for r in paired)
+        head = {**head, "paired": {"games": len(paired), "greedy_wins": gw,
+                                   "bot_won_greedy_lost": better,
+                                   "bot_lost_greedy_won": worse}}
     return {**head, "stats": stats, "games": len(results), "wins": k,
             "rate": k / max(1, len(results)), "ci95": [lo, hi], "cells": rows,
             "decision_seconds": {"all": spread(times), "searched": spread(searched),
@@ -197,6 +217,11 @@ def report(summary: dict) -> None:
         d = ds[key]
         print(f"CPU seconds per decision, {name}: n={d['n']} median {d['median']:.4f} "
               f"p95 {d['p95']:.4f} max {d['max']:.4f} (from {ds['timed_games']} games)")
+    pr = summary.get("paired")
+    if pr:
+        print(f"paired: greedy in the same seat won {pr['greedy_wins']}/{pr['games']}; "
+              f"{summary['bot']} won where greedy lost {pr['bot_won_greedy_lost']}, lost "
+              f"where greedy won {pr['bot_lost_greedy_won']}")
     print(f"search counters: {summary['stats']}")
     if summary.get("wall_seconds") is not None:
         print(f"wall {summary['wall_seconds']:.0f} s")
