@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bot_strength.py --games 100 --bot search --vs greedy \
         [--budget SAMPLES] [--width W] [--horizon H] [--max-ms MS] [--prior P] [--battles a,b] \
-        [--seed S] [--jobs J] [--json]
+        [--set KEY=VALUE ...] [--seed S] [--start I] [--paired] [--jobs J] [--json]
+    .venv/bin/python bench/bot_strength.py --merge run1.json run2.json
 
 ``--games`` is per battle (half as French, half as Allied). Game ``i`` of a battle uses the
 seed ``"<seed>:<i>"`` (setup, dice, bots' rngs: ``battles.simulate.play_game``), so a run is
@@ -42,7 +43,28 @@ def make_bot(name: str, opts: dict):
             if opts.get(key) is not None:
                 setattr(bot, key, opts[key])
         bot.max_ms = opts.get("max_ms")
+        for key, value in (opts.get("set") or {}).items():
+            setattr(bot, key, value)
     return bot
+
+
+def parse_set(items: list[str]) -> dict:
+    """``key=value`` search attributes: numbers as numbers, ``a,b`` lists as tuples."""
+    out: dict = {}
+    for item in items:
+        key, _, raw = item.partition("=")
+        value: object = raw
+        if "," in raw:
+            value = tuple(x for x in raw.split(",") if x)
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    pass
+        out[key] = value
+    return out
 
 
 def one_game(job: tuple) -> dict:
@@ -66,9 +88,17 @@ def one_game(job: tuple) -> dict:
     bots = {"french": bot, "allied": other} if side == "french" else \
         {"french": other, "allied": bot}
     st, steps = play_game(battle, f"{seed}:{i}", bots, cards=CARDS)
-    return {"battle": battle, "game": i, "side": side, "winner": st.outcome.get("winner"),
-            "reason": st.outcome.get("reason"), "turns": st.turn, "steps": steps,
-            "times": times, "searched": searched}
+    out = {"battle": battle, "game": i, "side": side, "winner": st.outcome.get("winner"),
+           "reason": st.outcome.get("reason"), "turns": st.turn, "steps": steps,
+           "times": times, "searched": searched, "stats": dict(getattr(bot, "stats", {}))}
+    if opts.get("paired"):
+        # the same battle (seed) with greedy in the bot's seat: the search plays greedy's
+        # moves until it first overrules greedy, so the two battles differ only after that
+        ref = {"french": make_bot("greedy", opts), "allied": other} if side == "french" \
+            else {"french": other, "allied": make_bot("greedy", opts)}
+        rst, _ = play_game(battle, f"{seed}:{i}", ref, cards=CARDS)
+        out["greedy_winner"] = rst.outcome.get("winner")
+    return out
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -88,16 +118,26 @@ def main() -> None:
     ap.add_argument("--horizon", type=int, default=None)
     ap.add_argument("--max-ms", type=float, default=None)
     ap.add_argument("--prior", type=float, default=None, help="search: greedy's edge")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="search: any attribute (evaluation=material, phases=combat,morale)")
     ap.add_argument("--battles", default=",".join(BATTLES))
     ap.add_argument("--seed", default="strength")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--paired", action="store_true",
+                    help="also play each battle with greedy in the bot's seat (same seed)")
+    ap.add_argument("--start", type=int, default=0, help="first game index (per battle)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--merge", nargs="+", metavar="JSON", help="report on saved --json runs")
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge)
+        return
     opts = {"samples": args.budget, "width": args.width, "horizon": args.horizon,
-            "max_ms": args.max_ms, "prior": args.prior}
+            "max_ms": args.max_ms, "prior": args.prior,
+            "set": parse_set(args.set), "paired": args.paired}
     jobs = []
     for battle in args.battles.split(","):
-        for i in range(args.games):
+        for i in range(args.start, args.start + args.games):
             side = "french" if i % 2 == 0 else "allied"
             jobs.append((battle, i, args.seed, side, args.bot, args.vs, opts))
     start = time.perf_counter()
@@ -108,17 +148,27 @@ def main() -> None:
         results = []
         for job in jobs:
             results.append(one_game(job))
-            r = results[-1]
-            if not args.json:
-                print(f"  {r['battle']} #{r['game']} {args.bot} {r['side']}: winner "
-                      f"{r['winner']} ({r['reason']}, turn {r['turns']})", file=sys.stderr,
-                      flush=True)
+            r = results[-1]  # progress on stderr (--json goes to stdout)
+            print(f"  {r['battle']} #{r['game']} {args.bot} {r['side']}: winner "
+                  f"{r['winner']} ({r['reason']}, turn {r['turns']})", file=sys.stderr,
+                  flush=True)
     wall = time.perf_counter() - start
+    summary = summarise(results, {"bot": args.bot, "vs": args.vs, "options": opts,
+                                  "seed": args.seed, "wall_seconds": wall})
+    if args.json:
+        summary["results"] = results  # per game, with its decision times (--merge reads them)
+        print(json.dumps(summary))
+        return
+    report(summary)
+
+
+def summarise(results: list[dict], head: dict) -> dict:
+    """Win rates per battle and side and overall (95 % Wilson), decision times, counters."""
     rows = []
     cells: dict[tuple[str, str], list[dict]] = {}
     for r in results:
         cells.setdefault((r["battle"], r["side"]), []).append(r)
-    for (battle, side), rs in cells.items():
+    for (battle, side), rs in sorted(cells.items()):
         k = sum(r["winner"] == side for r in rs)
         lo, hi = wilson(k, len(rs))
         rows.append({"battle": battle, "side": side, "games": len(rs), "wins": k,
@@ -126,32 +176,69 @@ def main() -> None:
                      "turns": statistics.mean(r["turns"] for r in rs)})
     k = sum(r["winner"] == r["side"] for r in results)
     lo, hi = wilson(k, len(results))
-    times = [t for r in results for t in r["times"]]
-    searched = [t for r in results for t in r["searched"]]
-    summary = {"bot": args.bot, "vs": args.vs, "options": opts, "seed": args.seed,
-               "games": len(results), "wins": k, "rate": k / max(1, len(results)),
-               "ci95": [lo, hi], "cells": rows, "wall_seconds": wall,
-               "decision_seconds": {"all": {"n": len(times), "median": pct(times, 0.5),
-                                            "p95": pct(times, 0.95), "max": pct(times, 1)},
-                                    "searched": {"n": len(searched),
-                                                 "median": pct(searched, 0.5),
-                                                 "p95": pct(searched, 0.95),
-                                                 "max": pct(searched, 1)}}}
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return
-    print(f"{args.bot} vs {args.vs}, options {opts}, seed {args.seed!r}")
+    times = [t for r in results for t in r.get("times", ())]
+    searched = [t for r in results for t in r.get("searched", ())]
+    stats: dict[str, int] = {}
+    for r in results:
+        for key, n in r.get("stats", {}).items():
+            stats[key] = stats.get(key, 0) + n
+
+    def spread(xs: list[float]) -> dict:
+        return {"n": len(xs), "median": pct(xs, 0.5), "p95": pct(xs, 0.95), "max": pct(xs, 1)}
+
+    paired = [r for r in results if "greedy_winner" in r]
+    if paired:
+        gw = sum(r["greedy_winner"] == r["side"] for r in paired)
+        better = sum(r["winner"] == r["side"] and r["greedy_winner"] != r["side"]
+                     for r in paired)
+        worse = sum(r["winner"] != r["side"] and r["greedy_winner"] == r["side"]
+                    for r in paired)
+        head = {**head, "paired": {"games": len(paired), "greedy_wins": gw,
+                                   "bot_won_greedy_lost": better,
+                                   "bot_lost_greedy_won": worse}}
+    return {**head, "stats": stats, "games": len(results), "wins": k,
+            "rate": k / max(1, len(results)), "ci95": [lo, hi], "cells": rows,
+            "decision_seconds": {"all": spread(times), "searched": spread(searched),
+                                 "timed_games": sum(1 for r in results if "times" in r)}}
+
+
+def report(summary: dict) -> None:
+    print(f"{summary['bot']} vs {summary['vs']}, options {summary['options']}, "
+          f"seed {summary['seed']!r}")
     print(f"{'battle':12} {'side':7} {'games':>5} {'wins':>5} {'rate':>7}  95 % interval")
-    for row in rows:
+    for row in summary["cells"]:
         print(f"{row['battle']:12} {row['side']:7} {row['games']:5} {row['wins']:5} "
               f"{row['rate']:7.1%}  {row['ci95'][0]:.1%}-{row['ci95'][1]:.1%}")
-    print(f"{'all':12} {'':7} {len(results):5} {k:5} {k / max(1, len(results)):7.1%}  "
-          f"{lo:.1%}-{hi:.1%}")
-    for name, xs in (("all decisions", times), ("searched (2+ legal)", searched)):
-        print(f"seconds per decision, {name}: n={len(xs)} median {pct(xs, 0.5):.4f} "
-              f"p95 {pct(xs, 0.95):.4f} max {pct(xs, 1):.4f}")
-    print(f"wall {wall:.0f} s")
+    lo, hi = summary["ci95"]
+    print(f"{'all':12} {'':7} {summary['games']:5} {summary['wins']:5} "
+          f"{summary['rate']:7.1%}  {lo:.1%}-{hi:.1%}")
+    ds = summary["decision_seconds"]
+    for name, key in (("all decisions", "all"), ("searched (2+ legal)", "searched")):
+        d = ds[key]
+        print(f"CPU seconds per decision, {name}: n={d['n']} median {d['median']:.4f} "
+              f"p95 {d['p95']:.4f} max {d['max']:.4f} (from {ds['timed_games']} games)")
+    pr = summary.get("paired")
+    if pr:
+        print(f"paired: greedy in the same seat won {pr['greedy_wins']}/{pr['games']}; "
+              f"{summary['bot']} won where greedy lost {pr['bot_won_greedy_lost']}, lost "
+              f"where greedy won {pr['bot_lost_greedy_won']}")
+    print(f"search counters: {summary['stats']}")
+    if summary.get("wall_seconds") is not None:
+        print(f"wall {summary['wall_seconds']:.0f} s")
 
+
+def merge(paths: list[str]) -> None:
+    """One report from several ``--json`` runs (e.g. the battles split across processes,
+    or ``--start`` ranges); each game counted once."""
+    games: dict[tuple, dict] = {}
+    head: dict = {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        for r in data["results"]:
+            games[r["battle"], r["game"]] = r
+        head = {k: data[k] for k in ("bot", "vs", "options", "seed")}
+    report(summarise(list(games.values()), {**head, "wall_seconds": None}))
 
 if __name__ == "__main__":
     main()

@@ -191,3 +191,69 @@ def test_a_battle_against_search_through_the_computers_task(user, sent, monkeypa
     b.refresh_from_db()
     assert b.status == Status.ACTIVE and services.priority(b) == "french"
     assert all(a.side == "allied" for a in b.actions.all())
+
+
+def test_width_one_plays_exactly_as_greedy():
+    """Greedy's first choice is the search's first candidate, ties broken by the same draw:
+    without challengers the search bot is greedy, move for move."""
+    from battles.bots.greedy import GreedyBot
+
+    bots = {"french": small(width=1), "allied": RandomBot()}
+    _, ours = play("wavre", "same", bots, turn_cap=8)
+    _, greedy = play("wavre", "same", {"french": GreedyBot(CARDS), "allied": RandomBot()},
+                     turn_cap=8)
+    assert ours == greedy and bots["french"].stats["searched"] == 0
+
+
+def _plus(xs: list, ds: list) -> list:
+    return [x + d for x, d in zip(xs, ds, strict=True)]
+
+
+def test_pick_overrules_greedy_only_on_a_significant_paired_difference():
+    bot = small()
+    bot.confidence, bot.prior = 0.0, 0.02
+    greedy_values = [0.0, 0.1, -0.2, 0.3]
+    assert bot.pick([greedy_values, [v + 0.1 for v in greedy_values]]) == 1
+    assert bot.pick([greedy_values, [v + 0.01 for v in greedy_values]]) == 0  # < prior
+    bot.confidence = 2.0
+    noisy = _plus(greedy_values, [0.5, -0.3, 0.6, -0.2])  # +0.15 on average, widely spread
+    assert bot.pick([greedy_values, noisy]) == 0
+    steady = _plus(greedy_values, [0.15, 0.12, 0.18, 0.15])
+    assert bot.pick([greedy_values, steady]) == 1
+    # the best of two significant challengers; a failed rollout (None) is left out
+    better: list = [g + 0.3 for g in greedy_values]
+    better[1] = None
+    assert bot.pick([greedy_values, steady, better]) == 2
+    # racing: a challenger well below greedy's choice is hopeless, a noisy one is not
+    assert bot.hopeless(greedy_values, [g - 0.2 for g in greedy_values])
+    assert not bot.hopeless(greedy_values, noisy)
+
+
+def test_keyed_dice_repeat_for_the_same_action_in_the_same_turn():
+    from battles.bots.search import keyed_dice
+
+    st = new_battle("ligny", "keyed", cards=CARDS)
+    a = {"type": "fire", "side": "french", "piece": 3, "target": 9}
+
+    def rolls(action: dict, seed: str = "s") -> list[int]:
+        dice = keyed_dice(seed, st, action)
+        return [next(dice) for _ in range(20)]
+
+    assert rolls(a) == rolls(dict(a))
+    assert rolls(a) != rolls({**a, "target": 10})
+    assert rolls(a) != rolls(a, seed="t")
+
+
+def test_the_time_cap_stops_sampling():
+    st = new_battle("waterloo", "cap", settings={"turn_cap": 10}, cards=CARDS)
+    dice = SeededDice("cap")
+    rng = random.Random(1)
+    capped = small(samples=50, max_ms=1.0)  # CPU milliseconds: one sample, then stop
+    while capped.stats["searched"] < 3 and st.outcome is None:
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        a = capped.choose(view(st, side), legal, rng) if side == "allied" else \
+            RandomBot().choose(None, legal, rng)
+        apply(st, a, dice, check=False)
+    assert capped.stats["searched"] >= 3
+    assert capped.stats["samples"] < 3 * 50  # far fewer than 50 samples per decision

@@ -1,23 +1,24 @@
 """The ``search`` bot: determinised Monte-Carlo search over its side's information set.
 
-Per decision (see README.md, "The search bot"):
+Per decision with two or more legal actions, in the ``phases`` it searches (README.md,
+"search"; elsewhere it plays greedy's choice):
 
-1. ``greedy`` scores the legal actions; the ``width`` best (distinct scores first) are the
-   candidates, in greedy's order.
-2. For each of ``samples`` determinisations (``determinise.Determiniser``: the hidden cards
-   dealt at random from the cards the view does not account for, never the true state), each
-   candidate is applied to a copy of the sampled State and played on by ``greedy`` for both
-   sides until ``horizon`` side-turns have ended (or the battle), then scored by ``evaluate``
-   (+1 a win, -1 a loss, else material and held Positions). All candidates of one sample
-   share the sample's dice and rollout choices (common random numbers), so their difference
-   is the action's, not the luck's.
-3. The candidate with the best mean wins; greedy's own first choice gets ``prior`` added
-   (the search overrules it only on a clear difference); ties go to greedy's order.
+1. ``greedy`` scores the legal actions; greedy's own choice (ties broken as greedy breaks
+   them) and the next best, distinct scores first, up to ``width`` candidates.
+2. For each of up to ``samples`` determinisations (``determinise.Determiniser``: the hidden
+   cards dealt at random from the cards the view does not account for, never the true
+   state), each candidate is applied to a copy of the sampled State and played on by
+   ``greedy`` for both sides until ``horizon`` side-turns have ended (or the battle), with
+   keyed dice (``keyed_dice``), then scored by ``evaluation.evaluate_threats`` (the outcome,
+   else material, held Positions, Positions about to fall, an open enemy Position).
+3. Greedy's choice stands unless a challenger beats it on the paired differences by
+   ``prior`` plus ``confidence`` standard errors (``pick``); from ``min_samples`` on,
+   hopeless challengers stop drawing samples (racing).
 
 This is "perfect-information Monte Carlo" over information-set samples (the flat form of
 determinised ISMCTS): the tree is one level deep and the rollout policy is greedy. The budget
-is ``samples`` (deterministic for a seed) and ``max_ms`` (a wall-clock cap for the service;
-whole samples only, so it binds only when the machine is slow).
+is ``samples`` (deterministic for an rng state) and ``max_ms`` (CPU milliseconds per
+decision, for the service; whole samples only).
 
 Pure: no Django.
 """
@@ -35,54 +36,24 @@ from battles.engine.state import State, card_table
 
 from .base import Bot
 from .determinise import Determiniser
-from .greedy import GreedyBot, durability, strength
+from .evaluation import EVALUATIONS, evaluate_threats
+from .greedy import NEVER, WIN, Ctx, GreedyBot
 
 ROLLOUT_STEPS = 600  # a runaway rollout is cut here and scored as it stands
 
 
-def card_value(cards: CardTable, num: int) -> float:
-    c = cards[num]
-    return strength(c) if c.troop else 0.0
-
-
 def evaluate(st: State, me: int) -> float:
-    """The State from side ``me``'s point of view, in [-1, 1]: the outcome if the battle is
-    over, else the share of troop strength still in play (hits discount a card by its chance
-    of routing) and the Positions each side holds."""
-    out = st.outcome
-    if out is not None:
-        w = out.get("winner")
-        if w is None:
-            return 0.0
-        return 1.0 if w == SIDES[me] else -1.0
-    cards = st.cards
-    power = [0.0, 0.0]
-    held = [0, 0]
-    present: dict[int, set[int]] = {}
-    for p in st.pieces.values():
-        c = cards[p.num]
-        if not c.troop:
-            continue
-        v = strength(c)
-        if p.hits:
-            v *= max(0.0, 1.0 - p.hits / durability(c.morale))
-        power[p.side] += v
-        present.setdefault(p.place, set()).add(p.side)
-    for side in (0, 1):
-        for num in st.reserve[side]:
-            power[side] += card_value(cards, num)
-    for army, deck in st.decks.items():
-        side = 0 if army == "french" else 1
-        for num in deck:
-            power[side] += 0.8 * card_value(cards, num)
-    for place, sides in present.items():
-        if 1 <= place <= 7 and place != 4:
-            owner = 0 if place < 4 else 1
-            if sides == {owner}:
-                held[owner] += 1
-    total = power[0] + power[1]
-    share = (power[me] - power[1 - me]) / total if total > 0 else 0.0
-    return 0.7 * share + 0.05 * (held[me] - held[1 - me])
+    """The default leaf evaluation (``evaluation.evaluate_threats``)."""
+    return evaluate_threats(st, me)
+
+
+def keyed_dice(seed: str, st: State, action: dict) -> SeededDice:
+    """The dice of one action in a rollout, keyed by the sample, the turn and what acts on
+    what: the same fire (or Morale roll) in the rollouts of two candidates rolls the same
+    dice even when the candidates used different numbers of dice before it, so the paired
+    difference between candidates measures the actions more than the luck."""
+    key = action.get("piece", action.get("card"))
+    return SeededDice(f"{seed}:{st.turn}:{action['type']}:{key}:{action.get('target')}")
 
 
 class SearchBot(Bot):
@@ -94,13 +65,22 @@ class SearchBot(Bot):
     needs_view = True
     needs_cards = True
     level = "normal"
-    samples = 6
+    samples = 12  # at most; racing (min_samples) stops early when greedy's choice is clear
+    min_samples: int | None = 4
     width = 3
     horizon = 2
-    max_ms: float | None = 1000.0
+    max_ms: float | None = 1000.0  # CPU milliseconds per decision
     # greedy's own choice keeps this edge: the search overrules it only on a clear difference
-    # (a few samples are noisy, and the max of noisy means is biased upwards)
     prior = 0.02
+    confidence = 2.0  # standard errors a challenger must win by (see pick())
+    race = 2.0  # racing: a challenger below greedy's by this many standard errors stops
+    keyed_dice = True  # rollouts draw each action's dice from its own stream (keyed_dice)
+    prune = True  # see candidates()
+    evaluation = "threats"  # a key of evaluation.EVALUATIONS
+    # phases searched; elsewhere greedy's choice is played at once. Not deployment: there
+    # the samples know least (the enemy's whole Muster is hidden) and full-game checks of
+    # the search's deployment choices found them worse than greedy's (README)
+    phases: tuple[str, ...] = ("morale", "combat", "reinforce")
 
     def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]], *,
                  samples: int | None = None, width: int | None = None,
@@ -115,13 +95,16 @@ class SearchBot(Bot):
             self.horizon = horizon
         if max_ms is not False:
             self.max_ms = max_ms
-        self.stats = {"decisions": 0, "searched": 0, "rollouts": 0, "failed": 0}
+        self.stats = {"decisions": 0, "searched": 0, "samples": 0, "rollouts": 0,
+                      "failed": 0}
 
     # -- candidates ------------------------------------------------------------------------
-    def candidates(self, view: dict[str, Any], legal: list[dict]) -> list[dict]:
-        """Greedy's best ``width`` actions, best first (ties in legal order)."""
-        from .greedy import Ctx
-
+    def candidates(self, view: dict[str, Any], legal: list[dict],
+                   rng: random.Random | None = None) -> list[dict]:
+        """Greedy's best ``width`` actions, best first: with ``prune``, a sure win (4.3) is
+        the only candidate, actions greedy rules out (``NEVER``) are dropped unless nothing
+        else is left, and distinct scores come before ties (equal scores are often the
+        same move by twin cards: one of them is enough to search)."""
         g = self.greedy
         ctx = Ctx(view, legal, self.cards)
         phase = view["phase"]
@@ -131,8 +114,29 @@ class SearchBot(Bot):
                     s = ctx.fire_score(a)
                     if s > ctx.fire_best.get(a["piece"], 0.0):
                         ctx.fire_best[a["piece"]] = s
-        order = sorted(range(len(legal)), key=lambda i: -g.score(ctx, phase, legal[i]))
-        return [legal[i] for i in order[:self.width]]
+        scores = [g.score(ctx, phase, a) for a in legal]
+        order = sorted(range(len(legal)), key=lambda i: -scores[i])
+        if rng is not None:
+            # greedy's own choice first, its ties broken as greedy breaks them (one draw
+            # from the same rng): with width 1 this bot plays exactly as greedy does
+            top = scores[order[0]]
+            ties = [i for i in order if scores[i] == top]
+            if len(ties) > 1:
+                pick = ties[rng.randrange(len(ties))]
+                order.remove(pick)
+                order.insert(0, pick)
+        if not self.prune:
+            return [legal[i] for i in order[:self.width]]
+        if scores[order[0]] >= WIN - 1.0:
+            return [legal[order[0]]]
+        kept = [i for i in order if scores[i] > NEVER] or order[:1]
+        first: list[int] = []
+        rest: list[int] = []
+        seen: set[float] = set()
+        for i in kept:
+            (rest if scores[i] in seen else first).append(i)
+            seen.add(scores[i])
+        return [legal[i] for i in (first + rest)[:self.width]]
 
     # -- the decision ----------------------------------------------------------------------
     def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random
@@ -140,43 +144,93 @@ class SearchBot(Bot):
         self.stats["decisions"] += 1
         if len(legal) == 1:
             return legal[0]
-        cands = self.candidates(view, legal)
+        if view["phase"] not in self.phases:
+            return self.greedy.choose(view, legal, rng)
+        cands = self.candidates(view, legal, rng)
         if len(cands) == 1:
             return cands[0]
         self.stats["searched"] += 1
         me = SIDES.index(view["viewer"])
         det = Determiniser(view, legal, self.cards)
         base = rng.getrandbits(64)
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
-        start = time.perf_counter()
+        values: list[list[float | None]] = [[] for _ in cands]
+        dropped: set[int] = set()
+        start = time.process_time()
         for i in range(self.samples):
+            # the cap is CPU time of this process (one core), so a busy machine slows the
+            # answer but does not weaken it; whole samples only, and no sample is begun that
+            # would (at the mean cost so far) end past the cap
             if i and self.max_ms is not None and \
-                    (time.perf_counter() - start) * 1000.0 >= self.max_ms:
+                    (time.process_time() - start) * 1000.0 * (i + 1) / i > self.max_ms:
                 break
             world = det.sample(random.Random(f"{base}:{i}:deal"))
+            self.stats["samples"] += 1
             for k, a in enumerate(cands):
+                if k and k in dropped:
+                    values[k].append(None)
+                    continue
                 value = self.rollout(world, a, me, f"{base}:{i}")
                 if value is None:
                     self.stats["failed"] += 1
-                    continue
-                totals[k] += value
-                counts[k] += 1
-        best, top = 0, float("-inf")
-        for k in range(len(cands)):
-            if counts[k]:
-                mean = totals[k] / counts[k] + (self.prior if k == 0 else 0.0)
-                if mean > top:
-                    best, top = k, mean
+                values[k].append(value)
+            if self.min_samples is not None and i + 1 >= self.min_samples:
+                # racing: a challenger that cannot plausibly beat greedy's choice stops
+                # drawing samples; with none left the decision is made
+                for k in range(1, len(cands)):
+                    if k not in dropped and self.hopeless(values[0], values[k]):
+                        dropped.add(k)
+                if len(dropped) == len(cands) - 1:
+                    self.stats["early"] = self.stats.get("early", 0) + 1
+                    break
+        best = self.pick(values)
+        if best:
+            key = f"overruled:{view['phase']}"
+            self.stats[key] = self.stats.get(key, 0) + 1
         return cands[best]
+
+    @staticmethod
+    def paired(first: list[float | None], other: list[float | None]
+               ) -> tuple[int, float, float]:
+        """(n, mean, standard error) of ``other`` − ``first`` over the samples both have."""
+        diffs = [b - a for a, b in zip(first, other, strict=True)
+                 if a is not None and b is not None]
+        n = len(diffs)
+        if n == 0:
+            return 0, 0.0, float("inf")
+        mean = sum(diffs) / n
+        if n == 1:
+            return 1, mean, float("inf")
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return n, mean, (var / n) ** 0.5
+
+    def hopeless(self, first: list[float | None], other: list[float | None]) -> bool:
+        n, mean, se = self.paired(first, other)
+        return n >= 2 and mean + self.race * se < self.prior
+
+    def pick(self, values: list[list[float | None]]) -> int:
+        """The candidate to play: greedy's own (0) unless another beats it on the paired
+        differences (same sample, same dice) by more than ``prior`` plus ``confidence``
+        standard errors. The mean of a few noisy rollouts is a poor judge, and the max of
+        several noisy means is biased upwards: without this test the search overrules greedy
+        on noise and plays worse than greedy itself."""
+        best, top = 0, 0.0
+        for k in range(1, len(values)):
+            n, mean, se = self.paired(values[0], values[k])
+            if n == 0 or (se == float("inf") and self.confidence > 0):
+                continue
+            score = mean - self.confidence * (0.0 if se == float("inf") else se) - self.prior
+            if score > top:
+                best, top = k, score
+        return best
 
     def rollout(self, world: State, action: dict, me: int, seed: str) -> float | None:
         """``action`` in a copy of ``world``, then greedy for both sides to the horizon."""
         st = world.copy()
-        dice = SeededDice(seed)
+        stream = SeededDice(seed)
+        keyed = self.keyed_dice
         rng = random.Random(seed)
         try:
-            apply(st, action, dice, check=False)
+            apply(st, action, keyed_dice(seed, st, action) if keyed else stream, check=False)
             stop = st.turn + self.horizon
             steps = 0
             greedy = self.greedy
@@ -184,29 +238,32 @@ class SearchBot(Bot):
                 side = SIDES[st.priority]
                 legal = legal_actions(st, side)
                 a = legal[0] if len(legal) == 1 else greedy.choose(view(st, side), legal, rng)
-                apply(st, a, dice, check=False)
+                apply(st, a, keyed_dice(seed, st, a) if keyed else stream, check=False)
                 steps += 1
         except Exception:  # a sample the view could not pin down exactly: skip it
             return None
         self.stats["rollouts"] += 1
-        return evaluate(st, me)
+        return EVALUATIONS[self.evaluation](st, me)
 
 
 class EasySearchBot(SearchBot):
     name = "search-easy"
     level = "easy"
-    samples = 2
+    samples = 4
+    min_samples = None
     width = 2
     horizon = 1
+    confidence = 1.0  # trusts thin evidence: overrules greedy more often, and worse
     max_ms = 250.0
 
 
 class HardSearchBot(SearchBot):
     name = "search-hard"
     level = "hard"
-    samples = 16
+    samples = 24
+    min_samples = 6
     width = 4
-    horizon = 2
+    horizon = 4
     max_ms = 3000.0
 
 
