@@ -25,7 +25,6 @@ and for a private battle the user does not play (its existence stays private).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 
@@ -37,6 +36,7 @@ from config.errors import ServiceError
 
 from . import messages, notify
 from .poller import poller_for
+from .protocol import HelloActFrames, error
 from .threads import in_db_thread
 
 log = logging.getLogger(__name__)
@@ -46,11 +46,7 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = float(os.environ.get("EAGLES_LIVE_POLL_SECONDS", "3"))
 IN_MEMORY_POLL_SECONDS = min(1.0, POLL_SECONDS)
 CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
-MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
 
-
-def _error(code: str, detail: str, seq=None) -> dict:
-    return {"type": "error", "code": code, "detail": detail, "seq": seq}
 
 
 def act_for_socket(viewer: messages.Viewer, seq, action) -> messages.Change | None:
@@ -61,7 +57,7 @@ def act_for_socket(viewer: messages.Viewer, seq, action) -> messages.Change | No
     return notify.take_answer(viewer.battle_id)
 
 
-class BattleConsumer(AsyncJsonWebsocketConsumer):
+class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
     poll_seconds = POLL_SECONDS
     # The in-memory layer (``make run``) never hears a worker's moves (another process): the
     # poll is then the only way the computer's moves arrive, as often as the old page polling.
@@ -104,43 +100,17 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
     async def encode_json(cls, content):
         return messages.encode(content)
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if self.viewer is None:
-            return
-        if not text_data or len(text_data) > MAX_FRAME:
-            await self.send_json(_error("bad_input", "send one JSON object as text"))
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_json(_error("bad_input", "not JSON"))
-            return
-        if not isinstance(content, dict):
-            await self.send_json(_error("bad_input", "send a JSON object with a type"))
-            return
-        await self.receive_json(content)
-
-    async def receive_json(self, content, **kwargs):
-        kind = content.get("type")
-        if kind == "hello":
-            since = content.get("since", 0)
-            if type(since) is not int or since < 0:
-                await self.send_json(_error("bad_input", "since must be a whole number (a seq)"))
-                return
-            await self._send_battle(since=since)
-        elif kind == "act":
-            await self._act(content.get("seq"), content.get("action"))
-        else:
-            await self.send_json(_error("bad_input", 'type must be "hello" or "act"'))
+    async def answer_hello(self, since: int) -> None:
+        await self._send_battle(since=since)
 
     async def _act(self, seq, action) -> None:
         if self.viewer.side is None:
-            await self.send_json(_error("not_allowed", "spectators cannot act", seq))
+            await self.send_json(error("not_allowed", "spectators cannot act", seq))
             return
         try:
             change = await in_db_thread(act_for_socket)(self.viewer, seq, action)
         except ServiceError as exc:
-            await self.send_json(_error(exc.code, exc.message, exc.extra.get("seq", seq)))
+            await self.send_json(error(exc.code, exc.message, exc.extra.get("seq", seq)))
             return
         if change is not None and await self._forward(change.since, change.seq, change.status,
                                                       change.texts.get(self.viewer.side)):

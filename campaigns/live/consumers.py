@@ -31,14 +31,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 
 # The battle socket's building blocks: database access from the loop, the refusal code,
 # the frame limit and the safety net's periods are the same for both kinds of game.
-from battles.live.consumers import (
-    CLOSE_REFUSED,
-    IN_MEMORY_POLL_SECONDS,
-    MAX_FRAME,
-    POLL_SECONDS,
-    _error,
-)
+from battles.live.consumers import CLOSE_REFUSED, IN_MEMORY_POLL_SECONDS, POLL_SECONDS
 from battles.live.poller import LIVE_STATUSES
+from battles.live.protocol import HelloActFrames, error
 from battles.live.threads import in_db_thread as _db
 from campaigns import services
 from config.errors import ServiceError
@@ -48,7 +43,7 @@ from . import messages
 log = logging.getLogger(__name__)
 
 
-class CampaignConsumer(AsyncJsonWebsocketConsumer):
+class CampaignConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
     poll_seconds = POLL_SECONDS
     in_memory_poll_seconds = IN_MEMORY_POLL_SECONDS
 
@@ -78,43 +73,17 @@ class CampaignConsumer(AsyncJsonWebsocketConsumer):
     async def encode_json(cls, content):
         return json.dumps(content, cls=DjangoJSONEncoder, separators=(",", ":"))
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if self.viewer is None:
-            return
-        if not text_data or len(text_data) > MAX_FRAME:
-            await self.send_json(_error("bad_input", "send one JSON object as text"))
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_json(_error("bad_input", "not JSON"))
-            return
-        if not isinstance(content, dict):
-            await self.send_json(_error("bad_input", "send a JSON object with a type"))
-            return
-        await self.receive_json(content)
-
-    async def receive_json(self, content, **kwargs):
-        kind = content.get("type")
-        if kind == "hello":
-            since = content.get("since", 0)
-            if type(since) is not int or since < 0:
-                await self.send_json(_error("bad_input", "since must be a whole number (a seq)"))
-                return
-            await self._send_campaign(since=since)
-        elif kind == "act":
-            await self._act(content.get("seq"), content.get("action"))
-        else:
-            await self.send_json(_error("bad_input", 'type must be "hello" or "act"'))
+    async def answer_hello(self, since: int) -> None:
+        await self._send_campaign(since=since)
 
     async def _act(self, seq, action) -> None:
         if self.viewer.side is None:
-            await self.send_json(_error("not_allowed", "spectators cannot act", seq))
+            await self.send_json(error("not_allowed", "spectators cannot act", seq))
             return
         try:
             await _db(services.act)(self.viewer.campaign_id, self.viewer.user, seq, action)
         except ServiceError as exc:
-            await self.send_json(_error(exc.code, exc.message, exc.extra.get("seq", seq)))
+            await self.send_json(error(exc.code, exc.message, exc.extra.get("seq", seq)))
             return
         await self._send_campaign()
 
