@@ -26,7 +26,13 @@ def test_cache_round_trip_on_configured_backend():
 
 def test_channel_layer_round_trip():
     layer = get_channel_layer()
-    expected = "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
+    # With Redis: pub/sub by default, the list-based layer (with a waiting pool) if asked.
+    if not os.environ.get("REDIS_URL"):
+        expected = "InMemoryChannelLayer"
+    elif os.environ.get("EAGLES_LIVE_LAYER") == "lists":
+        expected = "WaitingRedisChannelLayer"
+    else:
+        expected = "RedisPubSubChannelLayer"
     assert type(layer).__name__ == expected
 
     async def round_trip() -> dict:
