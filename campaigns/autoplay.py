@@ -1,15 +1,16 @@
-"""Auto-pass inside campaigns: the lone Pass of a response window, played for a person.
+"""Auto-play inside campaigns: a person's forced board action, played for them, as in battles.
 
 ``extend(campaign, core, moves)`` is called by ``services._record`` (so after ``act`` and
 after the computer's moves in ``bot_move``), under the campaign's row lock, just before
 ``moves`` are recorded. While the campaign is not over and a PERSON is to move on a board,
-it applies for them the **pass** that is their only legal action (a response window where
-they hold no special that could answer), unless their ``Preferences.always_ask`` is set: the
-rule of ``battles.autoplay.forced_action``. Nothing else is played for a person here:
+it applies for them their only legal action, by the battles' rule
+(``battles.autoplay.forced_action``): a lone **pass** (a response window where they hold no
+special that could answer) unless their ``Preferences.always_ask`` is set, and any other lone
+board action (a forced morale roll, the end of a deployment with nothing left to deploy), but:
 
 - campaign decisions (``split``, ``reinforce`` / ``keep``, ``retreat``) are never auto-played
   (a retreat is never alone anyway: it is offered beside the battle's own actions);
-- ending one's own phase or turn, a morale roll, a deployment stay clicks (only ``pass``).
+- ending one's own phase or turn stays a click (the player reviews first, and may undo).
 
 Each auto-pass is recorded as that person's action with the dice of its own ``seq``
 (``services.dice_for``), so ``services.replay`` reproduces it exactly. The computer's side is
@@ -36,10 +37,13 @@ def _always_ask(user) -> bool:
     return preferences_of(user).always_ask
 
 
-def lone_pass(legal: list[dict], always_ask: bool) -> dict | None:
-    """The pass to play for the person, or None (they choose). Pure."""
+DECISIONS = ("split", "reinforce", "keep", "retreat")  # the campaign's own: always a click
+
+
+def forced(legal: list[dict], always_ask: bool) -> dict | None:
+    """The board action to play for the person, or None (they choose). Pure."""
     action = forced_action(legal, always_ask)
-    if action is None or action.get("type") != "pass":
+    if action is None or action.get("type") in DECISIONS:
         return None
     return action
 
@@ -47,7 +51,7 @@ def lone_pass(legal: list[dict], always_ask: bool) -> dict | None:
 def extend(campaign: Any, core: CoreCampaign, moves: list[tuple[str, dict, list]], *,
            dice_for: Callable[[int, int], Any] | None = None,
            always_ask: Callable[[Any], bool] = _always_ask) -> int:
-    """Append to ``moves`` the lone passes of the person to move (see the module); returns
+    """Append to ``moves`` the forced actions of the person to move (see the module); returns
     how many were added. ``campaign.seq`` is the seq before ``moves``."""
     if dice_for is None:
         from .services import dice_for
@@ -58,11 +62,11 @@ def extend(campaign: Any, core: CoreCampaign, moves: list[tuple[str, dict, list]
         if campaign.player_id(side) is None or turn["step"] != "play":
             break  # the computer's side (or an empty seat), or a campaign decision
         legal = legal_actions(core, side)
-        if not (len(legal) == 1 and legal[0].get("type") == "pass"):
+        if len(legal) != 1:
             break
-        if side not in asked:  # the preference is read once, and only for a lone pass
-            asked[side] = always_ask(campaign.player(side))
-        action = lone_pass(legal, asked[side])
+        if legal[0].get("type") == "pass" and side not in asked:
+            asked[side] = always_ask(campaign.player(side))  # read once, for a lone pass only
+        action = forced(legal, asked.get(side, False))
         if action is None:
             break
         n = campaign.seq + len(moves) + 1

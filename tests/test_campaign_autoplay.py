@@ -29,14 +29,16 @@ def small(monkeypatch):
     monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
 
 
-def test_only_a_lone_pass_is_played_and_the_preference_makes_it_a_click():
-    assert autoplay.lone_pass([PASS], always_ask=False) == PASS
-    assert autoplay.lone_pass([PASS], always_ask=True) is None
-    assert autoplay.lone_pass([PASS, {**PASS, "type": "special", "card": 5}], False) is None
-    # A lone action that is not a pass stays a click (one's own phase, a roll, a decision).
-    for kind in ("end_turn", "end_phase", "roll_morale", "deployment_done", "retreat",
-                 "split", "reinforce", "keep"):
-        assert autoplay.lone_pass([{**PASS, "type": kind}], always_ask=False) is None
+def test_forced_board_actions_are_played_as_in_battles_decisions_never():
+    assert autoplay.forced([PASS], always_ask=False) == PASS
+    assert autoplay.forced([PASS], always_ask=True) is None
+    assert autoplay.forced([PASS, {**PASS, "type": "special", "card": 5}], False) is None
+    # As in battles: a lone morale roll or end of deployment is played (the preference is
+    # about response windows only); ending one's own phase or turn stays a click.
+    for kind in ("roll_morale", "deployment_done"):
+        assert autoplay.forced([{**PASS, "type": kind}], always_ask=True) == {**PASS, "type": kind}
+    for kind in ("end_turn", "end_phase", "retreat", "split", "reinforce", "keep"):
+        assert autoplay.forced([{**PASS, "type": kind}], always_ask=False) is None
 
 
 def same_as_replay(c: Campaign) -> bool:
@@ -62,6 +64,9 @@ def play(c: Campaign, users: dict, rng: random.Random) -> dict:
             legal = selectors.campaign_view(c, users[side])["legal_actions"]
             if len(legal) == 1 and legal[0]["type"] == "pass":
                 clicked.append(side)
+            # Any other forced board action is played for them: never offered alone.
+            assert not (len(legal) == 1 and legal[0]["type"] in ("roll_morale",
+                                                                 "deployment_done")), legal
             services.act(c.pk, users[side], c.seq, rng.choice(legal))
         c.refresh_from_db()
         rows = list(c.actions.filter(seq__gt=before).order_by("seq"))
@@ -70,7 +75,8 @@ def play(c: Campaign, users: dict, rng: random.Random) -> dict:
         extra = rows[next((i for i, r in enumerate(rows) if r.side != chooser), len(rows)):]
         for r in extra:
             if users.get(r.side) is not None:
-                assert r.action["type"] == "pass" and r.action["board"], r.action
+                assert r.action["type"] not in (*autoplay.DECISIONS, "end_phase", "end_turn")
+                assert r.action["board"], r.action
                 auto.append({"side": r.side, **r.action})
     else:
         raise AssertionError("the campaign does not end")
@@ -85,6 +91,7 @@ def test_two_people_never_click_a_lone_pass_and_the_replay_is_exact(user, other_
     assert got["auto"], "no response window with a lone pass came up"
     assert got["clicked"] == []
     assert {a["side"] for a in got["auto"]} <= {"french", "allied"}
+    assert {a["type"] for a in got["auto"]} - {"pass"}, "no forced roll or deployment end"
     c.refresh_from_db()
     assert c.status == Status.FINISHED and same_as_replay(c)
 
@@ -99,7 +106,8 @@ def test_always_ask_makes_the_lone_pass_a_click(user, other_user):
     got = play(c, {"french": user, "allied": other_user}, random.Random(3))
     assert "french" in got["clicked"]
     assert "allied" not in got["clicked"]  # bob's would still be played for him
-    assert all(a["side"] == "allied" for a in got["auto"])
+    # alice's lone passes are hers to click; her forced rolls are still played (as battles)
+    assert all(a["side"] == "allied" or a["type"] != "pass" for a in got["auto"])
     c.refresh_from_db()
     assert c.status == Status.FINISHED and same_as_replay(c)
 
