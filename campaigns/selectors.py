@@ -40,6 +40,15 @@ def open_campaigns(user) -> QuerySet[Campaign]:
     return qs.select_related("french_player", "allied_player")
 
 
+def watchable_campaigns(user) -> QuerySet[Campaign]:
+    """Public campaigns under way that ``user`` does not play: anyone may watch them (the
+    spectator view: neither side's hidden cards)."""
+    qs = Campaign.objects.filter(status=Status.ACTIVE, public=True)
+    if user is not None and user.is_authenticated:
+        qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
+    return qs.select_related("french_player", "allied_player")
+
+
 def campaign_of(user, pk) -> Campaign:
     """A campaign ``user`` may look at: theirs, one they are invited to, or a public one
     that has started (a spectator). 404 otherwise: its existence stays private."""

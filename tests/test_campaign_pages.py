@@ -113,3 +113,28 @@ def test_the_losses_chart_is_a_pure_accessible_svg():
     assert "No battle has ended yet" in losses_svg([])
     odd = losses_svg([{"type": "result", "battle": "<x>", "lost": {}}])
     assert "&lt;X&gt;" in odd and "<X>" not in odd
+
+
+def test_public_campaigns_under_way_can_be_watched_from_the_list(user, other_user, small,
+                                                                 django_user_model):
+    """Spectators (issue 13, as battles' "Watch a battle"): the list offers the public
+    campaigns under way that I do not play; a private one is not offered."""
+    carol = django_user_model.objects.create_user("carol", password="pw-carol-123")
+    public = services.create_campaign(user, "french", opponent="open", settings={"turn_cap": 2})
+    services.join_campaign(public.pk, other_user)
+    private = services.create_campaign(user, "french", opponent="open", public=False,
+                                       settings={"turn_cap": 2})
+    services.join_campaign(private.pk, other_user)
+    waiting = services.create_campaign(user, "allied", opponent="open")
+    client = Client()
+    client.force_login(carol)
+    page = client.get("/campaigns/").content.decode()
+    assert f'data-testid="watch-{public.pk}"' in page
+    assert f'data-testid="watch-{private.pk}"' not in page
+    assert f'data-testid="watch-{waiting.pk}"' not in page
+    assert client.get(f"/campaigns/{public.pk}/").status_code == 200  # the spectator view
+    assert client.get(f"/campaigns/{private.pk}/").status_code == 404
+    # Its players see it in their own list, not as something to watch.
+    client.force_login(user)
+    assert f'data-testid="watch-{public.pk}"' not in client.get("/campaigns/").content.decode()
+    assert Campaign.objects.filter(status="active", public=True).count() == 1

@@ -37,6 +37,7 @@ from game import SIDE_NAMES
 TEMPLATES = "frontend/campaigns/"
 POLL_SECONDS = 2
 MAX_LIST = 100
+WATCH_LIST = 20  # the newest public campaigns under way
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open campaign)"),
              ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("random", "Random"), ("search-easy", "Search (easy)"),
@@ -98,8 +99,10 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  for c in selectors.open_campaigns(request.user)[:MAX_LIST]]
     for row in open_rows:
         row["time_text"] = clock.describe(row["time_control"])
+    watch = [selectors.campaign_summary(c, None)
+             for c in selectors.watchable_campaigns(request.user)[:WATCH_LIST]]
     return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "error": error, "form": form or {},
+        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
         "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
         "pools": PoolChoice.choices,
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
