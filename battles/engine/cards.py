@@ -9,6 +9,7 @@ the online service gives each battle's recorded snapshot, scripts and tests use
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from typing import Any, NamedTuple
 
 from game import ARMIES
@@ -52,6 +53,13 @@ class CardTable(dict):
     """number -> Card, plus each army's commander (12.3) found from the data."""
 
     commanders: dict[str, int]
+
+
+def keep(cards: Mapping[int, Card], name: str, value: Any) -> None:
+    """Keep ``value`` on a ``CardTable`` as the attribute ``name`` (a per-table cache); a
+    plain dict of cards takes no attribute, and then nothing is kept."""
+    with suppress(AttributeError):
+        setattr(cards, name, value)
 
 
 def _card(r: Mapping[str, Any]) -> Card:

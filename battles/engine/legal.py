@@ -16,7 +16,7 @@ from .board import (
     positions,
     reserve,
 )
-from .cards import TROOPS
+from .cards import TROOPS, keep
 from .combat import fire_targets, shock_barred, shock_targets
 from .moves import (
     PRUSSIAN_PLACES,
@@ -583,10 +583,7 @@ def _card_facts(cards) -> dict[int, tuple]:
             got[num] = (kind, kind == "special", prussian,
                         bool(kind == "special" and c.timing and c.timing.startswith("enemy")),
                         key, kind == "general" and c.cos, kind in TROOPS)
-        try:
-            cards._card_facts = got
-        except AttributeError:  # a plain dict of cards: no cache
-            pass
+        keep(cards, "_card_facts", got)
     return got
 
 
@@ -597,10 +594,7 @@ def _piece_facts(cards) -> dict[int, tuple]:
     if got is None or len(got) != len(cards):
         got = {num: (c, c.kind, c.kind in TROOPS, c.army == "prussian",
                      2 if c.kind in _TWO_MOVES else 1) for num, c in cards.items()}
-        try:
-            cards._piece_facts = got
-        except AttributeError:  # a plain dict of cards: no cache
-            pass
+        keep(cards, "_piece_facts", got)
     return got
 
 

@@ -7,7 +7,7 @@ from bisect import insort
 from itertools import combinations
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
-from .cards import TROOPS
+from .cards import TROOPS, keep
 from .combat import reveal
 from .effects import nation_ok, nationals_only, type_ok
 from .phases import draw, eliminate
@@ -52,10 +52,7 @@ def aided(cards, sc, battle: str) -> frozenset:
     memo = getattr(cards, "_aids", None)
     if memo is None:
         memo = {}
-        try:
-            cards._aids = memo
-        except AttributeError:  # a plain dict of cards: no cache
-            pass
+        keep(cards, "_aids", memo)
     key = (sc.num, battle)
     got = memo.get(key)
     if got is None:
@@ -151,10 +148,7 @@ def _by_window(cards) -> dict[str, frozenset]:
                 by.setdefault(c.timing, set()).add(num)
         got = {w: frozenset(nums) for w, nums in by.items()}
         got["size"] = len(cards)
-        try:
-            cards._by_window = got
-        except AttributeError:  # a plain dict of cards: no cache
-            pass
+        keep(cards, "_by_window", got)
     return got
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from game import BATTLES_CHART, chart_row, deck_figures
 
 from .board import ARMY_SIDE
-from .cards import CardTable, load_cards
+from .cards import CardTable, keep, load_cards
 from .errors import IllegalAction
 
 LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
@@ -174,10 +174,7 @@ def _pool(cards: CardTable, battle: str, army: str
     memo = getattr(cards, "_pools", None)
     if memo is None or memo.get("size") != len(cards):
         memo = {"size": len(cards)}
-        try:
-            cards._pools = memo  # type: ignore[attr-defined]
-        except AttributeError:  # a plain dict of cards: no cache
-            pass
+        keep(cards, "_pools", memo)
     got = memo.get((battle, army))
     if got is None:
         pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
