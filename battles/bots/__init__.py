@@ -15,10 +15,11 @@ from .base import Bot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .search import EasySearchBot, HardSearchBot, SearchBot
+from .veteran import VeteranBot
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot,
                               "search-easy": EasySearchBot, "search": SearchBot,
-                              "search-hard": HardSearchBot}
+                              "search-hard": HardSearchBot, "veteran": VeteranBot}
 
 
 def get_bot(name: str, cards=None) -> Bot:
@@ -31,4 +32,4 @@ def get_bot(name: str, cards=None) -> Bot:
 
 
 __all__ = ["BOTS", "Bot", "EasySearchBot", "GreedyBot", "HardSearchBot", "RandomBot",
-           "SearchBot", "get_bot"]
+           "SearchBot", "VeteranBot", "get_bot"]
