@@ -327,15 +327,8 @@ class GreedyBot(Bot):
                ) -> dict:
         if len(legal) == 1:
             return legal[0]
-        ctx = Ctx(view, legal, self.cards)
+        ctx = self.context(view, legal)
         phase = view["phase"]
-        if phase == "combat" and view["step"] == "main":
-            for a in legal:
-                if a["type"] in ("fire", "shock"):
-                    s = ctx.fire_score(a)
-                    a_id = a["piece"]
-                    if s > ctx.fire_best.get(a_id, 0.0):
-                        ctx.fire_best[a_id] = s
         best: list[dict] = []
         top = float("-inf")
         for a in legal:
@@ -345,6 +338,20 @@ class GreedyBot(Bot):
             elif s == top:
                 best.append(a)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+    def context(self, view: dict[str, Any], legal: list[dict]) -> Ctx:
+        """The view indexed for one decision (the search bot scores its candidates with it);
+        in the combat phase's main step, each piece's best fire or shock score is noted first
+        (a move is weighed against the fire it gives up)."""
+        ctx = Ctx(view, legal, self.cards)
+        if view["phase"] == "combat" and view["step"] == "main":
+            for a in legal:
+                if a["type"] in ("fire", "shock"):
+                    s = ctx.fire_score(a)
+                    a_id = a["piece"]
+                    if s > ctx.fire_best.get(a_id, 0.0):
+                        ctx.fire_best[a_id] = s
+        return ctx
 
     # -- scoring --------------------------------------------------------------------------
     def score(self, ctx: Ctx, phase: str, a: dict) -> float:

@@ -37,7 +37,7 @@ from battles.engine.state import State, card_table
 from .base import Bot
 from .determinise import Determiniser
 from .evaluation import EVALUATIONS, evaluate_threats
-from .greedy import NEVER, WIN, Ctx, GreedyBot
+from .greedy import NEVER, WIN, GreedyBot
 
 ROLLOUT_STEPS = 600  # a runaway rollout is cut here and scored as it stands
 
@@ -106,14 +106,8 @@ class SearchBot(Bot):
         else is left, and distinct scores come before ties (equal scores are often the
         same move by twin cards: one of them is enough to search)."""
         g = self.greedy
-        ctx = Ctx(view, legal, self.cards)
+        ctx = g.context(view, legal)
         phase = view["phase"]
-        if phase == "combat" and view["step"] == "main":
-            for a in legal:
-                if a["type"] in ("fire", "shock"):
-                    s = ctx.fire_score(a)
-                    if s > ctx.fire_best.get(a["piece"], 0.0):
-                        ctx.fire_best[a["piece"]] = s
         scores = [g.score(ctx, phase, a) for a in legal]
         order = sorted(range(len(legal)), key=lambda i: -scores[i])
         if rng is not None:
