@@ -99,3 +99,17 @@ def test_the_compiled_build_replays_the_golden_digests():
                            env={**os.environ, "EAGLES_ENGINE": "compiled"})
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-3000:]
     assert " passed" in tests.stdout
+
+
+def test_a_build_that_cannot_compile_is_optional_for_make_test(tmp_path):
+    """``make test`` runs ``battles.engine.build --optional``: without mypy (here: no such
+    Python) it says so and succeeds, leaving no build; without --optional it fails."""
+    cmd = [sys.executable, "-m", "battles.engine.build", "--python", str(tmp_path / "none")]
+    env = {**os.environ, "EAGLES_ENGINE_BUILD": str(tmp_path / "builds")}
+    optional = subprocess.run([*cmd, "--optional"], cwd=ROOT, capture_output=True, text=True,
+                              env=env, timeout=120)
+    assert optional.returncode == 0
+    assert "engine build failed, the pure engine will be used" in optional.stderr
+    assert not native.is_complete(tmp_path / "builds" / native.source_stamp())
+    strict = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert strict.returncode == 1
