@@ -59,9 +59,12 @@ class Piece:
         self.ctrl = side  # terrain: the side it faces / benefits (11.5)
 
     def copy(self) -> Piece:
-        p = Piece.__new__(Piece)
-        for name in _PIECE_FIELDS:
-            setattr(p, name, getattr(self, name))
+        # Through __init__, not Piece.__new__: compiled by mypyc, __new__ runs __init__ too
+        # (and failed without its arguments); every field below, as in _PIECE_FIELDS.
+        p = Piece(self.pid, self.num, self.side, self.place, self.up)
+        p.hits, p.ghits, p.form, p.blown = self.hits, self.ghits, self.form, self.blown
+        p.moves, p.fired, p.eng, p.dis = self.moves, self.fired, self.eng, self.dis
+        p.formed, p.occ, p.ctrl = self.formed, self.occ, self.ctrl
         return p
 
 

@@ -3,7 +3,7 @@
 A build is used only when it was compiled from the exact current sources; the default and a
 stale or absent build give the pure engine; ``compiled`` without a build is an error. When
 ``make test`` has built the engine (``python -m battles.engine.build``), the compiled engine
-must replay the golden digests too."""
+must replay the golden digests and pass the bots' tests (hidden identities: State.copy)."""
 
 from __future__ import annotations
 
@@ -94,11 +94,30 @@ def test_the_compiled_build_replays_the_golden_digests():
     assert legal.startswith(str(native.builds_dir())) and legal.endswith(native.ext_suffix())
     assert dice == str(native.HERE / "dice.py")  # not compiled: from the sources
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                            "tests/engine/test_golden_replays.py"], cwd=ROOT,
+                            "tests/engine/test_golden_replays.py",
+                            "tests/engine/test_native.py::test_piece_copy_keeps_every_field",
+                            "tests/test_bots.py"], cwd=ROOT,
                            capture_output=True, text=True, timeout=900,
                            env={**os.environ, "EAGLES_ENGINE": "compiled"})
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-3000:]
     assert " passed" in tests.stdout
+
+
+def test_piece_copy_keeps_every_field():
+    """State.copy copies each Piece field by field (through __init__: compiled, a native
+    class's __new__ runs __init__); a field added to _PIECE_FIELDS must be copied too."""
+    from battles.engine.state import _PIECE_FIELDS, Piece
+
+    p = Piece(1, 2, 1, 3, False)
+    # Every field away from its initial value (a bool flipped, an int made unique): the
+    # compiled class keeps the annotated types.
+    values = [not getattr(p, n) if isinstance(getattr(p, n), bool) else 100 + i
+              for i, n in enumerate(_PIECE_FIELDS)]
+    for name, value in zip(_PIECE_FIELDS, values, strict=True):
+        setattr(p, name, value)
+    q = p.copy()
+    assert q is not p
+    assert [getattr(q, n) for n in _PIECE_FIELDS] == values
 
 
 def test_a_build_that_cannot_compile_is_optional_for_make_test(tmp_path):
