@@ -31,7 +31,7 @@ run: install
 # the sources>, only when the sources changed; used only with EAGLES_ENGINE=compiled|auto.
 # Optional: without mypy or a C compiler the pure engine is used.
 engine: install-test
-	$(PY) -m battles.engine.build --optional
+	EAGLES_ENGINE=pure $(PY) -m battles.engine.build --optional
 
 test: install-test engine
 	$(PY) -m ruff check .

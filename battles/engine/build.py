@@ -1,6 +1,9 @@
 """Compile the engine with mypyc into ``native.builds_dir()/<stamp>`` (see native.py).
 
-    python -m battles.engine.build [--python PY] [--optional]
+    EAGLES_ENGINE=pure python -m battles.engine.build [--python PY] [--optional]
+
+(``pure``: running this imports the package first, and ``compiled`` would fail there after
+an edit, the build being stale.)
 
 ``PY``: a Python of the same version that can import mypy (default this one, or
 ``$EAGLES_MYPYC_PYTHON``). Nothing is done when the build of the current sources exists.
