@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test install install-test lint bench clean
+.PHONY: run test install install-test lint bench clean engine
 
 $(VENV)/.base: pyproject.toml
 	@test -x $(PY) || "$$(bin/find-python)" -m venv $(VENV)
@@ -27,7 +27,13 @@ run: install
 	$(PY) manage.py create_demo_user
 	$(PY) manage.py serve --port $(PORT)
 
-test: install-test
+# The mypyc-compiled engine (battles/engine/native.py): built into var/engine-mypyc/<hash of
+# the sources>, only when the sources changed; used only with EAGLES_ENGINE=compiled|auto.
+# Optional: without mypy or a C compiler the pure engine is used.
+engine: install-test
+	EAGLES_ENGINE=pure $(PY) -m battles.engine.build --optional
+
+test: install-test engine
 	$(PY) -m ruff check .
 	$(PY) -m pytest $(PYTEST_ARGS)
 

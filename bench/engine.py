@@ -13,13 +13,14 @@ archive``), both pinned to one core, in interleaved chunks (CPU time of each chu
 battles/s before and after per battle, the ratio, and the median ratio. It also checks that
 both engines played identical battles (same outcomes and step counts).
 
-``--mypyc`` compiles the working tree's engine with mypyc (``mypy`` must be importable by
-``--mypyc-python``, default this Python; the scratch copy gets ``battles/__init__.py`` and a
-mypy config that does not check ``game``) into a temporary copy, prints the compile time,
-checks that the compiled and the pure engine give the same actions and events byte for byte
-(``play_random(record=True)``, 20 battles of each), then times them as ``--compare`` does
-(before = pure, after = compiled; with ``--compare REF``, before = REF's engine). Nothing
-compiled is kept.
+``--mypyc`` compiles the working tree's engine with mypyc (``python -m battles.engine.build``:
+into var/engine-mypyc/<hash of the sources>, kept, reused while the sources are unchanged;
+``mypy`` must be importable by ``--mypyc-python``, default $EAGLES_MYPYC_PYTHON or this
+Python), prints the compile time, checks that the compiled (``EAGLES_ENGINE=compiled``) and
+the pure engine give the same actions and events byte for byte (``play_random(record=True)``,
+20 battles of each), then times them as ``--compare`` does (before = pure, after = compiled;
+with ``--compare REF``, before = REF's engine). ``--compare`` alone times the pure sources
+(``EAGLES_ENGINE=pure``).
 
 Battles are played by battles.simulate.play_game (the same loop as `manage.py simulate`:
 legal_actions, the bot's choice, apply with check=False; the view is built only for bots
@@ -97,11 +98,12 @@ for line in sys.stdin:
 class Worker:
     """One engine in a subprocess (its tree first on sys.path)."""
 
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, engine: str = "pure") -> None:
         self.tree = tree
+        # EAGLES_ENGINE: the working tree's pure sources or its compiled build (native.py).
         self.proc = subprocess.Popen([sys.executable, "-c", WORKER, str(tree)], text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     cwd=tree)
+                                     cwd=tree, env={**os.environ, "EAGLES_ENGINE": engine})
 
     def play(self, battle: str, first: int, count: int, full: bool = False
              ) -> tuple[float, str]:
@@ -140,47 +142,33 @@ def compare(ref: str, seconds: float) -> None:
         side_by_side(Worker(Path(tmp)), Worker(ROOT), seconds)
 
 
-# Modules mypyc compiles (dice.SeededDice's __next__ makes C that gcc refuses; position,
-# replay_file and the package __init__ are not on the hot path).
-MYPYC_MODULES = ("board", "cards", "combat", "effects", "engine", "legal", "morale", "moves",
-                 "phases", "queries", "specials", "state", "random_play", "view")
-
-
 def mypyc(python: str, seconds: float, ref: str | None = None) -> None:
-    """The working tree's engine compiled by mypyc against the same engine uncompiled (or,
-    with ``ref``, against the engine of that git revision)."""
-    import shutil
+    """The working tree's engine compiled by mypyc (``battles.engine.build``: built into
+    var/engine-mypyc/<sources' hash> unless there already) against the same engine
+    uncompiled (or, with ``ref``, against the engine of that git revision)."""
+    from battles.engine.build import build
+    from battles.engine.native import MODULES
 
     cpus = sorted(os.sched_getaffinity(0))
-    with tempfile.TemporaryDirectory(prefix="eagles-engine-mypyc-") as tmp:
-        tree = Path(tmp)
-        for part in ("battles/engine", "game", "cards/catalogue", "cards/data"):
-            shutil.copytree(ROOT / part, tree / part,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-        (tree / "battles/__init__.py").touch()  # mypyc names modules by their package
-        (tree / "mypy.ini").write_text("[mypy]\n[mypy-game.*]\nignore_errors = True\n")
-        start = time.perf_counter()
-        cpu = os.times()
-        run = subprocess.run([python, "-m", "mypyc", "--config-file", "mypy.ini",
-                              *(f"battles/engine/{m}.py" for m in MYPYC_MODULES)],
-                             cwd=tree, capture_output=True, text=True)
-        used = os.times()
-        if run.returncode:
-            raise SystemExit(f"mypyc failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
-        built = sorted(p.name.split(".")[0] for p in (tree / "battles/engine").glob("*.so"))
-        print(f"mypyc: {len(built)} modules compiled in {time.perf_counter() - start:.1f} s "
-              f"(children's CPU {used.children_user - cpu.children_user:.1f} s)")
-        os.sched_setaffinity(0, {cpus[-1]})
-        pure, compiled = Worker(ROOT), Worker(tree)
-        for battle in BATTLES:  # the same actions and events, byte for byte
-            a, b = pure.play(battle, 0, 20, full=True), compiled.play(battle, 0, 20, full=True)
-            if a[1] != b[1]:
-                raise SystemExit(f"{battle}: the compiled engine plays differently")
-        print("compiled and pure engines: the same actions and events (20 battles each)")
+    start = time.perf_counter()
+    cpu = os.times()
+    build(python, quiet=True)
+    used = os.times()
+    print(f"mypyc: {len(MODULES)} modules compiled in {time.perf_counter() - start:.1f} s "
+          f"(children's CPU {used.children_user - cpu.children_user:.1f} s; 0: the build of "
+          f"these sources was there)")
+    os.sched_setaffinity(0, {cpus[-1]})
+    pure, compiled = Worker(ROOT), Worker(ROOT, "compiled")
+    for battle in BATTLES:  # the same actions and events, byte for byte
+        a, b = pure.play(battle, 0, 20, full=True), compiled.play(battle, 0, 20, full=True)
+        if a[1] != b[1]:
+            raise SystemExit(f"{battle}: the compiled engine plays differently")
+    print("compiled and pure engines: the same actions and events (20 battles each)")
+    with tempfile.TemporaryDirectory(prefix="eagles-engine-ref-") as tmp:
         if ref:
             pure.close()
-            extract(ref, tree / "ref")
-            pure = Worker(tree / "ref")
+            extract(ref, Path(tmp))
+            pure = Worker(Path(tmp))
         print(f"random vs random, play_random, same seeds; before = {ref or 'pure'}, after = "
               f"compiled; one core (cpu {cpus[-1]}), CPU seconds, ~{seconds:g} s per engine")
         side_by_side(pure, compiled, seconds)
@@ -222,7 +210,8 @@ def main() -> None:
                     help=f"before/after against git revision REF (default {DEFAULT_REF})")
     ap.add_argument("--mypyc", action="store_true",
                     help="the working tree's engine compiled by mypyc against it uncompiled")
-    ap.add_argument("--mypyc-python", default=sys.executable,
+    ap.add_argument("--mypyc-python",
+                    default=os.environ.get("EAGLES_MYPYC_PYTHON") or sys.executable,
                     help="a Python (same version) that can import mypy, to compile with")
     args = ap.parse_args()
     if args.mypyc:

@@ -12,6 +12,13 @@
 See README.md (API, board, position format) and RULINGS.md.
 """
 
+# ruff: noqa: E402 (the build must be chosen before the package's modules are imported)
+from . import native as _native
+
+# EAGLES_ENGINE=compiled|auto: the mypyc build of these exact sources (native.py), chosen
+# before any other module of the package is imported. BUILD says which engine this is.
+BUILD = _native.activate(__path__)
+
 from .board import PLACE_NAMES, SIDES
 from .cards import Card, CardTable, load_cards
 from .dice import SeededDice
@@ -31,7 +38,7 @@ from .state import (
 from .view import events_for, view
 
 __all__ = [
-    "DEFAULT_SETTINGS", "FORMAT", "PLACE_NAMES", "SIDES", "SIMULATION_TURN_CAP", "VERSION",
+    "BUILD", "DEFAULT_SETTINGS", "FORMAT", "PLACE_NAMES", "SIDES", "SIMULATION_TURN_CAP", "VERSION",
     "Card", "CardTable", "DiceExhausted", "IllegalAction", "RandomGame", "SeededDice", "State",
     "apply", "card_table", "check_action", "events_for", "from_json", "historical_deck",
     "legal_actions", "load_cards", "new_battle", "outcome", "play_random", "to_json", "view",

@@ -25,14 +25,17 @@ from .state import FORMATIONS, Piece, State, is_over
 Event = dict[str, Any]
 
 
-def _well_formed(st: State, action: dict) -> None:
+# ``action: Any`` at the entry points: a caller may hand anything (the CLI, a request), and
+# the answer must be IllegalAction; typed ``dict``, the compiled engine would raise its own
+# TypeError at the call instead.
+def _well_formed(st: State, action: Any) -> None:
     if not isinstance(action, dict) or action.get("side") not in SIDE_INDEX:
         raise IllegalAction(f"not an action: {action!r}")
     if is_over(st):
         raise IllegalAction("the battle is over")
 
 
-def check_action(st: State, action: dict, legal: list[dict] | None = None) -> None:
+def check_action(st: State, action: Any, legal: list[dict] | None = None) -> None:
     """Raise ``IllegalAction`` with the engine's reason unless ``action`` may be applied now.
     ``legal``: the side's ``legal_actions`` when the caller has listed them already (listing
     them is the expensive part, so a service lists them once)."""
@@ -43,7 +46,7 @@ def check_action(st: State, action: dict, legal: list[dict] | None = None) -> No
         raise IllegalAction(f"illegal action for {action['side']}: {action!r}")
 
 
-def apply(st: State, action: dict, dice: Iterable[int] | None = None, *, check: bool = True
+def apply(st: State, action: Any, dice: Iterable[int] | None = None, *, check: bool = True
           ) -> list[Event]:
     """Apply one action for ``action["side"]``; returns the events, each with a
     ``visibility`` of "all", "french" or "allied"."""

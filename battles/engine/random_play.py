@@ -10,7 +10,7 @@ from .board import SIDES
 from .dice import SeededDice
 from .engine import apply
 from .legal import legal_actions
-from .state import SIMULATION_TURN_CAP, State, is_over, new_battle
+from .state import SIMULATION_TURN_CAP, State, below, is_over, new_battle
 
 
 @dataclass
@@ -39,7 +39,7 @@ def play_random(battle: str, seed: int | str, *, settings: dict[str, Any] | None
     game = RandomGame(st)
     while not is_over(st):
         acts = legal_actions(st, SIDES[st.priority])
-        a = acts[rng.randrange(len(acts))]
+        a = acts[below(rng, len(acts))]  # rng.randrange(len(acts))
         ev = apply(st, a, dice, check=check)
         game.steps += 1
         if record:

@@ -9,8 +9,9 @@ until moved to the Reserve).
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -58,9 +59,12 @@ class Piece:
         self.ctrl = side  # terrain: the side it faces / benefits (11.5)
 
     def copy(self) -> Piece:
-        p = Piece.__new__(Piece)
-        for name in _PIECE_FIELDS:
-            setattr(p, name, getattr(self, name))
+        # Through __init__, not Piece.__new__: compiled by mypyc, __new__ runs __init__ too
+        # (and failed without its arguments); every field below, as in _PIECE_FIELDS.
+        p = Piece(self.pid, self.num, self.side, self.place, self.up)
+        p.hits, p.ghits, p.form, p.blown = self.hits, self.ghits, self.form, self.blown
+        p.moves, p.fired, p.eng, p.dis = self.moves, self.fired, self.eng, self.dis
+        p.formed, p.occ, p.ctrl = self.formed, self.occ, self.ctrl
         return p
 
 
@@ -163,7 +167,7 @@ def historical_deck(battle: str, army: str, seed: int | str,
         quota[kind] += 1
     deck: list[int] = []
     for kind in sorted(by_kind):
-        deck.extend(rng.sample(by_kind[kind], quota[kind]))
+        deck.extend(sample(rng, by_kind[kind], quota[kind]))
     return sorted(deck)
 
 
@@ -211,6 +215,54 @@ def _deck_scale(spec: Mapping[str, Any], size: int, chart_deck: int) -> Fraction
         raise IllegalAction(f"deck scale {spec['scale']!r} is not a number") from None
 
 
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (n > 0), the same draws: CPython's ``_randbelow_with_getrandbits``
+    spelled out, as the library's Python frames cost more than the draw (the golden digests
+    pin the streams)."""
+    if n <= 0:
+        raise ValueError("empty range for randrange()")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r: int = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same permutation (CPython's Fisher-Yates with ``below``)."""
+    for i in range(len(x) - 1, 0, -1):
+        j = below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+def sample(rng: random.Random, population: Sequence[int], k: int) -> list[int]:
+    """``rng.sample(population, k)``, the same picks (CPython's two ways, chosen as it does:
+    a shrinking pool for small populations, rejection of repeats for large ones)."""
+    n = len(population)
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    result = [0] * k
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = below(rng, n - i)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected: set[int] = set()
+        for i in range(k):
+            j = below(rng, n)
+            while j in selected:
+                j = below(rng, n)
+            selected.add(j)
+            result[i] = population[j]
+    return result
+
+
 def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | None = None,
                settings: dict[str, Any] | None = None,
                cards: CardTable | Iterable[Mapping[str, Any]] | None = None,
@@ -251,7 +303,7 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
                 raise IllegalAction(f"card {n} is not a {army} card")
         side = ARMY_SIDE[army]
         s.deck_bp[side] += sum(cards[n].bp for n in deck)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         # 3.0, 15.0, 16.0: one rule for Muster and rate (None muster: Waterloo Prussians).
         spec = (deck_kinds or {}).get(army) or {}
         kind = str(spec.get("kind") or "dealt")

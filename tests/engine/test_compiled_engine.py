@@ -1,8 +1,9 @@
 """The engine compiled by mypyc (``bench/engine.py --mypyc``) plays exactly as the pure one:
 the same actions and events, byte for byte, over 20 random battles of each battle.
 
-Opt-in: compiling needs a Python of the same version with ``mypy`` installed (not a project
-dependency) and a minute or two, so it runs only when ``EAGLES_MYPYC_PYTHON`` names one."""
+Opt-in: compiling needs a Python of the same version with ``mypy`` installed and a minute
+or two, so it runs only when ``EAGLES_MYPYC_PYTHON`` names one (the build is kept in
+var/engine-mypyc and reused; ``test_native.py`` replays the golden digests with it)."""
 
 from __future__ import annotations
 
