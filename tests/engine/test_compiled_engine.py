@@ -1,12 +1,14 @@
 """The engine compiled by mypyc (``bench/engine.py --mypyc``) plays exactly as the pure one:
 the same actions and events, byte for byte, over 20 random battles of each battle.
 
-Opt-in: compiling needs a Python of the same version with ``mypy`` installed and a minute
-or two, so it runs only when ``EAGLES_MYPYC_PYTHON`` names one (the build is kept in
-var/engine-mypyc and reused; ``test_native.py`` replays the golden digests with it)."""
+It runs with this Python when ``mypy`` is installed (the test extras have it; ``make test``
+builds the engine first, and the build in var/engine-mypyc is reused while the sources are
+unchanged), or with the Python ``EAGLES_MYPYC_PYTHON`` names; ``test_native.py`` replays
+the golden digests with the build."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -15,10 +17,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MYPYC_PYTHON = os.environ.get("EAGLES_MYPYC_PYTHON")
+MYPYC_PYTHON = os.environ.get("EAGLES_MYPYC_PYTHON") or (
+    sys.executable if importlib.util.find_spec("mypy") else None)
 
 
-@pytest.mark.skipif(not MYPYC_PYTHON, reason="EAGLES_MYPYC_PYTHON: a Python with mypy")
+@pytest.mark.skipif(not MYPYC_PYTHON,
+                    reason="no Python with mypy (the test extras, or EAGLES_MYPYC_PYTHON)")
 def test_compiled_engine_plays_the_same_actions_and_events():
     run = subprocess.run([sys.executable, "bench/engine.py", "--mypyc", "--mypyc-python",
                           str(MYPYC_PYTHON), "--seconds", "0"],
