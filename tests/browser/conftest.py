@@ -5,8 +5,11 @@ a missing browser fails them instead.
 """
 
 import os
+import threading
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
@@ -15,6 +18,29 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class OneRequestAtATime(ThreadedWSGIServer):
+    """The live server, each connection on its own thread as Django's, but on SQLite one
+    request at a time: the test database is in memory, so every thread shares ONE SQLite
+    connection, and two pages polling at once (two people's browsers) made it fail with
+    "bad parameter or other API misuse" under load. PostgreSQL needs no lock."""
+
+    def set_app(self, application):
+        from django.db import connection
+
+        if connection.vendor != "sqlite":
+            return super().set_app(application)
+        lock = threading.Lock()
+
+        def serial(environ, start_response):
+            with lock:
+                return application(environ, start_response)
+
+        return super().set_app(serial)
+
+
+LiveServerThread.server_class = OneRequestAtATime
 
 
 def pytest_collection_modifyitems(items):
