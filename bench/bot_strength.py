@@ -37,8 +37,7 @@ CARDS = load_cards(catalogue_records())
 
 
 def make_bot(name: str, opts: dict):
-    policy = (opts.get("set") or {}).get("policy")
-    bot = BOTS[name](CARDS, policy=policy) if name.startswith("search") else get_bot(name, CARDS)
+    bot = get_bot(name, CARDS)
     if name.startswith("search"):
         for key in ("samples", "width", "horizon", "prior"):
             if opts.get(key) is not None:

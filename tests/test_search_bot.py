@@ -193,17 +193,16 @@ def test_a_battle_against_search_through_the_computers_task(user, sent, monkeypa
     assert all(a.side == "allied" for a in b.actions.all())
 
 
-@pytest.mark.parametrize("policy", ["greedy", "veteran"])
-def test_width_one_plays_exactly_as_its_base_policy(policy):
-    """The base policy's first choice is the search's first candidate, ties broken by the
-    same draw: without challengers the search bot is its policy, move for move."""
-    from battles.bots.search import POLICIES
+def test_width_one_plays_exactly_as_greedy():
+    """Greedy's first choice is the search's first candidate, ties broken by the same draw:
+    without challengers the search bot is greedy, move for move."""
+    from battles.bots.greedy import GreedyBot
 
-    bots = {"french": small(width=1, policy=policy), "allied": RandomBot()}
+    bots = {"french": small(width=1), "allied": RandomBot()}
     _, ours = play("wavre", "same", bots, turn_cap=8)
-    _, base = play("wavre", "same", {"french": POLICIES[policy](CARDS), "allied": RandomBot()},
-                   turn_cap=8)
-    assert ours == base and bots["french"].stats["searched"] == 0
+    _, greedy = play("wavre", "same", {"french": GreedyBot(CARDS), "allied": RandomBot()},
+                     turn_cap=8)
+    assert ours == greedy and bots["french"].stats["searched"] == 0
 
 
 def _plus(xs: list, ds: list) -> list:

@@ -38,9 +38,7 @@ from .base import Bot
 from .determinise import Determiniser
 from .evaluation import EVALUATIONS, evaluate_threats
 from .greedy import NEVER, WIN, GreedyBot
-from .veteran import VeteranBot
 
-POLICIES: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "veteran": VeteranBot}
 ROLLOUT_STEPS = 600  # a runaway rollout is cut here and scored as it stands
 
 
@@ -83,18 +81,12 @@ class SearchBot(Bot):
     # the samples know least (the enemy's whole Muster is hidden) and full-game checks of
     # the search's deployment choices found them worse than greedy's (README)
     phases: tuple[str, ...] = ("morale", "combat", "reinforce")
-    # the base policy (a key of POLICIES): its scores give the candidates, its own choice is
-    # the one the search must beat, and it plays both sides in the rollouts
-    policy = "greedy"
 
     def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]], *,
                  samples: int | None = None, width: int | None = None,
-                 horizon: int | None = None, max_ms: float | None | bool = False,
-                 policy: str | None = None) -> None:
+                 horizon: int | None = None, max_ms: float | None | bool = False) -> None:
         self.cards = card_table(cards)
-        if policy is not None:
-            self.policy = policy
-        self.base = POLICIES[self.policy](self.cards)
+        self.greedy = GreedyBot(self.cards)
         if samples is not None:
             self.samples = samples
         if width is not None:
@@ -113,7 +105,7 @@ class SearchBot(Bot):
         the only candidate, actions greedy rules out (``NEVER``) are dropped unless nothing
         else is left, and distinct scores come before ties (equal scores are often the
         same move by twin cards: one of them is enough to search)."""
-        g = self.base
+        g = self.greedy
         ctx = g.context(view, legal)
         phase = view["phase"]
         scores = [g.score(ctx, phase, a) for a in legal]
@@ -147,7 +139,7 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         if view["phase"] not in self.phases:
-            return self.base.choose(view, legal, rng)
+            return self.greedy.choose(view, legal, rng)
         cands = self.candidates(view, legal, rng)
         if len(cands) == 1:
             return cands[0]
@@ -235,11 +227,11 @@ class SearchBot(Bot):
             apply(st, action, keyed_dice(seed, st, action) if keyed else stream, check=False)
             stop = st.turn + self.horizon
             steps = 0
-            policy = self.base
+            greedy = self.greedy
             while st.outcome is None and st.turn < stop and steps < ROLLOUT_STEPS:
                 side = SIDES[st.priority]
                 legal = legal_actions(st, side)
-                a = legal[0] if len(legal) == 1 else policy.choose(view(st, side), legal, rng)
+                a = legal[0] if len(legal) == 1 else greedy.choose(view(st, side), legal, rng)
                 apply(st, a, keyed_dice(seed, st, a) if keyed else stream, check=False)
                 steps += 1
         except Exception:  # a sample the view could not pin down exactly: skip it
