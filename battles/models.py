@@ -31,7 +31,6 @@ class BotName(models.TextChoices):
     SEARCH_EASY = "search-easy", "Search (easy)"
     SEARCH = "search", "Search (normal)"
     SEARCH_HARD = "search-hard", "Search (hard)"
-    VETERAN = "veteran", "Veteran"
 
 
 class Status(models.TextChoices):

@@ -15,11 +15,10 @@ from .base import Bot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .search import EasySearchBot, HardSearchBot, SearchBot
-from .veteran import VeteranBot
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot,
                               "search-easy": EasySearchBot, "search": SearchBot,
-                              "search-hard": HardSearchBot, "veteran": VeteranBot}
+                              "search-hard": HardSearchBot}
 
 
 def get_bot(name: str, cards=None) -> Bot:
@@ -32,4 +31,4 @@ def get_bot(name: str, cards=None) -> Bot:
 
 
 __all__ = ["BOTS", "Bot", "EasySearchBot", "GreedyBot", "HardSearchBot", "RandomBot",
-           "SearchBot", "VeteranBot", "get_bot"]
+           "SearchBot", "get_bot"]

@@ -69,7 +69,6 @@ OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
              ("player", "A player I name"))
 BOT_LABELS = {"random": "Random (plays any legal move)",
               "greedy": "Greedy (picks the move that looks best now)",
-              "veteran": "Veteran (Greedy with the lessons of many battles against it)",
               # Measured below Greedy so far (battles/bots/README.md): said so on the page.
               "search-easy": "Search, easy (experimental: not yet stronger than Greedy)",
               "search": "Search (experimental: guesses your hidden cards and plays moves "

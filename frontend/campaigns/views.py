@@ -40,7 +40,7 @@ MAX_LIST = 100
 WATCH_LIST = 20  # the newest public campaigns under way
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open campaign)"),
              ("player", "A player I name"))
-BOTS = (("greedy", "Greedy"), ("veteran", "Veteran"), ("random", "Random"), ("search-easy", "Search (easy)"),
+BOTS = (("greedy", "Greedy"), ("random", "Random"), ("search-easy", "Search (easy)"),
         ("search", "Search (normal)"), ("search-hard", "Search (hard)"))
 
 
