@@ -24,20 +24,25 @@ live_setup, people = test_campaign_live.live_setup, test_campaign_live.people  #
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
+def reads(monkeypatch, module) -> list[list[int]]:
+    """The game ids each call of ``module.current`` (a poller's round: one query) read."""
+    made = []
+    real = module.current
+
+    def recording(game_ids):
+        made.append(sorted(game_ids))
+        return real(game_ids)
+
+    monkeypatch.setattr(module, "current", recording)
+    return made
+
+
 @pytest.fixture
 def rounds(monkeypatch):
     """The campaign ids each round of the safety net read (one list per query)."""
     # The in-memory layer's period (the tests' layer) is the one in force: 0.1 s here.
     monkeypatch.setattr(consumers.CampaignConsumer, "in_memory_poll_seconds", 0.1)
-    made = []
-    real = messages.current
-
-    def recording(campaign_ids):
-        made.append(sorted(campaign_ids))
-        return real(campaign_ids)
-
-    monkeypatch.setattr(messages, "current", recording)
-    return made
+    return reads(monkeypatch, messages)
 
 
 @pytest.fixture
@@ -133,14 +138,7 @@ def test_over_closed_and_gone_campaigns_leave_the_poller(people, rounds, lost_nu
 def test_battle_and_campaign_sockets_have_a_poller_each(people, rounds, monkeypatch):
     monkeypatch.setattr(test_live.consumers.BattleConsumer, "in_memory_poll_seconds", 0.1)
     battle, campaign = test_live.two_people_battle(people), two_people(people)
-    battle_rounds = []
-    real = battle_messages.current
-
-    def recording(battle_ids):
-        battle_rounds.append(sorted(battle_ids))
-        return real(battle_ids)
-
-    monkeypatch.setattr(battle_messages, "current", recording)
+    battle_rounds = reads(monkeypatch, battle_messages)
 
     async def scenario():
         b = await test_live.connect(battle.pk, people["alice"])
