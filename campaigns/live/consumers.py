@@ -12,8 +12,9 @@ boards) or, for a public campaign, a spectator (nobody's side). The same protoco
 * whenever the campaign changes (``signals.campaign_changed`` nudges the group
   ``campaign.<id>`` with its ``seq``, from the web process or a worker) each consumer sends
   its own viewer the events after what it last sent. Safety net: every ``POLL_SECONDS``
-  (1 s on the in-memory layer, where a worker's nudges never arrive) each consumer reads the
-  campaign's ``(seq, status)`` and sends if it moved.
+  (1 s on the in-memory layer, where a worker's nudges never arrive) one query per process
+  reads the ``(seq, status)`` of every campaign with an open socket there (``CampaignPoller``,
+  the battles' ``live.poller``) and a socket sends if its campaign moved.
 
 Refusals at connect: the socket is accepted then closed with 4403, alike for no such
 campaign and for a private one the user does not play (its existence stays private).
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
@@ -32,7 +32,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 # The battle socket's building blocks: database access from the loop, the refusal code,
 # the frame limit and the safety net's periods are the same for both kinds of game.
 from battles.live.consumers import CLOSE_REFUSED, IN_MEMORY_POLL_SECONDS, POLL_SECONDS
-from battles.live.poller import LIVE_STATUSES
+from battles.live.poller import Poller, poller_for
 from battles.live.protocol import HelloActFrames, error
 from battles.live.threads import in_db_thread as _db
 from campaigns import services
@@ -40,7 +40,15 @@ from config.errors import ServiceError
 
 from . import messages
 
-log = logging.getLogger(__name__)
+
+class CampaignPoller(Poller):
+    """The campaigns with open sockets on one event loop: one query a round for all."""
+
+    def key(self, consumer) -> int:
+        return consumer.viewer.campaign_id
+
+    def read(self, game_ids: list[int]) -> dict[int, tuple]:
+        return messages.current(game_ids)
 
 
 class CampaignConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
@@ -51,7 +59,8 @@ class CampaignConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         self.viewer = None
         self.sent: tuple[int, str] | None = None  # (seq, status) of the last message sent
         self.lock = asyncio.Lock()
-        self.poller: asyncio.Task | None = None
+        self.poller: Poller | None = None
+        self.tasks: set[asyncio.Task] = set()  # the poller's sends, cancelled on disconnect
         raw = self.scope["url_route"]["kwargs"]["campaign_id"]
         await self.accept()
         try:
@@ -61,11 +70,16 @@ class CampaignConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
             return
         self.group = messages.group_name(self.viewer.campaign_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.poller = asyncio.create_task(self._poll())
+        every = (self.in_memory_poll_seconds if isinstance(self.channel_layer, InMemoryChannelLayer)
+                 else self.poll_seconds)
+        self.poller = poller_for(min(every, self.poll_seconds), CampaignPoller)
+        self.poller.add(self)
 
     async def disconnect(self, code):
         if self.poller is not None:
-            self.poller.cancel()
+            self.poller.discard(self)
+        for task in self.tasks:
+            task.cancel()
         if self.viewer is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -91,20 +105,12 @@ class CampaignConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         """The group's nudge: send what is new, if this viewer has not had it yet."""
         await self._send_campaign(seen=(event.get("seq"), event.get("status")))
 
-    async def _poll(self) -> None:
-        every = (self.in_memory_poll_seconds if isinstance(self.channel_layer, InMemoryChannelLayer)
-                 else self.poll_seconds)
-        while True:
-            await asyncio.sleep(min(every, self.poll_seconds))
-            try:
-                now = await _db(messages.current)(self.viewer.campaign_id)
-            except Exception:  # noqa: BLE001 - the next round tries again
-                log.exception("campaign %s: live poll failed", self.viewer.campaign_id)
-                continue
-            if now is not None and self.sent is not None and now != self.sent:
-                await self._send_campaign(seen=now)
-            if now is None or now[1] not in LIVE_STATUSES:
-                return  # over, cancelled (or gone): nothing more will change
+    def polled(self, now: tuple[int, str] | None) -> None:
+        """The poller's round: send if the campaign moved past what was last sent."""
+        if now is not None and self.sent is not None and tuple(now) != self.sent:
+            task = asyncio.get_running_loop().create_task(self._send_campaign(seen=tuple(now)))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
 
     async def _send_campaign(self, since: int | None = None, seen=None) -> None:
         """Send the viewer's campaign message: after ``since`` (a hello), or after what was

@@ -38,9 +38,11 @@ def viewer_for(user, campaign_id) -> Viewer:
     return Viewer(campaign.pk, user, selectors.side_of(campaign, user))
 
 
-def current(campaign_id: int) -> tuple[int, str] | None:
-    """The campaign's ``(seq, status)``: one cheap query (the safety-net check)."""
-    return Campaign.objects.filter(pk=campaign_id).values_list("seq", "status").first()
+def current(campaign_ids: list[int]) -> dict[int, tuple[int, str]]:
+    """Each campaign's ``(seq, status)``: one query for every campaign with open sockets in
+    this process (the safety-net check, ``CampaignPoller`` in ``live.consumers``)."""
+    return {pk: (seq, status) for pk, seq, status in
+            Campaign.objects.filter(pk__in=campaign_ids).values_list("id", "seq", "status")}
 
 
 def campaign_message(viewer: Viewer, since: int) -> dict:
