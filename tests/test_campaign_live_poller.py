@@ -19,22 +19,10 @@ from campaigns.live import consumers, messages
 
 from . import test_campaign_live, test_live
 from .test_campaign_live import TIMEOUT, _receive, check, connect, hello, run, two_people
+from .test_live_messages_once import reads
 
 live_setup, people = test_campaign_live.live_setup, test_campaign_live.people  # same fixtures
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-
-def reads(monkeypatch, module) -> list[list[int]]:
-    """The game ids each call of ``module.current`` (a poller's round: one query) read."""
-    made = []
-    real = module.current
-
-    def recording(game_ids):
-        made.append(sorted(game_ids))
-        return real(game_ids)
-
-    monkeypatch.setattr(module, "current", recording)
-    return made
 
 
 @pytest.fixture

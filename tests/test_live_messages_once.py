@@ -143,28 +143,36 @@ def test_a_socket_that_missed_a_change_builds_its_own_message(people, quiet_poll
     run(scenario)
 
 
+def reads(monkeypatch, module) -> list[list[int]]:
+    """The game ids each call of ``module.current`` (a poller's round: one query) read."""
+    made = []
+    real = module.current
+
+    def recording(game_ids):
+        made.append(sorted(game_ids))
+        return real(game_ids)
+
+    monkeypatch.setattr(module, "current", recording)
+    return made
+
+
 def test_one_poll_query_for_every_battle_with_open_sockets(people, monkeypatch):
     """The safety net reads all of a process's battles in one query per round, not one per
     socket; a change it finds is sent (the lost-nudge test in test_live.py covers one)."""
     monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 0.1)
     monkeypatch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 0.1)
     first, second = two_people_battle(people), two_people_battle(people)
-    rounds = []
-    real = messages.current
-
-    def recording(battle_ids):
-        rounds.append(sorted(battle_ids))
-        return real(battle_ids)
-
-    monkeypatch.setattr(messages, "current", recording)
+    made = reads(monkeypatch, messages)
+    rounds: list[list[int]] = []
 
     async def scenario():
         socks = [await connect(first.pk, people["alice"]), await connect(first.pk, people["bob"]),
                  await connect(first.pk, None), await connect(second.pk, people["alice"])]
         for c in socks:
             await hello(c)
-        rounds.clear()
+        made.clear()
         await asyncio.sleep(0.55)
+        rounds.extend(made)  # before the sockets leave: a round during that reads fewer
         for c in socks:
             await c.disconnect()
 
