@@ -13,12 +13,13 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db.backends.utils import CursorWrapper
 
 from battles import services
 from battles.live import consumers, messages, notify
 
 from . import test_live
-from .test_live import TIMEOUT, connect, hello, run, two_people_battle
+from .test_live import TIMEOUT, _receive, check_spectator, connect, hello, run, two_people_battle
 
 live_setup, people = test_live.live_setup, test_live.people  # the same fixtures
 FRESH = messages.battle_message  # a viewer's message built on its own (before any patch)
@@ -77,6 +78,7 @@ def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_p
                  None: await connect(b.pk, None)}
         latest = {key: await hello(c) for key, c in socks.items()}
         hellos = len(builds)
+        hidden = [0]  # face-down and undrawn cards the spectator's messages had to hide
         played = 0
         for _ in range(12):
             played += 1
@@ -86,8 +88,10 @@ def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_p
                                              "action": rng.choice(latest[mover]["legal_actions"])})
             users = {"french": people["alice"], "allied": people["bob"], None: None}
             for key, c in socks.items():
-                latest[key] = await c.receive_json_from(timeout=TIMEOUT)
+                latest[key], raw = await _receive(c)
                 assert latest[key]["my_side"] == key and latest[key]["since"] == seq
+                if key is None:  # the forwarded text: no face-down card, no undrawn one
+                    hidden[0] += await database_sync_to_async(check_spectator)(latest[key], raw)
                 assert latest[key]["seq"] > seq
                 # Built once from the action's own position and rows, it is exactly what
                 # this viewer's own build from the database gives.
@@ -95,9 +99,10 @@ def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_p
                     b.pk, users[key], key, seq)
             if latest["french"]["status"] != "active":
                 break
-        # The players' messages were forwarded as built (the mover's answer too): no
-        # consumer built a player's message after the hellos; a spectator builds its own.
-        assert [side for side, _ in builds[hellos:]] == [None] * (len(builds) - hellos)
+        # Every message was forwarded as built (the mover's answer too): no consumer, a
+        # player's or the spectator's, built one after the hellos.
+        assert builds[hellos:] == []
+        assert hidden[0] > 50  # there were cards to leak, at many steps
         for c in socks.values():
             assert await c.receive_nothing(timeout=0.1)
             await c.disconnect()
@@ -105,13 +110,98 @@ def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_p
 
     played = run(scenario)
     texts = [(group, m) for group, m in sent_to_groups if m["type"] == "battle.message"]
-    assert len(texts) == 2 * played  # both sides' messages, once per action
-    for group, m in texts:  # a side's message only ever goes to that side's group
+    assert len(texts) == 3 * played  # both sides' and the spectators' messages, once each
+    for group, m in texts:  # a class's message only ever goes to that class's group
         side = group.rsplit(".", 1)[1]
-        assert json.loads(m["text"])["my_side"] == side in ("french", "allied"), group
-    assert {group.rsplit(".", 1)[1] for group, _ in texts} == {"french", "allied"}
-    watch = [m for group, m in sent_to_groups if group.endswith(".watch")]
-    assert watch and all("text" not in m for m in watch)  # spectators: a nudge only
+        mine = json.loads(m["text"])["my_side"]
+        assert (mine, side) in (("french", "french"), ("allied", "allied"), (None, "watch"))
+        if side == "watch":
+            assert json.loads(m["text"])["legal_actions"] == []
+    assert {group.rsplit(".", 1)[1] for group, _ in texts} == {"french", "allied", "watch"}
+    # No nudge after the create's and the join's (seq 0): every action's message was text.
+    assert not [m for _, m in sent_to_groups if m["type"] != "battle.message" and m["seq"]]
+
+
+def _one_action(b, people) -> None:
+    view = services.battle_view(services.Battle.objects.get(pk=b.pk), people["bob"])
+    mover = people["bob"] if view["waiting_for"] == "you" else people["alice"]
+    legal = services.battle_view(services.Battle.objects.get(pk=b.pk), mover)["legal_actions"]
+    services.act(b.pk, mover, 0, legal[0])
+
+
+def test_the_spectators_message_is_anyones_and_never_built_for_a_private_battle(people):
+    """The spectators' text of a change is exactly what any spectator (anonymous or a logged-in
+    stranger) builds on their own; a private battle, which nobody may watch, has none."""
+    public, private = two_people_battle(people), two_people_battle(people, public=False)
+    for b in (public, private):
+        _one_action(b, people)
+    change = messages.change_messages(public.pk, 0)
+    assert set(change.texts) == {"french", "allied", None}
+    for who in (None, people["alice"], people["bob"]):  # the viewer's user plays no part
+        assert json.loads(change.texts[None]) == fresh(public.pk, who, None, 0)
+    assert set(messages.change_messages(private.pk, 0).texts) == {"french", "allied"}
+
+
+def queries(monkeypatch) -> list[str]:
+    """Every SQL statement run, in any thread (the consumers' database threads too)."""
+    made: list[str] = []
+    real = CursorWrapper._execute
+
+    def recording(self, sql, *args):
+        made.append(sql)
+        return real(self, sql, *args)
+
+    monkeypatch.setattr(CursorWrapper, "_execute", recording)
+    return made
+
+
+def _queries_of_one_action(people, monkeypatch, spectators: int) -> int:
+    b = two_people_battle(people, seed=7_001_815, monkeypatch=monkeypatch)
+    made = queries(monkeypatch)
+
+    async def scenario():
+        alice, bob = await connect(b.pk, people["alice"]), await connect(b.pk, people["bob"])
+        watchers = [await connect(b.pk, None) for _ in range(spectators)]
+        latest = {"french": await hello(alice), "allied": await hello(bob)}
+        for c in watchers:
+            await hello(c)
+        mover = "french" if latest["french"]["waiting_for"] == "you" else "allied"
+        sock = alice if mover == "french" else bob
+        made.clear()
+        await sock.send_json_to({"type": "act", "seq": 0,
+                                 "action": latest[mover]["legal_actions"][0]})
+        for c in (alice, bob, *watchers):
+            assert (await c.receive_json_from(timeout=TIMEOUT))["seq"] >= 1
+        count = len(made)
+        for c in (alice, bob, *watchers):
+            await c.disconnect()
+        return count
+
+    count = run(scenario)
+    monkeypatch.undo()  # the recorder and the seed off, for the next count
+    return count
+
+
+@pytest.mark.parametrize("watched", [True, False], ids=["once", "per-socket"])
+def test_an_actions_queries_do_not_grow_with_its_spectators(people, quiet_poll, monkeypatch,
+                                                           watched):
+    """One action's queries, in every thread, with 1 and with 5 spectator sockets: with the
+    spectators' message built once they are the same; with it built per socket (as before,
+    ``watched`` False: a nudge) each spectator socket adds its own reads."""
+    counts = {}
+    for n in (1, 5):
+        with monkeypatch.context() as patch:
+            patch.setattr(consumers.BattleConsumer, "poll_seconds", 60)
+            patch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 60)
+            patch.setattr(messages, "watched", lambda battle, real=messages.watched:
+                          watched and real(battle))
+            counts[n] = _queries_of_one_action(people, patch, n)
+    print(f"queries of one action (spectators' message {'once' if watched else 'per socket'}):"
+          f" 1 spectator {counts[1]}, 5 spectators {counts[5]}")
+    if watched:
+        assert counts[5] == counts[1], counts
+    else:
+        assert counts[5] >= counts[1] + 4 * 2, counts  # its row and its log rows, per socket
 
 
 def test_a_socket_that_missed_a_change_builds_its_own_message(people, quiet_poll,

@@ -7,8 +7,10 @@ viewer class and sent only to that class's group (``class_group``: ``battle.<id>
 ``.allied``, ``.watch``): nothing built for one side ever reaches the other side's sockets.
 
 ``change_messages`` builds each player's message of one change once (one read of the battle,
-its position parsed once), in the process that committed the change; the consumers of that
-side forward its text as it is (``live.notify``).
+its position parsed once), in the process that committed the change, and the spectators' one
+too when the battle can be watched: ``spectator_view`` depends on nobody's user (no "you",
+no deal, no delay), so one text serves every spectator socket. The consumers of each class
+forward its text as it is (``live.notify``).
 """
 
 from __future__ import annotations
@@ -103,27 +105,39 @@ def battle_message(viewer: Viewer, since: int) -> dict:
 
 @dataclass(frozen=True)
 class Change:
-    """The players' messages of one change, built once: ``texts`` maps a side to its
-    encoded message (only the sides a person plays); each covers the actions after ``since``
-    up to ``seq``."""
+    """The messages of one change, built once: ``texts`` maps a side to its player's encoded
+    message (only the sides a person plays) and None to the spectators' (only when the battle
+    can be watched); each covers the actions after ``since`` up to ``seq``."""
 
     battle_id: int
     since: int
     seq: int
     status: str
-    texts: dict[str, str]
+    texts: dict[str | None, str]
+
+
+def watched(battle: Battle) -> bool:
+    """Whether anyone may be watching ``battle`` (``selectors.watchable``: public and
+    started). A private battle's ``.watch`` group is always empty: no spectator's message."""
+    return battle.public and battle.status in selectors.WATCHABLE
 
 
 def change_messages(battle_id: int, since: int, battle: Battle | None = None,
                     snap: selectors.Snapshot | None = None) -> Change | None:
-    """Each player's message of the change after ``since``, from one read of the battle (its
-    row, its position parsed once, its log rows after ``since``), or from ``battle`` and
-    ``snap`` as the committing action left them (no read at all). None: no such battle."""
+    """Each player's message of the change after ``since`` and, if it may be watched, the
+    spectators' (key None), from one read of the battle (its row, its position parsed once,
+    its log rows after ``since``), or from ``battle`` and ``snap`` as the committing action
+    left them (no read at all). None: no such battle."""
     if battle is None or snap is None:
         battle = _battle(battle_id)
         if battle is None:
             return None
         snap = selectors.snapshot(battle, since)
-    texts = {side: encode(_message(selectors.side_view(battle, side, snap), since))
-             for side in SIDES if battle.player_id(side) is not None}
+    texts: dict[str | None, str] = {
+        side: encode(_message(selectors.side_view(battle, side, snap), since))
+        for side in SIDES if battle.player_id(side) is not None}
+    if watched(battle):
+        # Built even when nobody watches: the group's members are the layer's, not known
+        # here; the cost is a view and an encoding, no query (figures: battles/README.md).
+        texts[None] = encode(_message(selectors.spectator_view(battle, since, snap), since))
     return Change(battle.pk, since, battle.seq, battle.status, texts)

@@ -1,12 +1,13 @@
 """Tell a battle's sockets that it changed (``signals.battle_changed``, sent after commit, in
 the web process or a Celery worker).
 
-After an action (the signal carries ``since``: the seq before it) the players' messages are
-built here once (``messages.change_messages``) and each is sent to its own side's group
-(``battle.<id>.french`` / ``.allied``) as text: a receiving consumer whose last message was
-at ``since`` forwards it without touching the database, any other builds its own. Spectators
-(``.watch``) and every other change (a join, a resignation, a flag fall, an undo) get a nudge
-with only ``seq`` and ``status``: each consumer builds its own viewer's message. The messages
+After an action (the signal carries ``since``: the seq before it) the players' messages and,
+for a battle that may be watched, the spectators' one are built here once
+(``messages.change_messages``) and each is sent to its own class's group
+(``battle.<id>.french`` / ``.allied`` / ``.watch``) as text: a receiving consumer whose last
+message was at ``since`` forwards it without touching the database, any other builds its
+own. Every other change (a join, a resignation, a flag fall, an undo) gets a nudge with only
+``seq`` and ``status``: each consumer builds its own viewer's message. The messages
 built in a socket's own ``act`` are kept for that thread (``take_answer``): the mover's
 answer is its side's message, not a second build.
 """
