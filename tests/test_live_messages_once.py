@@ -13,9 +13,11 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.db.backends.utils import CursorWrapper
+from django.test.utils import CaptureQueriesContext
 
-from battles import services
+from battles import selectors, services
 from battles.live import consumers, messages, notify
 
 from . import test_live
@@ -140,6 +142,25 @@ def test_the_spectators_message_is_anyones_and_never_built_for_a_private_battle(
     for who in (None, people["alice"], people["bob"]):  # the viewer's user plays no part
         assert json.loads(change.texts[None]) == fresh(public.pk, who, None, 0)
     assert set(messages.change_messages(private.pk, 0).texts) == {"french", "allied"}
+
+
+def test_the_spectators_message_of_an_action_reads_nothing(people, monkeypatch):
+    """Built on every action of a public battle, watched or not (who is in a group is the
+    layer's to know, not the committing process's): from the action's own row and snapshot,
+    with no query, so nobody watching costs only a view and an encoding."""
+    b = two_people_battle(people)
+    seen = []
+    real = selectors.spectator_view
+
+    def measured(*args, **kwargs):
+        with CaptureQueriesContext(connection) as ctx:
+            data = real(*args, **kwargs)
+        seen.append(len(ctx.captured_queries))
+        return data
+
+    monkeypatch.setattr(selectors, "spectator_view", measured)
+    _one_action(b, people)
+    assert seen == [0]  # built once, in the committing thread, with no query
 
 
 def queries(monkeypatch) -> list[str]:
