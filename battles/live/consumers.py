@@ -11,7 +11,7 @@ Protocol (JSON text frames; every battle message carries the battle's ``seq``):
   followed by the viewer's battle message.
 * whenever the battle changes (``signals.battle_changed``, from the web process or a
   worker) ``live.notify`` sends each viewer class's group (``battle.<id>.french``,
-  ``.allied``, ``.watch``) either that side's message of the change, built once (forwarded
+  ``.allied``, ``.watch``) either that class's message of the change, built once (forwarded
   as it is when this socket's last message was at its ``since``), or a nudge with its
   ``seq`` (the consumer builds the events after what it last sent). Safety net (a lost
   nudge, the in-memory layer while a worker is another process): every ``POLL_SECONDS``
@@ -123,7 +123,8 @@ class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
                                       bool(event.get("paused"))))
 
     async def battle_message(self, event):
-        """This side's message of a change, built once by the committing process: forwarded
+        """This viewer class's message of a change (a side's, or the spectators'), built once
+        by the committing process: forwarded
         as it is if it follows what this socket last sent, else this socket builds its own."""
         if not await self._forward(event["since"], event["seq"], event["status"],
                                    event["text"]):
