@@ -124,8 +124,8 @@ class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
 
     async def battle_message(self, event):
         """This viewer class's message of a change (a side's, or the spectators'), built once
-        by the committing process: forwarded
-        as it is if it follows what this socket last sent, else this socket builds its own."""
+        by the committing process: forwarded as it is if it follows what this socket last
+        sent, else this socket builds its own."""
         if not await self._forward(event["since"], event["seq"], event["status"],
                                    event["text"]):
             await self._send_battle(seen=(event["seq"], event["status"]))
