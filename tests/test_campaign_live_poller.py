@@ -28,8 +28,9 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def rounds(monkeypatch):
     """The campaign ids each round of the safety net read (one list per query)."""
-    # The in-memory layer's period (the tests' layer) is the one in force: 0.1 s here.
+    # 0.1 s whichever layer is in force (in memory, or Redis with REDIS_URL)
     monkeypatch.setattr(consumers.CampaignConsumer, "in_memory_poll_seconds", 0.1)
+    monkeypatch.setattr(consumers.CampaignConsumer, "poll_seconds", 0.1)
     return reads(monkeypatch, messages)
 
 
@@ -125,6 +126,7 @@ def test_over_closed_and_gone_campaigns_leave_the_poller(people, rounds, lost_nu
 
 def test_battle_and_campaign_sockets_have_a_poller_each(people, rounds, monkeypatch):
     monkeypatch.setattr(test_live.consumers.BattleConsumer, "in_memory_poll_seconds", 0.1)
+    monkeypatch.setattr(test_live.consumers.BattleConsumer, "poll_seconds", 0.1)
     battle, campaign = test_live.two_people_battle(people), two_people(people)
     battle_rounds = reads(monkeypatch, battle_messages)
 
