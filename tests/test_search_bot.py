@@ -61,7 +61,11 @@ def test_levels_registered_with_growing_budgets():
     assert type(get_bot("search-hard", CARDS)) is HardSearchBot
     assert LEVELS["normal"] is SearchBot
     easy, normal, hard = (LEVELS[k] for k in ("easy", "normal", "hard"))
-    assert easy.samples * easy.width < normal.samples * normal.width < hard.samples * hard.width
+    def work(level):  # rollout side-turns a decision may play at most
+        return level.samples * level.width * level.horizon
+
+    assert work(easy) < work(normal) < work(hard)
+    assert easy.max_ms < normal.max_ms < hard.max_ms
     assert normal.max_ms is not None and normal.max_ms <= 1000
     # the service and the new-battle page accept every registered bot
     assert {name for name in BOTS} <= {c for c, _ in BotName.choices}
