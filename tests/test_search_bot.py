@@ -261,3 +261,30 @@ def test_the_time_cap_stops_sampling():
         apply(st, a, dice, check=False)
     assert capped.stats["searched"] >= 3
     assert capped.stats["samples"] < 3 * 50  # far fewer than 50 samples per decision
+
+
+def test_a_sample_that_runs_past_the_deadline_is_dropped_whole():
+    """A rollout looks at the clock every CLOCK_EVERY steps: past ``max_ms`` the sample under
+    way is dropped for every candidate (the test is paired) and the decision is made on the
+    samples finished before it. A fake clock: 1 ms of "CPU" per look."""
+    st = new_battle("waterloo", "late", settings={"turn_cap": 10}, cards=CARDS)
+    dice = SeededDice("late")
+    rng = random.Random(2)
+    looks = iter(range(10**9))
+    late = small(samples=6, horizon=200, max_ms=40.0)
+    late.clock = lambda: next(looks) / 1000.0
+    seen: list[list[list]] = []
+    pick = late.pick
+    late.pick = lambda values: (seen.append([list(v) for v in values]), pick(values))[1]
+    while late.stats.get("late", 0) < 2 and st.outcome is None:
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        a = late.choose(view(st, side), legal, rng) if side == "allied" else \
+            RandomBot().choose(None, legal, rng)
+        assert a in legal
+        apply(st, a, dice, check=False)
+    assert late.stats.get("late", 0) == 2
+    assert seen
+    for values in seen:  # every candidate has a value for the same samples, and fewer than 6
+        assert len({len(v) for v in values}) == 1
+        assert len(values[0]) < 6

@@ -40,6 +40,11 @@ from .evaluation import EVALUATIONS, evaluate_threats
 from .greedy import NEVER, WIN, GreedyBot
 
 ROLLOUT_STEPS = 600  # a runaway rollout is cut here and scored as it stands
+CLOCK_EVERY = 8  # rollout steps between two looks at the clock (max_ms)
+
+
+class Late(Exception):
+    """A rollout ran past the decision's CPU deadline (``max_ms``)."""
 
 
 def evaluate(st: State, me: int) -> float:
@@ -77,6 +82,7 @@ class SearchBot(Bot):
     keyed_dice = True  # rollouts draw each action's dice from its own stream (keyed_dice)
     prune = True  # see candidates()
     evaluation = "threats"  # a key of evaluation.EVALUATIONS
+    clock = staticmethod(time.process_time)  # CPU seconds of this process (tests fake it)
     # phases searched; elsewhere greedy's choice is played at once. Not deployment: there
     # the samples know least (the enemy's whole Muster is hidden) and full-game checks of
     # the search's deployment choices found them worse than greedy's (README)
@@ -149,24 +155,32 @@ class SearchBot(Bot):
         base = rng.getrandbits(64)
         values: list[list[float | None]] = [[] for _ in cands]
         dropped: set[int] = set()
-        start = time.process_time()
+        start = self.clock()
+        deadline = None if self.max_ms is None else start + self.max_ms / 1000.0
         for i in range(self.samples):
             # the cap is CPU time of this process (one core), so a busy machine slows the
-            # answer but does not weaken it; whole samples only, and no sample is begun that
-            # would (at the mean cost so far) end past the cap
-            if i and self.max_ms is not None and \
-                    (time.process_time() - start) * 1000.0 * (i + 1) / i > self.max_ms:
+            # answer but does not weaken it; no sample is begun that would (at the mean cost
+            # so far) end past the cap, and one that runs past it anyway is dropped whole
+            # (every candidate's value of a sample, or none: the test is paired)
+            if i and deadline is not None and \
+                    start + (self.clock() - start) * (i + 1) / i > deadline:
                 break
             world = det.sample(random.Random(f"{base}:{i}:deal"))
             self.stats["samples"] += 1
-            for k, a in enumerate(cands):
-                if k and k in dropped:
-                    values[k].append(None)
-                    continue
-                value = self.rollout(world, a, me, f"{base}:{i}")
-                if value is None:
-                    self.stats["failed"] += 1
-                values[k].append(value)
+            try:
+                for k, a in enumerate(cands):
+                    if k and k in dropped:
+                        values[k].append(None)
+                        continue
+                    value = self.rollout(world, a, me, f"{base}:{i}", deadline)
+                    if value is None:
+                        self.stats["failed"] += 1
+                    values[k].append(value)
+            except Late:
+                for vs in values:
+                    del vs[i:]
+                self.stats["late"] = self.stats.get("late", 0) + 1
+                break
             if self.min_samples is not None and i + 1 >= self.min_samples:
                 # racing: a challenger that cannot plausibly beat greedy's choice stops
                 # drawing samples; with none left the decision is made
@@ -217,8 +231,10 @@ class SearchBot(Bot):
                 best, top = k, score
         return best
 
-    def rollout(self, world: State, action: dict, me: int, seed: str) -> float | None:
-        """``action`` in a copy of ``world``, then greedy for both sides to the horizon."""
+    def rollout(self, world: State, action: dict, me: int, seed: str,
+                deadline: float | None = None) -> float | None:
+        """``action`` in a copy of ``world``, then greedy for both sides to the horizon; None
+        if the sample could not be played. Raises ``Late`` past ``deadline`` (``clock``)."""
         st = world.copy()
         stream = SeededDice(seed)
         keyed = self.keyed_dice
@@ -234,6 +250,11 @@ class SearchBot(Bot):
                 a = legal[0] if len(legal) == 1 else greedy.choose(view(st, side), legal, rng)
                 apply(st, a, keyed_dice(seed, st, a) if keyed else stream, check=False)
                 steps += 1
+                if deadline is not None and steps % CLOCK_EVERY == 0 and \
+                        self.clock() > deadline:
+                    raise Late
+        except Late:
+            raise
         except Exception:  # a sample the view could not pin down exactly: skip it
             return None
         self.stats["rollouts"] += 1
