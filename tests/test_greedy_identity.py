@@ -73,3 +73,15 @@ SEARCH_DIGESTS: dict[tuple[str, str, int, str], str] = {
     ("waterloo", "french", 2, "s1"):
         "6ece60ba12d56560ef8f42a2bd1722e8883c52c5f1fee6daa3cc70b3388f7305",
 }
+
+
+def test_lazy_keyed_dice_roll_as_seeded_dice():
+    from battles.bots.search import LazyDice, keyed_dice
+
+    st = new_battle("ligny", "lazy", cards=CARDS)
+    a = {"type": "fire", "side": "french", "piece": 3, "target": 9}
+    lazy = keyed_dice("s", st, a)
+    assert isinstance(lazy, LazyDice) and isinstance(lazy, SeededDice)  # apply: no snapshot
+    eager = SeededDice(lazy.seed)
+    assert [next(lazy) for _ in range(50)] == [next(eager) for _ in range(50)]
+    assert lazy.used == eager.used == 50
