@@ -79,7 +79,8 @@ class Ctx:
     """The view, indexed once per decision."""
 
     __slots__ = ("cards", "me", "foe", "battle", "pieces", "at", "legal", "own_reserve",
-                 "fresh", "_plans", "refill", "fire_best", "pending", "_card", "_memo", "strengths")
+                 "fresh", "_plans", "_refill", "fire_best", "pending", "_card", "_memo",
+                 "strengths")
 
     def __init__(self, view: dict[str, Any], legal: list[dict], cards: CardTable) -> None:
         self.cards = cards
@@ -92,21 +93,33 @@ class Ctx:
         self._memo: dict[tuple, Any] = {}
         self.strengths: dict[tuple[int, int], float] = \
             cards.__dict__.setdefault("greedy_strengths", {})
+        pieces, at, known = self.pieces, self.at, self._card
         for p in view["pieces"]:
-            self.pieces[p["piece"]] = p
-            self.at.setdefault(p["place"], []).append(p)
+            pid = p["piece"]
+            pieces[pid] = p
+            here = at.get(p["place"])
+            if here is None:
+                at[p["place"]] = [p]
+            else:
+                here.append(p)
             n = p.get("card")
-            self._card[p["piece"]] = cards[n] if n is not None else None
+            known[pid] = cards[n] if n is not None else None
         mine = view["reserves"][self.me]
         self.own_reserve = mine.get("cards", [])
         self.fresh = mine.get("drawn_this_turn", [])
         self.legal = legal
         self.pending = view.get("pending")
         self._plans: dict[str, float] = {}
-        # Positions a troop card can still reach from the Reserve this turn.
-        self.refill = {a["to"] for a in legal if a["type"] == "move" and "card" in a
-                       and self.cards[a["card"]].troop}
+        self._refill: set[str] | None = None
         self.fire_best: dict[int, float] = {}
+
+    @property
+    def refill(self) -> set[str]:
+        """Positions a troop card can still reach from the Reserve this turn."""
+        if self._refill is None:
+            self._refill = {a["to"] for a in self.legal if a["type"] == "move" and "card" in a
+                            and self.cards[a["card"]].troop}
+        return self._refill
 
     # -- what is where -------------------------------------------------------------------
     def card(self, p: dict) -> Card | None:
@@ -133,6 +146,13 @@ class Ctx:
         return out
 
     def present(self, place: str, side: str) -> bool:
+        key = ("present", place, side)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._present(place, side)
+        return hit
+
+    def _present(self, place: str, side: str) -> bool:
         return any(p["side"] == side and not self.is_terrain(p) for p in self.at.get(place, ()))
 
     def engaged(self, place: str) -> bool:
@@ -278,6 +298,13 @@ class Ctx:
     def winnable(self, place: str) -> bool:
         """An enemy Position with no enemy card but (face-up) Generals: entering it with
         Infantry or Cavalry wins (4.3, 12.4 NOTE)."""
+        key = ("winnable", place)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._winnable(place)
+        return hit
+
+    def _winnable(self, place: str) -> bool:
         for p in self.at.get(place, ()):
             if p["side"] != self.foe or self.is_terrain(p):
                 continue
@@ -396,6 +423,8 @@ class GreedyBot(Bot):
     # -- scoring --------------------------------------------------------------------------
     def score(self, ctx: Ctx, phase: str, a: dict) -> float:
         t = a["type"]
+        if t == "move":  # the most frequent by far (the types are distinct: order is free)
+            return self.move_score(ctx, a)
         if t in ("end_phase", "end_turn", "roll_morale", "pass", "deployment_done"):
             return 0.0
         if t == "deploy":
@@ -406,8 +435,6 @@ class GreedyBot(Bot):
             return self.special_score(ctx, a)
         if t in ("fire", "shock"):
             return ctx.fire_score(a)
-        if t == "move":
-            return self.move_score(ctx, a)
         if t == "change_formation":
             return self.formation_score(ctx, a)
         if t == "occupy":
