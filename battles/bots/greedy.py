@@ -385,6 +385,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
     needs_view = True
+    view_if_forced = False  # choose() returns a lone legal action at once
     needs_cards = True
 
     def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]]) -> None:

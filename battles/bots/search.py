@@ -82,6 +82,7 @@ class SearchBot(Bot):
 
     name = "search"
     needs_view = True
+    view_if_forced = False  # choose() returns a lone legal action at once
     needs_cards = True
     level = "normal"
     samples = 12  # at most; racing (min_samples) stops early when greedy's choice is clear
