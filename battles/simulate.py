@@ -137,8 +137,11 @@ def play_game(battle: str, seed: str, bots: dict[str, Bot], *,
         side = SIDES[st.priority]
         bot = bots[side]
         legal = legal_actions(st, side)
-        v = view(st, side) if bot.needs_view or on_decision else None
-        action = bot.choose(v if bot.needs_view else None, legal, rngs[side])
+        # a forced action needs no view for a bot that reads none then (a view is ~15 % of
+        # a greedy-vs-greedy battle, and 40 % of its decisions are forced)
+        wants = bot.needs_view and (len(legal) > 1 or bot.view_if_forced)
+        v = view(st, side) if wants or on_decision else None
+        action = bot.choose(v if wants else None, legal, rngs[side])
         if on_decision is not None:
             on_decision(st, side, v, legal, action)
         apply(st, action, dice, check=False)

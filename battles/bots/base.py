@@ -15,6 +15,9 @@ class Bot:
 
     name = "bot"
     needs_view = True
+    # False: given a single legal action the bot plays it without reading the view (the
+    # simulator then skips building the view for it)
+    view_if_forced = True
     needs_cards = False  # True: the constructor takes the catalogue's card records
 
     def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random

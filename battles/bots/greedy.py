@@ -79,7 +79,8 @@ class Ctx:
     """The view, indexed once per decision."""
 
     __slots__ = ("cards", "me", "foe", "battle", "pieces", "at", "legal", "own_reserve",
-                 "fresh", "_plans", "refill", "fire_best", "pending", "_card", "_memo")
+                 "fresh", "_plans", "_refill", "fire_best", "pending", "_card", "_memo",
+                 "strengths")
 
     def __init__(self, view: dict[str, Any], legal: list[dict], cards: CardTable) -> None:
         self.cards = cards
@@ -90,22 +91,35 @@ class Ctx:
         self.at: dict[str, list[dict]] = {}
         self._card: dict[int, Card | None] = {}
         self._memo: dict[tuple, Any] = {}
-        cards = self.cards
+        self.strengths: dict[tuple[int, int], float] = \
+            cards.__dict__.setdefault("greedy_strengths", {})
+        pieces, at, known = self.pieces, self.at, self._card
         for p in view["pieces"]:
-            self.pieces[p["piece"]] = p
-            self.at.setdefault(p["place"], []).append(p)
+            pid = p["piece"]
+            pieces[pid] = p
+            here = at.get(p["place"])
+            if here is None:
+                at[p["place"]] = [p]
+            else:
+                here.append(p)
             n = p.get("card")
-            self._card[p["piece"]] = cards[n] if n is not None else None
+            known[pid] = cards[n] if n is not None else None
         mine = view["reserves"][self.me]
         self.own_reserve = mine.get("cards", [])
         self.fresh = mine.get("drawn_this_turn", [])
         self.legal = legal
         self.pending = view.get("pending")
         self._plans: dict[str, float] = {}
-        # Positions a troop card can still reach from the Reserve this turn.
-        self.refill = {a["to"] for a in legal if a["type"] == "move" and "card" in a
-                       and self.cards[a["card"]].troop}
+        self._refill: set[str] | None = None
         self.fire_best: dict[int, float] = {}
+
+    @property
+    def refill(self) -> set[str]:
+        """Positions a troop card can still reach from the Reserve this turn."""
+        if self._refill is None:
+            self._refill = {a["to"] for a in self.legal if a["type"] == "move" and "card" in a
+                            and self.cards[a["card"]].troop}
+        return self._refill
 
     # -- what is where -------------------------------------------------------------------
     def card(self, p: dict) -> Card | None:
@@ -132,6 +146,13 @@ class Ctx:
         return out
 
     def present(self, place: str, side: str) -> bool:
+        key = ("present", place, side)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._present(place, side)
+        return hit
+
+    def _present(self, place: str, side: str) -> bool:
         return any(p["side"] == side and not self.is_terrain(p) for p in self.at.get(place, ()))
 
     def engaged(self, place: str) -> bool:
@@ -164,6 +185,13 @@ class Ctx:
 
     # -- estimates ------------------------------------------------------------------------
     def morale(self, p: dict) -> float:
+        key = ("mor", p["piece"])
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._morale(p)
+        return hit
+
+    def _morale(self, p: dict) -> float:
         c = self.card(p)
         if c is None:
             return prior(self.cards, self.battle, p["army"])[1]
@@ -191,7 +219,16 @@ class Ctx:
         if c is None:
             return prior(self.cards, self.battle, p["army"])[0]
         bonus = 1 if self.terrain_class(p) == "hill" else 0
-        return strength(c, bonus) * durability(self.morale(p)) / durability(c.morale)
+        return self.card_strength(c, bonus) * durability(self.morale(p)) / durability(c.morale)
+
+    def card_strength(self, c: Card, bonus_cv: int = 0) -> float:
+        """``strength(c, bonus_cv)``, memoised on the card table (a pure function)."""
+        memo = self.strengths
+        key = (c.num, bonus_cv)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = strength(c, bonus_cv)
+        return hit
 
     def side_strength(self, place: str, side: str) -> float:
         return sum(self.strength_of(p) for p in self.troops(place, side))
@@ -237,6 +274,14 @@ class Ctx:
         return val
 
     def fire_score(self, a: dict) -> float:
+        # memoised: context() scores every fire and shock first, then choose() again
+        key = (a["type"], a["piece"], a["target"])
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._fire_score(a)
+        return hit
+
+    def _fire_score(self, a: dict) -> float:
         att = self.pieces[a["piece"]]
         tgt = self.pieces[a["target"]]
         n, f = self.attack(att, tgt, a["type"] == "shock")
@@ -253,6 +298,13 @@ class Ctx:
     def winnable(self, place: str) -> bool:
         """An enemy Position with no enemy card but (face-up) Generals: entering it with
         Infantry or Cavalry wins (4.3, 12.4 NOTE)."""
+        key = ("winnable", place)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._winnable(place)
+        return hit
+
+    def _winnable(self, place: str) -> bool:
         for p in self.at.get(place, ()):
             if p["side"] != self.foe or self.is_terrain(p):
                 continue
@@ -268,14 +320,7 @@ class Ctx:
         if target in self._plans:
             return self._plans[target]
         src = FACING[target]
-        movers = []
-        for a in self.legal:
-            if a["type"] == "move" and a.get("to") == target and "piece" in a:
-                p = self.pieces[a["piece"]]
-                if p["place"] == src and a["piece"] not in movers:
-                    c = self.card(p)
-                    if c is not None and c.troop:
-                        movers.append(a["piece"])
+        movers = self.movers().get(target, [])
         forces = sorted((self.strength_of(self.pieces[m]) for m in movers), reverse=True)
         here = len(self.troops(src, self.me))
         if src not in self.refill and here - len(forces) < 1 and not self.engaged(src):
@@ -289,6 +334,28 @@ class Ctx:
             ratio = ours / theirs if theirs > 0 else 10.0
         self._plans[target] = ratio
         return ratio
+
+    def movers(self) -> dict[str, list[int]]:
+        """Enemy Position -> our troop pieces (in legal order, once each) that can move in
+        from the Position facing it: one pass over the legal actions for every plan()."""
+        out = self._memo.get(("movers",))
+        if out is not None:
+            return out
+        out = {}
+        for a in self.legal:
+            if a["type"] == "move" and "piece" in a:
+                target = a.get("to")
+                if target not in FACING:
+                    continue
+                p = self.pieces[a["piece"]]
+                if p["place"] == FACING[target]:
+                    got = out.setdefault(target, [])
+                    if a["piece"] not in got:
+                        c = self.card(p)
+                        if c is not None and c.troop:
+                            got.append(a["piece"])
+        self._memo[("movers",)] = out
+        return out
 
     def desired_formation(self, c: Card, dest: str) -> str:
         key = ("form", c.num, dest)
@@ -318,6 +385,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
     needs_view = True
+    view_if_forced = False  # choose() returns a lone legal action at once
     needs_cards = True
 
     def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]]) -> None:
@@ -356,6 +424,8 @@ class GreedyBot(Bot):
     # -- scoring --------------------------------------------------------------------------
     def score(self, ctx: Ctx, phase: str, a: dict) -> float:
         t = a["type"]
+        if t == "move":  # the most frequent by far (the types are distinct: order is free)
+            return self.move_score(ctx, a)
         if t in ("end_phase", "end_turn", "roll_morale", "pass", "deployment_done"):
             return 0.0
         if t == "deploy":
@@ -366,8 +436,6 @@ class GreedyBot(Bot):
             return self.special_score(ctx, a)
         if t in ("fire", "shock"):
             return ctx.fire_score(a)
-        if t == "move":
-            return self.move_score(ctx, a)
         if t == "change_formation":
             return self.formation_score(ctx, a)
         if t == "occupy":
@@ -460,69 +528,91 @@ class GreedyBot(Bot):
         return NEVER
 
     def move_score(self, ctx: Ctx, a: dict) -> float:
+        """Moves that differ only by ``formation``/``occupy`` share a base score (memoised
+        per card, destination and origin); the bonus is added as the original single
+        expression added it, so the float result is the same to the last bit."""
         dest = a["to"]
         me = ctx.me
         if "card" in a:
             c = ctx.cards[a["card"]]
-            piece = None
-            src = RESERVE[me]
+            from_board = False
         else:
             piece = ctx.pieces[a["piece"]]
             c = ctx.card(piece)
-            src = piece["place"]
-        if dest == RESERVE[me]:
-            return NEVER
+            from_board = piece["place"] != RESERVE[me]
+        key = ("move", c.num, dest, from_board)
+        parts = ctx._memo.get(key)
+        if parts is None:
+            parts = ctx._memo[key] = self._move_parts(ctx, c, dest, from_board)
+        head, tail = parts
+        if tail is None:
+            return head  # no bonus: a fixed score
         bonus = 0.0
         if c.kind == "infantry" and "formation" in a:
             bonus += 2.0 if a["formation"] == ctx.desired_formation(c, dest) else 0.0
         if "occupy" in a:
             bonus += self.occupy_bonus(ctx, c, a["occupy"])
+        s = head + bonus
+        for t in tail:
+            s += t
+        return s
+
+    def _move_parts(self, ctx: Ctx, c: Card, dest: str, from_board: bool
+                    ) -> tuple[float, tuple[float, ...] | None]:
+        """A move's score as (head, tail): head + bonus, then each term of tail added in
+        order; tail None: the score is head, whatever the bonus."""
+        me = ctx.me
+        if dest == RESERVE[me]:
+            return NEVER, None
         owner = OWNER[dest]
         if owner == ctx.foe:
             # into an enemy Position: engaging (8.1)
             if c.kind in ("infantry", "cavalry") and ctx.winnable(dest):
-                return WIN + bonus
+                return WIN, ()
             if c.kind == "general":
                 ours = len(ctx.troops(dest, me))
                 if ours >= 2 and ctx.general(dest, me) is None and ctx.plan(dest) >= 1.0:
-                    return 30.0 + bonus
-                return NEVER
+                    return 30.0, ()
+                return NEVER, None
             if not c.troop or not ctx.troops(dest, ctx.foe):
-                return NEVER  # only Infantry and Cavalry take an empty Position (4.3)
+                return NEVER, None  # only Infantry and Cavalry take an empty Position (4.3)
             ratio = ctx.plan(dest)
             already = ctx.present(dest, me)
             if ratio >= (ENGAGE_AGAIN if already else ENGAGE_AT):
-                return 45.0 + 4.0 * min(ratio, 4.0) + 0.2 * strength(c) + bonus
-            return NEVER
+                return 45.0 + 4.0 * min(ratio, 4.0) + 0.2 * ctx.card_strength(c), ()
+            return NEVER, None
         # into one of our own Positions
-        if piece is not None and src != RESERVE[me]:
-            return NEVER  # disengaging: not worth it in this heuristic
+        if from_board:
+            return NEVER, None  # disengaging: not worth it in this heuristic
         n = len(ctx.troops(dest, me))
         engaged = ctx.engaged(dest)
         if c.kind == "general":
             if ctx.general(dest, me) is not None:
-                return NEVER
+                return NEVER, None
             supported = sum(1 for p in ctx.troops(dest, me)
                             if (pc := ctx.card(p)) is not None and pc.army == c.army
                             and (c.corps == "A" or pc.ob_corps == c.corps))
-            return (20.0 + 4.0 * supported + bonus) if supported else NEVER
+            return (20.0 + 4.0 * supported, ()) if supported else (NEVER, None)
         if not c.troop:
-            return NEVER
+            return NEVER, None
         if c.kind == "cavalry" and ctx.winnable(FACING[dest]) and not engaged:
-            return WIN - 1.0  # the first of two moves (8.3) into an empty enemy Position
-        s = 30.0 + 8.0 * (STACK - n) + bonus
+            return WIN - 1.0, None  # the first of two moves (8.3) into an empty enemy Position
+        head = 30.0 + 8.0 * (STACK - n)
+        tail: list[float] = []
         if engaged:
             theirs = ctx.side_strength(dest, ctx.foe)
             ours = ctx.side_strength(dest, me)
-            s += 20.0 + 10.0 * min(3.0, theirs / (ours + 0.5))
+            tail.append(20.0 + 10.0 * min(3.0, theirs / (ours + 0.5)))
             if n == 1:
-                s += LONE_BONUS  # a lone defender's rout loses the battle (4.3)
+                tail.append(LONE_BONUS)  # a lone defender's rout loses the battle (4.3)
         if n == 0:
-            s += 40.0
+            tail.append(40.0)
         if c.kind == "cavalry" and not engaged and n > 0:
             cav_left = sum(1 for num in ctx.own_reserve if ctx.cards[num].kind == "cavalry")
             if cav_left <= 1:
-                s -= 40.0  # keep one cavalry card back to exploit an empty Position
+                # keep one cavalry card back to exploit an empty Position (x - 40 == x + -40
+                # exactly in IEEE arithmetic)
+                tail.append(-40.0)
         if c.kind == "artillery" and not engaged:
-            s += 2.0 * len(ctx.troops(FACING[dest], ctx.foe))
-        return s
+            tail.append(2.0 * len(ctx.troops(FACING[dest], ctx.foe)))
+        return head, tuple(tail)

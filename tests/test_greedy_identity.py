@@ -1,0 +1,88 @@
+"""Greedy's and the search's choices are pinned: the sha256 of the action sequence, and of
+each side's rng state after every decision, of greedy-vs-greedy and search-vs-greedy battles.
+
+The digests were computed on main's code (abe2e08) before greedy's scoring was made faster
+(issue 14 session 4): any change to a heuristic, a tie-break, the rng draws or the search's
+rollouts changes them. A changed digest is a changed bot, not a test to re-pin lightly."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+
+from battles.bots import Bot, GreedyBot
+from battles.bots.search import SearchBot
+from battles.engine import SIDES, SeededDice, apply, legal_actions, load_cards, new_battle, view
+from cards.catalogue.file import catalogue_records
+
+CARDS = load_cards(catalogue_records())
+BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
+
+
+def digest(battle: str, seed: str, bots: dict[str, Bot], h: Any) -> None:
+    """Play one battle (turn cap 40), feeding every action and rng state into ``h``."""
+    st = new_battle(battle, seed, settings={"turn_cap": 40}, cards=CARDS)
+    dice = SeededDice(seed)
+    rngs = {s: random.Random(f"identity:{seed}:{s}") for s in SIDES}
+    steps = 0
+    while st.outcome is None:
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        a = bots[side].choose(view(st, side), legal, rngs[side])
+        h.update(json.dumps(a, sort_keys=True).encode())
+        h.update(repr(rngs[side].getstate()).encode())
+        apply(st, a, dice, check=False)
+        steps += 1
+        assert steps < 5000
+    h.update(json.dumps(st.outcome, sort_keys=True).encode())
+
+
+def test_greedy_against_greedy_is_unchanged():
+    h = hashlib.sha256()
+    g = GreedyBot(CARDS)
+    for seed in ("g1", "g2", "g3", "g4", "g5", "g6"):
+        for battle in BATTLES:
+            digest(battle, seed, {"french": g, "allied": g}, h)
+    assert h.hexdigest() == GREEDY_DIGEST
+
+
+@pytest.mark.parametrize(("battle", "side", "horizon", "seed"), [
+    ("quatre-bras", "french", 200, "s2"), ("quatre-bras", "allied", 200, "s1"),
+    ("wavre", "allied", 200, "s1"), ("waterloo", "french", 2, "s1")])
+def test_search_against_greedy_is_unchanged(battle, side, horizon, seed):
+    h = hashlib.sha256()
+    s = SearchBot(CARDS, samples=4, width=2, horizon=horizon, max_ms=None)
+    bots: dict[str, Bot] = {"french": GreedyBot(CARDS), "allied": GreedyBot(CARDS)}
+    bots[side] = s
+    digest(battle, seed, bots, h)
+    h.update(json.dumps(s.stats, sort_keys=True).encode())
+    assert h.hexdigest() == SEARCH_DIGESTS[battle, side, horizon, seed]
+
+
+GREEDY_DIGEST = "7a4d1d8252b4d30371f35ad4770be36bf0f5f2dfa4dbb8b4bc206268bcaa479c"
+SEARCH_DIGESTS: dict[tuple[str, str, int, str], str] = {
+    ("quatre-bras", "french", 200, "s2"):
+        "5510f52100a89bfae6d2b937d791aca9a86f7d9ae26985911ead83691b7eaed6",
+    ("quatre-bras", "allied", 200, "s1"):
+        "b04848ca6f4047d4bae3090a1ac15597e9c0ece3daaaf6f46bf4682ba926f666",
+    ("wavre", "allied", 200, "s1"):
+        "0d42834f557b1575c45823a52206d1d67bec6503c70163c9368fbecf9d301133",
+    ("waterloo", "french", 2, "s1"):
+        "6ece60ba12d56560ef8f42a2bd1722e8883c52c5f1fee6daa3cc70b3388f7305",
+}
+
+
+def test_lazy_keyed_dice_roll_as_seeded_dice():
+    from battles.bots.search import LazyDice, keyed_dice
+
+    st = new_battle("ligny", "lazy", cards=CARDS)
+    a = {"type": "fire", "side": "french", "piece": 3, "target": 9}
+    lazy = keyed_dice("s", st, a)
+    assert isinstance(lazy, LazyDice) and isinstance(lazy, SeededDice)  # apply: no snapshot
+    eager = SeededDice(lazy.seed)
+    assert [next(lazy) for _ in range(50)] == [next(eager) for _ in range(50)]
+    assert lazy.used == eager.used == 50
