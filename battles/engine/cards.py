@@ -44,12 +44,12 @@ class Card(NamedTuple):
     move_limit: int  # 11.3 (rivers)
     timing: str | None  # 13.0
     restrictions: tuple[str, ...]
-    effect: Mapping[str, Any] | None
+    effect: Any  # a Mapping[str, Any] for Specials, else None (read where known present)
     bp: int
     troop: bool  # an Infantry, Cavalry or Artillery card (kind in TROOPS), kept: read often
 
 
-class CardTable(dict):
+class CardTable(dict[int, Card]):
     """number -> Card, plus each army's commander (12.3) found from the data."""
 
     commanders: dict[str, int]

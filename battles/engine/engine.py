@@ -12,13 +12,14 @@ from typing import Any
 
 from .board import PLACE_INDEX, PLACE_NAMES, SIDE_INDEX, SIDES, positions
 from .combat import resolve, reveal
-from .dice import Roller, SeededDice
+from .dice import SeededDice
 from .errors import DiceExhausted, IllegalAction
 from .legal import legal_actions, terrain_place
 from .morale import resolve_morale
 from .moves import do_move
 from .phases import discard_effects, end_turn, reinforce, settle, start_turn
 from .queries import current, engaged, index, shifted
+from .rolls import Roller
 from .specials import apply_remove_hits, play_special
 from .state import FORMATIONS, Piece, State, is_over
 

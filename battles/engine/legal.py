@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .board import (
     FRONTS,
@@ -16,7 +16,7 @@ from .board import (
     positions,
     reserve,
 )
-from .cards import TROOPS, keep
+from .cards import TROOPS, Card, CardTable, keep
 from .combat import fire_targets, shock_barred, shock_targets
 from .moves import (
     PRUSSIAN_PLACES,
@@ -216,7 +216,7 @@ def deployment_complete(st: State, idx: Field, s: int, can_deploy: bool) -> bool
 
 def terrain_place(st: State, s: int, num: int) -> int:
     c = st.cards[num]
-    pos = position_of(s, c.tpos)
+    pos = position_of(s, cast(str, c.tpos))  # a playable Terrain card has its Position
     return front(pos) if c.tclass == "river" else pos
 
 
@@ -314,12 +314,12 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     occ_cache: dict[tuple, list] = {}
     counted: list = []  # the side's moves.LimitCounts for this listing, made when first needed
 
-    def limits_ok(c, p, src: int, dst: int) -> bool:
+    def limits_ok(c: Card, p: Piece | None, src: int, dst: int) -> bool:
         if not counted:
             counted.append(LimitCounts(st, idx, s))
         return limits_ok_counted(counted[0], c, p, dst)
 
-    def occupy(c, place: int) -> Any:
+    def occupy(c: Card, place: int) -> Any:
         if not terrain_at[place] or c.kind not in TROOPS:
             return ()
         key = (place, c.kind == "infantry")
@@ -564,7 +564,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
 
 
-def _card_facts(cards) -> dict[int, tuple]:
+def _card_facts(cards: CardTable) -> dict[int, tuple[str, bool, bool, bool, Any, bool, bool]]:
     """card number -> (kind, special, Prussian, playable when just drawn (an enemy-timed
     Special, 10.0), entry key (troops and Generals: what their Reserve moves depend on; else
     None), chief of staff (12.3), troop card), worked out once per card table."""
@@ -587,7 +587,7 @@ def _card_facts(cards) -> dict[int, tuple]:
     return got
 
 
-def _piece_facts(cards) -> dict[int, tuple]:
+def _piece_facts(cards: CardTable) -> dict[int, tuple[Card, str, bool, bool, int]]:
     """card number -> (card, kind, troop card, Prussian, Battle Moves a turn (8.3: two for
     Cavalry and Generals)), read by ``combat_actions`` for every piece, once per card table."""
     got = getattr(cards, "_piece_facts", None)
@@ -598,7 +598,7 @@ def _piece_facts(cards) -> dict[int, tuple]:
     return got
 
 
-def _entry_destinations(st: State, idx: Field, s: int, c) -> list[int]:
+def _entry_destinations(st: State, idx: Field, s: int, c: Card) -> list[int]:
     """``moves.destinations`` for a card entering from the Reserve (not barred by 12.3 or
     10.0), spelled out, before the limits of 8.4 and 12.0 (which read more than the Field).
     No river lies between a Reserve and its Positions (11.3)."""

@@ -114,7 +114,7 @@ def step_ok(st: State, idx: Field, side: int, c: Card, p: Piece | None,
     return True
 
 
-def over_limits(st: State, idx, side: int) -> bool:
+def over_limits(st: State, idx: Field, side: int) -> bool:
     """Whether the side now exceeds a limit somewhere: more than four cards counting for
     stacking (8.4) or more than one General (12.0) in a Position. A Field-only fact."""
     key = ("over", side)
@@ -162,7 +162,7 @@ def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged
     return True
 
 
-def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: int, dst: int,
+def limits_ok_after(st: State, idx: Field, side: int, c: Card, p: Piece | None, src: int, dst: int,
                     entry_moves: int = 1) -> bool:
     """RULINGS 8.4-a. 8.0: "Stacking Limits (8.4) are ignored until all movement is
     completed"; the MagWeb Q&A (8.3) extends this to 12.0's one General per Position. A move
@@ -218,7 +218,7 @@ class LimitCounts(list):
 
     __slots__ = ("st", "idx", "side", "over", "_failing")
 
-    def __init__(self, st: State, idx, side: int) -> None:
+    def __init__(self, st: State, idx: Field, side: int) -> None:
         super().__init__([None] * 11)
         self.st, self.idx, self.side = st, idx, side
         self.over = over_limits(st, idx, side)
@@ -336,7 +336,8 @@ def second_from_reserve(st: State, side: int, num: int) -> dict | None:
     return b
 
 
-def needs_limits_check(st: State, idx, side: int, c: Card, p: Piece | None, dst: int) -> bool:
+def needs_limits_check(st: State, idx: Field, side: int, c: Card, p: Piece | None, dst: int
+                       ) -> bool:
     """Whether a move to dst could leave the side over a limit (8.4, 12.0)."""
     if over_limits(st, idx, side):
         return True

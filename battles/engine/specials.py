@@ -7,7 +7,7 @@ from bisect import insort
 from itertools import combinations
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
-from .cards import TROOPS, keep
+from .cards import TROOPS, Card, CardTable, keep
 from .combat import reveal
 from .effects import nation_ok, nationals_only, type_ok
 from .phases import draw, eliminate
@@ -32,7 +32,7 @@ def playable(st: State, side: int, num: int) -> bool:
     return not fresh or st.reserve[side].count(num) > fresh.count(num)
 
 
-def _own(st: State, idx: Field, side: int, place: int, sc) -> list[Piece]:
+def _own(st: State, idx: Field, side: int, place: int, sc: Card) -> list[Piece]:
     """Own cards at a place the special may aid (type, elite, nationality)."""
     out = []
     cards = st.cards
@@ -46,7 +46,7 @@ def _own(st: State, idx: Field, side: int, place: int, sc) -> list[Piece]:
     return out
 
 
-def aided(cards, sc, battle: str) -> frozenset:
+def aided(cards: CardTable, sc: Card, battle: str) -> frozenset:
     """The card numbers a special's type, elite and nationality restrictions let it aid
     (``type_ok`` and ``nation_ok``), worked out once per card table."""
     memo = getattr(cards, "_aids", None)
@@ -74,7 +74,7 @@ def played_at(st: State, place: int) -> list[int]:
     return out
 
 
-def base_ok(st: State, idx: Field, side: int, sc, place: int) -> bool:
+def base_ok(st: State, idx: Field, side: int, sc: Card, place: int) -> bool:
     if st.effects:
         # 13.0 "A maximum of two Special cards can be played on the same Position at the
         # same time (phase) and these must be two different cards": both sides count
@@ -138,7 +138,7 @@ def special_actions(st: State, idx: Field, side: int) -> list[dict]:
     return out
 
 
-def _by_window(cards) -> dict[str, frozenset]:
+def _by_window(cards: CardTable) -> dict[str, frozenset]:
     """timing window -> the numbers of the Special cards played in it, once per card table."""
     got = getattr(cards, "_by_window", None)
     if got is None or got.get("size") != len(cards):
@@ -161,7 +161,7 @@ def _act(side: int, num: int, place: int, **extra) -> dict:
 _ENEMY_TARGETED = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
 
 
-def _options(st: State, idx: Field, side: int, sc) -> list[dict]:
+def _options(st: State, idx: Field, side: int, sc: Card) -> list[dict]:
     eff = sc.effect
     kind = eff["kind"]
     enemy = eff.get("target") == "enemy"

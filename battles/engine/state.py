@@ -205,6 +205,11 @@ def _figures(battle: str, army: str, kind: str, scale: Fraction, size: int):
     return deck_figures(battle, army, kind, scale, size=size)
 
 
+# ``_figures`` of decks without a scale, keyed by plain values: making the Fraction and
+# hashing it for the lru_cache cost more than the rest of new_battle's bookkeeping
+_UNSCALED: dict[tuple[str, str, str, int, int], Any] = {}
+
+
 def _deck_scale(spec: Mapping[str, Any], size: int, chart_deck: int) -> Fraction:
     """The scale a deck was built at; a dealt deck without one is scaled by its size (3.0)."""
     if spec.get("scale") is None:
@@ -307,7 +312,17 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
         # 3.0, 15.0, 16.0: one rule for Muster and rate (None muster: Waterloo Prussians).
         spec = (deck_kinds or {}).get(army) or {}
         kind = str(spec.get("kind") or "dealt")
-        fig = _figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck), len(deck))
+        if spec.get("scale") is None:  # scaled by its size: the figures without a Fraction
+            key = (battle, army, kind, len(deck), entry.deck)
+            fig = _UNSCALED.get(key)
+            if fig is None:
+                fig = _figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck),
+                               len(deck))
+                if fig is not None:  # an unknown kind raises below: not kept
+                    _UNSCALED[key] = fig
+        else:
+            fig = _figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck),
+                           len(deck))
         if fig is None:
             raise IllegalAction(f"unknown deck kind {kind!r} for the {army} deck")
         muster = min(fig.muster or 0, len(deck))
