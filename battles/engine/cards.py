@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from game import ARMIES
 
 MORALE_VALUE = {"a": 4, "b": 3, "c": 2, "d": 1}  # 6.0
-TROOPS = frozenset(("infantry", "cavalry", "artillery"))
+TROOPS: Final = frozenset(("infantry", "cavalry", "artillery"))
 
 
 class Card(NamedTuple):

@@ -8,7 +8,7 @@ given dice run out, the state is restored and ``DiceExhausted`` raised.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, SIDE_INDEX, SIDES, positions
 from .combat import resolve, reveal
@@ -234,7 +234,7 @@ def _end_turn(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> No
     end_turn(st, ev)
 
 
-HANDLERS = {
+HANDLERS: Final = {
     "deploy": _deploy, "decoy": _decoy, "deployment_done": _deployment_done,
     "play_terrain": _play_terrain, "play_special": _play_special, "move": _move,
     "change_formation": _change_formation, "occupy": _occupy, "fire": _attack,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .board import (
     FRONTS,
@@ -226,10 +226,10 @@ def terrain_place(st: State, s: int, num: int) -> int:
 # out once. It lists exactly what ``reference_combat_actions`` lists, in the same order;
 # tests/engine/test_golden_replays.py checks the two agree along random battles.
 
-_FORM_NAMES = FORMATIONS
-_TWO_MOVES = ("cavalry", "general")
-_FRONT = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
-_OTHER_FORMS = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
+_FORM_NAMES: Final = FORMATIONS
+_TWO_MOVES: Final = ("cavalry", "general")
+_FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
+_OTHER_FORMS: Final = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
 
 
 def combat_actions(st: State, idx: Field, s: int) -> list[dict]:

@@ -5,7 +5,7 @@ occupying terrain (11.5)."""
 from __future__ import annotations
 
 from bisect import insort
-from typing import Any
+from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner, reserve
 from .cards import Card
@@ -23,9 +23,9 @@ from .queries import (
 )
 from .state import FORMATIONS, LINE, Piece, State
 
-STACK_LIMIT = 4  # 8.4
-GENERAL_LIMIT = 1  # 12.0 "Only one (1) General may occupy each Position"
-PRUSSIAN_PLACES = (4, 5, 3)  # 10.0: allied reserve, British Left, French Right
+STACK_LIMIT: Final = 4  # 8.4
+GENERAL_LIMIT: Final = 1  # 12.0 "Only one (1) General may occupy each Position"
+PRUSSIAN_PLACES: Final = (4, 5, 3)  # 10.0: allied reserve, British Left, French Right
 
 
 def max_moves(c: Card) -> int:
@@ -135,7 +135,7 @@ def over_limits(st: State, idx: Field, side: int) -> bool:
     return got
 
 
-_NEW = Piece(0, 0, 0, 0, up=True)  # stands for a card just entering from the Reserve
+_NEW: Final = Piece(0, 0, 0, 0, up=True)  # stands for a card just entering from the Reserve
 
 
 def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged: bool

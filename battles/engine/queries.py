@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from .board import facing, front, owner
 from .cards import Card, CardTable, keep
@@ -45,7 +45,7 @@ class Field:
         return len(self.places)
 
 
-_CODE = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a troop card (3)
+_CODE: Final = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a troop card (3)
 
 
 def _codes(cards: CardTable) -> dict[int, int]:

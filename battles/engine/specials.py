@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations
+from typing import Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
 from .cards import TROOPS, Card, CardTable, keep
@@ -15,7 +16,7 @@ from .queries import Field, general_at, index, rivers
 from .state import FORMATIONS, Piece, State
 
 # (phase, step) -> the timing a special needs (catalogue TIMINGS)
-WINDOWS = {("deploy", "deploy"): "deployment", ("morale", "specials"): "own_morale",
+WINDOWS: Final = {("deploy", "deploy"): "deployment", ("morale", "specials"): "own_morale",
            ("morale", "response"): "enemy_morale", ("combat", "main"): "own_combat",
            ("combat", "response"): "enemy_combat", ("reinforce", "main"): "own_reinforce"}
 
@@ -158,7 +159,7 @@ def _act(side: int, num: int, place: int, **extra) -> dict:
 
 
 # effects whose "enemy" form looks at enemy cards, not own ones
-_ENEMY_TARGETED = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
+_ENEMY_TARGETED: Final = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
 
 
 def _options(st: State, idx: Field, side: int, sc: Card) -> list[dict]:

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from game import BATTLES_CHART, chart_row, deck_figures
 
@@ -22,8 +22,10 @@ from .board import ARMY_SIDE
 from .cards import CardTable, keep, load_cards
 from .errors import IllegalAction
 
-LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
-FORMATIONS = ("line", "column", "square")
+LINE: Final = 0  # 9.0 formations
+COLUMN: Final = 1
+SQUARE: Final = 2
+FORMATIONS: Final = ("line", "column", "square")
 # RULINGS 5.0-c: no clause caps turns (a battle ends by victory, or for people by
 # resignation or time): no cap unless asked; simulations and bots ask for SIMULATION_TURN_CAP.
 DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": None, "decoys": False}
