@@ -232,6 +232,71 @@ _FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
 _OTHER_FORMS: Final = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
 
 
+class _Listing:
+    """What ``combat_actions`` works out on demand for one listing: targets per place (7.4,
+    after the "hit first" lock), the side's ``LimitCounts`` (8.4-a), terrain to occupy per
+    place and kind (11.0). A class rather than closures: compiled, closures make reference
+    cycles (their environment and the functions) that only the cyclic GC frees, and each
+    call goes through Python's calling convention."""
+
+    __slots__ = ("st", "idx", "s", "cand_memo", "terrain_at", "tcache", "counted", "occ_cache")
+    st: State
+    idx: Field
+    s: int
+    cand_memo: dict[int, list[Piece]]
+    terrain_at: list[bool]
+    tcache: dict[int, list[Piece]]
+    counted: LimitCounts | None
+    occ_cache: dict[tuple[int, bool], list[int]]
+
+    def __init__(self, st: State, idx: Field, s: int, cand_memo: dict[int, list[Piece]],
+                 terrain_at: list[bool]) -> None:
+        self.st, self.idx, self.s = st, idx, s
+        self.cand_memo, self.terrain_at = cand_memo, terrain_at
+        self.tcache = {}
+        self.counted = None
+        self.occ_cache = {}
+
+    def targets(self, place: int) -> list[Piece]:
+        got = self.tcache.get(place)
+        if got is not None:
+            return got
+        cands = self.cand_memo.get(place)
+        if cands is None:
+            cards, foe = self.st.cards, 1 - self.s
+            cands = self.cand_memo[place] = [q for q in self.idx[place] if q.side == foe and
+                                             (not q.up or cards[q.num].kind in TROOPS)]
+        hit = self.st.hit
+        if hit and cands:
+            fresh = [q for q in cands if q.pid not in hit]
+            got = self.tcache[place] = fresh if fresh else cands
+        else:
+            got = self.tcache[place] = cands
+        return got
+
+    def limits_ok(self, c: Card, p: Piece | None, dst: int) -> bool:
+        counted = self.counted
+        if counted is None:  # made when first needed
+            counted = self.counted = LimitCounts(self.st, self.idx, self.s)
+        return limits_ok_counted(counted, c, p, dst)
+
+    def occupy(self, c: Card, place: int) -> Any:
+        if not self.terrain_at[place] or c.kind not in TROOPS:
+            return ()
+        key = (place, c.kind == "infantry")
+        got = self.occ_cache.get(key)
+        if got is None:
+            got = self.occ_cache[key] = occupy_options(self.st, self.idx, self.s, c, place)
+        return got
+
+
+def _in_woods(st: State, q: Piece) -> bool:
+    if q.occ:
+        t = st.pieces.get(q.occ)
+        return t is not None and st.cards[t.num].tclass == "woods"
+    return False
+
+
 def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     side = SIDES[s]
     cards = st.cards
@@ -239,9 +304,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     eng, pres, stk, gen = idx.eng, idx.pres, idx.stk, idx.gen
     foe_pres, own_stk, own_gen = pres[1 - s], stk[s], gen[s]
     res = 4 * s
-    foe = 1 - s
     waterloo = st.battle == "waterloo"
-    hit = st.hit
     last_mover = st.last_mover
     over = over_limits(st, idx, s)  # RULINGS 8.4-a
     # Field-level facts, kept in the Field's memo: river Move Limits per front, face-up
@@ -281,53 +344,13 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     for e in st.effects:
         if e["side"] == s and e["left"] > 0 and cards[e["card"]].effect["kind"] == "extra_move":
             tokens[e["place"]] = True
-    # 7.4 targets by place (enemy troop and face-down cards), after the "hit first" lock
-    tcache: dict[int, list] = {}
-
-    def targets(place: int) -> list:
-        got = tcache.get(place)
-        if got is not None:
-            return got
-        cands = cand_memo.get(place)
-        if cands is None:
-            cands = cand_memo[place] = [q for q in idx[place] if q.side == foe and
-                                        (not q.up or cards[q.num].kind in TROOPS)]
-        if hit and cands:
-            fresh = [q for q in cands if q.pid not in hit]
-            got = tcache[place] = fresh if fresh else cands
-        else:
-            got = tcache[place] = cands
-        return got
-
-    def in_woods(q: Piece) -> bool:
-        if q.occ:
-            t = pieces.get(q.occ)
-            return t is not None and cards[t.num].tclass == "woods"
-        return False
-
     # 11.0 places holding friendly terrain (the only places where occupying is possible)
     terrain_at = [False] * 11
     for place, ts in terrains:
         for q in ts:
             if q.ctrl == s:
                 terrain_at[place] = True
-    occ_cache: dict[tuple, list] = {}
-    counted: list = []  # the side's moves.LimitCounts for this listing, made when first needed
-
-    def limits_ok(c: Card, p: Piece | None, src: int, dst: int) -> bool:
-        if not counted:
-            counted.append(LimitCounts(st, idx, s))
-        return limits_ok_counted(counted[0], c, p, dst)
-
-    def occupy(c: Card, place: int) -> Any:
-        if not terrain_at[place] or c.kind not in TROOPS:
-            return ()
-        key = (place, c.kind == "infantry")
-        got = occ_cache.get(key)
-        if got is None:
-            got = occ_cache[key] = occupy_options(st, idx, s, c, place)
-        return got
-
+    lst = _Listing(st, idx, s, cand_memo, terrain_at)
     out: list[dict] = []
     append = out.append
     pfacts = _piece_facts(cards)
@@ -337,7 +360,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         c, kind, troop, prussian, limit = pfacts[p.num]
         if not troop and (kind != "general" or not p.up):
             if not p.up and not p.moves and (p.place >> 2) == s and \
-                    (not over or limits_ok(c, p, p.place, res)):
+                    (not over or lst.limits_ok(c, p, res)):
                 # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve (14.0-a)
                 append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
             continue  # terrain never acts; a decoy does nothing else (14.0)
@@ -383,10 +406,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if dsts and (over or (own_gen[dsts[-1]] is not None if kind == "general" else
                                   (not p.up or troop) and own_stk[dsts[-1]] >= STACK_LIMIT)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
-                dsts = [d for d in dsts if limits_ok(c, p, src, d)]
+                dsts = [d for d in dsts if lst.limits_ok(c, p, d)]
             for dst in dsts:
                 to = PLACE_NAMES[dst]
-                occs = occupy(c, dst) if terrain_at[dst] else ()
+                occs = lst.occupy(c, dst) if terrain_at[dst] else ()
                 if kind == "infantry" and dst != res:
                     forms = (_FORM_NAMES[p.form],) if src_eng else _FORM_NAMES
                     for f in forms:
@@ -407,17 +430,17 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         if kind == "artillery":
             if m <= (1 if c.horse else 0):
                 if src_eng:
-                    cands = targets(src)
+                    cands = lst.targets(src)
                 elif (src < 4) == (s == 0):
                     there = 8 - src
                     if not any(q.side == s for q in idx[there]):
-                        cands = targets(there)
+                        cands = lst.targets(there)
         elif not m and src_eng:
-            cands = targets(src)
+            cands = lst.targets(src)
         if cands:
             infantry = kind == "infantry"
             for t in cands:
-                if not infantry and in_woods(t):
+                if not infantry and _in_woods(st, t):
                     continue
                 append({"type": "fire", "side": side, "piece": pid, "target": t.pid})
         # ---- shock (7.3x, 9.x, 11.x)
@@ -425,7 +448,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                                    (kind == "cavalry" and not p.blown)):
             mine = pieces.get(p.occ) if p.occ else None
             if mine is None or cards[mine.num].tclass != "building":
-                for t in targets(src):
+                for t in lst.targets(src):
                     if shock_barred(st, c, t):
                         continue
                     append({"type": "shock", "side": side, "piece": pid, "target": t.pid})
@@ -435,10 +458,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 append({"type": "change_formation", "side": side, "piece": pid,
                         "formation": name})
         if m == 0 and not p.occ and terrain_at[src]:
-            for t in occupy(c, src):
+            for t in lst.occupy(c, src):
                 append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
-    _reserve_actions(st, idx, s, out, occupy, terrain_at, limits_ok)
+    _reserve_actions(st, idx, s, out, lst)
     if over:
         return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
@@ -446,8 +469,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     return out
 
 
-def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
-                     terrain_at: list[bool], limits_ok) -> None:
+def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listing) -> None:
     """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
     decoys = st.settings.get("decoys")
     prussians = st.prussians
@@ -456,6 +478,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     cards = st.cards
     side = SIDES[s]
     append = out.append
+    terrain_at = lst.terrain_at
     # (plain, items) per kind of card: kept in the Field's memo, keyed by what else they
     # read (river crossings, effects, who occupies and controls own Positions' terrain)
     occsig = None
@@ -507,7 +530,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                 # for Infantry) when no terrain can be occupied, else (name, form, terrain)
                 inf = kind == "infantry"
                 dsts = _entry_destinations(st, idx, s, c)
-                occs = [occupy(c, dst) if idx[dst] else () for dst in dsts]
+                occs = [lst.occupy(c, dst) if idx[dst] else () for dst in dsts]
                 if not any(occs):
                     if inf:
                         moves = (True, tuple((PLACE_NAMES[d], f) for d in dsts
@@ -535,7 +558,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                         PLACE_NAMES[d] for d in positions(s)
                         if (over or (own_gen[d] is not None if general else
                                      own_stk[d] >= STACK_LIMIT)) and
-                        not limits_ok(c, None, 4 * s, d)}
+                        not lst.limits_ok(c, None, d)}
                 if bad:
                     items = tuple(x for x in items
                                   if (x if isinstance(x, str) else x[0]) not in bad)

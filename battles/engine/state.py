@@ -158,29 +158,47 @@ def historical_deck(battle: str, army: str, seed: int | str,
     cards = card_table(cards)
     size = chart_row(battle)[army].deck
     pool, by_kind = _pool(cards, battle, army)
-    rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
     if size >= len(pool):
-        return list(pool)
-    # Largest-remainder apportionment of the D places over the card types.
-    shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
-    quota = {kind: int(share) for kind, share in shares.items()}
-    by_remainder = sorted(shares, key=lambda kind: (quota[kind] - shares[kind], kind))
-    for kind in by_remainder[: size - sum(quota.values())]:
-        quota[kind] += 1
+        return list(pool)  # (no draw: the seeded generator is not needed)
+    rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
     deck: list[int] = []
-    for kind in sorted(by_kind):
-        deck.extend(sample(rng, by_kind[kind], quota[kind]))
+    for nums, q in _quotas(cards, battle, army, size):
+        deck.extend(sample(rng, nums, q))
     return sorted(deck)
+
+
+def _quotas(cards: CardTable, battle: str, army: str, size: int
+            ) -> list[tuple[list[int], int]]:
+    """(the cards of a type, how many of them the deck takes) in type order: the
+    largest-remainder apportionment of the D places over the card types of the pool, kept
+    with the pools (it depends on nothing else)."""
+    memo = _pool_memo(cards)
+    key = ("quotas", battle, army, size)
+    got = memo.get(key)
+    if got is None:
+        pool, by_kind = _pool(cards, battle, army)
+        shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
+        quota = {kind: int(share) for kind, share in shares.items()}
+        by_remainder = sorted(shares, key=lambda kind: (quota[kind] - shares[kind], kind))
+        for kind in by_remainder[: size - sum(quota.values())]:
+            quota[kind] += 1
+        got = memo[key] = [(by_kind[kind], quota[kind]) for kind in sorted(by_kind)]
+    return got
+
+
+def _pool_memo(cards: CardTable) -> dict[Any, Any]:
+    memo = getattr(cards, "_pools", None)
+    if memo is None or memo.get("size") != len(cards):
+        memo = {"size": len(cards)}
+        keep(cards, "_pools", memo)
+    return memo
 
 
 def _pool(cards: CardTable, battle: str, army: str
           ) -> tuple[list[int], dict[str, list[int]]]:
     """The card numbers of ``army`` that fought ``battle``, sorted, and the same by card
     type; kept on the card table (read-only for callers; a table that grows is redone)."""
-    memo = getattr(cards, "_pools", None)
-    if memo is None or memo.get("size") != len(cards):
-        memo = {"size": len(cards)}
-        keep(cards, "_pools", memo)
+    memo = _pool_memo(cards)
     got = memo.get((battle, army))
     if got is None:
         pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
