@@ -40,9 +40,12 @@ def reserve(side: int) -> int:
     return 4 * side
 
 
+_POSITIONS_OF: Final = ((1, 2, 3), (5, 6, 7))
+
+
 def positions(side: int) -> tuple[int, int, int]:
-    b = 4 * side
-    return (b + 1, b + 2, b + 3)
+    """A side's three Positions (left, center, right)."""
+    return _POSITIONS_OF[side]
 
 
 def owner(place: int) -> int:

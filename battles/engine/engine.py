@@ -55,14 +55,15 @@ def apply(st: State, action: Any, dice: Iterable[int] | None = None, *, check: b
         check_action(st, action)
     else:
         _well_formed(st, action)
-    handler = HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    act: dict = action  # a dict (_well_formed): typed, compiled lookups are dict lookups
+    handler = HANDLERS.get(act.get("type"))  # type: ignore[arg-type]
     if handler is None:
-        raise IllegalAction(f"unknown action type {action.get('type')!r}")
+        raise IllegalAction(f"unknown action type {act.get('type')!r}")
     roller = Roller(dice)
     snapshot = None if isinstance(dice, SeededDice) else st.copy()
     events: list[Event] = []
     try:
-        handler(st, SIDE_INDEX[action["side"]], action, roller, events)
+        handler(st, SIDE_INDEX[act["side"]], act, roller, events)
     except DiceExhausted:
         if snapshot is not None:
             st.restore(snapshot)

@@ -145,7 +145,6 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
     beyond the limit."""
     side = SIDES[s]
     out: list[dict] = []
-    append = out.append
     stk, gen, ter = idx.stk[s], idx.gen[s], idx.ter
     mine = positions(s)
     occs = {}
@@ -168,13 +167,13 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
                     continue
                 to = PLACE_NAMES[pos]
                 can_deploy = True
-                append({"type": "deploy", "side": side, "card": num, "to": to})
+                out.append({"type": "deploy", "side": side, "card": num, "to": to})
                 if infantry:
                     # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
                     # when the action names none
-                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                    out.append({"type": "deploy", "side": side, "card": num, "to": to,
                             "formation": "column"})
-                    append({"type": "deploy", "side": side, "card": num, "to": to,
+                    out.append({"type": "deploy", "side": side, "card": num, "to": to,
                             "formation": "square"})
                 if ter[pos]:
                     key = (pos, infantry)
@@ -185,19 +184,19 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
                         infantry else ({},)
                     for t in occs[key]:
                         for f in forms:
-                            append({**a, **f, "occupy": t})
+                            out.append({**a, **f, "occupy": t})
         elif kind == "general":
             if cos_barred(st, c):
                 continue
             for pos in mine:
                 if gen[pos] is None:
                     can_deploy = True
-                    append({"type": "deploy", "side": side, "card": num,
+                    out.append({"type": "deploy", "side": side, "card": num,
                             "to": PLACE_NAMES[pos]})
         elif kind == "terrain":
             ta = terrain_action(st, idx, s, num, deploying=True)
             if ta:
-                append(ta)
+                out.append(ta)
         if decoys and not c.troop:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
     out.extend(special_actions(st, idx, s))
@@ -352,7 +351,6 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 terrain_at[place] = True
     lst = _Listing(st, idx, s, cand_memo, terrain_at)
     out: list[dict] = []
-    append = out.append
     pfacts = _piece_facts(cards)
     for p in idx.own[s]:
         if p.fired:
@@ -362,7 +360,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if not p.up and not p.moves and (p.place >> 2) == s and \
                     (not over or lst.limits_ok(c, p, res)):
                 # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve (14.0-a)
-                append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
+                out.append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
             continue  # terrain never acts; a decoy does nothing else (14.0)
         pid = p.pid
         src = p.place
@@ -413,15 +411,15 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 if kind == "infantry" and dst != res:
                     forms = (_FORM_NAMES[p.form],) if src_eng else _FORM_NAMES
                     for f in forms:
-                        append({"type": "move", "side": side, "piece": pid, "to": to,
+                        out.append({"type": "move", "side": side, "piece": pid, "to": to,
                                 "formation": f})
                         for t in occs:
-                            append({"type": "move", "side": side, "piece": pid, "to": to,
+                            out.append({"type": "move", "side": side, "piece": pid, "to": to,
                                     "formation": f, "occupy": t})
                 else:
-                    append({"type": "move", "side": side, "piece": pid, "to": to})
+                    out.append({"type": "move", "side": side, "piece": pid, "to": to})
                     for t in occs:
-                        append({"type": "move", "side": side, "piece": pid, "to": to,
+                        out.append({"type": "move", "side": side, "piece": pid, "to": to,
                                 "occupy": t})
         if not troop or over:
             continue  # RULINGS 8.4-a: over a limit, only moves are listed
@@ -442,7 +440,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             for t in cands:
                 if not infantry and _in_woods(st, t):
                     continue
-                append({"type": "fire", "side": side, "piece": pid, "target": t.pid})
+                out.append({"type": "fire", "side": side, "piece": pid, "target": t.pid})
         # ---- shock (7.3x, 9.x, 11.x)
         if not m and src_eng and ((kind == "infantry" and p.form == COLUMN) or
                                    (kind == "cavalry" and not p.blown)):
@@ -451,21 +449,21 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 for t in lst.targets(src):
                     if shock_barred(st, c, t):
                         continue
-                    append({"type": "shock", "side": side, "piece": pid, "target": t.pid})
+                    out.append({"type": "shock", "side": side, "piece": pid, "target": t.pid})
         # ---- formation changes (9.0) and occupying terrain (11.5)
         if kind == "infantry" and ((m == 0) if src_eng else not p.formed):
             for name in _OTHER_FORMS[p.form]:
-                append({"type": "change_formation", "side": side, "piece": pid,
+                out.append({"type": "change_formation", "side": side, "piece": pid,
                         "formation": name})
         if m == 0 and not p.occ and terrain_at[src]:
             for t in lst.occupy(c, src):
-                append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
+                out.append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
     # ---- cards in the Reserve
     _reserve_actions(st, idx, s, out, lst)
     if over:
         return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
-    append({"type": "end_phase", "side": side})
+    out.append({"type": "end_phase", "side": side})
     return out
 
 
@@ -477,7 +475,6 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
     fresh = st.fresh[s]
     cards = st.cards
     side = SIDES[s]
-    append = out.append
     terrain_at = lst.terrain_at
     # (plain, items) per kind of card: kept in the Field's memo, keyed by what else they
     # read (river crossings, effects, who occupies and controls own Positions' terrain)
@@ -576,13 +573,13 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
                         a["formation"] = f
                     if t:
                         a["occupy"] = t
-                    append(a)
+                    out.append(a)
         elif over:
             continue  # RULINGS 8.4-a: only moves (combat_actions drops the rest)
         elif kind == "terrain":
             t = terrain_action(st, idx, s, num, deploying=False)
             if t:
-                append(t)
+                out.append(t)
         if decoys and not troop and not over:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
 

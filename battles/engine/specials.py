@@ -121,8 +121,13 @@ def special_actions(st: State, idx: Field, side: int) -> list[dict]:
         return []
     cards = st.cards
     wanted = _by_window(cards).get(window)
+    if not wanted:
+        return []
     reserve = st.reserve[side]
-    if not wanted or wanted.isdisjoint(reserve):
+    for num in reserve:  # (a loop: compiled, ``in`` is a primitive, isdisjoint a method call)
+        if num in wanted:
+            break
+    else:
         return []  # the usual case: no Special of this window in the Reserve
     out: list[dict] = []
     seen = set()

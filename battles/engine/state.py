@@ -246,12 +246,22 @@ def below(rng: random.Random, n: int) -> int:
     pin the streams)."""
     if n <= 0:
         raise ValueError("empty range for randrange()")
-    getrandbits = rng.getrandbits
     k = n.bit_length()
-    r: int = getrandbits(k)
+    if type(rng) is random.Random:
+        # the C method called directly (compiled: no bound method made per draw); a
+        # subclass may have its own getrandbits (SystemRandom)
+        r: int = _GETRANDBITS(rng, k)
+        while r >= n:
+            r = _GETRANDBITS(rng, k)
+        return r
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)
     return r
+
+
+_GETRANDBITS: Final[Any] = random.Random.getrandbits
 
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
