@@ -151,6 +151,9 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
     decoys = st.settings.get("decoys")
     cards = st.cards
     can_deploy = False
+    # action dicts are copies of this one, their keys in the same order (compiled, copying a
+    # small dict and setting a value costs less than building the dict key by key)
+    base: dict[str, Any] = {"type": "deploy", "side": side, "card": 0, "to": ""}
     seen = set()
     for num in st.reserve[s]:
         if num in seen:
@@ -165,26 +168,31 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
             for pos in mine:
                 if stk[pos] >= 4:
                     continue
-                to = PLACE_NAMES[pos]
                 can_deploy = True
-                out.append({"type": "deploy", "side": side, "card": num, "to": to})
+                a = base.copy()  # {"type": "deploy", "side": side, "card": num, "to": ...}
+                a["card"] = num
+                a["to"] = PLACE_NAMES[pos]
+                out.append(a)
                 if infantry:
                     # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
                     # when the action names none
-                    out.append({"type": "deploy", "side": side, "card": num, "to": to,
-                            "formation": "column"})
-                    out.append({"type": "deploy", "side": side, "card": num, "to": to,
-                            "formation": "square"})
+                    b = a.copy()
+                    b["formation"] = "column"
+                    out.append(b)
+                    b = a.copy()
+                    b["formation"] = "square"
+                    out.append(b)
                 if ter[pos]:
                     key = (pos, infantry)
                     if key not in occs:
                         occs[key] = occupy_options(st, idx, s, c, pos)
-                    a = {"type": "deploy", "side": side, "card": num, "to": to}
-                    forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
-                        infantry else ({},)
                     for t in occs[key]:
-                        for f in forms:
-                            out.append({**a, **f, "occupy": t})
+                        for f in (_DEPLOY_FORMS if infantry else _NO_FORM):
+                            b = a.copy()
+                            if f is not None:
+                                b["formation"] = f
+                            b["occupy"] = t
+                            out.append(b)
         elif kind == "general":
             if cos_barred(st, c):
                 continue
@@ -192,7 +200,7 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
                 if gen[pos] is None:
                     can_deploy = True
                     out.append({"type": "deploy", "side": side, "card": num,
-                            "to": PLACE_NAMES[pos]})
+                                "to": PLACE_NAMES[pos]})
         elif kind == "terrain":
             ta = terrain_action(st, idx, s, num, deploying=True)
             if ta:
@@ -228,6 +236,8 @@ def terrain_place(st: State, s: int, num: int) -> int:
 _FORM_NAMES: Final = FORMATIONS
 _TWO_MOVES: Final = ("cavalry", "general")
 _FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
+_DEPLOY_FORMS: Final = (None, "column", "square")  # Line when the action names none
+_NO_FORM: Final = (None,)
 _OTHER_FORMS: Final = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
 
 
@@ -350,6 +360,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if q.ctrl == s:
                 terrain_at[place] = True
     lst = _Listing(st, idx, s, cand_memo, terrain_at)
+    # action dicts are copies of these, their keys in the same order (compiled, copying a
+    # small dict and setting values costs less than building the dict key by key)
+    move: dict[str, Any] = {"type": "move", "side": side, "piece": 0, "to": ""}
+    fire: dict[str, Any] = {"type": "fire", "side": side, "piece": 0, "target": 0}
     out: list[dict] = []
     pfacts = _piece_facts(cards)
     for p in idx.own[s]:
@@ -406,21 +420,26 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
                 dsts = [d for d in dsts if lst.limits_ok(c, p, d)]
             for dst in dsts:
-                to = PLACE_NAMES[dst]
                 occs = lst.occupy(c, dst) if terrain_at[dst] else ()
+                a = move.copy()  # {"type": "move", "side": side, "piece": pid, "to": ...}
+                a["piece"] = pid
+                a["to"] = PLACE_NAMES[dst]
                 if kind == "infantry" and dst != res:
                     forms = (_FORM_NAMES[p.form],) if src_eng else _FORM_NAMES
                     for f in forms:
-                        out.append({"type": "move", "side": side, "piece": pid, "to": to,
-                                "formation": f})
+                        b = a.copy()
+                        b["formation"] = f
+                        out.append(b)
                         for t in occs:
-                            out.append({"type": "move", "side": side, "piece": pid, "to": to,
-                                    "formation": f, "occupy": t})
+                            d = b.copy()
+                            d["occupy"] = t
+                            out.append(d)
                 else:
-                    out.append({"type": "move", "side": side, "piece": pid, "to": to})
+                    out.append(a)
                     for t in occs:
-                        out.append({"type": "move", "side": side, "piece": pid, "to": to,
-                                "occupy": t})
+                        d = a.copy()
+                        d["occupy"] = t
+                        out.append(d)
         if not troop or over:
             continue  # RULINGS 8.4-a: over a limit, only moves are listed
         # ---- fire (7.21-7.24, 11.2)
@@ -440,7 +459,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             for t in cands:
                 if not infantry and _in_woods(st, t):
                     continue
-                out.append({"type": "fire", "side": side, "piece": pid, "target": t.pid})
+                a = fire.copy()  # {"type": "fire", "side": side, "piece": pid, "target": ...}
+                a["piece"] = pid
+                a["target"] = t.pid
+                out.append(a)
         # ---- shock (7.3x, 9.x, 11.x)
         if not m and src_eng and ((kind == "infantry" and p.form == COLUMN) or
                                    (kind == "cavalry" and not p.blown)):
@@ -454,7 +476,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         if kind == "infantry" and ((m == 0) if src_eng else not p.formed):
             for name in _OTHER_FORMS[p.form]:
                 out.append({"type": "change_formation", "side": side, "piece": pid,
-                        "formation": name})
+                            "formation": name})
         if m == 0 and not p.occ and terrain_at[src]:
             for t in lst.occupy(c, src):
                 out.append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
@@ -560,12 +582,19 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
                     items = tuple(x for x in items
                                   if (x if isinstance(x, str) else x[0]) not in bad)
             if plain:
+                # copies of one dict, keys in the same order (cheaper compiled: see deploy)
+                a: dict[str, Any] = {"type": "move", "side": side, "card": num, "to": ""}
                 if kind == "infantry":
-                    out += [{"type": "move", "side": side, "card": num, "to": to,
-                             "formation": f} for to, f in items]
+                    for to, f in items:
+                        b = a.copy()
+                        b["to"] = to
+                        b["formation"] = f
+                        out.append(b)
                 else:
-                    out += [{"type": "move", "side": side, "card": num, "to": to}
-                            for to in items]
+                    for to in items:
+                        b = a.copy()
+                        b["to"] = to
+                        out.append(b)
             else:
                 for to, f, t in items:
                     a = {"type": "move", "side": side, "card": num, "to": to}
