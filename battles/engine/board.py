@@ -40,12 +40,9 @@ def reserve(side: int) -> int:
     return 4 * side
 
 
-_POSITIONS_OF: Final = ((1, 2, 3), (5, 6, 7))
-
-
 def positions(side: int) -> tuple[int, int, int]:
-    """A side's three Positions (left, center, right)."""
-    return _POSITIONS_OF[side]
+    b = 4 * side  # (compiled: an unboxed tuple, cheaper than indexing a constant)
+    return (b + 1, b + 2, b + 3)
 
 
 def owner(place: int) -> int:

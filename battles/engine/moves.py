@@ -9,7 +9,6 @@ from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner, reserve
 from .cards import Card
-from .compiled import mypyc_attr
 from .effects import nation_ok, type_ok
 from .errors import IllegalAction
 from .queries import (
@@ -209,20 +208,26 @@ def limits_ok_after(st: State, idx: Field, side: int, c: Card, p: Piece | None, 
     return True
 
 
-@mypyc_attr(native_class=False)
-class LimitCounts(list):
+class LimitCounts:
     """``limits_ok_after`` for one listing (legal.combat_actions), counted once: per place
     (filled in when first asked), the side's (troops, Generals, troops that may withdraw,
     Generals that may withdraw). Reads per-turn piece flags (moves, fired, eng), so it
-    holds only while nothing is applied: callers keep one for one listing."""
+    holds only while nothing is applied: callers keep one for one listing. A plain class
+    holding its list (compiled: a native class, its attributes and methods direct)."""
 
-    __slots__ = ("st", "idx", "side", "over", "_failing")
+    __slots__ = ("st", "idx", "side", "over", "_failing", "_at")
+    st: State
+    idx: Field
+    side: int
+    over: bool
+    _failing: Any
+    _at: list[Any]
 
     def __init__(self, st: State, idx: Field, side: int) -> None:
-        super().__init__([None] * 11)
+        self._at = [None] * 11
         self.st, self.idx, self.side = st, idx, side
         self.over = over_limits(st, idx, side)
-        self._failing: Any = None
+        self._failing = None
 
     def failing(self) -> tuple[int, ...]:
         """The Positions over a limit without enough cards able to withdraw, as they are."""
@@ -238,7 +243,7 @@ class LimitCounts(list):
         return got
 
     def at(self, place: int) -> tuple[int, int, int, int]:
-        got = self[place]
+        got = self._at[place]
         if got is None:
             st, side = self.st, self.side
             cards = st.cards
@@ -257,7 +262,7 @@ class LimitCounts(list):
                     troops += 1
                     if own and _may_withdraw(st, q, qc, q.moves, False, foe):
                         out_t += 1
-            got = self[place] = (troops, gens, out_t, out_g)
+            got = self._at[place] = (troops, gens, out_t, out_g)
         return got
 
 
