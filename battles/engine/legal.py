@@ -510,7 +510,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
                 occsig.append(q.ctrl)
     key = ("entry", s, tuple(st.crossings.items()), tuple(e["eid"] for e in st.effects),
            tuple(occsig) if occsig else None)
-    entry = idx.memo.get(key)
+    entry: dict[Any, Any] | None = idx.memo.get(key)
     if entry is None:
         entry = idx.memo[key] = {}
     facts = _card_facts(cards)
@@ -617,7 +617,8 @@ def _card_facts(cards: CardTable) -> dict[int, tuple[str, bool, bool, bool, Any,
     """card number -> (kind, special, Prussian, playable when just drawn (an enemy-timed
     Special, 10.0), entry key (troops and Generals: what their Reserve moves depend on; else
     None), chief of staff (12.3), troop card), worked out once per card table."""
-    got = getattr(cards, "_card_facts", None)
+    got: dict[int, tuple[str, bool, bool, bool, Any, bool, bool]] | None = getattr(
+        cards, "_card_facts", None)
     if got is None or len(got) != len(cards):
         got = {}
         for num, c in cards.items():
@@ -639,7 +640,8 @@ def _card_facts(cards: CardTable) -> dict[int, tuple[str, bool, bool, bool, Any,
 def _piece_facts(cards: CardTable) -> dict[int, tuple[Card, str, bool, bool, int]]:
     """card number -> (card, kind, troop card, Prussian, Battle Moves a turn (8.3: two for
     Cavalry and Generals)), read by ``combat_actions`` for every piece, once per card table."""
-    got = getattr(cards, "_piece_facts", None)
+    got: dict[int, tuple[Card, str, bool, bool, int]] | None = getattr(
+        cards, "_piece_facts", None)
     if got is None or len(got) != len(cards):
         got = {num: (c, c.kind, c.kind in TROOPS, c.army == "prussian",
                      2 if c.kind in _TWO_MOVES else 1) for num, c in cards.items()}

@@ -50,7 +50,7 @@ _CODE: Final = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a
 
 def _codes(cards: CardTable) -> dict[int, int]:
     """card number -> 0 terrain, 1 general, 2 special, 3 troop (cached on the table)."""
-    codes = getattr(cards, "_codes", None)
+    codes: dict[int, int] | None = getattr(cards, "_codes", None)
     if codes is None or len(codes) != len(cards):
         codes = {n: _CODE.get(c.kind, 3) for n, c in cards.items()}
         keep(cards, "_codes", codes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
 from .cards import TROOPS, Card, CardTable, keep
@@ -50,7 +50,7 @@ def _own(st: State, idx: Field, side: int, place: int, sc: Card) -> list[Piece]:
 def aided(cards: CardTable, sc: Card, battle: str) -> frozenset:
     """The card numbers a special's type, elite and nationality restrictions let it aid
     (``type_ok`` and ``nation_ok``), worked out once per card table."""
-    memo = getattr(cards, "_aids", None)
+    memo: dict[tuple[int, str], frozenset] | None = getattr(cards, "_aids", None)
     if memo is None:
         memo = {}
         keep(cards, "_aids", memo)
@@ -146,7 +146,7 @@ def special_actions(st: State, idx: Field, side: int) -> list[dict]:
 
 def _by_window(cards: CardTable) -> dict[str, frozenset]:
     """timing window -> the numbers of the Special cards played in it, once per card table."""
-    got = getattr(cards, "_by_window", None)
+    got: dict[str, Any] | None = getattr(cards, "_by_window", None)
     if got is None or got.get("size") != len(cards):
         by: dict = {}
         for num, c in cards.items():
