@@ -167,9 +167,16 @@ def _act(side: int, num: int, place: int, **extra) -> dict:
 _ENEMY_TARGETED: Final = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
 
 
+def _own_aided(st: State, idx: Field, side: int, place: int, aids: frozenset) -> list[Piece]:
+    """``_own`` with the card's aid set looked up once."""
+    cards = st.cards
+    return [q for q in idx[place] if q.side == side and q.num in aids and
+            not (q.up and cards[q.num].kind == "terrain")]
+
+
 def _options(st: State, idx: Field, side: int, sc: Card) -> list[dict]:
     eff = sc.effect
-    kind = eff["kind"]
+    kind: str = eff["kind"]  # (typed: compiled, compared as strings)
     enemy = eff.get("target") == "enemy"
     out = []
     pend = st.pending
@@ -196,9 +203,6 @@ def _options(st: State, idx: Field, side: int, sc: Card) -> list[dict]:
     cards = st.cards
     aids = aided(cards, sc, st.battle)
 
-    def own(place: int) -> list[Piece]:  # _own, with the card's aid set looked up once
-        return [q for q in idx[place] if q.side == side and q.num in aids and
-                not (q.up and cards[q.num].kind == "terrain")]
     # each Position: the effect's own test first, then the common limits (``base_ok``);
     # both are pure, so the order only saves time
     # restrictions ``base_ok`` would refuse on the Field alone, checked first (a quick no)
@@ -219,28 +223,28 @@ def _options(st: State, idx: Field, side: int, sc: Card) -> list[dict]:
                 ok = any(q.side != side and q.hits and type_ok(sc, cards[q.num])
                          for q in idx[place])
             else:
-                ok = any(q.hits for q in own(place))
+                ok = any(q.hits for q in _own_aided(st, idx, side, place, aids))
         elif kind in ("cv_modifier", "firepower_modifier", "shock_modifier"):
             if enemy:
                 ok = place == target_place
             else:
                 ok = any(cards[q.num].kind in TROOPS and not q.fired
-                         for q in own(place))
+                         for q in _own_aided(st, idx, side, place, aids))
         elif kind == "remove_hits":
             # 13.0-c the player picks the cards that lose hits (a card may lose several)
-            hurt = [q for q in own(place) if q.hits]
+            hurt = [q for q in _own_aided(st, idx, side, place, aids) if q.hits]
             if hurt and base_ok(st, idx, side, sc, place):
                 out.extend(_act(side, sc.num, place, pieces=list(pick))
                            for pick in _hit_picks(hurt, eff.get("count", 1)))
             continue
         elif kind == "rally_routed":
-            ok = any(q.hits for q in own(place))
+            ok = any(q.hits for q in _own_aided(st, idx, side, place, aids))
         elif kind == "extra_move":
-            ok = bool(own(place))
+            ok = bool(_own_aided(st, idx, side, place, aids))
         elif kind == "recover_blown":
-            ok = any(q.blown for q in own(place))
+            ok = any(q.blown for q in _own_aided(st, idx, side, place, aids))
         elif kind == "ignore_river_limit":
-            ok = bool(own(place))
+            ok = bool(_own_aided(st, idx, side, place, aids))
         elif kind == "reveal_enemy":
             # 13.0-c the player picks which face-down enemy cards to turn up
             if owner(place) != side:
@@ -255,7 +259,7 @@ def _options(st: State, idx: Field, side: int, sc: Card) -> list[dict]:
             if window_enemy(st) and place != target_place:
                 continue
             # 13.0-c the player picks up to ``count`` Infantry cards and the formation
-            infantry = [q for q in own(place)
+            infantry = [q for q in _own_aided(st, idx, side, place, aids)
                         if cards[q.num].kind == "infantry"]
             opts: list = []
             for f, name in enumerate(FORMATIONS):

@@ -247,7 +247,7 @@ def below(rng: random.Random, n: int) -> int:
     if n <= 0:
         raise ValueError("empty range for randrange()")
     k = n.bit_length()
-    if type(rng) is random.Random:
+    if type(rng) is _RANDOM:
         # the C method called directly (compiled: no bound method made per draw); a
         # subclass may have its own getrandbits (SystemRandom)
         r: int = _GETRANDBITS(rng, k)
@@ -261,6 +261,7 @@ def below(rng: random.Random, n: int) -> int:
     return r
 
 
+_RANDOM: Final = random.Random
 _GETRANDBITS: Final[Any] = random.Random.getrandbits
 
 
