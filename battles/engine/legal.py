@@ -238,6 +238,7 @@ _TWO_MOVES: Final = ("cavalry", "general")
 _FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
 _DEPLOY_FORMS: Final = (None, "column", "square")  # Line when the action names none
 _NO_FORM: Final = (None,)
+_NO_TERRAIN: Final[list[int]] = []  # no terrain to occupy (shared: never changed)
 _OTHER_FORMS: Final = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
 
 
@@ -289,9 +290,9 @@ class _Listing:
             counted = self.counted = LimitCounts(self.st, self.idx, self.s)
         return limits_ok_counted(counted, c, p, dst)
 
-    def occupy(self, c: Card, place: int) -> Any:
+    def occupy(self, c: Card, place: int) -> list[int]:
         if not self.terrain_at[place] or c.kind not in TROOPS:
-            return ()
+            return _NO_TERRAIN
         key = (place, c.kind == "infantry")
         got = self.occ_cache.get(key)
         if got is None:
@@ -318,9 +319,10 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     over = over_limits(st, idx, s)  # RULINGS 8.4-a
     # Field-level facts, kept in the Field's memo: river Move Limits per front, face-up
     # Terrain per Position, and the enemy cards that could be targeted per place
-    facts = idx.memo.get(("combat", s))
+    facts: tuple[list[tuple[int, int]], list[tuple[int, list[Piece]]],
+                 dict[int, list[Piece]]] | None = idx.memo.get(("combat", s))
     if facts is None:
-        rivers_ = []
+        rivers_: list[tuple[int, int]] = []
         for fr in FRONTS:
             limit = 0
             for q in idx[fr]:
@@ -328,7 +330,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                     limit += cards[q.num].move_limit
             if limit:
                 rivers_.append((fr, limit))
-        terrains = []
+        terrains: list[tuple[int, list[Piece]]] = []
         ter = idx.ter
         for place in POSITIONS:
             if ter[place]:
@@ -336,7 +338,6 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 if ts:
                     terrains.append((place, ts))
         facts = idx.memo[("combat", s)] = (rivers_, terrains, {})
-    cand_memo: Any
     rivers_, terrains, cand_memo = facts
     # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
     # (None: a special may lift the limit for some cards, asked per card)
@@ -420,7 +421,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
                 dsts = [d for d in dsts if lst.limits_ok(c, p, d)]
             for dst in dsts:
-                occs = lst.occupy(c, dst) if terrain_at[dst] else ()
+                occs = lst.occupy(c, dst) if terrain_at[dst] else _NO_TERRAIN
                 a = move.copy()  # {"type": "move", "side": side, "piece": pid, "to": ...}
                 a["piece"] = pid
                 a["to"] = PLACE_NAMES[dst]
@@ -430,15 +431,15 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                         b = a.copy()
                         b["formation"] = f
                         out.append(b)
-                        for t in occs:
+                        for tid in occs:
                             d = b.copy()
-                            d["occupy"] = t
+                            d["occupy"] = tid
                             out.append(d)
                 else:
                     out.append(a)
-                    for t in occs:
+                    for tid in occs:
                         d = a.copy()
-                        d["occupy"] = t
+                        d["occupy"] = tid
                         out.append(d)
         if not troop or over:
             continue  # RULINGS 8.4-a: over a limit, only moves are listed
@@ -478,8 +479,8 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 out.append({"type": "change_formation", "side": side, "piece": pid,
                             "formation": name})
         if m == 0 and not p.occ and terrain_at[src]:
-            for t in lst.occupy(c, src):
-                out.append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
+            for tid in lst.occupy(c, src):
+                out.append({"type": "occupy", "side": side, "piece": pid, "terrain": tid})
     # ---- cards in the Reserve
     _reserve_actions(st, idx, s, out, lst)
     if over:
@@ -549,7 +550,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
                 # for Infantry) when no terrain can be occupied, else (name, form, terrain)
                 inf = kind == "infantry"
                 dsts = _entry_destinations(st, idx, s, c)
-                occs = [lst.occupy(c, dst) if idx[dst] else () for dst in dsts]
+                occs = [lst.occupy(c, dst) if idx[dst] else _NO_TERRAIN for dst in dsts]
                 if not any(occs):
                     if inf:
                         moves = (True, tuple((PLACE_NAMES[d], f) for d in dsts
@@ -606,9 +607,9 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
         elif over:
             continue  # RULINGS 8.4-a: only moves (combat_actions drops the rest)
         elif kind == "terrain":
-            t = terrain_action(st, idx, s, num, deploying=False)
-            if t:
-                out.append(t)
+            ta = terrain_action(st, idx, s, num, deploying=False)
+            if ta:
+                out.append(ta)
         if decoys and not troop and not over:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
 
