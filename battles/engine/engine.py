@@ -84,11 +84,17 @@ def _deploy(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None
         p.occ = a["occupy"]
     if "formation" in a:
         p.form = FORMATIONS.index(a["formation"])  # MagWeb Q&A 4.1 (RULINGS 4.1-c)
-    ev.append({"type": "deploy", "side": SIDES[s], "piece": p.pid, "to": a["to"],
-               "army": c.army, **({"card": num} if p.up else {}),
-               **({"occupy": p.occ} if p.occ else {}),
-               **({"formation": a["formation"]} if "formation" in a else {}),
-               "visibility": "all"})
+    # the optional keys set in turn, not merged from dicts (the same keys, the same order)
+    e: Event = {"type": "deploy", "side": SIDES[s], "piece": p.pid, "to": a["to"],
+                "army": c.army}
+    if p.up:
+        e["card"] = num
+    if p.occ:
+        e["occupy"] = p.occ
+    if "formation" in a:
+        e["formation"] = a["formation"]
+    e["visibility"] = "all"
+    ev.append(e)
     if not p.up:
         ev.append({"type": "deploy_card", "side": SIDES[s], "piece": p.pid, "card": num,
                    "visibility": SIDES[s]})

@@ -147,7 +147,7 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
     out: list[dict] = []
     stk, gen, ter = idx.stk[s], idx.gen[s], idx.ter
     mine = positions(s)
-    occs = {}
+    occs: dict[tuple[int, bool], list[int]] = {}
     decoys = st.settings.get("decoys")
     cards = st.cards
     can_deploy = False

@@ -483,9 +483,11 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
             p.dis = back["disengaged"]
             st.fresh[side].remove(num)
         src = reserve(side)
-        events.append({"type": "enter", "side": SIDES[side], "piece": p.pid,
-                       "to": a["to"], "army": c.army, "visibility": "all",
-                       **({"card": num} if p.up else {})})
+        e = {"type": "enter", "side": SIDES[side], "piece": p.pid, "to": a["to"],
+             "army": c.army, "visibility": "all"}
+        if p.up:
+            e["card"] = num
+        events.append(e)
         if not p.up:
             events.append({"type": "enter_card", "side": SIDES[side], "piece": p.pid,
                            "card": num, "visibility": SIDES[side]})
