@@ -511,7 +511,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
                 occsig.append(q.ctrl)
     key = ("entry", s, tuple(st.crossings.items()), tuple(e["eid"] for e in st.effects),
            tuple(occsig) if occsig else None)
-    entry: dict[Any, Any] | None = idx.memo.get(key)
+    entry: dict[Any, tuple[bool, tuple[Any, ...]]] | None = idx.memo.get(key)
     if entry is None:
         entry = idx.memo[key] = {}
     facts = _card_facts(cards)
@@ -520,7 +520,8 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
     full = any(own_stk[d] >= STACK_LIMIT for d in positions(s))
     gen_at = any(own_gen[d] is not None for d in positions(s))
     # 10.0 cards drawn this turn (all copies of their number just drawn) wait
-    stale = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh else ()
+    stale: set[int] = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh \
+        else set()
     bad_memo: dict[str, set] = {}  # kind of card -> Positions it may not enter (8.4-a)
     seen = set()
     for num in reserve_:
@@ -540,7 +541,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
             continue
         c = cards[num]
         if ekey is not None:  # troops and Generals
-            moves = entry.get(ekey)
+            moves: tuple[bool, tuple[Any, ...]] | None = entry.get(ekey)
             if cos:
                 cmd = cards.commanders.get(c.army)
                 if cmd is not None and on_field(st, cmd):
@@ -565,8 +566,6 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
                                 items_.append((PLACE_NAMES[dst], f, t))
                     moves = (False, tuple(items_))
                 entry[ekey] = moves
-            plain: bool
-            items: Any
             plain, items = moves
             if items and (over or (gen_at if kind == "general" else full)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
