@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from game import ARMIES
 
 MORALE_VALUE = {"a": 4, "b": 3, "c": 2, "d": 1}  # 6.0
-TROOPS = frozenset(("infantry", "cavalry", "artillery"))
+TROOPS: Final = frozenset(("infantry", "cavalry", "artillery"))
 
 
 class Card(NamedTuple):
@@ -44,12 +44,12 @@ class Card(NamedTuple):
     move_limit: int  # 11.3 (rivers)
     timing: str | None  # 13.0
     restrictions: tuple[str, ...]
-    effect: Mapping[str, Any] | None
+    effect: Any  # a Mapping[str, Any] for Specials, else None (read where known present)
     bp: int
     troop: bool  # an Infantry, Cavalry or Artillery card (kind in TROOPS), kept: read often
 
 
-class CardTable(dict):
+class CardTable(dict[int, Card]):
     """number -> Card, plus each army's commander (12.3) found from the data."""
 
     commanders: dict[str, int]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from .board import SIDES, facing, owner
 from .cards import Card
-from .dice import Roller
 from .effects import modifier
 from .queries import Field, general_at, index, is_decoy, targets_at, terrain_of
+from .rolls import Roller
 from .state import COLUMN, LINE, SQUARE, Piece, State
 
 

@@ -1,7 +1,8 @@
 """What the engine needs to be compiled by mypyc (``bench/engine.py --mypyc``) and to run
 the same uncompiled: ``mypyc_attr`` from ``mypy_extensions`` when installed (it comes with
-mypy), else a decorator that does nothing. The engine's classes that subclass ``list``
-(``queries.Field``, ``moves.LimitCounts``) are compiled as ordinary Python classes with it."""
+mypy), else a decorator that does nothing. No engine class needs it now (``queries.Field``
+and ``moves.LimitCounts`` no longer subclass ``list``: they are native classes); kept for
+a class that must stay an ordinary Python class when compiled (``native_class=False``)."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ endless stream from a seeded ``random.Random``; tests pass a list of forced valu
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-from .errors import DiceExhausted
+from .rolls import Roller  # noqa: F401  (re-exported: apply's dice, compiled there)
 
 
 class SeededDice:
@@ -34,27 +34,3 @@ class SeededDice:
         while r >= 6:
             r = self._rng.getrandbits(3)
         return r + 1
-
-
-class Roller:
-    """Wraps the caller's dice; validates each value and counts what was used."""
-
-    __slots__ = ("_it", "rolled")
-
-    def __init__(self, dice: Iterable[int] | None) -> None:
-        self._it = iter(dice) if dice is not None else iter(())
-        self.rolled: list[int] = []
-
-    def roll(self) -> int:
-        try:
-            value = next(self._it)
-        except StopIteration:
-            raise DiceExhausted(f"the action needs more dice than the {len(self.rolled)}"
-                                " given") from None
-        if type(value) is not int or not 1 <= value <= 6:
-            raise DiceExhausted(f"a die must be an int 1-6, got {value!r}")
-        self.rolled.append(value)
-        return value
-
-    def rolls(self, n: int) -> list[int]:
-        return [self.roll() for _ in range(n)]

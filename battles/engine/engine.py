@@ -8,17 +8,18 @@ given dice run out, the state is restored and ``DiceExhausted`` raised.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, SIDE_INDEX, SIDES, positions
 from .combat import resolve, reveal
-from .dice import Roller, SeededDice
+from .dice import SeededDice
 from .errors import DiceExhausted, IllegalAction
 from .legal import legal_actions, terrain_place
 from .morale import resolve_morale
 from .moves import do_move
 from .phases import discard_effects, end_turn, reinforce, settle, start_turn
 from .queries import current, engaged, index, shifted
+from .rolls import Roller
 from .specials import apply_remove_hits, play_special
 from .state import FORMATIONS, Piece, State, is_over
 
@@ -54,14 +55,15 @@ def apply(st: State, action: Any, dice: Iterable[int] | None = None, *, check: b
         check_action(st, action)
     else:
         _well_formed(st, action)
-    handler = HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    act: dict = action  # a dict (_well_formed): typed, compiled lookups are dict lookups
+    handler = HANDLERS.get(act.get("type"))  # type: ignore[arg-type]
     if handler is None:
-        raise IllegalAction(f"unknown action type {action.get('type')!r}")
+        raise IllegalAction(f"unknown action type {act.get('type')!r}")
     roller = Roller(dice)
     snapshot = None if isinstance(dice, SeededDice) else st.copy()
     events: list[Event] = []
     try:
-        handler(st, SIDE_INDEX[action["side"]], action, roller, events)
+        handler(st, SIDE_INDEX[act["side"]], act, roller, events)
     except DiceExhausted:
         if snapshot is not None:
             st.restore(snapshot)
@@ -82,11 +84,17 @@ def _deploy(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> None
         p.occ = a["occupy"]
     if "formation" in a:
         p.form = FORMATIONS.index(a["formation"])  # MagWeb Q&A 4.1 (RULINGS 4.1-c)
-    ev.append({"type": "deploy", "side": SIDES[s], "piece": p.pid, "to": a["to"],
-               "army": c.army, **({"card": num} if p.up else {}),
-               **({"occupy": p.occ} if p.occ else {}),
-               **({"formation": a["formation"]} if "formation" in a else {}),
-               "visibility": "all"})
+    # the optional keys set in turn, not merged from dicts (the same keys, the same order)
+    e: Event = {"type": "deploy", "side": SIDES[s], "piece": p.pid, "to": a["to"],
+                "army": c.army}
+    if p.up:
+        e["card"] = num
+    if p.occ:
+        e["occupy"] = p.occ
+    if "formation" in a:
+        e["formation"] = a["formation"]
+    e["visibility"] = "all"
+    ev.append(e)
     if not p.up:
         ev.append({"type": "deploy_card", "side": SIDES[s], "piece": p.pid, "card": num,
                    "visibility": SIDES[s]})
@@ -233,7 +241,7 @@ def _end_turn(st: State, s: int, a: dict, roller: Roller, ev: list[Event]) -> No
     end_turn(st, ev)
 
 
-HANDLERS = {
+HANDLERS: Final = {
     "deploy": _deploy, "decoy": _decoy, "deployment_done": _deployment_done,
     "play_terrain": _play_terrain, "play_special": _play_special, "move": _move,
     "change_formation": _change_formation, "occupy": _occupy, "fire": _attack,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, cast
 
 from .board import (
     FRONTS,
@@ -16,7 +16,7 @@ from .board import (
     positions,
     reserve,
 )
-from .cards import TROOPS, keep
+from .cards import TROOPS, Card, CardTable, keep
 from .combat import fire_targets, shock_barred, shock_targets
 from .moves import (
     PRUSSIAN_PLACES,
@@ -145,13 +145,15 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
     beyond the limit."""
     side = SIDES[s]
     out: list[dict] = []
-    append = out.append
     stk, gen, ter = idx.stk[s], idx.gen[s], idx.ter
     mine = positions(s)
-    occs = {}
+    occs: dict[tuple[int, bool], list[int]] = {}
     decoys = st.settings.get("decoys")
     cards = st.cards
     can_deploy = False
+    # action dicts are copies of this one, their keys in the same order (compiled, copying a
+    # small dict and setting a value costs less than building the dict key by key)
+    base: dict[str, Any] = {"type": "deploy", "side": side, "card": 0, "to": ""}
     seen = set()
     for num in st.reserve[s]:
         if num in seen:
@@ -166,38 +168,43 @@ def deploy_actions(st: State, idx: Field, s: int) -> list[dict]:
             for pos in mine:
                 if stk[pos] >= 4:
                     continue
-                to = PLACE_NAMES[pos]
                 can_deploy = True
-                append({"type": "deploy", "side": side, "card": num, "to": to})
+                a = base.copy()  # {"type": "deploy", "side": side, "card": num, "to": ...}
+                a["card"] = num
+                a["to"] = PLACE_NAMES[pos]
+                out.append(a)
                 if infantry:
                     # MagWeb Q&A 4.1: Infantry deploy in any formation (RULINGS 4.1-c); Line
                     # when the action names none
-                    append({"type": "deploy", "side": side, "card": num, "to": to,
-                            "formation": "column"})
-                    append({"type": "deploy", "side": side, "card": num, "to": to,
-                            "formation": "square"})
+                    b = a.copy()
+                    b["formation"] = "column"
+                    out.append(b)
+                    b = a.copy()
+                    b["formation"] = "square"
+                    out.append(b)
                 if ter[pos]:
                     key = (pos, infantry)
                     if key not in occs:
                         occs[key] = occupy_options(st, idx, s, c, pos)
-                    a = {"type": "deploy", "side": side, "card": num, "to": to}
-                    forms = ({}, {"formation": "column"}, {"formation": "square"}) if \
-                        infantry else ({},)
                     for t in occs[key]:
-                        for f in forms:
-                            append({**a, **f, "occupy": t})
+                        for f in (_DEPLOY_FORMS if infantry else _NO_FORM):
+                            b = a.copy()
+                            if f is not None:
+                                b["formation"] = f
+                            b["occupy"] = t
+                            out.append(b)
         elif kind == "general":
             if cos_barred(st, c):
                 continue
             for pos in mine:
                 if gen[pos] is None:
                     can_deploy = True
-                    append({"type": "deploy", "side": side, "card": num,
-                            "to": PLACE_NAMES[pos]})
+                    out.append({"type": "deploy", "side": side, "card": num,
+                                "to": PLACE_NAMES[pos]})
         elif kind == "terrain":
             ta = terrain_action(st, idx, s, num, deploying=True)
             if ta:
-                append(ta)
+                out.append(ta)
         if decoys and not c.troop:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
     out.extend(special_actions(st, idx, s))
@@ -216,7 +223,7 @@ def deployment_complete(st: State, idx: Field, s: int, can_deploy: bool) -> bool
 
 def terrain_place(st: State, s: int, num: int) -> int:
     c = st.cards[num]
-    pos = position_of(s, c.tpos)
+    pos = position_of(s, cast(str, c.tpos))  # a playable Terrain card has its Position
     return front(pos) if c.tclass == "river" else pos
 
 
@@ -226,10 +233,78 @@ def terrain_place(st: State, s: int, num: int) -> int:
 # out once. It lists exactly what ``reference_combat_actions`` lists, in the same order;
 # tests/engine/test_golden_replays.py checks the two agree along random battles.
 
-_FORM_NAMES = FORMATIONS
-_TWO_MOVES = ("cavalry", "general")
-_FRONT = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
-_OTHER_FORMS = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
+_FORM_NAMES: Final = FORMATIONS
+_TWO_MOVES: Final = ("cavalry", "general")
+_FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
+_DEPLOY_FORMS: Final = (None, "column", "square")  # Line when the action names none
+_NO_FORM: Final = (None,)
+_NO_TERRAIN: Final[list[int]] = []  # no terrain to occupy (shared: never changed)
+_OTHER_FORMS: Final = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
+
+
+class _Listing:
+    """What ``combat_actions`` works out on demand for one listing: targets per place (7.4,
+    after the "hit first" lock), the side's ``LimitCounts`` (8.4-a), terrain to occupy per
+    place and kind (11.0). A class rather than closures: compiled, closures make reference
+    cycles (their environment and the functions) that only the cyclic GC frees, and each
+    call goes through Python's calling convention."""
+
+    __slots__ = ("st", "idx", "s", "cand_memo", "terrain_at", "tcache", "counted", "occ_cache")
+    st: State
+    idx: Field
+    s: int
+    cand_memo: dict[int, list[Piece]]
+    terrain_at: list[bool]
+    tcache: dict[int, list[Piece]]
+    counted: LimitCounts | None
+    occ_cache: dict[tuple[int, bool], list[int]]
+
+    def __init__(self, st: State, idx: Field, s: int, cand_memo: dict[int, list[Piece]],
+                 terrain_at: list[bool]) -> None:
+        self.st, self.idx, self.s = st, idx, s
+        self.cand_memo, self.terrain_at = cand_memo, terrain_at
+        self.tcache = {}
+        self.counted = None
+        self.occ_cache = {}
+
+    def targets(self, place: int) -> list[Piece]:
+        got = self.tcache.get(place)
+        if got is not None:
+            return got
+        cands = self.cand_memo.get(place)
+        if cands is None:
+            cards, foe = self.st.cards, 1 - self.s
+            cands = self.cand_memo[place] = [q for q in self.idx[place] if q.side == foe and
+                                             (not q.up or cards[q.num].kind in TROOPS)]
+        hit = self.st.hit
+        if hit and cands:
+            fresh = [q for q in cands if q.pid not in hit]
+            got = self.tcache[place] = fresh if fresh else cands
+        else:
+            got = self.tcache[place] = cands
+        return got
+
+    def limits_ok(self, c: Card, p: Piece | None, dst: int) -> bool:
+        counted = self.counted
+        if counted is None:  # made when first needed
+            counted = self.counted = LimitCounts(self.st, self.idx, self.s)
+        return limits_ok_counted(counted, c, p, dst)
+
+    def occupy(self, c: Card, place: int) -> list[int]:
+        if not self.terrain_at[place] or c.kind not in TROOPS:
+            return _NO_TERRAIN
+        key = (place, c.kind == "infantry")
+        got = self.occ_cache.get(key)
+        if got is None:
+            got = self.occ_cache[key] = occupy_options(self.st, self.idx, self.s, c, place)
+        return got
+
+
+def _in_woods(st: State, q: Piece) -> bool:
+    if q.occ:
+        t = st.pieces.get(q.occ)
+        return t is not None and st.cards[t.num].tclass == "woods"
+    return False
 
 
 def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
@@ -239,16 +314,15 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     eng, pres, stk, gen = idx.eng, idx.pres, idx.stk, idx.gen
     foe_pres, own_stk, own_gen = pres[1 - s], stk[s], gen[s]
     res = 4 * s
-    foe = 1 - s
     waterloo = st.battle == "waterloo"
-    hit = st.hit
     last_mover = st.last_mover
     over = over_limits(st, idx, s)  # RULINGS 8.4-a
     # Field-level facts, kept in the Field's memo: river Move Limits per front, face-up
     # Terrain per Position, and the enemy cards that could be targeted per place
-    facts = idx.memo.get(("combat", s))
+    facts: tuple[list[tuple[int, int]], list[tuple[int, list[Piece]]],
+                 dict[int, list[Piece]]] | None = idx.memo.get(("combat", s))
     if facts is None:
-        rivers_ = []
+        rivers_: list[tuple[int, int]] = []
         for fr in FRONTS:
             limit = 0
             for q in idx[fr]:
@@ -256,7 +330,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                     limit += cards[q.num].move_limit
             if limit:
                 rivers_.append((fr, limit))
-        terrains = []
+        terrains: list[tuple[int, list[Piece]]] = []
         ter = idx.ter
         for place in POSITIONS:
             if ter[place]:
@@ -264,7 +338,6 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 if ts:
                     terrains.append((place, ts))
         facts = idx.memo[("combat", s)] = (rivers_, terrains, {})
-    cand_memo: Any
     rivers_, terrains, cand_memo = facts
     # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
     # (None: a special may lift the limit for some cards, asked per card)
@@ -281,55 +354,18 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     for e in st.effects:
         if e["side"] == s and e["left"] > 0 and cards[e["card"]].effect["kind"] == "extra_move":
             tokens[e["place"]] = True
-    # 7.4 targets by place (enemy troop and face-down cards), after the "hit first" lock
-    tcache: dict[int, list] = {}
-
-    def targets(place: int) -> list:
-        got = tcache.get(place)
-        if got is not None:
-            return got
-        cands = cand_memo.get(place)
-        if cands is None:
-            cands = cand_memo[place] = [q for q in idx[place] if q.side == foe and
-                                        (not q.up or cards[q.num].kind in TROOPS)]
-        if hit and cands:
-            fresh = [q for q in cands if q.pid not in hit]
-            got = tcache[place] = fresh if fresh else cands
-        else:
-            got = tcache[place] = cands
-        return got
-
-    def in_woods(q: Piece) -> bool:
-        if q.occ:
-            t = pieces.get(q.occ)
-            return t is not None and cards[t.num].tclass == "woods"
-        return False
-
     # 11.0 places holding friendly terrain (the only places where occupying is possible)
     terrain_at = [False] * 11
     for place, ts in terrains:
         for q in ts:
             if q.ctrl == s:
                 terrain_at[place] = True
-    occ_cache: dict[tuple, list] = {}
-    counted: list = []  # the side's moves.LimitCounts for this listing, made when first needed
-
-    def limits_ok(c, p, src: int, dst: int) -> bool:
-        if not counted:
-            counted.append(LimitCounts(st, idx, s))
-        return limits_ok_counted(counted[0], c, p, dst)
-
-    def occupy(c, place: int) -> Any:
-        if not terrain_at[place] or c.kind not in TROOPS:
-            return ()
-        key = (place, c.kind == "infantry")
-        got = occ_cache.get(key)
-        if got is None:
-            got = occ_cache[key] = occupy_options(st, idx, s, c, place)
-        return got
-
+    lst = _Listing(st, idx, s, cand_memo, terrain_at)
+    # action dicts are copies of these, their keys in the same order (compiled, copying a
+    # small dict and setting values costs less than building the dict key by key)
+    move: dict[str, Any] = {"type": "move", "side": side, "piece": 0, "to": ""}
+    fire: dict[str, Any] = {"type": "fire", "side": side, "piece": 0, "target": 0}
     out: list[dict] = []
-    append = out.append
     pfacts = _piece_facts(cards)
     for p in idx.own[s]:
         if p.fired:
@@ -337,9 +373,9 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         c, kind, troop, prussian, limit = pfacts[p.num]
         if not troop and (kind != "general" or not p.up):
             if not p.up and not p.moves and (p.place >> 2) == s and \
-                    (not over or limits_ok(c, p, p.place, res)):
+                    (not over or lst.limits_ok(c, p, res)):
                 # MagWeb Q&A 14.0: a decoy may be pulled back into the Reserve (14.0-a)
-                append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
+                out.append({"type": "move", "side": side, "piece": p.pid, "to": PLACE_NAMES[res]})
             continue  # terrain never acts; a decoy does nothing else (14.0)
         pid = p.pid
         src = p.place
@@ -383,23 +419,28 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if dsts and (over or (own_gen[dsts[-1]] is not None if kind == "general" else
                                   (not p.up or troop) and own_stk[dsts[-1]] >= STACK_LIMIT)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
-                dsts = [d for d in dsts if limits_ok(c, p, src, d)]
+                dsts = [d for d in dsts if lst.limits_ok(c, p, d)]
             for dst in dsts:
-                to = PLACE_NAMES[dst]
-                occs = occupy(c, dst) if terrain_at[dst] else ()
+                occs = lst.occupy(c, dst) if terrain_at[dst] else _NO_TERRAIN
+                a = move.copy()  # {"type": "move", "side": side, "piece": pid, "to": ...}
+                a["piece"] = pid
+                a["to"] = PLACE_NAMES[dst]
                 if kind == "infantry" and dst != res:
                     forms = (_FORM_NAMES[p.form],) if src_eng else _FORM_NAMES
                     for f in forms:
-                        append({"type": "move", "side": side, "piece": pid, "to": to,
-                                "formation": f})
-                        for t in occs:
-                            append({"type": "move", "side": side, "piece": pid, "to": to,
-                                    "formation": f, "occupy": t})
+                        b = a.copy()
+                        b["formation"] = f
+                        out.append(b)
+                        for tid in occs:
+                            d = b.copy()
+                            d["occupy"] = tid
+                            out.append(d)
                 else:
-                    append({"type": "move", "side": side, "piece": pid, "to": to})
-                    for t in occs:
-                        append({"type": "move", "side": side, "piece": pid, "to": to,
-                                "occupy": t})
+                    out.append(a)
+                    for tid in occs:
+                        d = a.copy()
+                        d["occupy"] = tid
+                        out.append(d)
         if not troop or over:
             continue  # RULINGS 8.4-a: over a limit, only moves are listed
         # ---- fire (7.21-7.24, 11.2)
@@ -407,47 +448,49 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
         if kind == "artillery":
             if m <= (1 if c.horse else 0):
                 if src_eng:
-                    cands = targets(src)
+                    cands = lst.targets(src)
                 elif (src < 4) == (s == 0):
                     there = 8 - src
                     if not any(q.side == s for q in idx[there]):
-                        cands = targets(there)
+                        cands = lst.targets(there)
         elif not m and src_eng:
-            cands = targets(src)
+            cands = lst.targets(src)
         if cands:
             infantry = kind == "infantry"
             for t in cands:
-                if not infantry and in_woods(t):
+                if not infantry and _in_woods(st, t):
                     continue
-                append({"type": "fire", "side": side, "piece": pid, "target": t.pid})
+                a = fire.copy()  # {"type": "fire", "side": side, "piece": pid, "target": ...}
+                a["piece"] = pid
+                a["target"] = t.pid
+                out.append(a)
         # ---- shock (7.3x, 9.x, 11.x)
         if not m and src_eng and ((kind == "infantry" and p.form == COLUMN) or
                                    (kind == "cavalry" and not p.blown)):
             mine = pieces.get(p.occ) if p.occ else None
             if mine is None or cards[mine.num].tclass != "building":
-                for t in targets(src):
+                for t in lst.targets(src):
                     if shock_barred(st, c, t):
                         continue
-                    append({"type": "shock", "side": side, "piece": pid, "target": t.pid})
+                    out.append({"type": "shock", "side": side, "piece": pid, "target": t.pid})
         # ---- formation changes (9.0) and occupying terrain (11.5)
         if kind == "infantry" and ((m == 0) if src_eng else not p.formed):
             for name in _OTHER_FORMS[p.form]:
-                append({"type": "change_formation", "side": side, "piece": pid,
-                        "formation": name})
+                out.append({"type": "change_formation", "side": side, "piece": pid,
+                            "formation": name})
         if m == 0 and not p.occ and terrain_at[src]:
-            for t in occupy(c, src):
-                append({"type": "occupy", "side": side, "piece": pid, "terrain": t})
+            for tid in lst.occupy(c, src):
+                out.append({"type": "occupy", "side": side, "piece": pid, "terrain": tid})
     # ---- cards in the Reserve
-    _reserve_actions(st, idx, s, out, occupy, terrain_at, limits_ok)
+    _reserve_actions(st, idx, s, out, lst)
     if over:
         return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
-    append({"type": "end_phase", "side": side})
+    out.append({"type": "end_phase", "side": side})
     return out
 
 
-def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
-                     terrain_at: list[bool], limits_ok) -> None:
+def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listing) -> None:
     """The Combat Phase actions of the cards in a side's Reserve (part of combat_actions)."""
     decoys = st.settings.get("decoys")
     prussians = st.prussians
@@ -455,7 +498,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     fresh = st.fresh[s]
     cards = st.cards
     side = SIDES[s]
-    append = out.append
+    terrain_at = lst.terrain_at
     # (plain, items) per kind of card: kept in the Field's memo, keyed by what else they
     # read (river crossings, effects, who occupies and controls own Positions' terrain)
     occsig = None
@@ -468,7 +511,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                 occsig.append(q.ctrl)
     key = ("entry", s, tuple(st.crossings.items()), tuple(e["eid"] for e in st.effects),
            tuple(occsig) if occsig else None)
-    entry = idx.memo.get(key)
+    entry: dict[Any, tuple[bool, tuple[Any, ...]]] | None = idx.memo.get(key)
     if entry is None:
         entry = idx.memo[key] = {}
     facts = _card_facts(cards)
@@ -477,7 +520,8 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
     full = any(own_stk[d] >= STACK_LIMIT for d in positions(s))
     gen_at = any(own_gen[d] is not None for d in positions(s))
     # 10.0 cards drawn this turn (all copies of their number just drawn) wait
-    stale = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh else ()
+    stale: set[int] = {n for n in fresh if reserve_.count(n) <= fresh.count(n)} if fresh \
+        else set()
     bad_memo: dict[str, set] = {}  # kind of card -> Positions it may not enter (8.4-a)
     seen = set()
     for num in reserve_:
@@ -497,7 +541,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
             continue
         c = cards[num]
         if ekey is not None:  # troops and Generals
-            moves = entry.get(ekey)
+            moves: tuple[bool, tuple[Any, ...]] | None = entry.get(ekey)
             if cos:
                 cmd = cards.commanders.get(c.army)
                 if cmd is not None and on_field(st, cmd):
@@ -507,7 +551,7 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                 # for Infantry) when no terrain can be occupied, else (name, form, terrain)
                 inf = kind == "infantry"
                 dsts = _entry_destinations(st, idx, s, c)
-                occs = [occupy(c, dst) if idx[dst] else () for dst in dsts]
+                occs = [lst.occupy(c, dst) if idx[dst] else _NO_TERRAIN for dst in dsts]
                 if not any(occs):
                     if inf:
                         moves = (True, tuple((PLACE_NAMES[d], f) for d in dsts
@@ -522,8 +566,6 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                                 items_.append((PLACE_NAMES[dst], f, t))
                     moves = (False, tuple(items_))
                 entry[ekey] = moves
-            plain: bool
-            items: Any
             plain, items = moves
             if items and (over or (gen_at if kind == "general" else full)):
                 # 8.0 stacking ignored until movement is completed (RULINGS 8.4-a)
@@ -535,17 +577,24 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                         PLACE_NAMES[d] for d in positions(s)
                         if (over or (own_gen[d] is not None if general else
                                      own_stk[d] >= STACK_LIMIT)) and
-                        not limits_ok(c, None, 4 * s, d)}
+                        not lst.limits_ok(c, None, d)}
                 if bad:
                     items = tuple(x for x in items
                                   if (x if isinstance(x, str) else x[0]) not in bad)
             if plain:
+                # copies of one dict, keys in the same order (cheaper compiled: see deploy)
+                a: dict[str, Any] = {"type": "move", "side": side, "card": num, "to": ""}
                 if kind == "infantry":
-                    out += [{"type": "move", "side": side, "card": num, "to": to,
-                             "formation": f} for to, f in items]
+                    for to, f in items:
+                        b = a.copy()
+                        b["to"] = to
+                        b["formation"] = f
+                        out.append(b)
                 else:
-                    out += [{"type": "move", "side": side, "card": num, "to": to}
-                            for to in items]
+                    for to in items:
+                        b = a.copy()
+                        b["to"] = to
+                        out.append(b)
             else:
                 for to, f, t in items:
                     a = {"type": "move", "side": side, "card": num, "to": to}
@@ -553,22 +602,23 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], occupy,
                         a["formation"] = f
                     if t:
                         a["occupy"] = t
-                    append(a)
+                    out.append(a)
         elif over:
             continue  # RULINGS 8.4-a: only moves (combat_actions drops the rest)
         elif kind == "terrain":
-            t = terrain_action(st, idx, s, num, deploying=False)
-            if t:
-                append(t)
+            ta = terrain_action(st, idx, s, num, deploying=False)
+            if ta:
+                out.append(ta)
         if decoys and not troop and not over:
             out.extend(decoy_actions(st, idx, s, num, "decoy"))
 
 
-def _card_facts(cards) -> dict[int, tuple]:
+def _card_facts(cards: CardTable) -> dict[int, tuple[str, bool, bool, bool, Any, bool, bool]]:
     """card number -> (kind, special, Prussian, playable when just drawn (an enemy-timed
     Special, 10.0), entry key (troops and Generals: what their Reserve moves depend on; else
     None), chief of staff (12.3), troop card), worked out once per card table."""
-    got = getattr(cards, "_card_facts", None)
+    got: dict[int, tuple[str, bool, bool, bool, Any, bool, bool]] | None = getattr(
+        cards, "_card_facts", None)
     if got is None or len(got) != len(cards):
         got = {}
         for num, c in cards.items():
@@ -587,10 +637,11 @@ def _card_facts(cards) -> dict[int, tuple]:
     return got
 
 
-def _piece_facts(cards) -> dict[int, tuple]:
+def _piece_facts(cards: CardTable) -> dict[int, tuple[Card, str, bool, bool, int]]:
     """card number -> (card, kind, troop card, Prussian, Battle Moves a turn (8.3: two for
     Cavalry and Generals)), read by ``combat_actions`` for every piece, once per card table."""
-    got = getattr(cards, "_piece_facts", None)
+    got: dict[int, tuple[Card, str, bool, bool, int]] | None = getattr(
+        cards, "_piece_facts", None)
     if got is None or len(got) != len(cards):
         got = {num: (c, c.kind, c.kind in TROOPS, c.army == "prussian",
                      2 if c.kind in _TWO_MOVES else 1) for num, c in cards.items()}
@@ -598,7 +649,7 @@ def _piece_facts(cards) -> dict[int, tuple]:
     return got
 
 
-def _entry_destinations(st: State, idx: Field, s: int, c) -> list[int]:
+def _entry_destinations(st: State, idx: Field, s: int, c: Card) -> list[int]:
     """``moves.destinations`` for a card entering from the Reserve (not barred by 12.3 or
     10.0), spelled out, before the limits of 8.4 and 12.0 (which read more than the Field).
     No river lies between a Reserve and its Positions (11.3)."""

@@ -7,10 +7,10 @@ from bisect import insort
 
 from .board import SIDES
 from .cards import Card
-from .dice import Roller
 from .effects import modifier, nation_ok, type_ok
 from .phases import capture, check_victory, eliminate, settle
 from .queries import Field, attacking, current, general_at, index, on_field, shifted, terrain_of
+from .rolls import Roller
 from .state import LINE, SQUARE, Piece, State, is_over
 
 TERRAIN_MORALE = ("hill", "woods", "building")

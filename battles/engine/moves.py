@@ -5,11 +5,10 @@ occupying terrain (11.5)."""
 from __future__ import annotations
 
 from bisect import insort
-from typing import Any
+from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner, reserve
 from .cards import Card
-from .compiled import mypyc_attr
 from .effects import nation_ok, type_ok
 from .errors import IllegalAction
 from .queries import (
@@ -23,9 +22,9 @@ from .queries import (
 )
 from .state import FORMATIONS, LINE, Piece, State
 
-STACK_LIMIT = 4  # 8.4
-GENERAL_LIMIT = 1  # 12.0 "Only one (1) General may occupy each Position"
-PRUSSIAN_PLACES = (4, 5, 3)  # 10.0: allied reserve, British Left, French Right
+STACK_LIMIT: Final = 4  # 8.4
+GENERAL_LIMIT: Final = 1  # 12.0 "Only one (1) General may occupy each Position"
+PRUSSIAN_PLACES: Final = (4, 5, 3)  # 10.0: allied reserve, British Left, French Right
 
 
 def max_moves(c: Card) -> int:
@@ -114,7 +113,7 @@ def step_ok(st: State, idx: Field, side: int, c: Card, p: Piece | None,
     return True
 
 
-def over_limits(st: State, idx, side: int) -> bool:
+def over_limits(st: State, idx: Field, side: int) -> bool:
     """Whether the side now exceeds a limit somewhere: more than four cards counting for
     stacking (8.4) or more than one General (12.0) in a Position. A Field-only fact."""
     key = ("over", side)
@@ -135,7 +134,7 @@ def over_limits(st: State, idx, side: int) -> bool:
     return got
 
 
-_NEW = Piece(0, 0, 0, 0, up=True)  # stands for a card just entering from the Reserve
+_NEW: Final = Piece(0, 0, 0, 0, up=True)  # stands for a card just entering from the Reserve
 
 
 def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged: bool
@@ -162,7 +161,7 @@ def _may_withdraw(st: State, q: Piece, c: Card, moves: int, mover: bool, engaged
     return True
 
 
-def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: int, dst: int,
+def limits_ok_after(st: State, idx: Field, side: int, c: Card, p: Piece | None, src: int, dst: int,
                     entry_moves: int = 1) -> bool:
     """RULINGS 8.4-a. 8.0: "Stacking Limits (8.4) are ignored until all movement is
     completed"; the MagWeb Q&A (8.3) extends this to 12.0's one General per Position. A move
@@ -209,20 +208,26 @@ def limits_ok_after(st: State, idx, side: int, c: Card, p: Piece | None, src: in
     return True
 
 
-@mypyc_attr(native_class=False)
-class LimitCounts(list):
+class LimitCounts:
     """``limits_ok_after`` for one listing (legal.combat_actions), counted once: per place
     (filled in when first asked), the side's (troops, Generals, troops that may withdraw,
     Generals that may withdraw). Reads per-turn piece flags (moves, fired, eng), so it
-    holds only while nothing is applied: callers keep one for one listing."""
+    holds only while nothing is applied: callers keep one for one listing. A plain class
+    holding its list (compiled: a native class, its attributes and methods direct)."""
 
-    __slots__ = ("st", "idx", "side", "over", "_failing")
+    __slots__ = ("st", "idx", "side", "over", "_failing", "_at")
+    st: State
+    idx: Field
+    side: int
+    over: bool
+    _failing: Any
+    _at: list[Any]
 
-    def __init__(self, st: State, idx, side: int) -> None:
-        super().__init__([None] * 11)
+    def __init__(self, st: State, idx: Field, side: int) -> None:
+        self._at = [None] * 11
         self.st, self.idx, self.side = st, idx, side
         self.over = over_limits(st, idx, side)
-        self._failing: Any = None
+        self._failing = None
 
     def failing(self) -> tuple[int, ...]:
         """The Positions over a limit without enough cards able to withdraw, as they are."""
@@ -238,7 +243,7 @@ class LimitCounts(list):
         return got
 
     def at(self, place: int) -> tuple[int, int, int, int]:
-        got = self[place]
+        got = self._at[place]
         if got is None:
             st, side = self.st, self.side
             cards = st.cards
@@ -257,7 +262,7 @@ class LimitCounts(list):
                     troops += 1
                     if own and _may_withdraw(st, q, qc, q.moves, False, foe):
                         out_t += 1
-            got = self[place] = (troops, gens, out_t, out_g)
+            got = self._at[place] = (troops, gens, out_t, out_g)
         return got
 
 
@@ -336,7 +341,8 @@ def second_from_reserve(st: State, side: int, num: int) -> dict | None:
     return b
 
 
-def needs_limits_check(st: State, idx, side: int, c: Card, p: Piece | None, dst: int) -> bool:
+def needs_limits_check(st: State, idx: Field, side: int, c: Card, p: Piece | None, dst: int
+                       ) -> bool:
     """Whether a move to dst could leave the side over a limit (8.4, 12.0)."""
     if over_limits(st, idx, side):
         return True
@@ -477,9 +483,11 @@ def do_move(st: State, side: int, a: dict, events: list[dict]) -> Piece | None:
             p.dis = back["disengaged"]
             st.fresh[side].remove(num)
         src = reserve(side)
-        events.append({"type": "enter", "side": SIDES[side], "piece": p.pid,
-                       "to": a["to"], "army": c.army, "visibility": "all",
-                       **({"card": num} if p.up else {})})
+        e = {"type": "enter", "side": SIDES[side], "piece": p.pid, "to": a["to"],
+             "army": c.army, "visibility": "all"}
+        if p.up:
+            e["card"] = num
+        events.append(e)
         if not p.up:
             events.append({"type": "enter_card", "side": SIDES[side], "piece": p.pid,
                            "card": num, "visibility": SIDES[side]})

@@ -34,7 +34,7 @@ ROOT = HERE.parent.parent
 # What mypyc compiles: the hot path. Left out: dice (mypyc's C for SeededDice.__next__ does
 # not compile), position and replay_file (not on the hot path), this module, __init__.
 MODULES = ("board", "cards", "combat", "effects", "engine", "legal", "morale", "moves",
-           "phases", "queries", "specials", "state", "random_play", "view")
+           "phases", "queries", "rolls", "specials", "state", "random_play", "view")
 MODES = ("pure", "auto", "compiled")
 
 

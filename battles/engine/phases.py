@@ -7,7 +7,7 @@ from bisect import insort
 
 from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
 from .combat import reveal
-from .queries import index, is_decoy, shifted
+from .queries import Field, index, is_decoy, shifted
 from .state import Piece, State, is_over
 
 
@@ -73,7 +73,7 @@ def settle(st: State, events: list[dict]) -> None:
         idx.memo["settled"] = True  # found nothing to do: so would another pass
 
 
-def capture(st: State, events: list[dict], idx=None) -> None:
+def capture(st: State, events: list[dict], idx: Field | None = None) -> None:
     """11.5: vacant terrain (or terrain whose defenders routed) is captured at once by
     enemy Infantry in its Position."""
     idx = idx if idx is not None else index(st)
@@ -103,7 +103,7 @@ def capture(st: State, events: list[dict], idx=None) -> None:
                            "occupants": [q.pid for q in taken], "visibility": "all"})
 
 
-def check_victory(st: State, events: list[dict], idx=None) -> None:
+def check_victory(st: State, events: list[dict], idx: Field | None = None) -> None:
     """4.3: sole occupation of an enemy Position by Infantry and/or Cavalry, at any instant;
     the side whose turn it is is checked first."""
     if is_over(st):

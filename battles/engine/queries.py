@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from .board import facing, front, owner
-from .cards import Card
+from .cards import Card, CardTable, keep
 from .state import Piece, State
 
 
@@ -45,18 +45,15 @@ class Field:
         return len(self.places)
 
 
-_CODE = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a troop card (3)
+_CODE: Final = {"terrain": 0, "general": 1, "special": 2}  # any other kind is a troop card (3)
 
 
-def _codes(cards) -> dict[int, int]:
+def _codes(cards: CardTable) -> dict[int, int]:
     """card number -> 0 terrain, 1 general, 2 special, 3 troop (cached on the table)."""
-    codes = getattr(cards, "_codes", None)
+    codes: dict[int, int] | None = getattr(cards, "_codes", None)
     if codes is None or len(codes) != len(cards):
         codes = {n: _CODE.get(c.kind, 3) for n, c in cards.items()}
-        try:
-            cards._codes = codes
-        except AttributeError:  # a plain dict of cards: no cache
-            pass
+        keep(cards, "_codes", codes)
     return codes
 
 

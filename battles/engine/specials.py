@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations
+from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
-from .cards import TROOPS, keep
+from .cards import TROOPS, Card, CardTable, keep
 from .combat import reveal
 from .effects import nation_ok, nationals_only, type_ok
 from .phases import draw, eliminate
@@ -15,7 +16,7 @@ from .queries import Field, general_at, index, rivers
 from .state import FORMATIONS, Piece, State
 
 # (phase, step) -> the timing a special needs (catalogue TIMINGS)
-WINDOWS = {("deploy", "deploy"): "deployment", ("morale", "specials"): "own_morale",
+WINDOWS: Final = {("deploy", "deploy"): "deployment", ("morale", "specials"): "own_morale",
            ("morale", "response"): "enemy_morale", ("combat", "main"): "own_combat",
            ("combat", "response"): "enemy_combat", ("reinforce", "main"): "own_reinforce"}
 
@@ -32,7 +33,7 @@ def playable(st: State, side: int, num: int) -> bool:
     return not fresh or st.reserve[side].count(num) > fresh.count(num)
 
 
-def _own(st: State, idx: Field, side: int, place: int, sc) -> list[Piece]:
+def _own(st: State, idx: Field, side: int, place: int, sc: Card) -> list[Piece]:
     """Own cards at a place the special may aid (type, elite, nationality)."""
     out = []
     cards = st.cards
@@ -46,10 +47,10 @@ def _own(st: State, idx: Field, side: int, place: int, sc) -> list[Piece]:
     return out
 
 
-def aided(cards, sc, battle: str) -> frozenset:
+def aided(cards: CardTable, sc: Card, battle: str) -> frozenset:
     """The card numbers a special's type, elite and nationality restrictions let it aid
     (``type_ok`` and ``nation_ok``), worked out once per card table."""
-    memo = getattr(cards, "_aids", None)
+    memo: dict[tuple[int, str], frozenset] | None = getattr(cards, "_aids", None)
     if memo is None:
         memo = {}
         keep(cards, "_aids", memo)
@@ -74,7 +75,7 @@ def played_at(st: State, place: int) -> list[int]:
     return out
 
 
-def base_ok(st: State, idx: Field, side: int, sc, place: int) -> bool:
+def base_ok(st: State, idx: Field, side: int, sc: Card, place: int) -> bool:
     if st.effects:
         # 13.0 "A maximum of two Special cards can be played on the same Position at the
         # same time (phase) and these must be two different cards": both sides count
@@ -120,8 +121,13 @@ def special_actions(st: State, idx: Field, side: int) -> list[dict]:
         return []
     cards = st.cards
     wanted = _by_window(cards).get(window)
+    if not wanted:
+        return []
     reserve = st.reserve[side]
-    if not wanted or wanted.isdisjoint(reserve):
+    for num in reserve:  # (a loop: compiled, ``in`` is a primitive, isdisjoint a method call)
+        if num in wanted:
+            break
+    else:
         return []  # the usual case: no Special of this window in the Reserve
     out: list[dict] = []
     seen = set()
@@ -138,9 +144,9 @@ def special_actions(st: State, idx: Field, side: int) -> list[dict]:
     return out
 
 
-def _by_window(cards) -> dict[str, frozenset]:
+def _by_window(cards: CardTable) -> dict[str, frozenset]:
     """timing window -> the numbers of the Special cards played in it, once per card table."""
-    got = getattr(cards, "_by_window", None)
+    got: dict[str, Any] | None = getattr(cards, "_by_window", None)
     if got is None or got.get("size") != len(cards):
         by: dict = {}
         for num, c in cards.items():
@@ -158,12 +164,19 @@ def _act(side: int, num: int, place: int, **extra) -> dict:
 
 
 # effects whose "enemy" form looks at enemy cards, not own ones
-_ENEMY_TARGETED = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
+_ENEMY_TARGETED: Final = ("morale_modifier", "cv_modifier", "firepower_modifier", "shock_modifier")
 
 
-def _options(st: State, idx: Field, side: int, sc) -> list[dict]:
+def _own_aided(st: State, idx: Field, side: int, place: int, aids: frozenset) -> list[Piece]:
+    """``_own`` with the card's aid set looked up once."""
+    cards = st.cards
+    return [q for q in idx[place] if q.side == side and q.num in aids and
+            not (q.up and cards[q.num].kind == "terrain")]
+
+
+def _options(st: State, idx: Field, side: int, sc: Card) -> list[dict]:
     eff = sc.effect
-    kind = eff["kind"]
+    kind: str = eff["kind"]  # (typed: compiled, compared as strings)
     enemy = eff.get("target") == "enemy"
     out = []
     pend = st.pending
@@ -190,9 +203,6 @@ def _options(st: State, idx: Field, side: int, sc) -> list[dict]:
     cards = st.cards
     aids = aided(cards, sc, st.battle)
 
-    def own(place: int) -> list[Piece]:  # _own, with the card's aid set looked up once
-        return [q for q in idx[place] if q.side == side and q.num in aids and
-                not (q.up and cards[q.num].kind == "terrain")]
     # each Position: the effect's own test first, then the common limits (``base_ok``);
     # both are pure, so the order only saves time
     # restrictions ``base_ok`` would refuse on the Field alone, checked first (a quick no)
@@ -213,28 +223,28 @@ def _options(st: State, idx: Field, side: int, sc) -> list[dict]:
                 ok = any(q.side != side and q.hits and type_ok(sc, cards[q.num])
                          for q in idx[place])
             else:
-                ok = any(q.hits for q in own(place))
+                ok = any(q.hits for q in _own_aided(st, idx, side, place, aids))
         elif kind in ("cv_modifier", "firepower_modifier", "shock_modifier"):
             if enemy:
                 ok = place == target_place
             else:
                 ok = any(cards[q.num].kind in TROOPS and not q.fired
-                         for q in own(place))
+                         for q in _own_aided(st, idx, side, place, aids))
         elif kind == "remove_hits":
             # 13.0-c the player picks the cards that lose hits (a card may lose several)
-            hurt = [q for q in own(place) if q.hits]
+            hurt = [q for q in _own_aided(st, idx, side, place, aids) if q.hits]
             if hurt and base_ok(st, idx, side, sc, place):
                 out.extend(_act(side, sc.num, place, pieces=list(pick))
                            for pick in _hit_picks(hurt, eff.get("count", 1)))
             continue
         elif kind == "rally_routed":
-            ok = any(q.hits for q in own(place))
+            ok = any(q.hits for q in _own_aided(st, idx, side, place, aids))
         elif kind == "extra_move":
-            ok = bool(own(place))
+            ok = bool(_own_aided(st, idx, side, place, aids))
         elif kind == "recover_blown":
-            ok = any(q.blown for q in own(place))
+            ok = any(q.blown for q in _own_aided(st, idx, side, place, aids))
         elif kind == "ignore_river_limit":
-            ok = bool(own(place))
+            ok = bool(_own_aided(st, idx, side, place, aids))
         elif kind == "reveal_enemy":
             # 13.0-c the player picks which face-down enemy cards to turn up
             if owner(place) != side:
@@ -249,7 +259,7 @@ def _options(st: State, idx: Field, side: int, sc) -> list[dict]:
             if window_enemy(st) and place != target_place:
                 continue
             # 13.0-c the player picks up to ``count`` Infantry cards and the formation
-            infantry = [q for q in own(place)
+            infantry = [q for q in _own_aided(st, idx, side, place, aids)
                         if cards[q.num].kind == "infantry"]
             opts: list = []
             for f, name in enumerate(FORMATIONS):

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from game import BATTLES_CHART, chart_row, deck_figures
 
@@ -22,8 +22,10 @@ from .board import ARMY_SIDE
 from .cards import CardTable, keep, load_cards
 from .errors import IllegalAction
 
-LINE, COLUMN, SQUARE = 0, 1, 2  # 9.0 formations
-FORMATIONS = ("line", "column", "square")
+LINE: Final = 0  # 9.0 formations
+COLUMN: Final = 1
+SQUARE: Final = 2
+FORMATIONS: Final = ("line", "column", "square")
 # RULINGS 5.0-c: no clause caps turns (a battle ends by victory, or for people by
 # resignation or time): no cap unless asked; simulations and bots ask for SIMULATION_TURN_CAP.
 DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": None, "decoys": False}
@@ -156,29 +158,47 @@ def historical_deck(battle: str, army: str, seed: int | str,
     cards = card_table(cards)
     size = chart_row(battle)[army].deck
     pool, by_kind = _pool(cards, battle, army)
-    rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
     if size >= len(pool):
-        return list(pool)
-    # Largest-remainder apportionment of the D places over the card types.
-    shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
-    quota = {kind: int(share) for kind, share in shares.items()}
-    by_remainder = sorted(shares, key=lambda kind: (quota[kind] - shares[kind], kind))
-    for kind in by_remainder[: size - sum(quota.values())]:
-        quota[kind] += 1
+        return list(pool)  # (no draw: the seeded generator is not needed)
+    rng = random.Random(f"eagles-deck:{battle}:{army}:{seed}")
     deck: list[int] = []
-    for kind in sorted(by_kind):
-        deck.extend(sample(rng, by_kind[kind], quota[kind]))
+    for nums, q in _quotas(cards, battle, army, size):
+        deck.extend(sample(rng, nums, q))
     return sorted(deck)
+
+
+def _quotas(cards: CardTable, battle: str, army: str, size: int
+            ) -> list[tuple[list[int], int]]:
+    """(the cards of a type, how many of them the deck takes) in type order: the
+    largest-remainder apportionment of the D places over the card types of the pool, kept
+    with the pools (it depends on nothing else)."""
+    memo = _pool_memo(cards)
+    key = ("quotas", battle, army, size)
+    got = memo.get(key)
+    if got is None:
+        pool, by_kind = _pool(cards, battle, army)
+        shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
+        quota = {kind: int(share) for kind, share in shares.items()}
+        by_remainder = sorted(shares, key=lambda kind: (quota[kind] - shares[kind], kind))
+        for kind in by_remainder[: size - sum(quota.values())]:
+            quota[kind] += 1
+        got = memo[key] = [(by_kind[kind], quota[kind]) for kind in sorted(by_kind)]
+    return got
+
+
+def _pool_memo(cards: CardTable) -> dict[Any, Any]:
+    memo = getattr(cards, "_pools", None)
+    if memo is None or memo.get("size") != len(cards):
+        memo = {"size": len(cards)}
+        keep(cards, "_pools", memo)
+    return memo
 
 
 def _pool(cards: CardTable, battle: str, army: str
           ) -> tuple[list[int], dict[str, list[int]]]:
     """The card numbers of ``army`` that fought ``battle``, sorted, and the same by card
     type; kept on the card table (read-only for callers; a table that grows is redone)."""
-    memo = getattr(cards, "_pools", None)
-    if memo is None or memo.get("size") != len(cards):
-        memo = {"size": len(cards)}
-        keep(cards, "_pools", memo)
+    memo = _pool_memo(cards)
     got = memo.get((battle, army))
     if got is None:
         pool = sorted(c.num for c in cards.values() if c.army == army and battle in c.battles)
@@ -205,6 +225,11 @@ def _figures(battle: str, army: str, kind: str, scale: Fraction, size: int):
     return deck_figures(battle, army, kind, scale, size=size)
 
 
+# ``_figures`` of decks without a scale, keyed by plain values: making the Fraction and
+# hashing it for the lru_cache cost more than the rest of new_battle's bookkeeping
+_UNSCALED: dict[tuple[str, str, str, int, int], Any] = {}
+
+
 def _deck_scale(spec: Mapping[str, Any], size: int, chart_deck: int) -> Fraction:
     """The scale a deck was built at; a dealt deck without one is scaled by its size (3.0)."""
     if spec.get("scale") is None:
@@ -221,12 +246,23 @@ def below(rng: random.Random, n: int) -> int:
     pin the streams)."""
     if n <= 0:
         raise ValueError("empty range for randrange()")
-    getrandbits = rng.getrandbits
     k = n.bit_length()
-    r: int = getrandbits(k)
+    if type(rng) is _RANDOM:
+        # the C method called directly (compiled: no bound method made per draw); a
+        # subclass may have its own getrandbits (SystemRandom)
+        r: int = _GETRANDBITS(rng, k)
+        while r >= n:
+            r = _GETRANDBITS(rng, k)
+        return r
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)
     return r
+
+
+_RANDOM: Final = random.Random
+_GETRANDBITS: Final[Any] = random.Random.getrandbits
 
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
@@ -307,7 +343,17 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
         # 3.0, 15.0, 16.0: one rule for Muster and rate (None muster: Waterloo Prussians).
         spec = (deck_kinds or {}).get(army) or {}
         kind = str(spec.get("kind") or "dealt")
-        fig = _figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck), len(deck))
+        if spec.get("scale") is None:  # scaled by its size: the figures without a Fraction
+            key = (battle, army, kind, len(deck), entry.deck)
+            fig = _UNSCALED.get(key)
+            if fig is None:
+                fig = _figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck),
+                               len(deck))
+                if fig is not None:  # an unknown kind raises below: not kept
+                    _UNSCALED[key] = fig
+        else:
+            fig = _figures(battle, army, kind, _deck_scale(spec, len(deck), entry.deck),
+                           len(deck))
         if fig is None:
             raise IllegalAction(f"unknown deck kind {kind!r} for the {army} deck")
         muster = min(fig.muster or 0, len(deck))
