@@ -83,7 +83,8 @@ class LazyDice(SeededDice):
 class SearchBot(Bot):
     """``cards``: the public catalogue (records or a table). Budget: ``samples``
     determinisations per decision, ``width`` candidate actions, ``horizon`` side-turns of
-    rollout, ``max_ms`` wall-clock cap per decision (None: none)."""
+    rollout (the default plays each rollout to the battle's end), ``max_ms`` CPU cap per
+    decision (None: none). The normal level; README.md, "Full-game rollouts"."""
 
     name = "search"
     needs_view = True
@@ -93,7 +94,7 @@ class SearchBot(Bot):
     samples = 12  # at most; racing (min_samples) stops early when greedy's choice is clear
     min_samples: int | None = 4
     width = 3
-    horizon = 2
+    horizon = 200  # side-turns: in effect to the battle's end (its turn cap comes first)
     max_ms: float | None = 1000.0  # CPU milliseconds per decision
     # greedy's own choice keeps this edge: the search overrules it only on a clear difference
     prior = 0.02
@@ -293,14 +294,12 @@ class EasySearchBot(SearchBot):
 
 
 class HardSearchBot(SearchBot):
-    """The normal level's samples and candidates, each rollout played to the battle's end
-    (greedy for both sides, keyed dice) instead of two side-turns, and up to 3 s of CPU a
-    decision. Measured against greedy: 52/80 battles, greedy 44/80 in the same seats (README,
-    "Full-game rollouts")."""
+    """The normal level with twice the samples for a contested decision (racing still stops
+    a clear one after 4) and up to 3 s of CPU a decision."""
 
     name = "search-hard"
     level = "hard"
-    horizon = 200  # side-turns: in effect to the battle's end (its turn cap comes first)
+    samples = 24
     max_ms = 3000.0
 
 
