@@ -6,8 +6,9 @@ decisions/s (the hard level's full-game rollouts) per battle.
     EAGLES_ENGINE=auto .venv/bin/python bench/rollouts.py ...        # the compiled engine
 
 ``greedy``: complete greedy-vs-greedy battles (``battles.simulate.play_game``, seeds
-``bench:i``, historical decks, the simulation turn cap). ``search``: the hard level
-(``search-hard``: up to 12 samples racing from 4, width 3, rollouts to the battle's end) with
+``bench:i``, historical decks, the simulation turn cap). ``search``: the search with
+up to 12 samples racing from 4, width 3, rollouts to the battle's end (set explicitly, so
+that REFs whose levels differ run the same search: the normal level since session 4) with
 no time cap (``max_ms=None``: a budget in samples, deterministic), timed on decisions taken
 from greedy-vs-greedy battles (seeds ``sbench:i``: every 15th decision with two or more legal
 actions in a phase the search searches, at most 3 per battle; collecting them is not timed).
@@ -48,7 +49,8 @@ from cards.catalogue.file import catalogue_records
 cards = load_cards(catalogue_records())
 settings = {"turn_cap": SIMULATION_TURN_CAP}
 greedy = get_bot("greedy", cards)
-search = get_bot("search-hard", cards)
+search = get_bot("search", cards)
+search.samples, search.min_samples, search.width, search.horizon = 12, 4, 3, 200
 search.max_ms = None
 
 def decisions(battle, seed):
