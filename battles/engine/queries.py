@@ -122,26 +122,27 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
     in ``old`` are left as they were (callers may still be reading them)."""
     if old is None:
         return None
-    # the other places' lists are shared: nothing edits a Field's lists
-    new = Field(list(old.places))
-    eng = list(old.eng)
-    pres = (list(old.pres[0]), list(old.pres[1]))
-    stk = (list(old.stk[0]), list(old.stk[1]))
-    gen = (list(old.gen[0]), list(old.gen[1]))
-    ter = list(old.ter)
+    # the other places' lists are shared: nothing edits a Field's lists. Copies by ``[:]``:
+    # compiled, a slice is PyList_GetSlice, ``list(x)`` the generic PySequence_List
+    new = Field(old.places[:])
+    eng = old.eng[:]
+    pres = (old.pres[0][:], old.pres[1][:])
+    stk = (old.stk[0][:], old.stk[1][:])
+    gen = (old.gen[0][:], old.gen[1][:])
+    ter = old.ter[:]
     own = old.own
     if src is None or dst is None:
-        own = (list(own[0]), list(own[1]))
+        own = (own[0][:], own[1][:])
         mine = own[p.side]
         if src is None:
             mine.append(p)  # the newest piece id
         else:
             mine.remove(p)
     if src is not None:
-        new.places[src] = list(old[src])
+        new.places[src] = old[src][:]
         new.places[src].remove(p)
     if dst is not None:
-        here = new.places[dst] = list(old[dst])
+        here = new.places[dst] = old[dst][:]
         pid = p.pid
         at = len(here)
         while at and here[at - 1].pid > pid:
