@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
 from .cards import TROOPS, Card, CardTable, keep
@@ -19,6 +19,10 @@ from .state import FORMATIONS, Piece, State
 WINDOWS: Final = {("deploy", "deploy"): "deployment", ("morale", "specials"): "own_morale",
            ("morale", "response"): "enemy_morale", ("combat", "main"): "own_combat",
            ("combat", "response"): "enemy_combat", ("reinforce", "main"): "own_reinforce"}
+# the same by phase, then step (compiled: two lookups by interned strings, no key tuple)
+_WINDOW_OF: Final[dict[str, dict[str, str]]] = {}
+for (_phase, _step), _window in WINDOWS.items():
+    _WINDOW_OF.setdefault(_phase, {})[_step] = _window
 
 
 def playable(st: State, side: int, num: int) -> bool:
@@ -116,7 +120,10 @@ def base_ok(st: State, idx: Field, side: int, sc: Card, place: int) -> bool:
 
 
 def special_actions(st: State, idx: Field, side: int) -> list[dict]:
-    window = WINDOWS.get((st.phase, st.step))
+    steps = _WINDOW_OF.get(st.phase)
+    if steps is None:
+        return []
+    window = steps.get(st.step)
     if window is None:
         return []
     cards = st.cards
@@ -144,18 +151,31 @@ def special_actions(st: State, idx: Field, side: int) -> list[dict]:
     return out
 
 
+class _TableMemo:
+    """The last card table's ``_by_window`` (compiled: a native object, read without the
+    generic ``getattr`` on the table, a ``dict`` subclass)."""
+
+    def __init__(self) -> None:
+        self.cards: CardTable | None = None
+        self.size = -1
+        self.by_window: dict[str, frozenset] = {}
+
+
+_MEMO: Final = _TableMemo()
+
+
 def _by_window(cards: CardTable) -> dict[str, frozenset]:
-    """timing window -> the numbers of the Special cards played in it, once per card table."""
-    got: dict[str, Any] | None = getattr(cards, "_by_window", None)
-    if got is None or got.get("size") != len(cards):
+    """timing window -> the numbers of the Special cards played in it, once per card table
+    (the last one asked about: a program plays with one table)."""
+    m = _MEMO
+    if m.cards is not cards or m.size != len(cards):
         by: dict = {}
         for num, c in cards.items():
             if c.kind == "special" and c.timing:
                 by.setdefault(c.timing, set()).add(num)
-        got = {w: frozenset(nums) for w, nums in by.items()}
-        got["size"] = len(cards)
-        keep(cards, "_by_window", got)
-    return got
+        m.by_window = {w: frozenset(nums) for w, nums in by.items()}
+        m.cards, m.size = cards, len(cards)
+    return m.by_window
 
 
 def _act(side: int, num: int, place: int, **extra) -> dict:
