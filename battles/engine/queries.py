@@ -62,7 +62,9 @@ def index(st: State) -> Field:
     which pieces are where (or face-up). Code that edits a State by hand (tests) must set
     ``st.cache = None`` after moving, adding, removing or turning up a piece; adding or
     removing one is also caught by the key (piece count, next piece id)."""
-    idx = st.cache
+    # typed here (``State.cache`` is ``Any``): compiled, ``idx.key`` is then a native read,
+    # not a generic getattr
+    idx: Field | None = st.cache
     key = (len(st.pieces), st.next_pid)
     if idx is not None and idx.key == key:
         return idx
@@ -108,7 +110,7 @@ def index(st: State) -> Field:
 def current(st: State) -> Field | None:
     """``st.cache`` if it is still the Field of the state as it is now, else None: taken just
     before a piece is added or removed, to hand to ``shifted`` just after."""
-    idx = st.cache
+    idx: Field | None = st.cache  # typed, as in ``index``
     if idx is not None and idx.key != (len(st.pieces), st.next_pid):
         return None
     return idx
