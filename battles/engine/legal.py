@@ -584,19 +584,21 @@ def _reserve_actions(st: State, idx: Field, s: int, out: list[dict], lst: _Listi
             if plain:
                 # copies of one dict, keys in the same order (cheaper compiled: see deploy)
                 a: dict[str, Any] = {"type": "move", "side": side, "card": num, "to": ""}
+                # items read typed (compiled: unpacked natively, not by the iterator
+                # protocol on an Any); what they hold is said where they are built above
                 if kind == "infantry":
-                    for to, f in items:
+                    for to, f in cast("tuple[tuple[str, str], ...]", items):
                         b = a.copy()
                         b["to"] = to
                         b["formation"] = f
                         out.append(b)
                 else:
-                    for to in items:
+                    for to in cast("tuple[str, ...]", items):
                         b = a.copy()
                         b["to"] = to
                         out.append(b)
             else:
-                for to, f, t in items:
+                for to, f, t in cast("tuple[tuple[str, str | None, int], ...]", items):
                     a = {"type": "move", "side": side, "card": num, "to": to}
                     if f is not None:
                         a["formation"] = f
