@@ -153,12 +153,11 @@ def special_actions(st: State, idx: Field, side: int) -> list[dict]:
 
 class _TableMemo:
     """The last card table's ``_by_window`` (compiled: a native object, read without the
-    generic ``getattr`` on the table, a ``dict`` subclass)."""
+    generic ``getattr`` on the table, a ``dict`` subclass). One attribute, replaced whole, so
+    that two threads with different tables never pair one table with the other's answer."""
 
     def __init__(self) -> None:
-        self.cards: CardTable | None = None
-        self.size = -1
-        self.by_window: dict[str, frozenset] = {}
+        self.entry: tuple[CardTable | None, int, dict[str, frozenset]] = (None, -1, {})
 
 
 _MEMO: Final = _TableMemo()
@@ -167,15 +166,15 @@ _MEMO: Final = _TableMemo()
 def _by_window(cards: CardTable) -> dict[str, frozenset]:
     """timing window -> the numbers of the Special cards played in it, once per card table
     (the last one asked about: a program plays with one table)."""
-    m = _MEMO
-    if m.cards is not cards or m.size != len(cards):
+    table, size, by_window = _MEMO.entry
+    if table is not cards or size != len(cards):
         by: dict = {}
         for num, c in cards.items():
             if c.kind == "special" and c.timing:
                 by.setdefault(c.timing, set()).add(num)
-        m.by_window = {w: frozenset(nums) for w, nums in by.items()}
-        m.cards, m.size = cards, len(cards)
-    return m.by_window
+        by_window = {w: frozenset(nums) for w, nums in by.items()}
+        _MEMO.entry = (cards, len(cards), by_window)
+    return by_window
 
 
 def _act(side: int, num: int, place: int, **extra) -> dict:
