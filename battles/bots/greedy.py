@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from battles.engine.cards import Card, CardTable
@@ -25,10 +26,36 @@ STACK = 4
 
 WIN = 1000.0
 NEVER = -100.0
-LONE_BONUS = 30.0
-ENGAGE_AT = 1.3
-ENGAGE_AGAIN = 1.0
-DEPLOY_FACING = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The heuristic's tunable numbers; the defaults are ``greedy``'s (README.md, "Tuning
+    the weights": ``bench/greedy_tuning.py`` found no set measurably better)."""
+
+    engage_at: float = 1.3  # force ratio to engage an enemy Position (8.1)
+    engage_again: float = 1.0  # ... to send more cards where ours already fight
+    attack: float = 45.0  # an engaging move's base score
+    attack_ratio: float = 4.0  # ... plus this per unit of force ratio (up to 4)
+    reinforce: float = 30.0  # a move from the Reserve into our own Position
+    reinforce_room: float = 8.0  # ... plus this per free slot of the stack
+    support: float = 20.0  # ... into an engaged one: plus this
+    support_need: float = 10.0  # ... plus this per unit of their strength over ours (to 3)
+    lone: float = 30.0  # ... plus this when a lone defender holds it (4.3)
+    empty: float = 40.0  # ... plus this when it is empty
+    keep_cavalry: float = -40.0  # the last cavalry card in the Reserve, unengaged target
+    fire_cap: float = 40.0  # a fire's score over 100 is at most this
+    fire_gain: float = 12.0  # ... and this times expected routs times target value
+    last_one: float = 3.0  # target value when it is the last enemy troop card here
+    last_two: float = 1.6  # ... one of the last two
+    deploy_base: float = 60.0
+    deploy_stack: float = 10.0  # less per card already deployed there
+    deploy_strength: float = 0.5  # less per unit of our strength already there
+    deploy_facing: float = 2.0  # more per enemy card facing it (the French adjust last, 4.1)
+    square_morale: float = 3.0  # infantry of this morale or less forms square against cavalry
+
+
+DEFAULT = Weights()
 
 
 def pass_chance(morale: float) -> float:
@@ -80,10 +107,12 @@ class Ctx:
 
     __slots__ = ("cards", "me", "foe", "battle", "pieces", "at", "legal", "own_reserve",
                  "fresh", "_plans", "_refill", "fire_best", "pending", "_card", "_memo",
-                 "strengths")
+                 "strengths", "w")
 
-    def __init__(self, view: dict[str, Any], legal: list[dict], cards: CardTable) -> None:
+    def __init__(self, view: dict[str, Any], legal: list[dict], cards: CardTable,
+                 w: Weights = DEFAULT) -> None:
         self.cards = cards
+        self.w = w
         self.me = view["viewer"]
         self.foe = "allied" if self.me == "french" else "french"
         self.battle = view["battle"]
@@ -270,7 +299,7 @@ class Ctx:
                          if (self.card(p) is not None and self.card(p).kind in
                              ("infantry", "cavalry"))]
             if mine_here or OWNER.get(place) == self.me:
-                val *= 3.0 if left == 1 else 1.6
+                val *= self.w.last_one if left == 1 else self.w.last_two
         return val
 
     def fire_score(self, a: dict) -> float:
@@ -289,7 +318,7 @@ class Ctx:
         q = pass_chance(self.morale(tgt))
         h0 = tgt.get("hits", 0) or 0
         gain = q ** h0 * (1.0 - (1.0 - p * (1.0 - q)) ** n)
-        score = 100.0 + min(40.0, 12.0 * gain * self.target_value(tgt))
+        score = 100.0 + min(self.w.fire_cap, self.w.fire_gain * gain * self.target_value(tgt))
         if a["type"] == "shock" and self.card(att).kind == "cavalry":
             score -= 1.0  # blown afterwards (7.31): a small price
         return score
@@ -372,7 +401,7 @@ class Ctx:
                 if tc is not None and p["face_up"] and tc.kind == "cavalry" and \
                         not p.get("blown"):
                     foe_cav = True
-        if foe_cav and c.morale <= 3:
+        if foe_cav and c.morale <= self.w.square_morale:
             return "square"
         if OWNER.get(dest) == self.foe and c.shock > c.fp and not foe_cav:
             return "column"
@@ -388,8 +417,10 @@ class GreedyBot(Bot):
     view_if_forced = False  # choose() returns a lone legal action at once
     needs_cards = True
 
-    def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]]) -> None:
+    def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]],
+                 weights: Weights = DEFAULT) -> None:
         self.cards = card_table(cards)
+        self.w = weights
 
     def choose(self, view: dict[str, Any] | None, legal: list[dict], rng: random.Random
                ) -> dict:
@@ -411,7 +442,7 @@ class GreedyBot(Bot):
         """The view indexed for one decision (the search bot scores its candidates with it);
         in the combat phase's main step, each piece's best fire or shock score is noted first
         (a move is weighed against the fire it gives up)."""
-        ctx = Ctx(view, legal, self.cards)
+        ctx = Ctx(view, legal, self.cards, self.w)
         if view["phase"] == "combat" and view["step"] == "main":
             for a in legal:
                 if a["type"] in ("fire", "shock"):
@@ -470,8 +501,10 @@ class GreedyBot(Bot):
         if c.kind == "cavalry" and cav_left == 1 and all(
                 len(ctx.troops(p, ctx.me)) >= 2 for p in POSITIONS[ctx.me]):
             return -5.0
-        s = 60.0 - 10.0 * n - 0.5 * ctx.side_strength(dest, ctx.me) + c.cv * 0.1
-        s += DEPLOY_FACING * len(ctx.troops(FACING[dest], ctx.foe))  # French adjust last (4.1)
+        w = self.w
+        s = w.deploy_base - w.deploy_stack * n - w.deploy_strength * \
+            ctx.side_strength(dest, ctx.me) + c.cv * 0.1
+        s += w.deploy_facing * len(ctx.troops(FACING[dest], ctx.foe))
         if "occupy" in a:
             s += self.occupy_bonus(ctx, c, a["occupy"])
         return s
@@ -562,6 +595,7 @@ class GreedyBot(Bot):
         """A move's score as (head, tail): head + bonus, then each term of tail added in
         order; tail None: the score is head, whatever the bonus."""
         me = ctx.me
+        w = self.w
         if dest == RESERVE[me]:
             return NEVER, None
         owner = OWNER[dest]
@@ -578,8 +612,8 @@ class GreedyBot(Bot):
                 return NEVER, None  # only Infantry and Cavalry take an empty Position (4.3)
             ratio = ctx.plan(dest)
             already = ctx.present(dest, me)
-            if ratio >= (ENGAGE_AGAIN if already else ENGAGE_AT):
-                return 45.0 + 4.0 * min(ratio, 4.0) + 0.2 * ctx.card_strength(c), ()
+            if ratio >= (w.engage_again if already else w.engage_at):
+                return w.attack + w.attack_ratio * min(ratio, 4.0) + 0.2 * ctx.card_strength(c), ()
             return NEVER, None
         # into one of our own Positions
         if from_board:
@@ -597,22 +631,22 @@ class GreedyBot(Bot):
             return NEVER, None
         if c.kind == "cavalry" and ctx.winnable(FACING[dest]) and not engaged:
             return WIN - 1.0, None  # the first of two moves (8.3) into an empty enemy Position
-        head = 30.0 + 8.0 * (STACK - n)
+        head = w.reinforce + w.reinforce_room * (STACK - n)
         tail: list[float] = []
         if engaged:
             theirs = ctx.side_strength(dest, ctx.foe)
             ours = ctx.side_strength(dest, me)
-            tail.append(20.0 + 10.0 * min(3.0, theirs / (ours + 0.5)))
+            tail.append(w.support + w.support_need * min(3.0, theirs / (ours + 0.5)))
             if n == 1:
-                tail.append(LONE_BONUS)  # a lone defender's rout loses the battle (4.3)
+                tail.append(w.lone)  # a lone defender's rout loses the battle (4.3)
         if n == 0:
-            tail.append(40.0)
+            tail.append(w.empty)
         if c.kind == "cavalry" and not engaged and n > 0:
             cav_left = sum(1 for num in ctx.own_reserve if ctx.cards[num].kind == "cavalry")
             if cav_left <= 1:
                 # keep one cavalry card back to exploit an empty Position (x - 40 == x + -40
                 # exactly in IEEE arithmetic)
-                tail.append(-40.0)
+                tail.append(w.keep_cavalry)
         if c.kind == "artillery" and not engaged:
             tail.append(2.0 * len(ctx.troops(FACING[dest], ctx.foe)))
         return head, tuple(tail)
