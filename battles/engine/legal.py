@@ -238,6 +238,22 @@ _TWO_MOVES: Final = ("cavalry", "general")
 _FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
 _DEPLOY_FORMS: Final = (None, "column", "square")  # Line when the action names none
 _NO_FORM: Final = (None,)
+
+
+def _templates(*keys: str) -> tuple[dict[str, Any], ...]:
+    """One action dict per side, ``keys`` after type and side set to 0: the templates that
+    ``combat_actions`` copies (compiled, copying a small dict and setting one or two values
+    costs less than building it key by key). Never changed: only their copies are listed."""
+    return tuple({"type": keys[0], "side": side, **dict.fromkeys(keys[1:], 0)}
+                 for side in SIDES)
+
+
+_MOVE: Final = _templates("move", "piece", "to")
+_FIRE: Final = _templates("fire", "piece", "target")
+_SHOCK: Final = _templates("shock", "piece", "target")
+_FORM: Final = _templates("change_formation", "piece", "formation")
+_OCCUPY: Final = _templates("occupy", "piece", "terrain")
+_END_PHASE: Final = _templates("end_phase")
 _NO_TERRAIN: Final[list[int]] = []  # no terrain to occupy (shared: never changed)
 _OTHER_FORMS: Final = tuple(tuple(n for g, n in enumerate(FORMATIONS) if g != f) for f in range(3))
 
@@ -361,10 +377,9 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
             if q.ctrl == s:
                 terrain_at[place] = True
     lst = _Listing(st, idx, s, cand_memo, terrain_at)
-    # action dicts are copies of these, their keys in the same order (compiled, copying a
-    # small dict and setting values costs less than building the dict key by key)
-    move: dict[str, Any] = {"type": "move", "side": side, "piece": 0, "to": ""}
-    fire: dict[str, Any] = {"type": "fire", "side": side, "piece": 0, "target": 0}
+    # action dicts are copies of the templates, their keys in the same order (_templates)
+    move = _MOVE[s]
+    fire = _FIRE[s]
     out: list[dict] = []
     pfacts = _piece_facts(cards)
     for p in idx.own[s]:
@@ -472,21 +487,29 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 for t in lst.targets(src):
                     if shock_barred(st, c, t):
                         continue
-                    out.append({"type": "shock", "side": side, "piece": pid, "target": t.pid})
+                    a = _SHOCK[s].copy()  # {"type": "shock", "side": side, "piece": pid, ...}
+                    a["piece"] = pid
+                    a["target"] = t.pid
+                    out.append(a)
         # ---- formation changes (9.0) and occupying terrain (11.5)
         if kind == "infantry" and ((m == 0) if src_eng else not p.formed):
             for name in _OTHER_FORMS[p.form]:
-                out.append({"type": "change_formation", "side": side, "piece": pid,
-                            "formation": name})
+                a = _FORM[s].copy()  # {"type": "change_formation", "side": side, ...}
+                a["piece"] = pid
+                a["formation"] = name
+                out.append(a)
         if m == 0 and not p.occ and terrain_at[src]:
             for tid in lst.occupy(c, src):
-                out.append({"type": "occupy", "side": side, "piece": pid, "terrain": tid})
+                a = _OCCUPY[s].copy()  # {"type": "occupy", "side": side, "piece": pid, ...}
+                a["piece"] = pid
+                a["terrain"] = tid
+                out.append(a)
     # ---- cards in the Reserve
     _reserve_actions(st, idx, s, out, lst)
     if over:
         return [a for a in out if a["type"] == "move"]  # RULINGS 8.4-a: only moves
     out.extend(special_actions(st, idx, s))
-    out.append({"type": "end_phase", "side": side})
+    out.append(_END_PHASE[s].copy())
     return out
 
 
