@@ -25,14 +25,17 @@ SIDES: Final[tuple[str, ...]] = _SIDES
 SIDE_INDEX: Final = {side: i for i, side in enumerate(SIDES)}
 __all__ = ["ARMY_SIDE", "SIDES", "SIDE_INDEX"]  # and the places below
 
-PLACE_NAMES: Final = (
+# (typed as tuples of any length: compiled, a fixed-length tuple is kept unboxed and boxed
+# anew, all its items, at every index by a variable or loop over it)
+PLACE_NAMES: Final[tuple[str, ...]] = (
     "french_reserve", "french_left", "french_center", "french_right",
     "allied_reserve", "allied_left", "allied_center", "allied_right",
     "front_left", "front_center", "front_right",
 )
 PLACE_INDEX: Final = {name: i for i, name in enumerate(PLACE_NAMES)}
-POSITIONS: Final = (1, 2, 3, 5, 6, 7)
-FRONTS: Final = (8, 9, 10)
+POSITIONS: Final[tuple[int, ...]] = (1, 2, 3, 5, 6, 7)
+FRONTS: Final[tuple[int, ...]] = (8, 9, 10)
+_POSITIONS_OF: Final[tuple[tuple[int, ...], ...]] = ((1, 2, 3), (5, 6, 7))
 LETTER = {1: "l", 2: "c", 3: "r"}
 
 
@@ -40,9 +43,13 @@ def reserve(side: int) -> int:
     return 4 * side
 
 
-def positions(side: int) -> tuple[int, int, int]:
-    b = 4 * side  # (compiled: an unboxed tuple, cheaper than indexing a constant)
-    return (b + 1, b + 2, b + 3)
+def positions(side: int) -> tuple[int, ...]:
+    """A side's three Positions, Left to Right."""
+    return _POSITIONS_OF[side]
+
+
+def is_position(place: int) -> bool:
+    return 0 < place < 8 and place != 4
 
 
 def owner(place: int) -> int:

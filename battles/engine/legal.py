@@ -236,8 +236,9 @@ def terrain_place(st: State, s: int, num: int) -> int:
 _FORM_NAMES: Final = FORMATIONS
 _TWO_MOVES: Final = ("cavalry", "general")
 _FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
-_DEPLOY_FORMS: Final = (None, "column", "square")  # Line when the action names none
-_NO_FORM: Final = (None,)
+# Line when the action names none
+_DEPLOY_FORMS: Final[tuple[str | None, ...]] = (None, "column", "square")
+_NO_FORM: Final[tuple[str | None, ...]] = (None,)
 
 
 def _templates(*keys: str) -> tuple[dict[str, Any], ...]:

@@ -7,7 +7,17 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Final
 
-from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner, reserve
+from .board import (
+    PLACE_INDEX,
+    PLACE_NAMES,
+    POSITIONS,
+    SIDES,
+    facing,
+    front,
+    is_position,
+    owner,
+    reserve,
+)
 from .cards import Card
 from .effects import nation_ok, type_ok
 from .errors import IllegalAction
@@ -298,7 +308,7 @@ def limits_ok_counted(counts: LimitCounts, c: Card, p: Piece | None, dst: int,
         if place != src and place != dst:
             return False
     for place_ in (src, dst):
-        if place_ is None or place_ not in POSITIONS:
+        if place_ is None or not is_position(place_):
             continue
         place = place_
         troops, gens, out_t, out_g = counts.at(place)

@@ -60,7 +60,7 @@ def settle(st: State, events: list[dict]) -> None:
     for pos in POSITIONS:
         if not idx.eng[pos]:
             continue
-        for side in (0, 1):
+        for side in range(2):
             g = idx.gen[side][pos]
             if g is not None and not idx.stk[side][pos]:
                 eliminate(st, g, events, reason="alone")

@@ -25,7 +25,7 @@ from .errors import IllegalAction
 LINE: Final = 0  # 9.0 formations
 COLUMN: Final = 1
 SQUARE: Final = 2
-FORMATIONS: Final = ("line", "column", "square")
+FORMATIONS: Final[tuple[str, ...]] = ("line", "column", "square")
 # RULINGS 5.0-c: no clause caps turns (a battle ends by victory, or for people by
 # resignation or time): no cap unless asked; simulations and bots ask for SIMULATION_TURN_CAP.
 DEFAULT_SETTINGS: dict[str, Any] = {"turn_cap": None, "decoys": False}
