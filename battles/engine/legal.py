@@ -239,6 +239,7 @@ _FRONT: Final = tuple(front(p) if p in POSITIONS else 0 for p in range(11))
 # Line when the action names none
 _DEPLOY_FORMS: Final[tuple[str | None, ...]] = (None, "column", "square")
 _NO_FORM: Final[tuple[str | None, ...]] = (None,)
+_COMBAT: Final[tuple[str, ...]] = ("combat:french", "combat:allied")  # Field memo keys
 
 
 def _templates(*keys: str) -> tuple[dict[str, Any], ...]:
@@ -337,7 +338,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
     # Field-level facts, kept in the Field's memo: river Move Limits per front, face-up
     # Terrain per Position, and the enemy cards that could be targeted per place
     facts: tuple[list[tuple[int, int]], list[tuple[int, list[Piece]]],
-                 dict[int, list[Piece]]] | None = idx.memo.get(("combat", s))
+                 dict[int, list[Piece]]] | None = idx.memo.get(_COMBAT[s])
     if facts is None:
         rivers_: list[tuple[int, int]] = []
         for fr in FRONTS:
@@ -354,7 +355,7 @@ def combat_actions(st: State, idx: Field, s: int) -> list[dict]:
                 ts = [q for q in idx[place] if q.up and cards[q.num].kind == "terrain"]
                 if ts:
                     terrains.append((place, ts))
-        facts = idx.memo[("combat", s)] = (rivers_, terrains, {})
+        facts = idx.memo[_COMBAT[s]] = (rivers_, terrains, {})
     rivers_, terrains, cand_memo = facts
     # 11.3 fronts a troop card may not cross now; 13.0 extra_move tokens by place
     # (None: a special may lift the limit for some cards, asked per card)

@@ -123,10 +123,13 @@ def step_ok(st: State, idx: Field, side: int, c: Card, p: Piece | None,
     return True
 
 
+_OVER: Final[tuple[str, ...]] = ("over:french", "over:allied")  # over_limits' memo keys
+
+
 def over_limits(st: State, idx: Field, side: int) -> bool:
     """Whether the side now exceeds a limit somewhere: more than four cards counting for
     stacking (8.4) or more than one General (12.0) in a Position. A Field-only fact."""
-    key = ("over", side)
+    key = _OVER[side]
     got = idx.memo.get(key)
     if got is None:
         stk = idx.stk[side]
@@ -307,7 +310,8 @@ def limits_ok_counted(counts: LimitCounts, c: Card, p: Piece | None, dst: int,
     for place in counts.failing():
         if place != src and place != dst:
             return False
-    for place_ in (src, dst):
+    for k in range(2):  # src, then dst (compiled: no tuple built and iterated)
+        place_ = src if k == 0 else dst
         if place_ is None or not is_position(place_):
             continue
         place = place_

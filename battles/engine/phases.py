@@ -109,7 +109,8 @@ def check_victory(st: State, events: list[dict], idx: Field | None = None) -> No
     if is_over(st):
         return
     idx = idx if idx is not None else index(st)
-    for side in (st.active, 1 - st.active):
+    for k in range(2):  # the side whose turn it is first
+        side = st.active if k == 0 else 1 - st.active
         for pos in positions(1 - side):
             if idx.pres[1 - side][pos] or not idx.pres[side][pos]:
                 continue

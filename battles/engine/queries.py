@@ -24,11 +24,13 @@ class Field:
     __slots__ = ("places", "eng", "pres", "stk", "gen", "ter", "own", "key", "memo")
     places: list[list[Piece]]
     eng: list[bool]
-    pres: tuple[list[bool], list[bool]]
-    stk: tuple[list[int], list[int]]
-    gen: tuple[list[Any], list[Any]]
+    # per side: typed as tuples of any length (compiled, a fixed-length tuple is kept
+    # unboxed and boxed anew at every index by a variable, as in ``idx.stk[side]``)
+    pres: tuple[list[bool], ...]
+    stk: tuple[list[int], ...]
+    gen: tuple[list[Any], ...]
     ter: list[bool]
-    own: tuple[list[Piece], list[Piece]]
+    own: tuple[list[Piece], ...]
     key: tuple[int, int]
     memo: dict[Any, Any]
 
@@ -74,7 +76,7 @@ def index(st: State) -> Field:
     g0: list = [None] * 11
     g1: list = [None] * 11
     ter = [False] * 11
-    own: tuple[list, list] = ([], [])
+    own: tuple[list[Piece], ...] = ([], [])
     codes = _codes(st.cards)
     for p in st.pieces.values():
         place = p.place
@@ -151,7 +153,8 @@ def shifted(st: State, old: Field | None, p: Piece, src: int | None, dst: int | 
             at -= 1
         here.insert(at, p)
     codes = _codes(st.cards)
-    for place in (src, dst):
+    for k in range(2):  # src, then dst (compiled: no tuple built and iterated)
+        place = src if k == 0 else dst
         if place is None:
             continue
         p0 = p1 = t = False
