@@ -130,7 +130,7 @@ def finish(st: State, events: list[dict], winner: str | None, reason: str, **ext
 def adjudicate(st: State, events: list[dict]) -> None:
     """Turn cap (RULINGS.md): the side that lost the smaller share of its Battle Deck's BP
     (eliminated cards) wins; equal shares are a draw."""
-    lost = [sum(st.cards[n].bp for n in st.elim[s]) for s in (0, 1)]
+    lost = [sum(st.cards[n].bp for n in st.elim[s]) for s in range(2)]
     a = lost[0] * max(1, st.deck_bp[1])
     b = lost[1] * max(1, st.deck_bp[0])
     winner = None if a == b else ("french" if a < b else "allied")

@@ -36,12 +36,12 @@ def to_json(st: State) -> dict[str, Any]:
             "fired": p.fired, "engaged_this_turn": p.eng, "disengaged_this_turn": p.dis,
             "formation_changed": p.formed, "occupies": p.occ, "controlled_by": SIDES[p.ctrl],
         } for p in st.pieces.values()],
-        "reserves": {SIDES[i]: list(st.reserve[i]) for i in (0, 1)},
-        "drawn_this_turn": {SIDES[i]: list(st.fresh[i]) for i in (0, 1)},
+        "reserves": {SIDES[i]: list(st.reserve[i]) for i in range(2)},
+        "drawn_this_turn": {SIDES[i]: list(st.fresh[i]) for i in range(2)},
         "decks": {army: list(cards) for army, cards in st.decks.items()},
         "rates": dict(st.rates),
-        "eliminated": {SIDES[i]: list(st.elim[i]) for i in (0, 1)},
-        "discarded": {SIDES[i]: list(st.discard[i]) for i in (0, 1)},
+        "eliminated": {SIDES[i]: list(st.elim[i]) for i in range(2)},
+        "discarded": {SIDES[i]: list(st.discard[i]) for i in range(2)},
         "specials": [{"id": e["eid"], "card": e["card"], "side": SIDES[e["side"]],
                       "at": PLACE_NAMES[e["place"]], "left": e["left"],
                       **({"pieces": list(e["pieces"])} if "pieces" in e else {}),
@@ -57,7 +57,7 @@ def to_json(st: State) -> dict[str, Any]:
         "second_move_from_reserve": dict(st.back) if st.back else None,
         "prussians_arrived": st.prussians,
         "outcome": dict(st.outcome) if st.outcome else None,
-        "deck_bp": {SIDES[i]: st.deck_bp[i] for i in (0, 1)},
+        "deck_bp": {SIDES[i]: st.deck_bp[i] for i in range(2)},
     }
 
 

@@ -49,8 +49,8 @@ def view(st: State, side: str | None) -> dict[str, Any]:
         "reserves": reserves,
         "decks": decks,
         "rates": dict(st.rates),  # public: the chart's rates (doubled in a campaign, 16.0)
-        "eliminated": {SIDES[i]: list(st.elim[i]) for i in (0, 1)},
-        "discarded": {SIDES[i]: list(st.discard[i]) for i in (0, 1)},
+        "eliminated": {SIDES[i]: list(st.elim[i]) for i in range(2)},
+        "discarded": {SIDES[i]: list(st.discard[i]) for i in range(2)},
         "specials": [{"id": e["eid"], "card": e["card"], "side": SIDES[e["side"]],
                       "at": PLACE_NAMES[e["place"]], "left": e["left"],
                       # a cancel card, played (without effect) for the phase (13.0-a)
