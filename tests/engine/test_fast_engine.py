@@ -178,3 +178,17 @@ def test_per_card_facts_and_window_specials_agree_with_the_cards():
                 acts = legal_actions(st, SIDES[st.priority])
                 apply(st, acts[rng.randrange(len(acts))], dice, check=False)
     assert listed  # the comparison saw Specials listed, not only empty listings
+
+
+def test_board_shortcuts_agree_with_the_board():
+    """``positions``, ``is_position`` and the per-side templates of the combat listing
+    (constants read by index in the compiled engine) say what the board says."""
+    from battles.engine.board import PLACE_NAMES, is_position, positions, reserve
+    from battles.engine.legal import _END_PHASE, _MOVE
+
+    for s in (0, 1):
+        assert positions(s) == tuple(p for p in POSITIONS if (p < 4) == (s == 0))
+        assert reserve(s) not in positions(s)
+        assert _MOVE[s] == {"type": "move", "side": SIDES[s], "piece": 0, "to": ""}
+        assert _END_PHASE[s] == {"type": "end_phase", "side": SIDES[s]}
+    assert [p for p in range(len(PLACE_NAMES)) if is_position(p)] == list(POSITIONS)
