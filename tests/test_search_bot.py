@@ -233,6 +233,19 @@ def test_pick_overrules_greedy_only_on_a_significant_paired_difference():
     assert not bot.hopeless(greedy_values, noisy)
 
 
+def test_pick_needs_min_overrule_paired_samples():
+    """Two samples that agree exactly have a standard error of 0: any confidence passes
+    them. ``min_overrule`` asks for more samples before greedy's choice is overruled."""
+    bot = small()
+    bot.confidence, bot.prior = 1.5, 0.02
+    two = ([0.0, -1.0], [1.0, 0.0])  # the challenger +1 in both samples
+    assert bot.pick(list(two)) == 1
+    bot.min_overrule = 4
+    assert bot.pick(list(two)) == 0
+    four = ([0.0, -1.0, 0.0, 1.0], [1.0, 0.0, 1.0, 1.0])
+    assert bot.pick(list(four)) == 1
+
+
 def test_keyed_dice_repeat_for_the_same_action_in_the_same_turn():
     from battles.bots.search import keyed_dice
 

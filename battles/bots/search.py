@@ -99,6 +99,10 @@ class SearchBot(Bot):
     # greedy's own choice keeps this edge: the search overrules it only on a clear difference
     prior = 0.02
     confidence = 2.0  # standard errors a challenger must win by (see pick())
+    # paired samples a challenger needs before it may overrule (0: any; n = 1 never can, its
+    # standard error is unknown). Under the CPU cap a long battle's decision may end with
+    # 2-3 samples, whose standard error is often underestimated (session 5's lead, README)
+    min_overrule = 0
     race = 2.0  # racing: a challenger below greedy's by this many standard errors stops
     keyed_dice = True  # rollouts draw each action's dice from its own stream (keyed_dice)
     prune = True  # see candidates()
@@ -245,7 +249,7 @@ class SearchBot(Bot):
         best, top = 0, 0.0
         for k in range(1, len(values)):
             n, mean, se = self.paired(values[0], values[k])
-            if n == 0 or (se == float("inf") and self.confidence > 0):
+            if n == 0 or n < self.min_overrule or (se == float("inf") and self.confidence > 0):
                 continue
             score = mean - self.confidence * (0.0 if se == float("inf") else se) - self.prior
             if score > top:
