@@ -11,10 +11,15 @@ it). Heuristics are described in README.md.
 
 from __future__ import annotations
 
-from .base import Bot
-from .greedy import GreedyBot
-from .random_bot import RandomBot
-from .search import EasySearchBot, HardSearchBot, SearchBot
+from battles.engine import native as _native
+
+if _native.ACTIVE is not None:  # the compiled engine's build holds greedy compiled with it
+    __path__.insert(0, str(_native.ACTIVE / "battles" / "bots"))
+
+from .base import Bot  # noqa: E402
+from .greedy import GreedyBot  # noqa: E402
+from .random_bot import RandomBot  # noqa: E402
+from .search import EasySearchBot, HardSearchBot, SearchBot  # noqa: E402
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot,
                               "search-easy": EasySearchBot, "search": SearchBot,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from battles.engine.cards import Card, CardTable
 from battles.engine.state import card_table
@@ -154,6 +154,10 @@ class Ctx:
     def card(self, p: dict) -> Card | None:
         return self._card[p["piece"]]
 
+    def known(self, p: dict) -> Card:
+        """The card of a piece whose identity this side sees (its own, or face up)."""
+        return cast(Card, self._card[p["piece"]])
+
     def is_terrain(self, p: dict) -> bool:
         c = self.card(p)
         return p["face_up"] and c is not None and c.kind == "terrain"
@@ -231,7 +235,7 @@ class Ctx:
             v += 1
         g = self.general(p["place"], p["side"])
         if g is not None:
-            gc = self.card(g)
+            gc = self.known(g)
             if gc.army == c.army and (gc.corps == "A" or gc.corps == c.ob_corps):
                 v += gc.off if OWNER.get(p["place"]) != p["side"] else gc.dfn
         return v
@@ -264,7 +268,7 @@ class Ctx:
 
     def attack(self, att: dict, tgt: dict, shock: bool) -> tuple[int, int]:
         """(dice, F/S) of ``att`` attacking ``tgt`` (7.1-7.4, 9.x, 11.x; specials ignored)."""
-        c = self.card(att)
+        c = self.known(att)
         tc = self.card(tgt)
         n = c.cv
         if self.terrain_class(att) == "hill":
@@ -296,7 +300,7 @@ class Ctx:
         left = len(self.troops(place, self.foe))
         if left <= 2:
             mine_here = [p for p in self.troops(place, self.me)
-                         if (self.card(p) is not None and self.card(p).kind in
+                         if ((pc := self.card(p)) is not None and pc.kind in
                              ("infantry", "cavalry"))]
             if mine_here or OWNER.get(place) == self.me:
                 val *= self.w.last_one if left == 1 else self.w.last_two
@@ -319,7 +323,7 @@ class Ctx:
         h0 = tgt.get("hits", 0) or 0
         gain = q ** h0 * (1.0 - (1.0 - p * (1.0 - q)) ** n)
         score = 100.0 + min(self.w.fire_cap, self.w.fire_gain * gain * self.target_value(tgt))
-        if a["type"] == "shock" and self.card(att).kind == "cavalry":
+        if a["type"] == "shock" and self.known(att).kind == "cavalry":
             score -= 1.0  # blown afterwards (7.31): a small price
         return score
 
@@ -426,6 +430,7 @@ class GreedyBot(Bot):
                ) -> dict:
         if len(legal) == 1:
             return legal[0]
+        assert view is not None, "greedy reads the view to choose between actions"
         ctx = self.context(view, legal)
         phase = view["phase"]
         best: list[dict] = []
@@ -470,7 +475,7 @@ class GreedyBot(Bot):
         if t == "change_formation":
             return self.formation_score(ctx, a)
         if t == "occupy":
-            c = ctx.card(ctx.pieces[a["piece"]])
+            c = ctx.known(ctx.pieces[a["piece"]])
             return 35.0 + self.occupy_bonus(ctx, c, a["terrain"])
         return NEVER  # decoys and anything unknown
 
@@ -548,7 +553,7 @@ class GreedyBot(Bot):
 
     def formation_score(self, ctx: Ctx, a: dict) -> float:
         p = ctx.pieces[a["piece"]]
-        c = ctx.card(p)
+        c = ctx.known(p)
         want = ctx.desired_formation(c, p["place"])
         if a["formation"] != want:
             return NEVER
@@ -571,7 +576,7 @@ class GreedyBot(Bot):
             from_board = False
         else:
             piece = ctx.pieces[a["piece"]]
-            c = ctx.card(piece)
+            c = ctx.known(piece)
             from_board = piece["place"] != RESERVE[me]
         key = ("move", c.num, dest, from_board)
         parts = ctx._memo.get(key)
@@ -604,8 +609,8 @@ class GreedyBot(Bot):
             if c.kind in ("infantry", "cavalry") and ctx.winnable(dest):
                 return WIN, ()
             if c.kind == "general":
-                ours = len(ctx.troops(dest, me))
-                if ours >= 2 and ctx.general(dest, me) is None and ctx.plan(dest) >= 1.0:
+                n_ours = len(ctx.troops(dest, me))
+                if n_ours >= 2 and ctx.general(dest, me) is None and ctx.plan(dest) >= 1.0:
                     return 30.0, ()
                 return NEVER, None
             if not c.troop or not ctx.troops(dest, ctx.foe):

@@ -20,7 +20,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .native import HERE, MODULES, ROOT, builds_dir, ext_suffix, is_complete, source_stamp
+from .native import (
+    BOT_MODULES,
+    BOT_SOURCES,
+    BOTS,
+    HERE,
+    MODULES,
+    ROOT,
+    builds_dir,
+    ext_suffix,
+    is_complete,
+    source_stamp,
+)
 
 
 def build(python: str = sys.executable, quiet: bool = False) -> Path:
@@ -39,20 +50,30 @@ def build(python: str = sys.executable, quiet: bool = False) -> Path:
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "README.md"))
         shutil.copytree(ROOT / "game", work / "game", ignore=shutil.ignore_patterns(
             "__pycache__"))
-        (work / "battles" / "__init__.py").touch()  # mypyc names modules by their package
+        (work / "battles" / "bots").mkdir()
+        for name in BOT_SOURCES:  # the bots compiled with the engine, and what they import
+            shutil.copy2(BOTS / name, work / "battles" / "bots" / name)
+        # mypyc names modules by their package (the real bots/__init__ imports every bot)
+        (work / "battles" / "__init__.py").touch()
+        (work / "battles" / "bots" / "__init__.py").touch()
         (work / "mypy.ini").write_text("[mypy]\n[mypy-game.*]\nignore_errors = True\n")
         run = subprocess.run([python, "-m", "mypyc", "--config-file", "mypy.ini",
-                              *(f"battles/engine/{m}.py" for m in MODULES)],
+                              *(f"battles/engine/{m}.py" for m in MODULES),
+                              *(f"battles/bots/{m}.py" for m in BOT_MODULES)],
                              cwd=work, capture_output=True, text=True)
         if run.returncode:
             raise RuntimeError(f"mypyc failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
         out = Path(tmp) / "out"
         (out / "battles" / "engine").mkdir(parents=True)
+        (out / "battles" / "bots").mkdir()
         for so in work.glob(f"*{ext_suffix()}"):  # mypyc's shared library
             shutil.copy2(so, out / so.name)
         for m in MODULES:
             so = work / "battles" / "engine" / f"{m}{ext_suffix()}"
             shutil.copy2(so, out / "battles" / "engine" / so.name)
+        for m in BOT_MODULES:
+            so = work / "battles" / "bots" / f"{m}{ext_suffix()}"
+            shutil.copy2(so, out / "battles" / "bots" / so.name)
         # Only the extensions are kept: the pure modules come from the sources.
         (out / "STAMP").write_text(stamp + "\n")
         if source_stamp() != stamp:

@@ -35,7 +35,14 @@ ROOT = HERE.parent.parent
 # not compile), position and replay_file (not on the hot path), this module, __init__.
 MODULES = ("board", "cards", "combat", "effects", "engine", "legal", "morale", "moves",
            "phases", "queries", "rolls", "specials", "state", "random_play", "view")
+# Compiled with the engine (one mypyc group): the rollout policy of the search bot. Its
+# sources are part of the stamp; the build's battles/bots directory goes first on that
+# package's __path__ (battles/bots/__init__.py reads ACTIVE).
+BOT_MODULES = ("greedy",)
+BOT_SOURCES = ("base.py", "greedy.py")
+BOTS = ROOT / "battles" / "bots"
 MODES = ("pure", "auto", "compiled")
+ACTIVE: Path | None = None  # the build imported (activate), None for the pure engine
 
 
 def ext_suffix() -> str:
@@ -43,9 +50,10 @@ def ext_suffix() -> str:
 
 
 def source_stamp(package: Path = HERE) -> str:
-    """Hash of the package's sources (names and bytes) and of the extension suffix."""
+    """Hash of the package's sources (names and bytes), of the compiled bots' and of the
+    extension suffix."""
     h = hashlib.sha256(ext_suffix().encode())
-    for path in sorted(package.glob("*.py")):
+    for path in [*sorted(package.glob("*.py")), *(BOTS / name for name in BOT_SOURCES)]:
         h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:20]
 
@@ -57,8 +65,9 @@ def builds_dir() -> Path:
 def is_complete(build: Path) -> bool:
     """Every compiled module is there (a build is written to a scratch directory and renamed
     into place when finished, so a half-built one is never seen under its stamp)."""
-    engine = build / "battles" / "engine"
-    return all((engine / f"{m}{ext_suffix()}").is_file() for m in MODULES)
+    engine, bots = build / "battles" / "engine", build / "battles" / "bots"
+    return all((engine / f"{m}{ext_suffix()}").is_file() for m in MODULES) and \
+        all((bots / f"{m}{ext_suffix()}").is_file() for m in BOT_MODULES)
 
 
 def choose(mode: str, builds: Path, stamp: str) -> Path | None:
@@ -84,6 +93,8 @@ def activate(package_path: list[str]) -> str:
     build = choose(mode, builds_dir(), source_stamp())
     if build is None:
         return "pure"
+    global ACTIVE
+    ACTIVE = build
     package_path.insert(0, str(build / "battles" / "engine"))
     if str(build) not in sys.path:
         sys.path.append(str(build))

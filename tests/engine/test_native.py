@@ -26,6 +26,10 @@ def fake_build(builds: Path, stamp: str) -> Path:
     engine.mkdir(parents=True)
     for m in native.MODULES:
         (engine / f"{m}{native.ext_suffix()}").touch()
+    bots = builds / stamp / "battles" / "bots"
+    bots.mkdir()
+    for m in native.BOT_MODULES:
+        (bots / f"{m}{native.ext_suffix()}").touch()
     return builds / stamp
 
 
@@ -43,7 +47,10 @@ def test_modes_choose_the_build_of_the_current_sources_only(tmp_path):
     assert native.choose("auto", tmp_path, stamp) == build
     assert native.choose("compiled", tmp_path, stamp) == build
     assert native.choose("pure", tmp_path, stamp) is None
-    (build / "battles" / "engine" / f"legal{native.ext_suffix()}").unlink()  # half-built
+    (build / "battles" / "bots" / f"greedy{native.ext_suffix()}").unlink()  # half-built
+    assert native.choose("auto", tmp_path, stamp) is None
+    (build / "battles" / "bots" / f"greedy{native.ext_suffix()}").touch()
+    (build / "battles" / "engine" / f"legal{native.ext_suffix()}").unlink()
     assert native.choose("auto", tmp_path, stamp) is None
 
 
@@ -59,23 +66,37 @@ def test_the_stamp_follows_every_source_byte(tmp_path):
     assert native.source_stamp(copy) != native.source_stamp()
 
 
+def test_the_stamp_follows_the_compiled_bots_sources(tmp_path, monkeypatch):
+    bots = tmp_path / "bots"
+    shutil.copytree(native.BOTS, bots, ignore=shutil.ignore_patterns("__pycache__"))
+    stamp = native.source_stamp()
+    monkeypatch.setattr(native, "BOTS", bots)
+    assert native.source_stamp() == stamp
+    greedy = bots / "greedy.py"
+    greedy.write_bytes(greedy.read_bytes() + b"\n")  # greedy is compiled with the engine
+    assert native.source_stamp() != stamp
+
+
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, **env}, timeout=600)
 
 
 WHICH = ("import battles.engine as e, battles.engine.legal as l, battles.engine.dice as d;"
-         "print(e.BUILD, l.__file__, d.__file__)")
+         "import battles.bots.greedy as g, battles.bots.search as s;"
+         "print(e.BUILD, l.__file__, d.__file__, g.__file__, s.__file__)")
 
 
 def test_without_a_build_every_mode_but_compiled_imports_the_sources(tmp_path):
     for mode in ("", "pure", "auto"):
         run = run_python(WHICH, EAGLES_ENGINE=mode, EAGLES_ENGINE_BUILD=str(tmp_path))
         assert run.returncode == 0, run.stderr
-        build, legal, dice = run.stdout.split()
+        build, legal, dice, greedy, search = run.stdout.split()
         assert build == "pure"
         assert legal == str(native.HERE / "legal.py")
         assert dice == str(native.HERE / "dice.py")
+        assert greedy == str(native.BOTS / "greedy.py")
+        assert search == str(native.BOTS / "search.py")
     run = run_python(WHICH, EAGLES_ENGINE="compiled", EAGLES_ENGINE_BUILD=str(tmp_path))
     assert run.returncode != 0
     assert "EAGLES_ENGINE=compiled but no build" in run.stderr
@@ -89,14 +110,17 @@ BUILT = native.is_complete(native.builds_dir() / native.source_stamp())
 def test_the_compiled_build_replays_the_golden_digests():
     run = run_python(WHICH, EAGLES_ENGINE="compiled")
     assert run.returncode == 0, run.stderr
-    build, legal, dice = run.stdout.split()
+    build, legal, dice, greedy, search = run.stdout.split()
     assert build == "compiled"
     assert legal.startswith(str(native.builds_dir())) and legal.endswith(native.ext_suffix())
     assert dice == str(native.HERE / "dice.py")  # not compiled: from the sources
+    # greedy (the search's rollout policy) is compiled with the engine; search is not
+    assert greedy.startswith(str(native.builds_dir())) and greedy.endswith(native.ext_suffix())
+    assert search == str(native.BOTS / "search.py")
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                             "tests/engine/test_golden_replays.py",
                             "tests/engine/test_native.py::test_piece_copy_keeps_every_field",
-                            "tests/test_bots.py"], cwd=ROOT,
+                            "tests/test_bots.py", "tests/test_greedy_identity.py"], cwd=ROOT,
                            capture_output=True, text=True, timeout=900,
                            env={**os.environ, "EAGLES_ENGINE": "compiled"})
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-3000:]
