@@ -209,6 +209,46 @@ def test_width_one_plays_exactly_as_greedy():
     assert ours == greedy and bots["french"].stats["searched"] == 0
 
 
+def test_a_search_that_never_overrules_plays_greedys_battle():
+    """The samples are seeded from the rng's state without drawing from it: a search whose
+    test no challenger can pass (it does search: width 3) breaks every tie as greedy does and
+    plays greedy's battle move for move."""
+    from battles.bots.greedy import GreedyBot
+
+    bot = small()
+    bot.confidence = 1e9
+    _, ours = play("wavre", "same", {"french": bot, "allied": RandomBot()}, turn_cap=8)
+    _, greedy = play("wavre", "same", {"french": GreedyBot(CARDS), "allied": RandomBot()},
+                     turn_cap=8)
+    assert bot.stats["searched"] > 0 and bot.stats["rollouts"] > 0
+    assert ours == greedy
+    # one searched decision draws from the rng exactly what greedy's choice draws
+    v, legal = _a_searched_decision()
+    ours_rng, greedy_rng = random.Random("rng"), random.Random("rng")
+    searched = bot.stats["searched"]
+    bot.choose(v, legal, ours_rng)
+    GreedyBot(CARDS).choose(v, legal, greedy_rng)
+    assert bot.stats["searched"] == searched + 1
+    assert ours_rng.getstate() == greedy_rng.getstate()
+
+
+def _a_searched_decision() -> tuple[dict, list]:
+    st = new_battle("wavre", "same", settings={"turn_cap": 8}, cards=CARDS)
+    dice = SeededDice("same")
+    greedy_rng = random.Random(0)
+    from battles.bots.greedy import GreedyBot
+
+    g = GreedyBot(CARDS)
+    while True:
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        v = view(st, side)
+        if side == "french" and v["phase"] in SearchBot.phases and \
+                len(small().candidates(v, legal)) > 1:
+            return v, legal
+        apply(st, g.choose(v, legal, greedy_rng), dice, check=False)
+
+
 def _plus(xs: list, ds: list) -> list:
     return [x + d for x, d in zip(xs, ds, strict=True)]
 

@@ -177,7 +177,12 @@ class SearchBot(Bot):
         self.stats["searched"] += 1
         me = SIDES.index(view["viewer"])
         det = Determiniser(view, legal, self.cards)
-        base = rng.getrandbits(64)
+        # the samples' seed: the rng's state (not advanced: the rng breaks greedy's ties only,
+        # so a search that never overrules greedy plays greedy's very battle; session 6) and
+        # the decision's public coordinates (the same for a fresh bot or a used one). A string:
+        # hash() of a tuple of ints is the same in every process, of a str it is not
+        base = f"{hash(rng.getstate()[1])}:{view['turn']}:{view['phase']}:{view['step']}:" \
+            f"{len(legal)}"
         values: list[list[float | None]] = [[] for _ in cands]
         dropped: set[int] = set()
         start = self.clock()
