@@ -193,13 +193,28 @@ def summarise(results: list[dict], head: dict) -> dict:
                      for r in paired)
         worse = sum(r["winner"] != r["side"] and r["greedy_winner"] == r["side"]
                     for r in paired)
+        # a search that never overruled greedy played greedy's battle (since session 6):
+        # the discordant battles split by whether it overruled
+        ruled = [r for r in paired if overrules(r)]
         head = {**head, "paired": {"games": len(paired), "greedy_wins": gw,
                                    "bot_won_greedy_lost": better,
-                                   "bot_lost_greedy_won": worse}}
+                                   "bot_lost_greedy_won": worse,
+                                   "overruled_games": len(ruled),
+                                   "overruled_better": sum(
+                                       r["winner"] == r["side"] != r["greedy_winner"]
+                                       for r in ruled),
+                                   "overruled_worse": sum(
+                                       r["greedy_winner"] == r["side"] != r["winner"]
+                                       for r in ruled)}}
     return {**head, "stats": stats, "games": len(results), "wins": k,
             "rate": k / max(1, len(results)), "ci95": [lo, hi], "cells": rows,
             "decision_seconds": {"all": spread(times), "searched": spread(searched),
                                  "timed_games": sum(1 for r in results if "times" in r)}}
+
+
+def overrules(result: dict) -> int:
+    """How many times the search overruled greedy's choice in one battle."""
+    return sum(n for key, n in result.get("stats", {}).items() if key.startswith("overruled"))
 
 
 def report(summary: dict) -> None:
@@ -222,6 +237,10 @@ def report(summary: dict) -> None:
         print(f"paired: greedy in the same seat won {pr['greedy_wins']}/{pr['games']}; "
               f"{summary['bot']} won where greedy lost {pr['bot_won_greedy_lost']}, lost "
               f"where greedy won {pr['bot_lost_greedy_won']}")
+        if "overruled_games" in pr:
+            print(f"paired, the {pr['overruled_games']} battles where {summary['bot']} "
+                  f"overruled greedy: won where greedy lost {pr['overruled_better']}, lost "
+                  f"where greedy won {pr['overruled_worse']}")
     print(f"search counters: {summary['stats']}")
     if summary.get("wall_seconds") is not None:
         print(f"wall {summary['wall_seconds']:.0f} s")
