@@ -11,7 +11,7 @@ import random
 import pytest
 
 from battles import services, tasks
-from battles.bots import BOTS, RandomBot, get_bot
+from battles.bots import BOTS, GreedyBot, RandomBot, get_bot
 from battles.bots.determinise import Determiniser
 from battles.bots.search import LEVELS, EasySearchBot, HardSearchBot, SearchBot, evaluate
 from battles.engine import (
@@ -200,8 +200,6 @@ def test_a_battle_against_search_through_the_computers_task(user, sent, monkeypa
 def test_width_one_plays_exactly_as_greedy():
     """Greedy's first choice is the search's first candidate, ties broken by the same draw:
     without challengers the search bot is greedy, move for move."""
-    from battles.bots.greedy import GreedyBot
-
     bots = {"french": small(width=1), "allied": RandomBot()}
     _, ours = play("wavre", "same", bots, turn_cap=8)
     _, greedy = play("wavre", "same", {"french": GreedyBot(CARDS), "allied": RandomBot()},
@@ -213,8 +211,6 @@ def test_a_search_that_never_overrules_plays_greedys_battle():
     """The samples are seeded from the rng's state without drawing from it: a search whose
     test no challenger can pass (it does search: width 3) breaks every tie as greedy does and
     plays greedy's battle move for move."""
-    from battles.bots.greedy import GreedyBot
-
     bot = small()
     bot.confidence = 1e9
     _, ours = play("wavre", "same", {"french": bot, "allied": RandomBot()}, turn_cap=8)
@@ -236,8 +232,6 @@ def _a_searched_decision() -> tuple[dict, list]:
     st = new_battle("wavre", "same", settings={"turn_cap": 8}, cards=CARDS)
     dice = SeededDice("same")
     greedy_rng = random.Random(0)
-    from battles.bots.greedy import GreedyBot
-
     g = GreedyBot(CARDS)
     while True:
         side = SIDES[st.priority]
