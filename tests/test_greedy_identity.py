@@ -7,7 +7,11 @@ rollouts changes them. A changed digest is a changed bot, not a test to re-pin l
 
 The search's digests were re-pinned once, in issue 14 session 6 (27d0813), for one intended
 change: its samples' seed is taken from the rng's state instead of drawn from the rng (so
-its later tie-breaks are greedy's). Greedy's digest is unchanged since abe2e08."""
+its later tie-breaks are greedy's). Greedy's digest is unchanged since abe2e08.
+
+Since issue 14 session 7 the search also searches deployment by default: the four digests of
+session 6 still hold for the phases it searched then (``COMBAT_PHASES``), and two new ones pin
+the default (deployment searched too)."""
 
 from __future__ import annotations
 
@@ -54,17 +58,35 @@ def test_greedy_against_greedy_is_unchanged():
     assert h.hexdigest() == GREEDY_DIGEST
 
 
-@pytest.mark.parametrize(("battle", "side", "horizon", "seed"), [
-    ("quatre-bras", "french", 200, "s2"), ("quatre-bras", "allied", 200, "s1"),
-    ("wavre", "allied", 200, "s1"), ("waterloo", "french", 2, "s1")])
-def test_search_against_greedy_is_unchanged(battle, side, horizon, seed):
+COMBAT_PHASES = ("morale", "combat", "reinforce")  # the phases searched until session 7
+
+
+def search_digest(battle: str, side: str, horizon: int, seed: str,
+                  phases: tuple[str, ...]) -> str:
     h = hashlib.sha256()
     s = SearchBot(CARDS, samples=4, width=2, horizon=horizon, max_ms=None)
+    s.phases = phases
     bots: dict[str, Bot] = {"french": GreedyBot(CARDS), "allied": GreedyBot(CARDS)}
     bots[side] = s
     digest(battle, seed, bots, h)
     h.update(json.dumps(s.stats, sort_keys=True).encode())
-    assert h.hexdigest() == SEARCH_DIGESTS[battle, side, horizon, seed]
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize(("battle", "side", "horizon", "seed"), [
+    ("quatre-bras", "french", 200, "s2"), ("quatre-bras", "allied", 200, "s1"),
+    ("wavre", "allied", 200, "s1"), ("waterloo", "french", 2, "s1")])
+def test_search_against_greedy_is_unchanged(battle, side, horizon, seed):
+    assert search_digest(battle, side, horizon, seed, COMBAT_PHASES) == \
+        SEARCH_DIGESTS[battle, side, horizon, seed]
+
+
+@pytest.mark.parametrize(("battle", "side", "seed"), [
+    ("quatre-bras", "french", "s2"), ("wavre", "allied", "s1")])
+def test_search_with_its_deployment_against_greedy_is_unchanged(battle, side, seed):
+    assert "deploy" in SearchBot.phases
+    assert search_digest(battle, side, 200, seed, SearchBot.phases) == \
+        DEPLOYMENT_DIGESTS[battle, side, seed]
 
 
 GREEDY_DIGEST = "7a4d1d8252b4d30371f35ad4770be36bf0f5f2dfa4dbb8b4bc206268bcaa479c"
@@ -77,6 +99,12 @@ SEARCH_DIGESTS: dict[tuple[str, str, int, str], str] = {
         "ca288f4b59ff6417dfe3f33b4b46ce83d94262d8eac5d43c36a1c58b653bc0de",
     ("waterloo", "french", 2, "s1"):
         "319b78ce5b6d41a82157b2650455c92c2ae1209061727e909dc7738e197f61f4",
+}
+DEPLOYMENT_DIGESTS: dict[tuple[str, str, str], str] = {
+    ("quatre-bras", "french", "s2"):
+        "714a5d5a3fa82e4ea15c0dccedcee04e97fcb001ab8eee3c1ccc09c086a7c448",
+    ("wavre", "allied", "s1"):
+        "deac26fd2308fd182457b7e5c578be07bee62fb71fbea164b75da10ab748e04d",
 }
 
 

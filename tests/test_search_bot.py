@@ -335,3 +335,22 @@ def test_a_sample_that_runs_past_the_deadline_is_dropped_whole():
     for values in seen:  # every candidate has a value for the same samples, and fewer than 6
         assert len({len(v) for v in values}) == 1
         assert len(values[0]) < 6
+
+
+def test_the_normal_level_searches_deployment_and_easy_does_not():
+    """Since issue 14 session 7 the normal and hard levels search deployment (rollouts to the
+    battle's end judge a placement); the easy level's one-side-turn rollouts cannot, so it
+    deploys as greedy does."""
+    assert "deploy" in SearchBot.phases and "deploy" in HardSearchBot.phases
+    assert "deploy" not in EasySearchBot.phases
+    st = new_battle("quatre-bras", "deploy", cards=CARDS)
+    side = SIDES[st.priority]
+    v, legal = view(st, side), legal_actions(st, side)
+    assert v["phase"] == "deploy" and len(legal) > 1
+    bot = small(horizon=200)
+    a = bot.choose(v, legal, random.Random(1))
+    assert a in legal and bot.stats["searched"] == 1 and bot.stats["rollouts"] > 0
+    easy = EasySearchBot(CARDS, max_ms=None)
+    rng, greedy_rng = random.Random(2), random.Random(2)
+    assert easy.choose(v, legal, rng) == GreedyBot(CARDS).choose(v, legal, greedy_rng)
+    assert easy.stats["searched"] == 0
