@@ -337,6 +337,37 @@ def test_a_sample_that_runs_past_the_deadline_is_dropped_whole():
         assert len(values[0]) < 6
 
 
+def test_a_decision_ends_within_its_cap():
+    """The cap counts from the moment the decision begins (the candidates and the samples'
+    set-up too) and keeps MARGIN_MS back for what follows the last look at the clock. A fake
+    clock: 1 ms of "CPU" per look."""
+    st = new_battle("waterloo", "within", settings={"turn_cap": 10}, cards=CARDS)
+    dice = SeededDice("within")
+    rng = random.Random(3)
+    looks = iter(range(10**9))
+    now = {"ms": 0}
+
+    def clock() -> float:
+        now["ms"] = next(looks)
+        return now["ms"] / 1000.0
+
+    bot = small(samples=50, horizon=200, max_ms=40.0)
+    bot.clock = clock
+    longest = 0
+    while bot.stats.get("late", 0) < 3 and st.outcome is None:
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        if side == "allied":
+            before = now["ms"]
+            a = bot.choose(view(st, side), legal, rng)
+            longest = max(longest, now["ms"] - before)
+        else:
+            a = RandomBot().choose(None, legal, rng)
+        apply(st, a, dice, check=False)
+    assert bot.stats.get("late", 0) == 3
+    assert 35 <= longest <= 40
+
+
 def test_the_normal_level_searches_deployment_and_easy_does_not():
     """Since issue 14 session 7 the normal and hard levels search deployment (rollouts to the
     battle's end judge a placement); the easy level's one-side-turn rollouts cannot, so it
