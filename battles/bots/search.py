@@ -114,8 +114,8 @@ class SearchBot(Bot):
     evaluation = "threats"  # a key of evaluation.EVALUATIONS
     clock = staticmethod(time.process_time)  # CPU seconds of this process (tests fake it)
     # phases searched; elsewhere greedy's choice is played at once. Deployment too since
-    # session 7: the samples know least there (the enemy's whole Muster is hidden), but
-    # with rollouts to the battle's end its choices proved better than greedy's (README)
+    # session 7: the samples know least there (the enemy's whole Muster is hidden), but with
+    # rollouts to the battle's end searching it measured better in a screen (README)
     phases: tuple[str, ...] = ("deploy", "morale", "combat", "reinforce")
 
     def __init__(self, cards: CardTable | Iterable[Mapping[str, Any]], *,
