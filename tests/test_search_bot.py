@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import threading
+import time
 
 import pytest
 
@@ -385,3 +387,32 @@ def test_the_normal_level_searches_deployment_and_easy_does_not():
     rng, greedy_rng = random.Random(2), random.Random(2)
     assert easy.choose(v, legal, rng) == GreedyBot(CARDS).choose(v, legal, greedy_rng)
     assert easy.stats["searched"] == 0
+
+
+def test_the_cap_counts_the_cpu_of_the_deciding_thread_only():
+    """The worker plays computer moves in a thread pool (Procfile: ``--pool threads``): a
+    search busy in another thread must not eat this decision's budget. With the process's
+    CPU time as the clock, a thread spinning beside it halves the decision's own CPU."""
+    st = new_battle("quatre-bras", "threads", cards=CARDS)
+    side = SIDES[st.priority]
+    v, legal = view(st, side), legal_actions(st, side)
+    bot = small(samples=10**6, horizon=200, max_ms=400.0)
+    bot.min_samples = None  # no racing: the decision spends its whole budget
+    stop = threading.Event()
+
+    def spin() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        before = time.thread_time()
+        assert bot.choose(v, legal, random.Random(4)) in legal
+        used = time.thread_time() - before
+    finally:
+        stop.set()
+        spinner.join()
+    assert bot.stats["samples"] > 2
+    assert 0.3 <= used <= 0.4

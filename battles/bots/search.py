@@ -112,7 +112,10 @@ class SearchBot(Bot):
     keyed_dice = True  # rollouts draw each action's dice from its own stream (keyed_dice)
     prune = True  # see candidates()
     evaluation = "threats"  # a key of evaluation.EVALUATIONS
-    clock = staticmethod(time.process_time)  # CPU seconds of this process (tests fake it)
+    # CPU seconds of the deciding thread (tests fake it): the worker plays computer moves in a
+    # thread pool (Procfile: --pool threads), where the process's CPU time would charge the
+    # searches of the other threads to this decision's budget
+    clock = staticmethod(time.thread_time)
     # phases searched; elsewhere greedy's choice is played at once. Deployment too since
     # session 7: the samples know least there (the enemy's whole Muster is hidden), but with
     # rollouts to the battle's end searching it measured better in a screen (README)
@@ -194,7 +197,7 @@ class SearchBot(Bot):
         deadline = None if self.max_ms is None else \
             start + max(0.0, self.max_ms - MARGIN_MS) / 1000.0
         for i in range(self.samples):
-            # the cap is CPU time of this process (one core), so a busy machine slows the
+            # the cap is CPU time of this thread (one core), so a busy machine slows the
             # answer but does not weaken it; no sample is begun that would (at the mean cost
             # so far) end past the cap, and one that runs past it anyway is dropped whole
             # (every candidate's value of a sample, or none: the test is paired)
