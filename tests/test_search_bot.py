@@ -416,3 +416,42 @@ def test_the_cap_counts_the_cpu_of_the_deciding_thread_only():
         spinner.join()
     assert bot.stats["samples"] > 2
     assert 0.3 <= used <= 0.4
+
+
+def test_a_wide_search_narrows_when_its_candidates_do_not_fit_the_cap():
+    """With more than ``narrow_to`` candidates, a first sample that shows ``min_samples`` of
+    every candidate would not fit in ``max_ms`` (long rollouts) stops the candidates past
+    ``narrow_to`` there: the rest of the time goes to greedy's choice and its nearest
+    challengers (if a next sample still fits at the first one's cost). A fake clock: 1 ms
+    of "CPU" per look."""
+    st = new_battle("waterloo", "narrow", settings={"turn_cap": 10}, cards=CARDS)
+    dice = SeededDice("narrow")
+    rng = random.Random(5)
+    looks = iter(range(10**9))
+    bot = small(samples=12, width=8, horizon=2, max_ms=300.0)
+    bot.clock = lambda: next(looks) / 1000.0
+    narrowed: list[list[list]] = []
+    wide: list[list[list]] = []
+    pick = bot.pick
+
+    def seen(values: list) -> int:
+        (narrowed if bot.stats.get("narrowed", 0) > len(narrowed) else wide).append(
+            [list(v) for v in values])
+        return pick(values)
+
+    bot.pick = seen
+    while (len(narrowed) < 2 or not any(len(v) > 3 for v in wide)) and st.outcome is None:
+        side = SIDES[st.priority]
+        legal = legal_actions(st, side)
+        a = bot.choose(view(st, side), legal, rng) if side == "allied" else \
+            RandomBot().choose(None, legal, rng)
+        assert a in legal
+        apply(st, a, dice, check=False)
+    assert len(narrowed) >= 2
+    for values in narrowed:
+        assert len(values) > bot.narrow_to
+        for v in values[bot.narrow_to:]:  # one sample, then stopped
+            assert sum(x is not None for x in v) == 1
+    # where every candidate fits, none is stopped before racing may stop it
+    assert any(len(v) > 3 and all(sum(x is not None for x in c) >= 2 for c in v)
+               for v in wide)

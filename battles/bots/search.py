@@ -99,6 +99,9 @@ class SearchBot(Bot):
     samples = 12  # at most; racing (min_samples) stops early when greedy's choice is clear
     min_samples: int | None = 4
     width = 3
+    # under the cap, the candidates kept when the first sample shows that min_samples of
+    # every candidate would not fit (see choose())
+    narrow_to = 3
     horizon = 200  # side-turns: in effect to the battle's end (its turn cap comes first)
     max_ms: float | None = 1000.0  # CPU milliseconds per decision
     # greedy's own choice keeps this edge: the search overrules it only on a clear difference
@@ -220,6 +223,12 @@ class SearchBot(Bot):
                     del vs[i:]
                 self.stats["late"] = self.stats.get("late", 0) + 1
                 break
+            if i == 0 and deadline is not None and len(cands) > self.narrow_to and \
+                    start + (self.clock() - start) * (self.min_samples or 1) > deadline:
+                # too little time for this many candidates (long rollouts): the first
+                # narrow_to go on, the others stop here, as if hopeless
+                dropped.update(range(self.narrow_to, len(cands)))
+                self.stats["narrowed"] = self.stats.get("narrowed", 0) + 1
             if self.min_samples is not None and i + 1 >= self.min_samples:
                 # racing: a challenger that cannot plausibly beat greedy's choice stops
                 # drawing samples; with none left the decision is made
