@@ -15,13 +15,20 @@ $(VENV)/.test: $(VENV)/.base pyproject.toml
 	$(PY) -m pip install -q '.[test]'
 	@touch $@
 
+$(VENV)/.engine: $(VENV)/.base pyproject.toml
+	$(PY) -m pip install -q '.[engine]'
+	@touch $@
+
 install: $(VENV)/.base
 
 install-test: $(VENV)/.test
 
 # The local demo runs with DEBUG on (and so needs no SECRET_KEY); a deployment never uses it.
+# The computer opponent thinks on the compiled engine when it could be built (its strength is
+# measured there: battles/bots/README.md), else on the pure one.
 run: export DEBUG ?= 1
-run: install
+run: export EAGLES_ENGINE ?= auto
+run: install engine
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_catalogue
 	$(PY) manage.py create_demo_user
@@ -30,7 +37,7 @@ run: install
 # The mypyc-compiled engine (battles/engine/native.py): built into var/engine-mypyc/<hash of
 # the sources>, only when the sources changed; used only with EAGLES_ENGINE=compiled|auto.
 # Optional: without mypy or a C compiler the pure engine is used.
-engine: install-test
+engine: $(VENV)/.engine
 	EAGLES_ENGINE=pure $(PY) -m battles.engine.build --optional
 
 test: install-test engine

@@ -15,6 +15,8 @@ import pytest
 from celery import Celery
 from django.conf import settings
 
+from battles.engine import native
+
 pytestmark = pytest.mark.worker
 
 
@@ -27,7 +29,10 @@ def _free_port() -> int:
 def test_serve_starts_web_and_worker_and_ctrl_c_stops_both(tmp_path):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(EAGLES_VAR_DIR=str(tmp_path), SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    # as `make run` does: the compiled engine if there is a build of these sources
+    env.update(EAGLES_VAR_DIR=str(tmp_path), SQLITE_PATH=str(tmp_path / "db.sqlite3"),
+               EAGLES_ENGINE="auto")
+    build = native.choose("auto", native.builds_dir(), native.source_stamp())
     root = Path(settings.BASE_DIR)
     proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)],
                             cwd=root, env=env, stdout=subprocess.PIPE,
@@ -58,6 +63,8 @@ def test_serve_starts_web_and_worker_and_ctrl_c_stops_both(tmp_path):
             proc.kill()
     output = "".join(lines)
     assert f"running at http://127.0.0.1:{port}/" in output
+    engine = "pure" if build is None else "compiled"
+    assert f"(SQLite, Celery on filesystem broker, {engine} battle engine)" in output
     assert "Stopped the web server and the worker." in output
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)

@@ -108,6 +108,14 @@ class Child:
             self.proc.wait(timeout=5)
 
 
+def engine_build() -> str:
+    """'compiled' or 'pure': the engine this process (and so the worker, started with the same
+    environment and sources) plays on (EAGLES_ENGINE, battles/engine/native.py)."""
+    from battles.engine import BUILD
+
+    return BUILD
+
+
 class Command(BaseCommand):
     help = ("Start the web server (daphne, ASGI) and a Celery worker (with beat); restart "
             "either if it dies; Ctrl-C stops both.")
@@ -150,7 +158,7 @@ class Command(BaseCommand):
             broker = "Redis" if settings.REDIS_URL else "filesystem broker"
             self.stdout.write(self.style.SUCCESS(
                 f"Eagles Online is running at http://{host}:{port}/  ({backend}, Celery on "
-                f"{broker}). Press Ctrl-C to stop."))
+                f"{broker}, {engine_build()} battle engine). Press Ctrl-C to stop."))
             while True:
                 for child in children:
                     child.reap(out)
