@@ -662,44 +662,66 @@ def _undo_locked(battle: Battle, side: str, seq: int) -> int:
 def bot_move(battle_id: int, seq: int) -> int:
     """The computer plays from ``seq`` until a human has priority or the battle ends; returns
     the number of actions applied. Idempotent: does nothing (0) unless the battle is still at
-    ``seq`` with the computer to move, so a repeated or late task changes nothing."""
+    ``seq`` with the computer to move, so a repeated or late task changes nothing.
+
+    The computer thinks outside any transaction (a search takes up to its CPU budget per
+    decision, seconds per turn): on SQLite (BEGIN IMMEDIATE) a transaction would hold the
+    whole database's write lock meanwhile, on PostgreSQL the battle's row, blocking the
+    player's resignation and the clock. Its actions are then recorded in one short
+    transaction, only if the battle has not moved on while it thought."""
+    battle = Battle.objects.filter(pk=battle_id).first()
+    if not _computer_to_move(battle, seq):
+        return 0
+    me = computer_side(battle)
+    state = from_json(battle.state, setup.engine_cards(battle))
+    moves, stuck = _computer_turn(battle, state, me)
     with transaction.atomic():
         battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
-        if battle is None or battle.status != Status.ACTIVE or battle.seq != seq or \
-                battle.paused_at is not None:  # paused: the resume asks again
-            return 0
-        me = computer_side(battle)
-        if me is None or priority(battle) != me:
-            return 0
-        state = from_json(battle.state, setup.engine_cards(battle))
-        bot = get_bot(battle.bot, setup.bot_cards(battle))
-        moves: list[tuple[str, dict, list]] = []
-        stuck = False
-        while state.outcome is None and SIDES[state.priority] == me:
-            if len(moves) >= BOT_MAX_ACTIONS:
-                log.error("battle %s: the computer made %d actions without handing over",
-                          battle.pk, len(moves))
-                stuck = True  # not asked again: a loop of tasks would never end either
-                break
-            n = battle.seq + len(moves) + 1
-            legal = legal_actions(state, me)
-            ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
-            if len(moves) >= BOT_PATIENCE and ending:
-                action = ending[0]
-            else:
-                # The bot sees what its side may see, nothing more (as in battles.simulate).
-                seen = view(state, me) if bot.needs_view else None
-                action = bot.choose(seen, legal, bot_rng(battle.seed, n))
-            if action not in legal:
-                raise RuntimeError(f"bot {battle.bot} chose an illegal action {action!r}")
-            events = apply(state, action, dice_for(battle.seed, n), check=False)
-            moves.append((me, action, events))
+        if not _computer_to_move(battle, seq):
+            return 0  # resigned, paused or played meanwhile: what it chose is dropped
         auto = 0
         if moves and not stuck:
             auto = autoplay.extend(battle, state, moves)  # the human's auto-pass, forced moves
         if moves:
             _record(battle, state, moves, ask_computer=not stuck, auto=auto)
         return len(moves)
+
+
+def _computer_to_move(battle: Battle | None, seq: int) -> bool:
+    """The battle is active, unpaused (the resume asks again), still at ``seq`` and the
+    computer's side has priority."""
+    if battle is None or battle.status != Status.ACTIVE or battle.seq != seq or \
+            battle.paused_at is not None:
+        return False
+    me = computer_side(battle)
+    return me is not None and priority(battle) == me
+
+
+def _computer_turn(battle: Battle, state: State, me: str
+                   ) -> tuple[list[tuple[str, dict, list]], bool]:
+    """The computer's actions from ``state`` (applied to it) until the other side has
+    priority or the battle ends, and whether it got stuck (BOT_MAX_ACTIONS)."""
+    bot = get_bot(battle.bot, setup.bot_cards(battle))
+    moves: list[tuple[str, dict, list]] = []
+    while state.outcome is None and SIDES[state.priority] == me:
+        if len(moves) >= BOT_MAX_ACTIONS:
+            log.error("battle %s: the computer made %d actions without handing over",
+                      battle.pk, len(moves))
+            return moves, True  # not asked again: a loop of tasks would never end either
+        n = battle.seq + len(moves) + 1
+        legal = legal_actions(state, me)
+        ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
+        if len(moves) >= BOT_PATIENCE and ending:
+            action = ending[0]
+        else:
+            # The bot sees what its side may see, nothing more (as in battles.simulate).
+            seen = view(state, me) if bot.needs_view else None
+            action = bot.choose(seen, legal, bot_rng(battle.seed, n))
+        if action not in legal:
+            raise RuntimeError(f"bot {battle.bot} chose an illegal action {action!r}")
+        events = apply(state, action, dice_for(battle.seed, n), check=False)
+        moves.append((me, action, events))
+    return moves, False
 
 
 def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[int, int]]:

@@ -243,6 +243,43 @@ def test_the_computer_sees_only_its_view_and_legal_actions(user, sent, monkeypat
             assert p["side"] == "allied" or p["face_up"] or "card" not in p
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_computer_thinks_outside_any_transaction(user, sent, monkeypatch):
+    """A search thinks for up to its CPU budget per decision: inside a transaction it would
+    hold SQLite's write lock (BEGIN IMMEDIATE) or PostgreSQL's battle row all that time."""
+    inside: list[bool] = []
+
+    class Spy(Bot):
+        def choose(self, view, legal, rng):
+            inside.append(connection.in_atomic_block)
+            return legal[0]
+
+    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Spy())
+    b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
+    assert tasks.bot_move(b.pk, 0) >= 1
+    assert inside and not any(inside)
+    b.refresh_from_db()
+    assert b.seq >= 1 and services.priority(b) == "french"
+
+
+def test_a_resignation_while_the_computer_thinks_drops_its_move(user, sent, monkeypatch):
+    """The player resigns while the computer thinks (its choices are made outside the
+    transaction): the resignation stands and the computer's actions are not recorded."""
+
+    class Resigner(Bot):
+        def choose(self, view, legal, rng):
+            if Battle.objects.get(pk=b.pk).status == Status.ACTIVE:
+                services.resign(b.pk, user)
+            return legal[0]
+
+    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Resigner())
+    b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
+    assert tasks.bot_move(b.pk, 0) == 0
+    b.refresh_from_db()
+    assert b.status != Status.ACTIVE and b.outcome["reason"] == "resigned"
+    assert not BattleAction.objects.filter(battle=b, side="allied").exists()
+
+
 def test_a_computer_that_would_shuttle_for_ever_still_hands_over(user, sent, monkeypatch):
     """Always the first legal action loops (Reserve <-> Position); past BOT_PATIENCE actions
     in one go the computer only ends phases, so the battle goes on."""
