@@ -502,38 +502,56 @@ def end_if_out_of_time(campaign: Campaign) -> Conflict | None:
 def bot_move(campaign_id: int, seq: int) -> int:
     """The computer decides from ``seq`` until a person must act or the campaign ends;
     returns the number of actions applied. Idempotent: does nothing (0) unless the campaign
-    is still at ``seq`` with the computer to move."""
+    is still at ``seq`` with the computer to move.
+
+    As in ``battles.services.bot_move``, the computer thinks outside any transaction (its
+    battle decisions are searched, up to a CPU budget each) and its actions are recorded in
+    one short transaction, only if the campaign has not moved on meanwhile."""
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if not _computer_to_move(campaign, seq):
+        return 0
+    table = cards_of(campaign)
+    c = from_json(campaign.state, table)
+    moves, stuck = _computer_turn(campaign, c, table)
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
-        if campaign is None or campaign.status != Status.ACTIVE or campaign.seq != seq:
-            return 0
-        me = campaign.computer_side()
-        if me is None or campaign.to_move != me:
-            return 0
-        table = cards_of(campaign)
-        c = from_json(campaign.state, table)
-        bot = CampaignBot(campaign.bot, table)
-        moves: list[tuple[str, dict, list]] = []
-        stuck = False
-        while (turn := to_move(c)) is not None and turn["side"] == me:
-            if len(moves) >= BOT_MAX_ACTIONS:
-                log.error("campaign %s: the computer made %d actions without handing over",
-                          campaign.pk, len(moves))
-                stuck = True
-                break
-            n = campaign.seq + len(moves) + 1
-            legal = legal_actions(c, me)
-            ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
-            if len(moves) >= BOT_PATIENCE and ending:
-                action = ending[0]
-            else:  # the bot sees what its side may see, nothing more
-                seen = view(c, me) if bot.needs_view else None
-                action = bot.choose(seen, legal, bot_rng(campaign.seed, n))
-            events = apply(c, action, dice_for(campaign.seed, n))
-            moves.append((me, _plain(action), _plain(events)))
+        if not _computer_to_move(campaign, seq):
+            return 0  # resigned or played meanwhile: what it chose is dropped
         if moves:
             _record(campaign, c, moves, ask_computer=not stuck)
         return len(moves)
+
+
+def _computer_to_move(campaign: Campaign | None, seq: int) -> bool:
+    if campaign is None or campaign.status != Status.ACTIVE or campaign.seq != seq:
+        return False
+    me = campaign.computer_side()
+    return me is not None and campaign.to_move == me
+
+
+def _computer_turn(campaign: Campaign, c: CoreCampaign, table
+                   ) -> tuple[list[tuple[str, dict, list]], bool]:
+    """The computer's actions from ``c`` (applied to it) until a person must act or the
+    campaign ends, and whether it got stuck (BOT_MAX_ACTIONS)."""
+    me = campaign.computer_side()
+    bot = CampaignBot(campaign.bot, table)
+    moves: list[tuple[str, dict, list]] = []
+    while (turn := to_move(c)) is not None and turn["side"] == me:
+        if len(moves) >= BOT_MAX_ACTIONS:
+            log.error("campaign %s: the computer made %d actions without handing over",
+                      campaign.pk, len(moves))
+            return moves, True
+        n = campaign.seq + len(moves) + 1
+        legal = legal_actions(c, me)
+        ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
+        if len(moves) >= BOT_PATIENCE and ending:
+            action = ending[0]
+        else:  # the bot sees what its side may see, nothing more
+            seen = view(c, me) if bot.needs_view else None
+            action = bot.choose(seen, legal, bot_rng(campaign.seed, n))
+        events = apply(c, action, dice_for(campaign.seed, n))
+        moves.append((me, _plain(action), _plain(events)))
+    return moves, False
 
 
 def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[int, int]]:

@@ -112,6 +112,26 @@ def drive(c: Campaign, users: dict, capture, *, limit=3000, check=None) -> int:
     return steps
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_computer_thinks_outside_any_transaction(user, small, sent, monkeypatch):
+    """Its battle decisions are searched (up to a CPU budget each): inside a transaction they
+    would hold SQLite's write lock or the campaign's row all that time."""
+    inside: list[bool] = []
+
+    class Spy(services.CampaignBot):
+        def choose(self, view, legal, rng):
+            inside.append(connection.in_atomic_block)
+            return super().choose(view, legal, rng)
+
+    monkeypatch.setattr(services, "CampaignBot", Spy)
+    c = services.create_campaign(user, "allied", bot="random", settings={"turn_cap": 2})
+    assert c.to_move == "french"
+    assert tasks.bot_move(c.pk, 0) >= 1
+    assert inside and not any(inside)
+    c.refresh_from_db()
+    assert c.seq >= 1 and c.to_move == "allied"
+
+
 def test_against_the_computer_through_the_worker_path(user, small, sent,
                                                       django_capture_on_commit_callbacks):
     # The French split first: the computer plays them, so it is asked at once.
