@@ -28,6 +28,7 @@ import json
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -74,6 +75,7 @@ from .selectors import (  # noqa: F401 (reads, part of the service's API)
     waiting_for,
 )
 from .signals import battle_changed, battle_finished
+from .thinking import Thinking, busy
 
 log = logging.getLogger(__name__)
 
@@ -672,19 +674,26 @@ def bot_move(battle_id: int, seq: int) -> int:
     battle = Battle.objects.filter(pk=battle_id).first()
     if not _computer_to_move(battle, seq):
         return 0
-    me = computer_side(battle)
-    state = from_json(battle.state, setup.engine_cards(battle))
-    moves, stuck = _computer_turn(battle, state, me)
-    with transaction.atomic():
-        battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
-        if not _computer_to_move(battle, seq):
-            return 0  # resigned, paused or played meanwhile: what it chose is dropped
-        auto = 0
-        if moves and not stuck:
-            auto = autoplay.extend(battle, state, moves)  # the human's auto-pass, forced moves
-        if moves:
-            _record(battle, state, moves, ask_computer=not stuck, auto=auto)
-        return len(moves)
+    mark = Thinking("battle", battle_id, seq)
+    if not mark.claim():
+        return 0  # another worker is thinking this very turn (a re-sent task)
+    try:
+        me = computer_side(battle)
+        state = from_json(battle.state, setup.engine_cards(battle))
+        moves, stuck = _computer_turn(battle, state, me, mark.refresh)
+        with transaction.atomic():
+            battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+            if not _computer_to_move(battle, seq):
+                return 0  # resigned, paused or played meanwhile: what it chose is dropped
+            auto = 0
+            if moves and not stuck:
+                # the human's auto-pass, forced moves
+                auto = autoplay.extend(battle, state, moves)
+            if moves:
+                _record(battle, state, moves, ask_computer=not stuck, auto=auto)
+            return len(moves)
+    finally:
+        mark.release()
 
 
 def _computer_to_move(battle: Battle | None, seq: int) -> bool:
@@ -697,10 +706,11 @@ def _computer_to_move(battle: Battle | None, seq: int) -> bool:
     return me is not None and priority(battle) == me
 
 
-def _computer_turn(battle: Battle, state: State, me: str
+def _computer_turn(battle: Battle, state: State, me: str, alive: Callable[[], None]
                    ) -> tuple[list[tuple[str, dict, list]], bool]:
     """The computer's actions from ``state`` (applied to it) until the other side has
-    priority or the battle ends, and whether it got stuck (BOT_MAX_ACTIONS)."""
+    priority or the battle ends, and whether it got stuck (BOT_MAX_ACTIONS). ``alive`` is
+    called before each decision (the thinking mark's refresh)."""
     bot = get_bot(battle.bot, setup.bot_cards(battle))
     moves: list[tuple[str, dict, list]] = []
     while state.outcome is None and SIDES[state.priority] == me:
@@ -708,6 +718,7 @@ def _computer_turn(battle: Battle, state: State, me: str
             log.error("battle %s: the computer made %d actions without handing over",
                       battle.pk, len(moves))
             return moves, True  # not asked again: a loop of tasks would never end either
+        alive()
         n = battle.seq + len(moves) + 1
         legal = legal_actions(state, me)
         ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
@@ -737,8 +748,10 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
                           | Q(to_move=SIDES[1], **{f"{SIDES[1]}_player__isnull": True}))
                   .annotate(last=Max("actions__created_at")).order_by("pk")
                   .values_list("pk", "seq", "last", "created_at"))
-    return [(pk, seq) for pk, seq, last, created_at in candidates
-            if (last or created_at) <= cutoff]
+    waiting = [(pk, seq) for pk, seq, last, created_at in candidates
+               if (last or created_at) <= cutoff]
+    thought = busy("battle", waiting)  # a worker is thinking them: not lost
+    return [turn for turn in waiting if turn not in thought]
 
 
 def replay(battle: Battle) -> State:

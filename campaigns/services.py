@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -43,6 +44,7 @@ from battles.engine.board import ARMY_SIDE
 from battles.models import BotName
 from battles.services import EXPIRY, FLAG_FALL_ETA_MAX, new_seed, seed_hash
 from battles.setup import catalogue_now
+from battles.thinking import Thinking, busy
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
 from decks.selectors import owned_counts
 
@@ -510,16 +512,22 @@ def bot_move(campaign_id: int, seq: int) -> int:
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if not _computer_to_move(campaign, seq):
         return 0
-    table = cards_of(campaign)
-    c = from_json(campaign.state, table)
-    moves, stuck = _computer_turn(campaign, c, table)
-    with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
-        if not _computer_to_move(campaign, seq):
-            return 0  # resigned or played meanwhile: what it chose is dropped
-        if moves:
-            _record(campaign, c, moves, ask_computer=not stuck)
-        return len(moves)
+    mark = Thinking("campaign", campaign_id, seq)
+    if not mark.claim():
+        return 0  # another worker is thinking this very turn (a re-sent task)
+    try:
+        table = cards_of(campaign)
+        c = from_json(campaign.state, table)
+        moves, stuck = _computer_turn(campaign, c, table, mark.refresh)
+        with transaction.atomic():
+            campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+            if not _computer_to_move(campaign, seq):
+                return 0  # resigned or played meanwhile: what it chose is dropped
+            if moves:
+                _record(campaign, c, moves, ask_computer=not stuck)
+            return len(moves)
+    finally:
+        mark.release()
 
 
 def _computer_to_move(campaign: Campaign | None, seq: int) -> bool:
@@ -529,10 +537,11 @@ def _computer_to_move(campaign: Campaign | None, seq: int) -> bool:
     return me is not None and campaign.to_move == me
 
 
-def _computer_turn(campaign: Campaign, c: CoreCampaign, table
+def _computer_turn(campaign: Campaign, c: CoreCampaign, table, alive: Callable[[], None]
                    ) -> tuple[list[tuple[str, dict, list]], bool]:
     """The computer's actions from ``c`` (applied to it) until a person must act or the
-    campaign ends, and whether it got stuck (BOT_MAX_ACTIONS)."""
+    campaign ends, and whether it got stuck (BOT_MAX_ACTIONS); ``alive`` is called before
+    each decision (the thinking mark's refresh)."""
     me = campaign.computer_side()
     bot = CampaignBot(campaign.bot, table)
     moves: list[tuple[str, dict, list]] = []
@@ -541,6 +550,7 @@ def _computer_turn(campaign: Campaign, c: CoreCampaign, table
             log.error("campaign %s: the computer made %d actions without handing over",
                       campaign.pk, len(moves))
             return moves, True
+        alive()
         n = campaign.seq + len(moves) + 1
         legal = legal_actions(c, me)
         ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
@@ -564,7 +574,9 @@ def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[i
                     | Q(to_move="allied", allied_player__isnull=True))
             .annotate(last=Max("actions__created_at")).order_by("pk")
             .values_list("pk", "seq", "last", "created_at"))
-    return [(pk, seq) for pk, seq, last, created in rows if (last or created) <= cutoff]
+    waiting = [(pk, seq) for pk, seq, last, created in rows if (last or created) <= cutoff]
+    thought = busy("campaign", waiting)  # a worker is thinking them: not lost
+    return [turn for turn in waiting if turn not in thought]
 
 
 def setup_campaign(campaign: Campaign) -> CoreCampaign:

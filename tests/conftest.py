@@ -67,13 +67,15 @@ def sent(monkeypatch) -> list[tuple[int, int]]:
 @pytest.fixture(autouse=True)
 def fresh_abuse_limits():
     """Each test starts with no log-in, sign-up or expensive-endpoint counts (config/
-    throttling.py). On Redis only those keys go: the broker and Channels share the database."""
+    throttling.py) and no computer thinking (battles/thinking.py). On Redis only those keys
+    go: the broker and Channels share the database."""
     from django.core.cache import cache
     from django.core.cache.backends.redis import RedisCache
 
     if isinstance(cache, RedisCache):
         client = cache._cache.get_client()
-        keys = list(client.scan_iter(match="*eagles:throttle:*"))
+        keys = [k for pattern in ("*eagles:throttle:*", "*eagles:thinking:*")
+                for k in client.scan_iter(match=pattern)]
         if keys:
             client.delete(*keys)
     else:

@@ -3,9 +3,10 @@
 process, so this skips there).
 
 The worker is SIGKILLed inside ``bot_move``'s transaction (its actions chosen and written,
-nothing committed): the battle stays where it was; once a worker is back, the redelivered
-message (``acks_late``) and the beat's ``battles.tick`` (a doubled ``bot_move``) make the
-computer move exactly once, and the battle goes on.
+nothing committed): the battle stays where it was; once a worker is back and the killed
+worker's thinking mark has lapsed (battles/thinking.py), the redelivered message
+(``acks_late``) and the beat's ``battles.tick`` (a doubled ``bot_move``) make the computer
+move exactly once, and the battle goes on.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 def worker(tmp_path, monkeypatch):
     for w in worker_session(tmp_path, monkeypatch):
         w.env_extra["EAGLES_BATTLE_QUEUE"] = w.queue
+        # a killed worker's thinking mark (battles/thinking.py) lapses after this
+        w.env_extra["EAGLES_THINKING_SECONDS"] = "3"
         monkeypatch.setattr(tasks, "QUEUE", w.queue)
         yield w
 
@@ -47,7 +50,9 @@ def test_worker_killed_mid_move_then_the_computer_moves_exactly_once(
     assert not BattleAction.objects.filter(battle_id=b.pk).exists()
     worker.start()
     _restore_unacked()  # the redelivery (acks_late: the killed task was never acknowledged)
-    time.sleep(5.5)  # past the tick's grace period: the computer's turn looks stalled
+    # past the tick's grace period and the killed worker's thinking mark: the computer's
+    # turn looks stalled (the redelivered task found the mark and did nothing)
+    time.sleep(5.5)
     current_app.send_task("battles.tick", queue=worker.queue).get(timeout=60)  # a doubled ask
 
     def handed_over():

@@ -8,11 +8,14 @@ import hashlib
 import json
 import random
 import threading
+import time
+from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
+from django.utils import timezone
 
-from battles import autoplay, services, tasks
+from battles import autoplay, services, tasks, thinking
 from battles.bots import Bot
 from battles.engine import events_for, from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, BattleAction, Status
@@ -278,6 +281,40 @@ def test_a_resignation_while_the_computer_thinks_drops_its_move(user, sent, monk
     b.refresh_from_db()
     assert b.status != Status.ACTIVE and b.outcome["reason"] == "resigned"
     assert not BattleAction.objects.filter(battle=b, side="allied").exists()
+
+
+def test_a_move_sent_again_while_the_computer_thinks_does_nothing(user, sent, monkeypatch):
+    """The tick finds the battle waiting with no new action and would send the move again; a
+    second worker would think the same turn. While a worker thinks (its mark in the cache,
+    battles/thinking.py) the tick leaves the battle alone and a second task returns at once."""
+    later = timezone.now() + timedelta(minutes=5)
+    during: list = []
+
+    class Spy(Bot):
+        def choose(self, view, legal, rng):
+            if not during:
+                during.append((tasks.bot_move(b.pk, 0), services.stalled_computer_turns(later)))
+            return legal[0]
+
+    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Spy())
+    b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
+    assert services.stalled_computer_turns(later) == [(b.pk, 0)]
+    assert tasks.bot_move(b.pk, 0) >= 1
+    assert during == [(0, [])]  # the second task did nothing; the tick saw no lost move
+    assert thinking.busy("battle", [(b.pk, 0)]) == set()  # the mark is gone
+
+
+def test_a_worker_that_dies_thinking_frees_the_turn_when_its_mark_lapses(user, sent,
+                                                                        settings):
+    settings.EAGLES_THINKING_SECONDS = 1
+    later = timezone.now() + timedelta(minutes=5)
+    b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
+    assert thinking.Thinking("battle", b.pk, 0).claim()  # as a worker killed mid-thought
+    assert tasks.bot_move(b.pk, 0) == 0
+    assert services.stalled_computer_turns(later) == []
+    time.sleep(1.3)
+    assert services.stalled_computer_turns(later) == [(b.pk, 0)]
+    assert tasks.bot_move(b.pk, 0) >= 1
 
 
 def test_a_computer_that_would_shuttle_for_ever_still_hands_over(user, sent, monkeypatch):

@@ -7,13 +7,16 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
+from django.utils import timezone
 
 from battles.campaign import from_json, legal_actions, to_json
 from battles.engine import SIDES
 from battles.engine.board import ARMY_SIDE
+from battles.thinking import busy
 from campaigns import selectors, services, tasks
 from campaigns.models import Campaign, CampaignAction, Status
 from config.errors import BadInput, Conflict, NotFound
@@ -130,6 +133,27 @@ def test_the_computer_thinks_outside_any_transaction(user, small, sent, monkeypa
     assert inside and not any(inside)
     c.refresh_from_db()
     assert c.seq >= 1 and c.to_move == "allied"
+
+
+def test_a_move_sent_again_while_the_computer_thinks_does_nothing(user, small, sent,
+                                                                  monkeypatch):
+    """While a worker thinks the computer's turn (its mark, battles/thinking.py) the tick
+    leaves the campaign alone and a second task returns at once."""
+    later = timezone.now() + timedelta(minutes=5)
+    during: list = []
+
+    class Spy(services.CampaignBot):
+        def choose(self, view, legal, rng):
+            if not during:
+                during.append((tasks.bot_move(c.pk, 0), services.stalled_computer_turns(later)))
+            return super().choose(view, legal, rng)
+
+    monkeypatch.setattr(services, "CampaignBot", Spy)
+    c = services.create_campaign(user, "allied", bot="random", settings={"turn_cap": 2})
+    assert services.stalled_computer_turns(later) == [(c.pk, 0)]
+    assert tasks.bot_move(c.pk, 0) >= 1
+    assert during == [(0, [])]
+    assert busy("campaign", [(c.pk, 0)]) == set()
 
 
 def test_against_the_computer_through_the_worker_path(user, small, sent,
