@@ -98,7 +98,8 @@ class SearchBot(Bot):
     level = "normal"
     samples = 12  # at most; racing (min_samples) stops early when greedy's choice is clear
     min_samples: int | None = 4
-    width = 3
+    # greedy's best 8 (session 8: 241/400 against greedy, README "Width 8"); 3 until then
+    width = 8
     # under the cap, the candidates kept when the first sample shows that min_samples of
     # every candidate would not fit (see choose())
     narrow_to = 3
