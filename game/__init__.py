@@ -10,12 +10,12 @@ from .battles import BATTLE_NAMES, BATTLES
 from .campaign import CAMPAIGN_BATTLE_NAMES, CAMPAIGN_BATTLES, CAMPAIGN_CHART
 from .chart import BATTLES_CHART, ChartEntry, armies_at, chart_entry, chart_row
 from .figures import DECK_KINDS, DeckFigures, deck_figures, normal_kind, round_half_up
-from .sides import ARMY_SIDE, SIDE_NAMES, SIDES, side_of
+from .sides import ARMY_SIDE, SIDE_NAMES, SIDES, other_side, side_of
 
 __all__ = [
     "ARMIES", "ARMY_COLOURS", "ARMY_FULL_NAMES", "ARMY_NAMES", "ARMY_SIDE", "ARMY_TINTS",
     "BATTLES", "BATTLES_CHART", "BATTLE_NAMES", "CAMPAIGN_BATTLES", "CAMPAIGN_BATTLE_NAMES",
     "CAMPAIGN_CHART", "chart_row", "DECK_KINDS", "SIDES", "SIDE_NAMES",
     "ChartEntry", "DeckFigures", "armies_at", "chart_entry", "deck_figures", "normal_kind",
-    "round_half_up", "side_of",
+    "other_side", "round_half_up", "side_of",
 ]

@@ -10,3 +10,11 @@ ARMY_SIDE: dict[str, int] = {"french": 0, "british": 1, "prussian": 1}  # index 
 def side_of(army: str) -> str:
     """``"french"`` or ``"allied"``; KeyError for an unknown army."""
     return SIDES[ARMY_SIDE[army]]
+
+
+def other_side(side: str) -> str:
+    """The side facing ``side``; KeyError for an unknown side."""
+    return _OTHER[side]
+
+
+_OTHER: dict[str, str] = {SIDES[0]: SIDES[1], SIDES[1]: SIDES[0]}
