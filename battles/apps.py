@@ -6,7 +6,11 @@ class BattlesConfig(AppConfig):
     name = "battles"
 
     def ready(self) -> None:
-        from .live.notify import on_battle_changed
-        from .signals import battle_changed
+        from play import registry
+        from play.signals import match_changed
 
-        battle_changed.connect(on_battle_changed, dispatch_uid="battles.live.notify")
+        from .kind import KIND
+        from .live.notify import on_battle_changed
+
+        registry.register(KIND)
+        match_changed.connect(on_battle_changed, dispatch_uid="battles.live.notify")

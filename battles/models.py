@@ -108,7 +108,7 @@ class Battle(models.Model):
     state = models.JSONField(null=True, blank=True,
                              help_text="Engine position after action ``seq`` (a cache); null "
                                        "until both decks are known (the battle starts).")
-    # Copied from the snapshot by ``services._save_state`` whenever it saves one, so that
+    # Copied from the snapshot by ``kind.save_state`` whenever it saves one, so that
     # lists and checks ("your move", the stalled computer) filter columns, not the JSON.
     to_move = models.CharField(max_length=10, choices=Side.choices, blank=True, default="",
                                help_text="The side with priority in ``state`` (empty: no "

@@ -25,8 +25,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from play import enqueue, turns
+
 from . import clock
 from .errors import Conflict
+from .kind import KIND
 from .models import Battle, Status
 
 PAUSED_MESSAGE = ("the tournament's organiser has paused this battle: no action is taken "
@@ -47,8 +50,6 @@ def _locked(ids: Iterable[int]) -> list[Battle]:
 def pause_battles(ids: Iterable[int], now: datetime) -> list[int]:
     """Pause the active battles among ``ids`` (inside the caller's transaction); returns the
     ids paused now (an already paused or finished battle is left alone)."""
-    from .services import changed
-
     done = []
     for battle in _locked(ids):
         if battle.status != Status.ACTIVE or battle.paused_at is not None:
@@ -56,7 +57,7 @@ def pause_battles(ids: Iterable[int], now: datetime) -> list[int]:
         fields = clock.stop(battle, now)
         battle.paused_at = now
         battle.save(update_fields=[*fields, "paused_at"])
-        changed(battle)  # the pages and sockets show "Paused by the organiser"
+        turns.changed(KIND, battle)  # the pages and sockets show "Paused by the organiser"
         done.append(battle.pk)
     return done
 
@@ -64,8 +65,6 @@ def pause_battles(ids: Iterable[int], now: datetime) -> list[int]:
 def resume_battles(ids: Iterable[int], now: datetime) -> list[int]:
     """Resume the paused battles among ``ids`` (inside the caller's transaction): the clocks
     run again with the time they had, the flag fall is booked again. Returns the ids."""
-    from .services import _enqueue_bot_move, _enqueue_flag_fall, changed
-
     done = []
     for battle in _locked(ids):
         if battle.paused_at is None:
@@ -74,9 +73,9 @@ def resume_battles(ids: Iterable[int], now: datetime) -> list[int]:
         fields = clock.restart(battle, now) if battle.status == Status.ACTIVE else []
         battle.save(update_fields=[*fields, "paused_at"])
         if battle.status == Status.ACTIVE:
-            _enqueue_flag_fall(battle)
+            enqueue.flag_fall_on_commit(KIND.kind, battle)
             if battle.to_move and battle.to_move == battle.computer_side():
-                _enqueue_bot_move(battle.pk, battle.seq)
-        changed(battle)
+                enqueue.bot_move_on_commit(KIND.kind, battle.pk, battle.seq)
+        turns.changed(KIND, battle)
         done.append(battle.pk)
     return done

@@ -93,7 +93,7 @@ class Step:
     events: list[dict]
     turn: int
     state: State | None  # None: not kept (replay_book's ``keep``)
-    auto: bool = False  # played by auto-play (battles/autoplay.py)
+    auto: bool = False  # played by auto-play (play/autoplay.py)
 
 
 @dataclass

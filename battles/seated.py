@@ -24,18 +24,15 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from play import enqueue
+from play.seeds import new_seed, seed_hash
+
 from . import clock, dealing, setup
 from .engine.state import BATTLES
 from .errors import BattleError
+from .kind import KIND, save_state
 from .models import Battle, Status
-from .services import (
-    _clean_settings,
-    _enqueue_flag_fall,
-    _save_state,
-    changed,
-    new_seed,
-    seed_hash,
-)
+from .services import changed, clean_settings
 
 
 def side_choices(user, battle: str, side: str, scale: str, choice: dict | None
@@ -74,7 +71,7 @@ def create_seated_battle(french_user, allied_user, battle: str, *, scale: Any = 
         raise BattleError("a seated battle needs two different players")
     if battle not in BATTLES:
         raise BattleError(f"unknown battle {battle!r}; choose from {', '.join(BATTLES)}")
-    settings = _clean_settings(settings)
+    settings = clean_settings(settings)
     scale = dealing.clean_scale(battle, scale)
     french, french_decks = side_choices(french_user, battle, "french", scale, french_choice)
     allied, allied_decks = side_choices(allied_user, battle, "allied", scale, allied_choice)
@@ -89,10 +86,10 @@ def create_seated_battle(french_user, allied_user, battle: str, *, scale: Any = 
                public=public, time_control=dict(time_control or {}),
                **french_decks, **allied_decks)
     setup.record_setup(b, catalogue_version, records)
-    _save_state(b, setup.setup_state(b))
+    save_state(b, setup.setup_state(b))
     clock.start(b, timezone.now())  # both clocks full, the side with priority's running
     with transaction.atomic():
         b.save()
-        _enqueue_flag_fall(b)
+        enqueue.flag_fall_on_commit(KIND.kind, b)
         changed(b)
     return b

@@ -26,57 +26,21 @@ undone action).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from .engine import SIDES, State, apply, events_for
+from game import other_side
+
+from .engine import SIDES, State, apply
 from .engine.replay_file import UNDO, UNDONE, effective_actions, is_undo, plain
 from .models import Battle, Status
-
-
-def _other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
+from .modules import shown_cards
+from .modules import undo_refusal as event_refusal
 
 
 def phasing_side(state: State) -> str:
     """Whose turn it is: the active side; during deployment the side deploying."""
     return SIDES[state.priority if state.phase == "deploy" else state.active]
-
-
-def shown_cards(events: Iterable[Mapping[str, Any]], viewer: str) -> set[int]:
-    """The card numbers these events name to ``viewer`` (``events_for``)."""
-    out: set[int] = set()
-    for e in events_for(list(events), viewer):
-        for key in ("card", "by"):
-            if isinstance(e.get(key), int) and not isinstance(e.get(key), bool):
-                out.add(e[key])
-        out.update(n for n in e.get("cards") or () if isinstance(n, int))
-    return out
-
-
-def event_refusal(events: Iterable[Mapping[str, Any]], side: str,
-                  known: set[int] | None = None) -> str | None:
-    """Why an action of ``side`` with these (unfiltered) events cannot be taken back, or
-    None if it can. ``known``: the cards the opponent was shown before (by earlier
-    actions' events); None: count every card named to them as new."""
-    events = list(events)
-    for e in events:
-        t = e.get("type")
-        if t == "battle_over":
-            return "it ended the battle"
-        if "dice" in e:
-            return "it rolled dice"
-        if t == "reveal":
-            return "it revealed a card"
-        if t == "drawn":
-            return "it drew cards"
-        if t == "turn":
-            return "it ended your turn"
-        if t == "deployment_done":
-            return "it ended your deployment"
-    if shown_cards(events, _other(side)) - (known or set()):
-        return "it showed a card to your opponent"
-    return None
 
 
 def undo_target(battle: Battle, side: str,
@@ -98,11 +62,11 @@ def undo_target(battle: Battle, side: str,
         return None, "your opponent has acted since your last action"
     events = battle.actions.filter(seq=last[0]).values_list("events", flat=True).first()
     why = event_refusal(events or [], side)
-    if why is not None and shown_cards(events or [], _other(side)):
+    if why is not None and shown_cards(events or [], other_side(side)):
         # Only a card the opponent had not been shown before ends undo.
         known: set[int] = set()
         for earlier in battle.actions.filter(seq__lt=last[0]).values_list("events", flat=True):
-            known |= shown_cards(earlier, _other(side))
+            known |= shown_cards(earlier, other_side(side))
         why = event_refusal(events or [], side, known)
     if why is not None:
         return None, f"your last action cannot be taken back: {why}"

@@ -6,7 +6,11 @@ class CampaignsConfig(AppConfig):
     name = "campaigns"
 
     def ready(self) -> None:
-        from .live.notify import on_campaign_changed
-        from .signals import campaign_changed
+        from play import registry
+        from play.signals import match_changed
 
-        campaign_changed.connect(on_campaign_changed, dispatch_uid="campaigns.live.notify")
+        from .kind import KIND
+        from .live.notify import on_campaign_changed
+
+        registry.register(KIND)
+        match_changed.connect(on_campaign_changed, dispatch_uid="campaigns.live.notify")

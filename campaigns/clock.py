@@ -136,7 +136,7 @@ def stop(campaign, now: datetime) -> list[str]:
     return list(FIELDS)
 
 
-def flag_fell(campaign) -> tuple[dict, list[str]]:
+def flag_fell(campaign, now: datetime | None = None) -> tuple[dict, list[str]]:
     """The outcome of a flag fall (the side to move, out of time, loses the campaign) and the
     clock fields to save; call only when ``out_of_time`` named a side."""
     loser = campaign.to_move

@@ -88,6 +88,11 @@ class Campaign(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True,
                                       help_text="A waiting campaign nobody joined by then "
                                                 "expires.")
+    paused_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Set while the match is paused: its clocks stand still and no action is "
+                  "accepted (the game service treats every match alike; nothing pauses a "
+                  "campaign yet).")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -141,6 +146,9 @@ class CampaignAction(models.Model):
     side = models.CharField(max_length=10, choices=Side.choices)
     action = models.JSONField()
     events = models.JSONField(default=list)
+    auto = models.BooleanField(default=False,
+                               help_text="Played for the player by auto-play (play/autoplay.py):"
+                                         " a forced move or a pass with no answer held.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

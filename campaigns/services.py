@@ -17,48 +17,34 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db import transaction
 from django.utils import timezone
 
-from battles.campaign import (
-    Campaign as CoreCampaign,
-)
-from battles.campaign import (
-    apply,
-    from_json,
-    legal_actions,
-    new_campaign,
-    to_json,
-    to_move,
-    view,
-)
-from battles.campaign.bots import CampaignBot
-from battles.engine import SIDES, IllegalAction, SeededDice, load_cards
+from battles.campaign import Campaign as CoreCampaign
+from battles.campaign import apply, legal_actions
+from battles.engine import SIDES, IllegalAction, SeededDice
 from battles.engine.board import ARMY_SIDE
 from battles.models import BotName
-from battles.services import EXPIRY, FLAG_FALL_ETA_MAX, new_seed, seed_hash
+from battles.modules import CAMPAIGN
 from battles.setup import catalogue_now
-from battles.thinking import Thinking, busy
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
 from decks.selectors import owned_counts
+from game import other_side
+from play import autoplay, enqueue, turns
+from play.seeds import new_seed, seed_hash
+from play.turns import EXPIRY
 
-from . import autoplay, clock
-from .models import Campaign, CampaignAction, PoolChoice, Status
-from .signals import campaign_changed, campaign_finished
+from . import clock
+from .kind import KIND, core_of, save_state, setup_campaign
+from .models import Campaign, PoolChoice, Status
 
 log = logging.getLogger(__name__)
 
 COMPUTER, OPEN = "computer", "open"
 BOTS = tuple(BotName.values)  # random, greedy and the search levels
-BOT_PATIENCE = 200  # past this many actions in one task the computer only ends phases
-BOT_MAX_ACTIONS = 400
-ENDING_ACTIONS = ("pass", "roll_morale", "end_phase", "end_turn", "deployment_done")
 TURN_CAP_MAX = 100
 FIRST_BATTLES = ("quatre-bras", "ligny")
 
@@ -67,11 +53,11 @@ FIRST_BATTLES = ("quatre-bras", "ligny")
 
 def dice_for(seed: int, seq: int) -> SeededDice:
     """The dice of action number ``seq``: fixed by the seed and ``seq``."""
-    return SeededDice(f"campaign:{seed}:{seq}")
+    return CAMPAIGN.dice(seed, seq)
 
 
 def bot_rng(seed: int, seq: int) -> random.Random:
-    return random.Random(f"eagles-campaign-bot:{seed}:{seq}")
+    return CAMPAIGN.bot_rng(seed, seq)
 
 
 def campaign_pk(value) -> int:
@@ -92,17 +78,6 @@ def side_of(campaign: Campaign, user) -> str | None:
     return None
 
 
-def cards_of(campaign: Campaign):
-    """The card table the campaign plays with (its own records, as at setup)."""
-    return load_cards(campaign.card_records)
-
-
-def core_of(campaign: Campaign) -> CoreCampaign | None:
-    if campaign.state is None:
-        return None
-    return from_json(campaign.state, cards_of(campaign))
-
-
 def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -121,90 +96,24 @@ def _lock(user, campaign_id) -> tuple[Campaign, str]:
     return campaign, side
 
 
-def changed(campaign: Campaign, by: str | None = None) -> None:
-    """Tell listeners (``signals.campaign_changed``) once this transaction commits. After
-    actions, ``by`` (the side that chose the first of them: later ones may be auto-passes)
-    and ``to_move`` go along: a listener can tell without a query whether the move changed
-    hands."""
-    campaign_id, seq, status = campaign.pk, campaign.seq, campaign.status
-    extra = {} if by is None else {"by": by, "to_move": campaign.to_move}
-
-    def send():
-        for receiver, error in campaign_changed.send_robust(
-                sender=Campaign, campaign_id=campaign_id, seq=seq, status=status, **extra):
-            if isinstance(error, Exception):
-                log.error("campaign %s: campaign_changed listener %r failed: %r",
-                          campaign_id, receiver, error)
-
-    transaction.on_commit(send)
-
-
-def _enqueue_bot_move(campaign_id: int, seq: int) -> None:
-    def send():
-        from . import tasks
-
-        tasks.send_bot_move(campaign_id, seq)
-
-    transaction.on_commit(send)
-
-
-def _save_state(campaign: Campaign, c: CoreCampaign) -> list[str]:
-    """The snapshot and the columns read from it (who moves, on which board, the phase)."""
-    campaign.state = _plain(to_json(c))
-    turn = to_move(c)
-    campaign.to_move = turn["side"] if turn else ""
-    campaign.board = (turn["board"] or "") if turn else ""
-    campaign.phase = c.phase
-    return ["state", "to_move", "board", "phase"]
+def changed(campaign: Campaign) -> None:
+    """Tell listeners once this transaction commits (``play.signals.match_changed``)."""
+    turns.changed(KIND, campaign)
 
 
 def finish(campaign: Campaign, outcome: dict, fields: list[str] | None = None) -> None:
-    """End ``campaign`` (locked, in its transaction) with ``outcome`` (``{"winner",
-    "reason", ...}``: ``campaign`` the core's, ``resigned``, ``time``): the one way a campaign
-    ends. Stops the clocks, saves ``fields`` as well, sends ``campaign_finished`` inside the
-    transaction (ratings) and ``campaign_changed`` after it."""
-    fields = [*(fields or []), *clock.stop(campaign, timezone.now())]
-    campaign.status = Status.FINISHED
-    campaign.outcome = outcome
-    campaign.finished_at = timezone.now()
-    campaign.to_move = ""
-    campaign.board = ""
-    campaign.save(update_fields=[*dict.fromkeys(fields), "status", "outcome", "finished_at",
-                                 "to_move", "board"])
-    campaign_finished.send(sender=Campaign, campaign=campaign)
-    changed(campaign)
+    """End ``campaign`` (locked, in its transaction) with ``outcome``: the one way a campaign
+    ends (``play.turns.finish``)."""
+    turns.finish(KIND, campaign, outcome, fields)
 
 
 def _record(campaign: Campaign, c: CoreCampaign, moves: list[tuple[str, dict, list]], *,
             ask_computer: bool = True) -> None:
-    """Append ``moves`` after ``campaign.seq`` and save the snapshot; the unique (campaign,
-    seq) constraint refuses a second writer from the same seq. A person's lone passes that
-    follow are recorded with them (``autoplay``; not after a computer that got stuck)."""
-    if ask_computer:
-        autoplay.extend(campaign, c, moves)
-    first = campaign.seq + 1
-    try:
-        with transaction.atomic():
-            CampaignAction.objects.bulk_create([
-                CampaignAction(campaign=campaign, seq=first + i, side=side, action=action,
-                               events=events)
-                for i, (side, action, events) in enumerate(moves)])
-    except IntegrityError:
-        raise Conflict("the campaign has moved on: reload", code="stale_seq",
-                       seq=campaign.seq) from None
-    campaign.seq += len(moves)
-    before = (campaign.to_move, campaign.state)
-    fields = ["seq", *_save_state(campaign, c)]
-    fields += clock.on_position(campaign, *before, timezone.now())
-    _enqueue_flag_fall(campaign)
-    if c.winner is not None:
-        finish(campaign, {"winner": c.winner, "reason": "campaign",
-                          "results": _plain(c.results)}, fields)
-        return
-    campaign.save(update_fields=fields)
-    changed(campaign, by=moves[0][0])
-    if ask_computer and campaign.to_move and campaign.to_move == campaign.computer_side():
-        _enqueue_bot_move(campaign.pk, campaign.seq)
+    """Append ``moves`` after ``campaign.seq`` and save the snapshot (``play.turns.record``).
+    A person's lone passes that follow are recorded with them (``play.autoplay``; not after
+    a computer that got stuck)."""
+    auto = autoplay.extend(KIND, campaign, c, moves) if ask_computer else 0
+    turns.record(KIND, campaign, c, moves, ask_computer=ask_computer, auto=auto)
 
 
 # --- Creating, joining, cancelling ------------------------------------------------------------
@@ -283,7 +192,7 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
         raise BadInput("games against the computer are never rated")
     time_control = clock.validate(time_control)
     _, records = catalogue_now()
-    other = SIDES[1 - SIDES.index(side)]
+    other = other_side(side)
     invited = None
     if opponent == COMPUTER:
         if bot not in BOTS:
@@ -310,10 +219,10 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
         if bot:
             _start(campaign, records)
         campaign.save()
-        _enqueue_flag_fall(campaign)
+        enqueue.flag_fall_on_commit(KIND.kind, campaign)
         changed(campaign)
         if bot and campaign.to_move == other:
-            _enqueue_bot_move(campaign.pk, campaign.seq)
+            enqueue.bot_move_on_commit(KIND.kind, campaign.pk, campaign.seq)
     return campaign
 
 
@@ -321,9 +230,8 @@ def _start(campaign: Campaign, records: list[dict]) -> None:
     """Build the core's campaign from both pools (not saved: the caller saves)."""
     wanted = set(campaign.pools["french"]) | set(campaign.pools["allied"])
     campaign.card_records = _plain([r for r in records if r["number"] in wanted])
-    c = new_campaign(campaign.seed, cards_of(campaign),
-                     {s: campaign.pools[s] for s in SIDES}, campaign.settings)
-    _save_state(campaign, c)
+    c = setup_campaign(campaign)
+    save_state(campaign, c)
     campaign.status = Status.ACTIVE
     clock.start(campaign, timezone.now())
 
@@ -357,7 +265,7 @@ def join_campaign(campaign_id, user, pool: str = "set") -> Campaign:
         setattr(campaign, f"{side}_player", user)
         _start(campaign, records)
         campaign.save()
-        _enqueue_flag_fall(campaign)
+        enqueue.flag_fall_on_commit(KIND.kind, campaign)
         changed(campaign)
     return campaign
 
@@ -460,130 +368,23 @@ def resign(campaign_id, user) -> Campaign:
         late = end_if_out_of_time(campaign)
         if late is None:
             c = core_of(campaign)
-            finish(campaign, {"winner": SIDES[1 - SIDES.index(side)], "reason": "resigned",
+            finish(campaign, {"winner": other_side(side), "reason": "resigned",
                               "loser": side, "results": _plain(c.results) if c else {}})
     if late is not None:
         raise late
     return campaign
 
 
-# --- Time (campaigns/clock.py, RULINGS 16-o; the tasks' side: campaigns/timing.py) ---------
-
-def _enqueue_flag_fall(campaign: Campaign) -> None:
-    """Book ``campaigns.flag_fall(campaign_id, seq)`` for the deadline once this transaction
-    commits (only a near one, as for battles: the beat tick finds the far ones)."""
-    deadline, campaign_id, seq = campaign.deadline, campaign.pk, campaign.seq
-    if deadline is None or deadline - timezone.now() > FLAG_FALL_ETA_MAX:
-        return
-
-    def send():
-        from . import tasks
-
-        tasks.send_flag_fall(campaign_id, seq, deadline)
-
-    transaction.on_commit(send)
-
+# --- Time (campaigns/clock.py, RULINGS 16-o) -------------------------------------------------
 
 def end_if_out_of_time(campaign: Campaign) -> Conflict | None:
-    """If the side to move of the locked, active ``campaign`` has run out of time, end the
-    campaign by time (that side loses it) and return the refusal for whoever tried to act;
-    None while the clock still runs."""
-    now = timezone.now()
-    loser = clock.out_of_time(campaign, now)
-    if loser is None:
-        return None
-    outcome, fields = clock.flag_fell(campaign)
-    c = core_of(campaign)
-    finish(campaign, {**outcome, "results": _plain(c.results) if c else {}}, fields)
-    return Conflict(f"the {loser} side ran out of time: the campaign is over",
-                    code="out_of_time", seq=campaign.seq)
+    """End the locked, active ``campaign`` by time if the side to move is out of time (that
+    side loses it) and return the refusal for whoever tried to act; None while the clock
+    still runs."""
+    return turns.end_if_out_of_time(KIND, campaign)
 
 
-# --- The computer ---------------------------------------------------------------------------
-
-def bot_move(campaign_id: int, seq: int) -> int:
-    """The computer decides from ``seq`` until a person must act or the campaign ends;
-    returns the number of actions applied. Idempotent: does nothing (0) unless the campaign
-    is still at ``seq`` with the computer to move.
-
-    As in ``battles.services.bot_move``, the computer thinks outside any transaction (its
-    battle decisions are searched, up to a CPU budget each) and its actions are recorded in
-    one short transaction, only if the campaign has not moved on meanwhile."""
-    campaign = Campaign.objects.filter(pk=campaign_id).first()
-    if not _computer_to_move(campaign, seq):
-        return 0
-    mark = Thinking("campaign", campaign_id, seq)
-    if not mark.claim():
-        return 0  # another worker is thinking this very turn (a re-sent task)
-    try:
-        table = cards_of(campaign)
-        c = from_json(campaign.state, table)
-        moves, stuck = _computer_turn(campaign, c, table, mark.refresh)
-        with transaction.atomic():
-            campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
-            if not _computer_to_move(campaign, seq):
-                return 0  # resigned or played meanwhile: what it chose is dropped
-            if moves:
-                _record(campaign, c, moves, ask_computer=not stuck)
-            return len(moves)
-    finally:
-        mark.release()
-
-
-def _computer_to_move(campaign: Campaign | None, seq: int) -> bool:
-    if campaign is None or campaign.status != Status.ACTIVE or campaign.seq != seq:
-        return False
-    me = campaign.computer_side()
-    return me is not None and campaign.to_move == me
-
-
-def _computer_turn(campaign: Campaign, c: CoreCampaign, table, alive: Callable[[], None]
-                   ) -> tuple[list[tuple[str, dict, list]], bool]:
-    """The computer's actions from ``c`` (applied to it) until a person must act or the
-    campaign ends, and whether it got stuck (BOT_MAX_ACTIONS); ``alive`` is called before
-    each decision (the thinking mark's refresh)."""
-    me = campaign.computer_side()
-    bot = CampaignBot(campaign.bot, table)
-    moves: list[tuple[str, dict, list]] = []
-    while (turn := to_move(c)) is not None and turn["side"] == me:
-        if len(moves) >= BOT_MAX_ACTIONS:
-            log.error("campaign %s: the computer made %d actions without handing over",
-                      campaign.pk, len(moves))
-            return moves, True
-        alive()
-        n = campaign.seq + len(moves) + 1
-        legal = legal_actions(c, me)
-        ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
-        if len(moves) >= BOT_PATIENCE and ending:
-            action = ending[0]
-        else:  # the bot sees what its side may see, nothing more
-            seen = view(c, me) if bot.needs_view else None
-            action = bot.choose(seen, legal, bot_rng(campaign.seed, n))
-        events = apply(c, action, dice_for(campaign.seed, n))
-        moves.append((me, _plain(action), _plain(events)))
-    return moves, False
-
-
-def stalled_computer_turns(now=None, grace_seconds: float = 5.0) -> list[tuple[int, int]]:
-    """(campaign id, seq) of active campaigns waiting for the computer for more than
-    ``grace_seconds`` (a lost ``bot_move``): the tick sends it again (idempotent)."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=grace_seconds)
-    rows = (Campaign.objects.filter(status=Status.ACTIVE).exclude(bot="")
-            .filter(Q(to_move="french", french_player__isnull=True)
-                    | Q(to_move="allied", allied_player__isnull=True))
-            .annotate(last=Max("actions__created_at")).order_by("pk")
-            .values_list("pk", "seq", "last", "created_at"))
-    waiting = [(pk, seq) for pk, seq, last, created in rows if (last or created) <= cutoff]
-    thought = busy("campaign", waiting)  # a worker is thinking them: not lost
-    return [turn for turn in waiting if turn not in thought]
-
-
-def setup_campaign(campaign: Campaign) -> CoreCampaign:
-    """The campaign before its first action, from its recorded setup."""
-    return new_campaign(campaign.seed, cards_of(campaign),
-                        {s: campaign.pools[s] for s in SIDES}, campaign.settings)
-
+# --- Replays --------------------------------------------------------------------------------
 
 def replay(campaign: Campaign) -> CoreCampaign:
     """The state rebuilt from the setup and the actions still counting (undos and what they

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "accounts",
     "cards",
     "decks",
+    "play",
     "battles",
     "campaigns",
     "tournaments",
@@ -169,7 +170,7 @@ EAGLES_TICK_SECONDS = float(os.environ.get("EAGLES_TICK_SECONDS", "30"))
 if EAGLES_TICK_SECONDS <= 0:
     raise ValueError("EAGLES_TICK_SECONDS must be a positive number of seconds")
 # A worker thinking the computer's turn keeps a mark in the cache, refreshed before each
-# decision (battles/thinking.py); a worker that dies leaves it to lapse after this many seconds,
+# decision (play/thinking.py); a worker that dies leaves it to lapse after this many seconds,
 # then the tick asks again. Whole seconds (Redis). Above a decision's wall time: its CPU
 # budget (1 s, hard 3 s) times the threads sharing a worker's core.
 EAGLES_THINKING_SECONDS = int(os.environ.get("EAGLES_THINKING_SECONDS", "20"))

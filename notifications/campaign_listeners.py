@@ -1,4 +1,4 @@
-"""Notifications for campaigns: the campaign service's ``campaign_changed`` (after commit;
+"""Notifications for campaigns: the game service's ``match_changed`` (after commit;
 sent robustly: an error here is logged by the sender and the change is already saved).
 
 Campaigns reuse the battle kinds, so one switch covers both (``models.Kind``):

@@ -1,4 +1,4 @@
-"""What sends notifications: the battle service's ``battle_changed`` (after commit) and the
+"""What sends notifications: the game service's ``match_changed`` (after commit) and the
 tournament service's ``round_paired`` (after commit). Both are sent robustly: an error here
 is logged by the sender, and the change it reports is already saved.
 
@@ -32,9 +32,21 @@ def _live(battle: Battle) -> bool:
     return (battle.time_control or {}).get("kind") == "live"
 
 
+def on_match_changed(sender, kind: str, match_id: int, seq: int, status: str, **kwargs
+                     ) -> None:
+    """``play.signals.match_changed``: each kind of match to its own notices."""
+    if kind == "battle":
+        on_battle_changed(sender, match_id, seq, status, **kwargs)
+    elif kind == "campaign":
+        from .campaign_listeners import on_campaign_changed
+
+        on_campaign_changed(sender, match_id, seq, status, **kwargs)
+
+
 def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -> None:
-    if status == Status.ACTIVE and kwargs.get("last_side") and \
-            kwargs.get("last_side") == kwargs.get("to_move"):
+    # ``by``: the side that chose the actions (auto-passes of the other side may follow).
+    if status == Status.ACTIVE and kwargs.get("by") and \
+            kwargs.get("by") == kwargs.get("to_move"):
         return  # the player still acting in their own turn: nothing changed hands (no query)
     # Only the columns needed: the snapshot and the card records are large JSON.
     battle = (Battle.objects.filter(pk=battle_id)
@@ -66,7 +78,7 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
     mover = battle.to_move
     # After actions the signal says who made the last one (and it was not the mover, see the
     # top): no query. Other changes (an undo, a clock event) ask the log.
-    if kwargs.get("last_side") is None and seq > 0 and BattleAction.objects.filter(
+    if kwargs.get("by") is None and seq > 0 and BattleAction.objects.filter(
             battle_id=battle.pk, seq=seq, side=mover).exists():
         return  # the player still acting in their own turn: nothing changed hands
     mark_stale_your_move([u.pk for side, u in humans.items() if side != mover], battle.pk)

@@ -6,13 +6,9 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self) -> None:
-        from battles.signals import battle_finished
-        from campaigns.signals import campaign_finished
+        from play.signals import match_finished
 
-        from .campaigns import rate_finished_campaign
-        from .services import rate_finished_battle
+        from .listeners import on_match_finished
 
-        # Sent inside the transaction that ends a battle: the rating is written with the end.
-        battle_finished.connect(rate_finished_battle, dispatch_uid="ratings.rate_finished_battle")
-        campaign_finished.connect(rate_finished_campaign,
-                                  dispatch_uid="ratings.rate_finished_campaign")
+        # Sent inside the transaction that ends a match: the rating is written with the end.
+        match_finished.connect(on_match_finished, dispatch_uid="ratings.on_match_finished")

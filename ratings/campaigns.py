@@ -2,7 +2,7 @@
 players' Glicko-2 ratings once, like a rated battle (one rating period of one game each;
 ``services.rate_players``).
 
-``rate_finished_campaign`` listens to ``campaigns.signals.campaign_finished``, which
+``rate_finished_campaign`` listens to ``play.signals.match_finished``, which
 ``campaigns.services.finish`` sends *inside* the transaction that ends the campaign (its row
 locked there), whatever ended it (the core's outcome, a resignation, a flag fall): the
 rating is written with the end or not at all. The ``RatedCampaign`` row (one per campaign,

@@ -1,7 +1,7 @@
 """Writing ratings: a finished rated battle between two people updates both players'
 Glicko-2 ratings and their records for that battle and side, once.
 
-``rate_finished_battle`` listens to ``battles.signals.battle_finished``, which
+``rate_finished_battle`` listens to ``play.signals.match_finished``, which
 ``battles.services.finish_battle`` sends *inside* the transaction that ends the battle (the
 battle row is locked there): the rating is written with the end or not at all. Both players'
 ``Rating`` rows are locked (``select_for_update``) one after the other in user-id order, so

@@ -57,10 +57,10 @@ def catalogue(db):
 def sent(monkeypatch) -> list[tuple[int, int]]:
     """The computer's moves the battle service asks a worker for, recorded instead of sent
     (no broker in these tests: a test calls ``tasks.bot_move`` itself when it needs one)."""
-    from battles import tasks
+    from .kinds import battle_tasks as tasks
 
     calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: calls.append(args))
     return calls
 
 

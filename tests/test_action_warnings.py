@@ -22,6 +22,8 @@ from battles.warnings import action_warnings, warning
 from cards.catalogue.file import catalogue_records
 from frontend.battle import warnings as page_warnings
 
+from .kinds import battle_tasks
+
 CARDS = {r["number"]: r for r in catalogue_records()}
 INF1, INF2, GEN, ART = 127, 128, 111, 164
 SEED = 1815  # its Quatre Bras battle has warned moves (test_battle_board_ux)
@@ -90,7 +92,7 @@ def test_the_api_and_the_socket_carry_the_warnings_along_a_battle(user, sent, mo
         if b.status != Status.ACTIVE:
             break
         if b.to_move != "allied":
-            services.bot_move(b.pk, b.seq)
+            battle_tasks.bot_move(b.pk, b.seq)
             continue
         bv = c.get(f"/api/battles/{b.pk}/").json()
         assert bv["warnings"] == expected(b, "allied")

@@ -1,4 +1,4 @@
-"""Auto-pass and forced moves (battles/autoplay.py): a pass that is the only legal action is
+"""Auto-pass and forced moves (play/autoplay.py): a pass that is the only legal action is
 played for the human unless they asked to be always asked; any other single action too,
 except ending one's own phase or turn; the computer's side never; each auto-played action is
 the human's, with the dice of its own seq, so the replay is exact; an auto-pass names no card.
@@ -11,10 +11,14 @@ import random
 import pytest
 
 from accounts.models import preferences_of
-from battles import autoplay, services, tasks
+from battles import modules, services
 from battles.engine import from_json, legal_actions, to_json
+from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.setup import engine_cards
+from play import autoplay
+
+from .kinds import battle_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -25,16 +29,16 @@ ENDING = ("end_phase", "end_turn", "deployment_done", "roll_morale", "pass")
 
 def test_forced_action_rules():
     p = {"type": "pass", "side": "allied"}
-    assert autoplay.forced_action([p], always_ask=False) == p
-    assert autoplay.forced_action([p], always_ask=True) is None
+    assert modules.forced_action([p], always_ask=False) == p
+    assert modules.forced_action([p], always_ask=True) is None
     fire = {"type": "fire", "side": "allied", "piece": 3, "target": 4}
-    assert autoplay.forced_action([p, fire], always_ask=False) is None  # a choice: asked
+    assert modules.forced_action([p, fire], always_ask=False) is None  # a choice: asked
     for kept in ("end_turn", "end_phase"):
-        assert autoplay.forced_action([{"type": kept, "side": "allied"}], False) is None
+        assert modules.forced_action([{"type": kept, "side": "allied"}], False) is None
     for forced in ("roll_morale", "deployment_done"):
         a = {"type": forced, "side": "allied"}
-        assert autoplay.forced_action([a], always_ask=True) == a
-    assert autoplay.forced_action([], always_ask=False) is None
+        assert modules.forced_action([a], always_ask=True) == a
+    assert modules.forced_action([], always_ask=False) is None
 
 
 # --- whole battles --------------------------------------------------------------------------
@@ -110,7 +114,7 @@ def test_never_for_the_computer(user, sent):
     state = from_json(b.state, engine_cards(b))
     assert b.computer_side() == "allied" and services.priority(b) == "allied"  # Allies first
     moves: list = []
-    assert autoplay.extend(b, state, moves, always_ask=lambda u: False) == 0 and moves == []
+    assert autoplay.extend(KIND, b, state, moves, always_ask=lambda u: False) == 0 and moves == []
 
 
 def test_clicks_of_the_first_battle_before_and_after(user, sent,

@@ -11,11 +11,13 @@ import random
 import pytest
 from django.test import Client
 
-from battles import replays, services, tasks
+from battles import replays, services
 from battles.engine import from_json, legal_actions, to_json
 from battles.engine.replay_file import replay_export
 from battles.models import Battle, Status
 from battles.setup import engine_cards
+
+from .kinds import battle_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 

@@ -10,12 +10,14 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from battles import services, tasks
+from battles import services
 from battles.engine import events_for, from_json, legal_actions, view
 from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from battles.selectors import battle_view
 from cards.catalogue.file import catalogue_records
+
+from .kinds import battle_tasks as tasks
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

@@ -22,6 +22,8 @@ from frontend.battle.board_svg import board_svg
 from frontend.battle.dice_svg import dice_svg, last_roll
 from frontend.battle.warnings import warning
 
+from .kinds import battle_tasks
+
 CARDS = {r["number"]: r for r in catalogue_records()}
 INF1, INF2, GEN, ART, FR_INF = 127, 128, 111, 164, 15
 SEED = 1815  # its battle has warned moves (most seeds do; a random one may not)
@@ -171,7 +173,7 @@ def test_page_has_keys_dice_legend_and_log_per_turn(user, sent,
     assert (b.battle, b.french_player, b.bot) == ("quatre-bras", user, "greedy")
     assert b.deck_choices["french"] == {"pool": "set", "historical": True} or \
         "historical" in json.dumps(b.deck_choices)
-    services.bot_move(b.pk, 0)  # the Allies deploy
+    battle_tasks.bot_move(b.pk, 0)  # the Allies deploy
     page = c.get(f"/battles/{b.pk}/").content.decode()
     forms = actions_on(page)
     assert forms
@@ -257,7 +259,7 @@ def test_warned_buttons_are_marked_on_a_real_battle(user, sent, monkeypatch):
         if b.status != Status.ACTIVE:
             break
         if b.to_move != "allied":
-            services.bot_move(b.pk, b.seq)
+            battle_tasks.bot_move(b.pk, b.seq)
             continue
         page = c.get(f"/battles/{b.pk}/").content.decode()
         state = from_json(b.state, engine_cards(b))

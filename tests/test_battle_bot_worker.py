@@ -17,9 +17,10 @@ import time
 import pytest
 from celery import current_app
 
-from battles import services, tasks
+from battles import services
 from battles.models import Battle, BattleAction
 
+from .kinds import battle_tasks as tasks
 from .test_tournament_worker import _restore_unacked
 from .tournament_helpers import wait_for, worker_session
 
@@ -29,7 +30,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def worker(tmp_path, monkeypatch):
     for w in worker_session(tmp_path, monkeypatch):
-        w.env_extra["EAGLES_BATTLE_QUEUE"] = w.queue
+        w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue
         # a killed worker's thinking mark (battles/thinking.py) lapses after this
         w.env_extra["EAGLES_THINKING_SECONDS"] = "3"
         monkeypatch.setattr(tasks, "QUEUE", w.queue)
@@ -53,7 +54,7 @@ def test_worker_killed_mid_move_then_the_computer_moves_exactly_once(
     # past the tick's grace period and the killed worker's thinking mark: the computer's
     # turn looks stalled (the redelivered task found the mark and did nothing)
     time.sleep(5.5)
-    current_app.send_task("battles.tick", queue=worker.queue).get(timeout=60)  # a doubled ask
+    current_app.send_task("play.tick", queue=worker.queue).get(timeout=60)  # a doubled ask
 
     def handed_over():
         done = Battle.objects.get(pk=b.pk)

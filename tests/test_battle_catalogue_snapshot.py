@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from battles import services, setup, tasks
+from battles import services, setup
 from battles.bots import GreedyBot
 from battles.engine import (
     IllegalAction,
@@ -24,6 +24,8 @@ from battles.models import Status
 from cards.catalogue.loader import current_version
 from cards.models import Card, CatalogueRelease
 from decks.catalogue import cards_by_number
+
+from .kinds import battle_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 

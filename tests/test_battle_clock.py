@@ -12,15 +12,18 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from battles import clock, presence, services, setup, tasks
+from battles import clock, presence, services, setup
 from battles.engine import from_json, legal_actions
 from battles.models import Battle, Status
-from battles.signals import battle_finished
 from config.errors import CODES, BadInput
+from play.signals import match_finished
+
+from .kinds import battle_tasks as tasks
 
 T0 = datetime(2026, 6, 18, 11, 0, tzinfo=UTC)
 LIVE = {"kind": "live", "base": 900, "increment": 10}
 CORR = {"kind": "correspondence", "days": 3}
+
 
 
 def at(seconds: float) -> datetime:
@@ -153,7 +156,7 @@ def test_describe():
 def booked(monkeypatch) -> list[tuple]:
     """Flag-fall tasks the service books, recorded instead of sent (no broker here)."""
     calls: list[tuple] = []
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: calls.append(args))
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: calls.append(args))
     return calls
 
 
@@ -251,7 +254,7 @@ def test_act_after_the_deadline_is_refused_and_ends_the_battle(people, booked):
     loser = b.to_move
     overdue(b)
     finished = []
-    battle_finished.connect(lambda **kw: finished.append(kw["battle"].pk), weak=False,
+    match_finished.connect(lambda **kw: finished.append(kw["match"].pk), weak=False,
                             dispatch_uid="clock-test")
     try:
         state = from_json(b.state, setup.engine_cards(b))
@@ -259,7 +262,7 @@ def test_act_after_the_deadline_is_refused_and_ends_the_battle(people, booked):
             f"/api/battles/{b.pk}/act/",
             {"seq": b.seq, "action": legal_actions(state, loser)[0]}, format="json")
     finally:
-        battle_finished.disconnect(dispatch_uid="clock-test")
+        match_finished.disconnect(dispatch_uid="clock-test")
     assert r.status_code == 409 and r.json()["code"] == "out_of_time"
     assert r.json()["detail"] == f"the {loser} side ran out of time: the battle is over"
     b.refresh_from_db()
@@ -277,7 +280,7 @@ def test_act_after_the_deadline_is_refused_and_ends_the_battle(people, booked):
 def test_flag_fall_is_idempotent_by_seq(people, booked, django_capture_on_commit_callbacks):
     b = start(people)
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.flag_fall(b.pk, 0) is False  # not yet out of time: nothing
+        assert tasks.flag_fall(b.pk, 0) is False  # not yet out of time: nothing
     b.refresh_from_db()
     assert b.status == Status.ACTIVE and booked[-1][:2] == (b.pk, 0)  # booked again
     play_one(b, people)
@@ -285,13 +288,13 @@ def test_flag_fall_is_idempotent_by_seq(people, booked, django_capture_on_commit
     assert tasks.flag_fall(b.pk, 0) is False  # a task for an old seq does nothing
     assert Battle.objects.get(pk=b.pk).status == Status.ACTIVE
     finished = []
-    battle_finished.connect(lambda **kw: finished.append(kw["battle"].pk), weak=False,
+    match_finished.connect(lambda **kw: finished.append(kw["match"].pk), weak=False,
                             dispatch_uid="clock-test-2")
     try:
         assert tasks.flag_fall(b.pk, 1) is True
         assert tasks.flag_fall(b.pk, 1) is False  # the same task twice: ends it once
     finally:
-        battle_finished.disconnect(dispatch_uid="clock-test-2")
+        match_finished.disconnect(dispatch_uid="clock-test-2")
     b.refresh_from_db()
     assert finished == [b.pk] and b.outcome["reason"] == "time"
 

@@ -17,12 +17,14 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from battles import autoplay, dealing, services, setup, tasks
+from battles import dealing, services, setup
 from battles.engine import from_json, historical_deck, legal_actions, new_battle, to_json
 from battles.models import Battle, Status
 from battles.services import BattleError, Conflict, NotAllowed, NotFound
 from cards.catalogue.file import catalogue_records
+from play import autoplay
 
+from .kinds import battle_tasks as tasks
 from .test_battle_api import SUMMARY_KEYS, VIEW_KEYS, check_hidden
 from .tournament_helpers import player, valid_entries
 
@@ -95,7 +97,7 @@ def test_two_people_play_a_whole_battle_and_neither_sees_a_hidden_card(
     # rulings of issue 9, which change the battle played.)
     monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618276)
     # The seed gives a long battle when every action is a click: no auto-play here
-    # (battles/autoplay.py, tested in test_autoplay.py).
+    # (play/autoplay.py, tested in test_autoplay.py).
     monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
     with django_capture_on_commit_callbacks(execute=True):
         data = create(alice_api, side="french", opponent="open")
@@ -373,13 +375,13 @@ def test_the_computer_never_moves_in_a_battle_between_people(user, other_user, s
     b = services.create_battle(user, "quatre-bras", "french", opponent="open")
     assert tasks.bot_move(b.pk, 0) == 0  # waiting
     later = timezone.now() + timedelta(hours=1)
-    assert services.stalled_computer_turns(now=later) == []
+    assert tasks.stalled_computer_turns(now=later) == []
     services.join_battle(b.pk, other_user)
     b.refresh_from_db()
     assert services.priority(b) == "allied"  # the other person's move, not the computer's
     Battle.objects.filter(pk=b.pk).update(created_at=timezone.now() - timedelta(hours=1))
     assert tasks.bot_move(b.pk, 0) == 0
-    assert services.stalled_computer_turns(now=later) == [] and tasks.tick() == []
+    assert tasks.stalled_computer_turns(now=later) == [] and tasks.tick() == []
     services.act(b.pk, other_user, 0, legal_actions(from_json(b.state, cards=RECORDS), "allied")[0])
     b.refresh_from_db()
     assert tasks.bot_move(b.pk, 1) == 0
@@ -450,7 +452,7 @@ def test_join_or_cancel_an_unknown_battle_is_404(bob_api):
 def test_concurrent_join_seats_exactly_one(monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     alice = User.objects.create_user("alice-pg", "", "pw")
     joiners = [User.objects.create_user(f"joiner-{i}", "", "pw") for i in range(2)]
     b = services.create_battle(alice, "quatre-bras", "allied", opponent="open")

@@ -22,13 +22,14 @@ import re
 import pytest
 from django.test import Client
 
-from battles import services, tasks
+from battles import services
 from battles.engine import events_for, from_json, legal_actions, load_cards, view
 from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from cards.catalogue.file import catalogue_records
 from frontend.battle.views import ENDING, action_sections
 
+from .kinds import battle_tasks as tasks
 from .test_battle_api import card_numbers
 from .tournament_helpers import player
 

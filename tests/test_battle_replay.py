@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from battles import replays, services, tasks
+from battles import replays, services
 from battles.engine import from_json, legal_actions, to_json
 from battles.engine.replay_file import ReplayMismatch, replay_export
 from battles.models import Battle, Status
 from cards.catalogue.file import catalogue_records
+
+from .kinds import battle_tasks as tasks
 
 RECORDS = catalogue_records()
 ROOT = Path(__file__).resolve().parent.parent

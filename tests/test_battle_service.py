@@ -15,13 +15,15 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from battles import autoplay, services, tasks, thinking
+from battles import modules, services
 from battles.bots import Bot
 from battles.engine import events_for, from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, BattleAction, Status
 from battles.services import BattleError, Conflict, NotFound
 from cards.catalogue.file import catalogue_records
+from play import autoplay, thinking, turns
 
+from .kinds import battle_tasks as tasks
 from .tournament_helpers import player, valid_entries
 
 RECORDS = catalogue_records()  # the card records the engine is given
@@ -89,7 +91,7 @@ def play_out(b: Battle, user, rng: random.Random, capture, sent: list) -> dict:
 def test_whole_quatre_bras_battle_against_the_computer(user, side, bot, seed, sent, monkeypatch,
                                                       django_capture_on_commit_callbacks):
     monkeypatch.setattr(services, "new_seed", lambda: seed)
-    # Auto-play would change the battles played (battles/autoplay.py; its own whole battles
+    # Auto-play would change the battles played (play/autoplay.py; its own whole battles
     # are in tests/test_autoplay.py).
     monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
     with django_capture_on_commit_callbacks(execute=True):
@@ -234,7 +236,7 @@ def test_the_computer_sees_only_its_view_and_legal_actions(user, sent, monkeypat
             seen.append((view, legal))
             return legal[0]
 
-    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Spy())
+    monkeypatch.setattr(modules, "get_bot", lambda name, cards=None: Spy())
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
     tasks.bot_move(b.pk, 0)
     assert seen
@@ -257,7 +259,7 @@ def test_the_computer_thinks_outside_any_transaction(user, sent, monkeypatch):
             inside.append(connection.in_atomic_block)
             return legal[0]
 
-    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Spy())
+    monkeypatch.setattr(modules, "get_bot", lambda name, cards=None: Spy())
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
     assert tasks.bot_move(b.pk, 0) >= 1
     assert inside and not any(inside)
@@ -275,7 +277,7 @@ def test_a_resignation_while_the_computer_thinks_drops_its_move(user, sent, monk
                 services.resign(b.pk, user)
             return legal[0]
 
-    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Resigner())
+    monkeypatch.setattr(modules, "get_bot", lambda name, cards=None: Resigner())
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
     assert tasks.bot_move(b.pk, 0) == 0
     b.refresh_from_db()
@@ -293,12 +295,12 @@ def test_a_move_sent_again_while_the_computer_thinks_does_nothing(user, sent, mo
     class Spy(Bot):
         def choose(self, view, legal, rng):
             if not during:
-                during.append((tasks.bot_move(b.pk, 0), services.stalled_computer_turns(later)))
+                during.append((tasks.bot_move(b.pk, 0), tasks.stalled_computer_turns(later)))
             return legal[0]
 
-    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: Spy())
+    monkeypatch.setattr(modules, "get_bot", lambda name, cards=None: Spy())
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
-    assert services.stalled_computer_turns(later) == [(b.pk, 0)]
+    assert tasks.stalled_computer_turns(later) == [(b.pk, 0)]
     assert tasks.bot_move(b.pk, 0) >= 1
     assert during == [(0, [])]  # the second task did nothing; the tick saw no lost move
     assert thinking.busy("battle", [(b.pk, 0)]) == set()  # the mark is gone
@@ -311,9 +313,9 @@ def test_a_worker_that_dies_thinking_frees_the_turn_when_its_mark_lapses(user, s
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
     assert thinking.Thinking("battle", b.pk, 0).claim()  # as a worker killed mid-thought
     assert tasks.bot_move(b.pk, 0) == 0
-    assert services.stalled_computer_turns(later) == []
+    assert tasks.stalled_computer_turns(later) == []
     time.sleep(1.3)
-    assert services.stalled_computer_turns(later) == [(b.pk, 0)]
+    assert tasks.stalled_computer_turns(later) == [(b.pk, 0)]
     assert tasks.bot_move(b.pk, 0) >= 1
 
 
@@ -325,8 +327,8 @@ def test_a_computer_that_would_shuttle_for_ever_still_hands_over(user, sent, mon
         def choose(self, view, legal, rng):
             return legal[0]
 
-    monkeypatch.setattr(services, "get_bot", lambda name, cards=None: First())
-    monkeypatch.setattr(services, "BOT_PATIENCE", 30)
+    monkeypatch.setattr(modules, "get_bot", lambda name, cards=None: First())
+    monkeypatch.setattr(turns, "BOT_PATIENCE", 30)
     b = services.create_battle(user, "quatre-bras", "allied", bot="greedy")
     rng = random.Random(3)
     while b.status == Status.ACTIVE:
@@ -341,8 +343,8 @@ def test_a_computer_that_would_shuttle_for_ever_still_hands_over(user, sent, mon
 
 def test_a_computer_stuck_past_the_hard_cap_stops_and_is_not_asked_again(
         user, sent, monkeypatch, caplog, django_capture_on_commit_callbacks):
-    monkeypatch.setattr(services, "BOT_MAX_ACTIONS", 2)
-    monkeypatch.setattr(services, "ENDING_ACTIONS", ())
+    monkeypatch.setattr(turns, "BOT_MAX_ACTIONS", 2)
+    monkeypatch.setattr(modules.BATTLE, "ending_actions", frozenset())
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.bot_move(b.pk, 0) == 2
@@ -452,7 +454,7 @@ def test_concurrent_double_act_applies_once(monkeypatch):
         pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
     from django.contrib.auth.models import User
 
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     alice = User.objects.create_user("alice-pg", "", "pw")
     b = services.create_battle(alice, "quatre-bras", "allied", bot="random")
     action = legal_actions(from_json(b.state, cards=RECORDS), "allied")[0]
@@ -511,18 +513,18 @@ def test_tick_resends_a_lost_computer_move(sent):
     user, _ = player("lost")
     b = services.create_battle(user, "quatre-bras", "french", bot="random")
     assert services.priority(b) == "allied"  # the computer's move; no worker ran it
-    assert services.stalled_computer_turns() == []  # within the grace time
+    assert tasks.stalled_computer_turns() == []  # within the grace time
     later = timezone.now() + timedelta(seconds=30)
-    assert services.stalled_computer_turns(now=later) == [(b.pk, 0)]
+    assert tasks.stalled_computer_turns(now=later) == [(b.pk, 0)]
     sent.clear()
     Battle.objects.filter(pk=b.pk).update(created_at=timezone.now() - timedelta(seconds=60))
     assert tasks.tick() == [(b.pk, 0)] and sent == [(b.pk, 0)]
     assert tasks.bot_move(b.pk, 0) >= 1  # what the re-sent message does
     b.refresh_from_db()
     assert services.priority(b) == "french"
-    assert services.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
+    assert tasks.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
     Battle.objects.filter(pk=b.pk).update(status=Status.FINISHED)
-    assert services.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
+    assert tasks.stalled_computer_turns(now=timezone.now() + timedelta(hours=1)) == []
 
 
 # --- One read of the position per action; columns, not the JSON ----------------------------

@@ -16,10 +16,11 @@ import pytest
 from celery import current_app
 from django.utils import timezone
 
-from battles import services, setup, tasks
+from battles import services, setup
 from battles.engine import from_json, legal_actions
 from battles.models import Battle, Status
 
+from .kinds import battle_tasks as tasks
 from .tournament_helpers import wait_for, worker_session
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -31,7 +32,7 @@ SECONDS_LEFT = 3
 @pytest.fixture
 def worker(tmp_path, monkeypatch):
     for w in worker_session(tmp_path, monkeypatch):
-        w.env_extra["EAGLES_BATTLE_QUEUE"] = w.queue  # a re-booked task comes back here too
+        w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue  # a re-booked task comes back here too
         monkeypatch.setattr(tasks, "QUEUE", w.queue)
         yield w
 
@@ -80,16 +81,16 @@ def test_flag_fall_by_the_booked_task_then_a_doubled_task_changes_nothing(
 def test_flag_fall_while_the_worker_is_down_is_ended_by_the_tick(
         catalogue, user, other_user, worker, monkeypatch):
     lost = []
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: lost.append(args))
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: lost.append(args))
     b = _battle_about_to_flag(user, other_user)  # no worker runs; the message is lost
     assert lost[-1] == (b.pk, b.seq, b.deadline)  # (the join booked one for seq 0)
     time.sleep(max(0.0, (b.deadline - timezone.now()).total_seconds()) + 0.5)
     assert Battle.objects.get(pk=b.pk).status == Status.ACTIVE  # nobody ended it
     worker.start()  # the worker is back; beat fires the tick
-    tick = current_app.send_task("battles.tick", queue=worker.queue)
+    tick = current_app.send_task("play.tick", queue=worker.queue)
     tick.get(timeout=60)
     done = Battle.objects.get(pk=b.pk)
     assert done.status == Status.FINISHED and done.outcome["reason"] == "time"
     assert done.outcome["winner"] != b.to_move
-    assert current_app.send_task("battles.tick", queue=worker.queue).get(timeout=30) == []
+    assert current_app.send_task("play.tick", queue=worker.queue).get(timeout=30) == []
     assert Battle.objects.get(pk=b.pk).finished_at == done.finished_at  # ended once

@@ -10,12 +10,13 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from battles import autoplay, services, undo
+from battles import services, undo
 from battles.engine import from_json, legal_actions, to_json
 from battles.engine.replay_file import ReplayMismatch, effective_actions
 from battles.models import Battle, Status
 from battles.services import Conflict
 from cards.catalogue.file import catalogue_records
+from play import autoplay
 
 from .test_battle_api import check_hidden
 
@@ -282,7 +283,7 @@ def test_random_battle_with_undos_replays_to_the_live_state(duel, user, other_us
     """Two seeded random players, each taking back their last action whenever allowed (one
     time in three): every undo restores the position before that action exactly, the
     refusals name why, and the whole battle replays from its setup to the live state.
-    Every action is a click here (no auto-play: battles/autoplay.py), as the seed was
+    Every action is a click here (no auto-play: play/autoplay.py), as the seed was
     chosen for."""
     monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
     b = duel
@@ -327,11 +328,11 @@ def test_an_undo_and_an_action_sent_at_once_apply_once(monkeypatch):
     from django.contrib.auth.models import User
     from django.db import connection, connections
 
-    from battles import tasks
+    from .kinds import battle_tasks as tasks
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     alice = User.objects.create_user("alice-pg", "", "pw")
     b = services.create_battle(alice, "quatre-bras", "allied", bot="random")
     act(b, alice, troop_deploy(b, "allied"))

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from campaigns import services, tasks
+from campaigns import services
 
 from .campaign.helpers import passive, small_pools
+from .kinds import campaign_tasks as tasks
 from .test_campaign_service import card_values, hidden_from
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def small(monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
 
 
 def client_for(user) -> APIClient:

@@ -1,4 +1,4 @@
-"""Auto-pass inside campaigns (campaigns/autoplay.py): a person's lone Pass in a response
+"""Auto-pass inside campaigns (play/autoplay.py): a person's lone Pass in a response
 window is played for them (unless they always want to be asked), as their own action with
 its own seq's dice, so the replay is exact; campaign decisions are never played for them."""
 
@@ -10,11 +10,13 @@ import random
 import pytest
 
 from accounts.models import preferences_of
+from battles import modules
 from battles.campaign import to_json
-from campaigns import autoplay, selectors, services, tasks
+from campaigns import selectors, services
 from campaigns.models import Campaign, Status
 
 from .campaign.helpers import small_pools
+from .kinds import campaign_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 PASS = {"type": "pass", "side": "allied", "board": "ligny"}
@@ -26,19 +28,20 @@ def small(monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     monkeypatch.setattr(services, "new_seed", lambda: 1815)
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
 
 
 def test_forced_board_actions_are_played_as_in_battles_decisions_never():
-    assert autoplay.forced([PASS], always_ask=False) == PASS
-    assert autoplay.forced([PASS], always_ask=True) is None
-    assert autoplay.forced([PASS, {**PASS, "type": "special", "card": 5}], False) is None
+    assert modules.forced_action([PASS], always_ask=False) == PASS
+    assert modules.forced_action([PASS], always_ask=True) is None
+    assert modules.forced_action([PASS, {**PASS, "type": "special", "card": 5}], False) is None
     # As in battles: a lone morale roll or end of deployment is played (the preference is
     # about response windows only); ending one's own phase or turn stays a click.
     for kind in ("roll_morale", "deployment_done"):
-        assert autoplay.forced([{**PASS, "type": kind}], always_ask=True) == {**PASS, "type": kind}
+        lone = {**PASS, "type": kind}
+        assert modules.forced_action([lone], always_ask=True) == lone
     for kind in ("end_turn", "end_phase", "retreat", "split", "reinforce", "keep"):
-        assert autoplay.forced([{**PASS, "type": kind}], always_ask=False) is None
+        assert modules.forced_action([{**PASS, "type": kind}], always_ask=False) is None
 
 
 def same_as_replay(c: Campaign) -> bool:
@@ -75,7 +78,7 @@ def play(c: Campaign, users: dict, rng: random.Random) -> dict:
         extra = rows[next((i for i, r in enumerate(rows) if r.side != chooser), len(rows)):]
         for r in extra:
             if users.get(r.side) is not None:
-                assert r.action["type"] not in (*autoplay.DECISIONS, "end_phase", "end_turn")
+                assert r.action["type"] not in (*modules.DECISIONS, "end_phase", "end_turn")
                 assert r.action["board"], r.action
                 auto.append({"side": r.side, **r.action})
     else:

@@ -19,12 +19,13 @@ from rest_framework.test import APIClient
 
 from battles.campaign import apply, legal_actions, to_json, to_move
 from battles.engine import SIDES, SeededDice
-from campaigns import clock, selectors, services, tasks, timing
+from campaigns import clock, selectors, services
 from campaigns.models import Campaign, Status
-from campaigns.signals import campaign_changed
 from config.errors import BadInput, Conflict
+from play.signals import match_changed
 
 from .campaign.helpers import passive, small_campaign, small_pools
+from .kinds import campaign_tasks as tasks
 
 LIVE = {"kind": "live", "base": 900, "increment": 10}
 CORR = {"kind": "correspondence", "days": 2}
@@ -153,7 +154,7 @@ def small(monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     monkeypatch.setattr(services, "new_seed", lambda: 1815)
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     return pools
 
 
@@ -161,7 +162,7 @@ def small(monkeypatch):
 def booked(monkeypatch) -> list[tuple]:
     """Flag-fall tasks the service books, recorded instead of sent (no broker here)."""
     calls: list[tuple] = []
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: calls.append(args))
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: calls.append(args))
     return calls
 
 
@@ -249,7 +250,7 @@ def test_against_the_computer_untimed_by_default_and_its_clock_never_runs(user, 
     assert c.expires_at is None
     timed = services.create_campaign(user, "allied", bot="greedy", time_control=LIVE)
     assert timed.to_move == "french" and timed.deadline is None  # the computer splits
-    assert services.bot_move(timed.pk, 0) >= 1
+    assert tasks.bot_move(timed.pk, 0) >= 1
     timed.refresh_from_db()
     assert timed.to_move == "allied" and timed.clocks == {"french": 900, "allied": 900}
     assert timed.deadline is not None
@@ -266,16 +267,16 @@ def test_an_action_after_the_deadline_is_refused_and_ends_the_campaign_by_time(
     told = []
 
     def listen(**kw):
-        told.append((kw["campaign_id"], kw["seq"], kw["status"]))
+        told.append((kw["match_id"], kw["seq"], kw["status"]))
 
-    campaign_changed.connect(listen, weak=False, dispatch_uid="campaign-clock-test")
+    match_changed.connect(listen, weak=False, dispatch_uid="campaign-clock-test")
     try:
         with django_capture_on_commit_callbacks(execute=True):
             r = client(mover(c, user, other_user)).post(
                 f"/api/campaigns/{c.pk}/act/", {"seq": c.seq, "action": {"type": "pass"}},
                 format="json")
     finally:
-        campaign_changed.disconnect(dispatch_uid="campaign-clock-test")
+        match_changed.disconnect(dispatch_uid="campaign-clock-test")
     assert r.status_code == 409 and r.json()["code"] == "out_of_time"
     assert r.json()["detail"] == f"the {loser} side ran out of time: the campaign is over"
     c.refresh_from_db()
@@ -284,7 +285,7 @@ def test_an_action_after_the_deadline_is_refused_and_ends_the_campaign_by_time(
     assert c.outcome["winner"] == winner and c.outcome["reason"] == "time"
     assert c.outcome["loser"] == loser and "results" in c.outcome
     assert c.clocks[loser] == 0 and c.deadline is None and c.clock_started_at is None
-    assert told == [(c.pk, 1, "finished")]  # campaign_changed, after commit
+    assert told == [(c.pk, 1, "finished")]  # match_changed, after commit
     with pytest.raises(Conflict, match="over"):
         services.resign(c.pk, user)
 
@@ -293,7 +294,7 @@ def test_an_action_after_the_deadline_is_refused_and_ends_the_campaign_by_time(
 def test_flag_fall_is_idempotent_by_seq(user, other_user, small, booked,
                                         django_capture_on_commit_callbacks):
     c = start(user, other_user)
-    assert timing.flag_fall(c.pk, c.seq + 1) is False  # another seq: nothing
+    assert tasks.flag_fall(c.pk, c.seq + 1) is False  # another seq: nothing
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.flag_fall(c.pk, c.seq) is False  # early (clock skew): booked again
     assert booked[-1] == (c.pk, c.seq, c.deadline)
@@ -325,7 +326,7 @@ def test_tick_ends_overdue_campaigns_and_expires_waiting_ones(user, other_user, 
     assert set(Campaign.objects.filter(status=Status.EXPIRED).values_list("pk", flat=True)) \
         == {waiting.pk, invited.pk}
     assert Campaign.objects.get(pk=fresh.pk).status == Status.WAITING
-    assert timing.overdue_flags() == [] and timing.expire_waiting() == []  # once
+    assert tasks.overdue_flags() == [] and tasks.expire_waiting() == []  # once
 
 
 @pytest_db
@@ -336,7 +337,7 @@ def test_an_expired_campaign_refuses_join_and_cancel(user, other_user, small):
     r = client(other_user).post(f"/api/campaigns/{c.pk}/join/", {}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "expired"
     assert Campaign.objects.get(pk=c.pk).status == Status.WAITING
-    assert timing.expire_waiting() == [c.pk]
+    assert tasks.expire_waiting() == [c.pk]
     with pytest.raises(Conflict) as err:
         services.join_campaign(c.pk, other_user)
     assert err.value.code == "expired"

@@ -25,12 +25,15 @@ from django.contrib.auth.models import AnonymousUser, User
 from battles.campaign import from_json
 from battles.campaign import view as core_view
 from battles.engine import SIDES, events_for
-from campaigns import selectors, services, tasks
+from campaigns import selectors, services
+from campaigns.kind import cards_of
 from campaigns.live import consumers
 from campaigns.live.routing import websocket_urlpatterns
 from campaigns.models import Campaign, Status
 
 from .campaign.helpers import small_pools
+from .kinds import campaign_tasks
+from .kinds import campaign_tasks as tasks
 from .test_campaign_service import hidden_from
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -42,7 +45,7 @@ def live_setup(catalogue, monkeypatch):
     """A fresh in-memory layer per test (its queues belong to one event loop); no broker;
     small pools on both sides and a fixed seed (short campaigns)."""
     channel_layers.backends.clear()
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618276)
@@ -257,7 +260,7 @@ def test_the_computers_moves_reach_the_player(people):
         alice = await connect(c0.pk, people["alice"])
         m = await hello(alice)
         assert m["waiting_for"] == "computer" and m["opponent"] == "computer (random)"
-        played = await database_sync_to_async(services.bot_move, thread_sensitive=False)(
+        played = await database_sync_to_async(campaign_tasks.bot_move, thread_sensitive=False)(
             c0.pk, m["seq"])
         assert played >= 1  # the French split (and more, until alice must act)
         m2 = await alice.receive_json_from(timeout=TIMEOUT)
@@ -293,7 +296,7 @@ def check(msg: dict, raw: str) -> int:
     cards hidden from that viewer (a spectator: from both sides) that no event the viewer
     saw ever named. Returns how many such secret cards there were."""
     c = Campaign.objects.get(pk=msg["id"])
-    core = from_json(c.state, services.cards_of(c))
+    core = from_json(c.state, cards_of(c))
     side = msg["my_side"]
     assert msg["view"] == json.loads(json.dumps(core_view(core, side)))
     all_events = [e for events in c.actions.order_by("seq").values_list("events", flat=True)

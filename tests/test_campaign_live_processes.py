@@ -19,9 +19,10 @@ from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from campaigns import services, tasks
+from campaigns import services
 
 from .campaign.helpers import small_pools
+from .kinds import campaign_tasks as tasks
 from .test_live_processes import _receive_until
 from .test_production_layout import ROOT, _call, _env, _free_port
 
@@ -42,7 +43,7 @@ def test_the_workers_campaign_moves_reach_a_socket_of_the_web_process(tmp_path, 
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     asked: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: asked.append(args))
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: asked.append(args))
     alice = User.objects.create_user("alice", password="unused-1815")
     token = Token.objects.create(user=alice).key
     client = Client()

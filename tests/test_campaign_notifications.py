@@ -15,7 +15,7 @@ import pytest
 from django.test import RequestFactory
 
 from battles import services as battle_services
-from campaigns import selectors, services, tasks
+from campaigns import selectors, services
 from campaigns.models import Campaign, Status
 from frontend.context_processors import notification_counts
 from notifications import services as notes_services
@@ -23,6 +23,7 @@ from notifications.models import Kind, Notification
 from notifications.selectors import your_move_counts
 
 from .campaign.helpers import small_pools
+from .kinds import campaign_tasks as tasks
 from .test_notifications import assert_no_card_named
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def small(monkeypatch, settings):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     monkeypatch.setattr(services, "new_seed", lambda: 1815)
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
 
 
@@ -191,7 +192,7 @@ def test_deadline_near_for_a_campaign_once_per_seq(user, other_user, monkeypatch
     for u in (user, other_user):
         u.email = f"{u.username}@example.com"
         u.save()
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)
     tc = ({"kind": "live", "base": 600, "increment": 5} if kind == "live"
           else {"kind": "correspondence", "days": 2})
     c = two_people(user, other_user, django_capture_on_commit_callbacks, time_control=tc)

@@ -9,11 +9,13 @@ import re
 import pytest
 from django.test import Client
 
-from campaigns import services, tasks
+from campaigns import services
+from campaigns.kind import cards_of
 from campaigns.models import Campaign
 from frontend.campaigns.chart import losses, losses_svg
 
 from .campaign.helpers import small_pools
+from .kinds import campaign_tasks as tasks
 from .test_campaign_service import hidden_from
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def small(monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
 
 
 @pytest.fixture
@@ -66,7 +68,7 @@ def test_the_page_shows_both_boards_and_no_hidden_card(alice, user, small):
     c.refresh_from_db()
     page = alice.get(f"/campaigns/{c.pk}/").content.decode()
     assert 'data-testid="board-quatre-bras"' in page and 'data-testid="board-ligny"' in page
-    names = {n: services.cards_of(c)[n].name for n in hidden_from(c, "allied")}
+    names = {n: cards_of(c)[n].name for n in hidden_from(c, "allied")}
     assert names  # the computer holds cards the person may not know
     shown = [name for name in names.values() if f">{name}<" in page or f"{name}," in page]
     assert not shown, shown

@@ -12,15 +12,16 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from campaigns import services, tasks
+from campaigns import services
 from campaigns.models import Campaign, Status
-from campaigns.signals import campaign_finished
+from play.signals import match_finished
 from ratings import campaigns as rated
 from ratings import glicko2
 from ratings.models import RatedCampaign, Rating
 from ratings.services import rate_players
 
 from .campaign.helpers import small_pools
+from .kinds import campaign_tasks as tasks
 from .test_campaign_service import drive
 
 pytestmark = pytest.mark.django_db
@@ -32,8 +33,8 @@ def small(monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     monkeypatch.setattr(services, "new_seed", lambda: 1815)
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)
     return pools
 
 
@@ -73,7 +74,7 @@ def test_a_resigned_rated_campaign_updates_both_ratings_once(user, other_user, s
     before = (figures(user), figures(other_user))
     c.refresh_from_db()
     assert rated.rate_campaign(c) is None
-    campaign_finished.send(sender=Campaign, campaign=c)
+    match_finished.send(sender=Campaign, kind="campaign", match=c)
     assert (figures(user), figures(other_user)) == before
     assert RatedCampaign.objects.count() == 1
 

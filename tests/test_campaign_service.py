@@ -13,15 +13,18 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
+from battles import modules
 from battles.campaign import from_json, legal_actions, to_json
 from battles.engine import SIDES
 from battles.engine.board import ARMY_SIDE
-from battles.thinking import busy
-from campaigns import selectors, services, tasks
+from campaigns import selectors, services
+from campaigns.kind import KIND
 from campaigns.models import Campaign, CampaignAction, Status
 from config.errors import BadInput, Conflict, NotFound
+from play.thinking import busy
 
 from .campaign.helpers import TABLE, passive, small_pools
+from .kinds import campaign_tasks as tasks
 from .tournament_helpers import give_cards
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +34,7 @@ pytestmark = pytest.mark.django_db
 def sent(monkeypatch) -> list[tuple[int, int]]:
     """The computer's moves the service asks a worker for, recorded instead of sent."""
     calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: calls.append(args))
     return calls
 
 
@@ -47,7 +50,7 @@ def small(monkeypatch):
 def hidden_from(c: Campaign, side: str) -> set[int]:
     """Cards ``side`` may not know now: the other side's pool, set-aside cards, Reserve,
     decks and face-down pieces (from the full, secret state)."""
-    core = from_json(c.state, services.cards_of(c))
+    core = from_json(c.state, KIND.cards(c))
     o = 1 - SIDES.index(side)
     out = set(core.pools[o]) | set(core.set_aside[o])
     for st in core.boards.values():
@@ -121,12 +124,12 @@ def test_the_computer_thinks_outside_any_transaction(user, small, sent, monkeypa
     would hold SQLite's write lock or the campaign's row all that time."""
     inside: list[bool] = []
 
-    class Spy(services.CampaignBot):
+    class Spy(modules.CampaignBot):
         def choose(self, view, legal, rng):
             inside.append(connection.in_atomic_block)
             return super().choose(view, legal, rng)
 
-    monkeypatch.setattr(services, "CampaignBot", Spy)
+    monkeypatch.setattr(modules, "CampaignBot", Spy)
     c = services.create_campaign(user, "allied", bot="random", settings={"turn_cap": 2})
     assert c.to_move == "french"
     assert tasks.bot_move(c.pk, 0) >= 1
@@ -142,15 +145,15 @@ def test_a_move_sent_again_while_the_computer_thinks_does_nothing(user, small, s
     later = timezone.now() + timedelta(minutes=5)
     during: list = []
 
-    class Spy(services.CampaignBot):
+    class Spy(modules.CampaignBot):
         def choose(self, view, legal, rng):
             if not during:
-                during.append((tasks.bot_move(c.pk, 0), services.stalled_computer_turns(later)))
+                during.append((tasks.bot_move(c.pk, 0), tasks.stalled_computer_turns(later)))
             return super().choose(view, legal, rng)
 
-    monkeypatch.setattr(services, "CampaignBot", Spy)
+    monkeypatch.setattr(modules, "CampaignBot", Spy)
     c = services.create_campaign(user, "allied", bot="random", settings={"turn_cap": 2})
-    assert services.stalled_computer_turns(later) == [(c.pk, 0)]
+    assert tasks.stalled_computer_turns(later) == [(c.pk, 0)]
     assert tasks.bot_move(c.pk, 0) >= 1
     assert during == [(0, [])]
     assert busy("campaign", [(c.pk, 0)]) == set()
@@ -300,9 +303,9 @@ def test_a_lost_computer_move_is_found_after_a_grace_period(user, small, sent):
     from django.utils import timezone
 
     c = services.create_campaign(user, "allied", bot="greedy")
-    assert services.stalled_computer_turns() == []
+    assert tasks.stalled_computer_turns() == []
     later = timezone.now() + timedelta(seconds=30)
-    assert services.stalled_computer_turns(now=later) == [(c.pk, 0)]
+    assert tasks.stalled_computer_turns(now=later) == [(c.pk, 0)]
 
 
 @pytest.mark.postgres
@@ -337,14 +340,14 @@ def test_concurrent_submits_of_one_seq_apply_once(user, small, sent):
 
 def test_campaign_changed_is_sent_after_commit(user, small, sent,
                                                django_capture_on_commit_callbacks):
-    from campaigns.signals import campaign_changed
+    from play.signals import match_changed
 
     got = []
 
     def listener(sender, **kw):
-        got.append((kw["campaign_id"], kw["seq"], kw["status"]))
+        got.append((kw["match_id"], kw["seq"], kw["status"]))
 
-    campaign_changed.connect(listener)
+    match_changed.connect(listener)
     try:
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             c = services.create_campaign(user, "french", bot="greedy")
@@ -360,7 +363,7 @@ def test_campaign_changed_is_sent_after_commit(user, small, sent,
             services.resign(c.pk, user)
         assert got[-1] == (c.pk, 1, "finished")
     finally:
-        campaign_changed.disconnect(listener)
+        match_changed.disconnect(listener)
 
 
 def test_the_tick_resends_stalled_computer_moves(user, small, sent, monkeypatch):
@@ -380,5 +383,5 @@ def test_the_worker_knows_the_campaign_tasks_and_beat_ticks_them():
     from config.celery import app
 
     app.loader.import_default_modules()
-    assert {"campaigns.bot_move", "campaigns.tick"} <= set(app.tasks)
-    assert app.conf.beat_schedule["campaigns-tick"]["task"] == "campaigns.tick"
+    assert {"play.bot_move", "play.tick", "campaigns.bot_move"} <= set(app.tasks)
+    assert app.conf.beat_schedule["play-tick"]["task"] == "play.tick"

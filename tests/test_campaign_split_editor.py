@@ -10,11 +10,12 @@ import pytest
 from django.test import Client
 
 from battles.campaign import split_plan
-from campaigns import services, tasks
+from campaigns import services
 from campaigns.models import Campaign
 from frontend.campaigns.editing import split_action
 
 from .campaign.helpers import TABLE, small_pools
+from .kinds import campaign_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def small(monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     monkeypatch.setattr(services, "new_seed", lambda: 1815)
     return pools
 

@@ -17,10 +17,11 @@ import pytest
 from celery import current_app
 from django.utils import timezone
 
-from campaigns import selectors, services, tasks
+from campaigns import selectors, services
 from campaigns.models import Campaign, Status
 
 from .campaign.helpers import passive, small_pools
+from .kinds import campaign_tasks as tasks
 from .tournament_helpers import wait_for, worker_session
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -32,7 +33,7 @@ SECONDS_LEFT = 3
 @pytest.fixture
 def worker(tmp_path, monkeypatch):
     for w in worker_session(tmp_path, monkeypatch):
-        w.env_extra["EAGLES_CAMPAIGN_QUEUE"] = w.queue  # a re-booked task comes back here too
+        w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue  # a re-booked task comes back here too
         monkeypatch.setattr(tasks, "QUEUE", w.queue)
         yield w
 
@@ -84,13 +85,13 @@ def test_campaign_flag_fall_by_the_booked_task_then_a_doubled_task_changes_nothi
 def test_campaign_flag_fall_while_the_worker_is_down_is_ended_by_the_tick(
         catalogue, user, other_user, small, worker, monkeypatch):
     lost = []
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: lost.append(args))
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: lost.append(args))
     c = _campaign_about_to_flag(user, other_user)  # no worker runs; the message is lost
     assert lost[-1] == (c.pk, c.seq, c.deadline)
     time.sleep(max(0.0, (c.deadline - timezone.now()).total_seconds()) + 0.5)
     assert Campaign.objects.get(pk=c.pk).status == Status.ACTIVE  # nobody ended it
     worker.start()  # the worker is back; beat fires the tick
-    current_app.send_task("campaigns.tick", queue=worker.queue).get(timeout=60)
+    current_app.send_task("play.tick", queue=worker.queue).get(timeout=60)
     done = Campaign.objects.get(pk=c.pk)
     assert done.status == Status.FINISHED and done.outcome["reason"] == "time"
     assert done.outcome["winner"] == "french"

@@ -12,11 +12,12 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from battles.campaign import to_json
-from campaigns import selectors, services, tasks, undo
+from campaigns import selectors, services, undo
 from campaigns.models import Campaign
 from config.errors import BadInput, Conflict
 
 from .campaign.helpers import TABLE, small_pools
+from .kinds import campaign_tasks as tasks
 from .test_campaign_service import assert_no_leak, card_values
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def sent(monkeypatch) -> list[tuple[int, int]]:
     calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: calls.append(args))
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: calls.append(args))
     return calls
 
 
@@ -234,7 +235,7 @@ def test_an_undo_after_the_flag_fell_ends_the_campaign_by_time(user, other_user,
 
     from django.utils import timezone
 
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)
     c = services.create_campaign(user, "french", opponent="bob", settings={"turn_cap": 4},
                                  time_control={"kind": "live", "base": 600, "increment": 5})
     services.join_campaign(c.pk, other_user)

@@ -23,9 +23,9 @@ pytestmark = [pytest.mark.django_db]
 
 @pytest.fixture(autouse=True)
 def fresh_cache(catalogue, monkeypatch):
-    from battles import tasks
+    from .kinds import battle_tasks as tasks
 
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     cardcache.forget()
     yield
     cardcache.forget()

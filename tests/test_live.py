@@ -24,7 +24,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-from battles import selectors, services, tasks
+from battles import selectors, services
 from battles.engine import events_for, from_json, view
 from battles.engine.board import SIDE_INDEX
 from battles.errors import Conflict
@@ -32,6 +32,8 @@ from battles.live import consumers
 from battles.live.routing import websocket_urlpatterns
 from battles.models import Battle, Status
 
+from .kinds import battle_tasks
+from .kinds import battle_tasks as tasks
 from .test_battle_api import RECORDS, card_numbers, check_hidden
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -42,7 +44,7 @@ TIMEOUT = 10
 def live_setup(catalogue, monkeypatch):
     """A fresh in-memory layer per test (its queues belong to one event loop); no broker."""
     channel_layers.backends.clear()
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     yield
     channel_layers.backends.clear()
 
@@ -218,7 +220,7 @@ def test_the_computers_moves_reach_the_player(people):
         alice = await connect(b.pk, people["alice"])
         m = await hello(alice)
         assert m["waiting_for"] == "computer" and m["opponent"] == "computer (random)"
-        played = await database_sync_to_async(services.bot_move, thread_sensitive=False)(
+        played = await database_sync_to_async(battle_tasks.bot_move, thread_sensitive=False)(
             b.pk, m["seq"])
         assert played >= 1
         m2 = await alice.receive_json_from(timeout=TIMEOUT)

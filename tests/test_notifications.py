@@ -154,7 +154,7 @@ def test_a_hand_over_after_an_action_does_not_read_the_log(
     b = two_people(user, other_user, django_capture_on_commit_callbacks)
     b = hand_over(b, {"french": user, "allied": other_user}, django_capture_on_commit_callbacks)
     Notification.objects.all().delete()
-    for extra, log_reads in (({"last_side": "allied", "to_move": b.to_move}, 0), ({}, 1)):
+    for extra, log_reads in (({"by": "allied", "to_move": b.to_move}, 0), ({}, 1)):
         with CaptureQueriesContext(connection) as ctx:
             on_battle_changed(Battle, battle_id=b.pk, seq=b.seq, status=b.status, **extra)
         reads = [q for q in ctx.captured_queries if "battles_battleaction" in q["sql"]]

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from battles import services
 from battles.errors import BattleError
 from battles.models import Battle
+from battles.modules import ENDING_ACTIONS
 from ratings import lobby
 from ratings.models import RatedBattle, Rating, SideRecord
 from ratings.services import rate_battle
@@ -295,7 +296,7 @@ def test_a_battle_the_engine_ends_is_rated_through_act(user, other_user, sent):
         side = b.to_move
         view = services.battle_view(b, players[side])
         actions = view["legal_actions"]
-        ending = [a for a in actions if a["type"] in services.ENDING_ACTIONS]
+        ending = [a for a in actions if a["type"] in ENDING_ACTIONS]
         services.act(b.pk, players[side], b.seq, (ending or actions)[0])
     assert b.status == "finished" and b.outcome["reason"] == "turn_cap", b.outcome
     rated = RatedBattle.objects.get(battle=b)

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from battles import services, tasks
+from battles import services
 from battles.bots import BOTS, GreedyBot, RandomBot, get_bot
 from battles.bots.determinise import Determiniser
 from battles.bots.search import LEVELS, EasySearchBot, HardSearchBot, SearchBot, evaluate
@@ -28,6 +28,7 @@ from battles.engine import (
 from battles.models import Battle, BotName, Status
 from cards.catalogue.file import catalogue_records
 
+from .kinds import battle_tasks as tasks
 from .test_bots import _swap_hidden
 
 CARDS = load_cards(catalogue_records())

@@ -23,9 +23,9 @@ from battles.models import Battle
 from battles.models import Status as BattleStatus
 from battles.seated import create_seated_battle
 from battles.services import act, finish_battle
-from battles.signals import battle_finished
 from frontend.tournaments.online import countdown_text
 from frontend.tournaments.standings_chart import LEFT, PLOT_H, TOP_PAD, standings_chart
+from play.signals import match_finished
 from tournaments import services
 from tournaments.models import Match, MatchBattle, ResultLog, Round, Tournament
 from tournaments.services.clock import advance
@@ -172,7 +172,7 @@ def test_a_finished_battle_settles_its_match_once(org):
     [entry] = online_log(m)
     assert entry.source == ResultLog.Source.ONLINE and f"battle {b.pk}" in entry.reason
     b.refresh_from_db()
-    battle_finished.send(sender=Battle, battle=b)  # the signal again: nothing more
+    match_finished.send(sender=Battle, kind="battle", match=b)  # the signal again: nothing more
     assert len(online_log(m)) == 1
     t.refresh_from_db()
     assert Round.objects.get(tournament=t, number=1).state == Round.State.FINISHED

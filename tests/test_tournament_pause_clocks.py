@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from battles import clock, presence, tasks
+from battles import clock, presence
 from battles import services as battle_services
 from battles.engine import from_json, legal_actions
 from battles.errors import Conflict
@@ -26,6 +26,7 @@ from tournaments.models import Match, MatchBattle, Round, Status
 from tournaments.services.errors import NotAllowed
 from tournaments.services.results import time_limit
 
+from .kinds import battle_tasks as tasks
 from .tournament_helpers import field, organiser
 
 LIVE = {"kind": "live", "base": 600, "increment": 5}
@@ -40,7 +41,7 @@ def org(catalogue):
 def booked(monkeypatch):
     """The flag falls the battle service books (and the tournament's wakes), not sent."""
     calls: list[tuple] = []
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: calls.append(args))
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: calls.append(args))
     monkeypatch.setattr(tournament_tasks, "send", lambda *args, **kw: None)
     return calls
 
@@ -116,14 +117,14 @@ def test_no_flag_falls_while_paused(org, booked, monkeypatch):
     late = b.deadline + timedelta(hours=1)  # the booked ETA (and more) has passed
     monkeypatch.setattr(timezone, "now", lambda: late)
     assert tasks.flag_fall(b.pk, b.seq) is False  # the booked task: nothing to do
-    assert battle_services.overdue_flags(late) == []
+    assert tasks.overdue_flags(late) == []
     tasks.tick()  # the beat's safety net
     b = fresh(b)
     assert b.status == BattleStatus.ACTIVE and b.outcome is None
     # a battle paused with its deadline still set (an old row) is skipped by the tick too
     Battle.objects.filter(pk=b.pk).update(deadline=late - timedelta(minutes=1))
-    assert battle_services.overdue_flags(late) == []
-    assert battle_services.flag_fall(b.pk, b.seq) is False
+    assert tasks.overdue_flags(late) == []
+    assert tasks.flag_fall(b.pk, b.seq) is False
 
 
 def test_every_action_is_refused_while_paused(org, booked):
@@ -246,7 +247,7 @@ def test_a_pause_and_a_battle_ending_at_once_never_deadlock(catalogue, monkeypat
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)
     monkeypatch.setattr(tournament_tasks, "send", lambda *args, **kw: None)
     org = organiser()
     t, users, (b, game2) = online(org, format="swiss_two_game")
@@ -306,7 +307,7 @@ def test_a_pause_and_a_resume_reach_the_open_sockets(catalogue, monkeypatch):
     from .test_live import connect, hello, run
 
     channel_layers.backends.clear()
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)
     alice, bob = (User.objects.create_user(n, "", "pw") for n in ("alice", "bob"))
     b = battle_services.create_battle(alice, "quatre-bras", "french", opponent="open",
                                       time_control=LIVE)

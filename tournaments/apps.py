@@ -6,9 +6,9 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from battles.signals import battle_finished
+        from play.signals import match_finished
 
         from .services.online_results import on_battle_finished
 
         # an online tournament's battle reports its match inside the finishing transaction
-        battle_finished.connect(on_battle_finished, dispatch_uid="tournaments.online_result")
+        match_finished.connect(on_battle_finished, dispatch_uid="tournaments.online_result")

@@ -1,4 +1,4 @@
-"""Tell a battle's sockets that it changed (``signals.battle_changed``, sent after commit, in
+"""Tell a battle's sockets that it changed (``play.signals.match_changed``, sent after commit, in
 the web process or a Celery worker).
 
 After an action (the signal carries ``since``: the seq before it) the players' messages and,
@@ -37,15 +37,18 @@ def take_answer(battle_id: int) -> messages.Change | None:
     return change if change is not None and change.battle_id == battle_id else None
 
 
-def on_battle_changed(sender, battle_id: int, seq: int, status: str, since: int | None = None,
-                      **kwargs) -> None:
+def on_battle_changed(sender, kind: str, match_id: int, seq: int, status: str,
+                      since: int | None = None, **kwargs) -> None:
+    if kind != "battle":
+        return
+    battle_id = match_id
     layer = get_channel_layer()
     if layer is None:
         return
     change = None
     if since is not None:
         try:
-            change = messages.change_messages(battle_id, since, kwargs.get("battle"),
+            change = messages.change_messages(battle_id, since, kwargs.get("match"),
                                               kwargs.get("snap"))
         except Exception:  # noqa: BLE001 - the nudges below still go; consumers build their own
             log.exception("battle %s: could not build the change's messages", battle_id)

@@ -1,4 +1,4 @@
-"""Nudge a campaign's websocket group when it changed (``signals.campaign_changed``, sent
+"""Nudge a campaign's websocket group when it changed (``play.signals.match_changed``, sent
 after commit, in the web process or a Celery worker). The nudge carries only ``seq`` and
 ``status``: each consumer builds its own viewer's message (``messages.campaign_message``)."""
 
@@ -16,7 +16,11 @@ log = logging.getLogger(__name__)
 _pending: set = set()  # tasks in flight (a loop keeps only weak references)
 
 
-def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwargs) -> None:
+def on_campaign_changed(sender, kind: str, match_id: int, seq: int, status: str,
+                        **kwargs) -> None:
+    if kind != "campaign":
+        return
+    campaign_id = match_id
     layer = get_channel_layer()
     if layer is None:
         return

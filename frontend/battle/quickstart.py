@@ -4,7 +4,7 @@
 computer (greedy), French side, both decks dealt from the whole set, historical only (2.0),
 then the battle page. ``preferences`` (POST, from the battles list): "Always ask me in
 response windows" (``accounts.Preferences.always_ask``; off: the site passes for me when I
-hold nothing that could answer, ``battles/autoplay.py``)."""
+hold nothing that could answer, ``play/autoplay.py``)."""
 
 from __future__ import annotations
 

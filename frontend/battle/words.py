@@ -355,7 +355,7 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         return "You drew: " + (", ".join(names) if names else "nothing")
     if t == "prussians_arrive":
         return f"The Prussians arrive: {card(fallback='a Prussian General')} is drawn"
-    if t == "auto_played":  # battles/autoplay.py: a pass or forced move made for the player
+    if t == "auto_played":  # play/autoplay.py: a pass or forced move made for the player
         return f"{who} {AUTO_VERBS.get(str(event.get('action')), 'played')} " + \
             (AUTO_PASS if event.get("action") == "pass" else AUTO_FORCED)
     if t == "undone":  # battles/undo.py: what was taken back stays as the viewer saw it

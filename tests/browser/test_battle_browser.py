@@ -24,8 +24,11 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from battles import autoplay, services, tasks
+from battles import services
 from battles.models import Battle
+from play import autoplay
+
+from ..kinds import battle_tasks as tasks
 
 NO_OVERFLOW = "document.documentElement.scrollWidth <= innerWidth"
 ENDING = ("deployment_done", "end_phase", "end_turn", "pass", "roll_morale")
@@ -35,11 +38,11 @@ ENDING = ("deployment_done", "end_phase", "end_turn", "pass", "roll_morale")
 def worker(monkeypatch):
     """Requests for a computer move, which the test then plays (``run``)."""
     asked: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: asked.append(args))
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: asked.append(args))
     # Re-searched for catalogue 1.1.0, whose historical pools deal different default decks.
     monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618330)
     # The seed was searched for with every action a click: no auto-play here
-    # (battles/autoplay.py; in the browser: tests/browser/test_board_play_browser.py).
+    # (play/autoplay.py; in the browser: tests/browser/test_board_play_browser.py).
     monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
     return asked
 

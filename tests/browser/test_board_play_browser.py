@@ -8,14 +8,16 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from battles import services, tasks
+from battles import services
 from battles.models import Battle
+
+from ..kinds import battle_tasks as tasks
 
 
 def test_select_a_card_see_its_targets_lit_and_play_by_clicking_one(logged_in_page,
                                                                     monkeypatch):
     page = logged_in_page
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     from django.contrib.auth.models import User
 
     b = services.create_battle(User.objects.get(username="alice"), "quatre-bras", "allied",

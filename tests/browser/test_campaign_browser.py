@@ -10,10 +10,11 @@ function ``campaigns.bot_move`` itself) and routes the page's polls through this
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import services, tasks
+from campaigns import services
 from campaigns.models import Campaign
 
 from ..campaign.helpers import small_pools
+from ..kinds import campaign_tasks as tasks
 
 PASSIVE = ("split", "deploy", "deployment_done", "roll_morale", "pass", "end_phase",
            "end_turn", "keep")
@@ -23,7 +24,7 @@ PASSIVE = ("split", "deploy", "deployment_done", "roll_morale", "pass", "end_pha
 def worker(monkeypatch):
     asked: list[tuple[int, int]] = []
     pools = small_pools()
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: asked.append(args))
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: asked.append(args))
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     monkeypatch.setattr(services, "new_seed", lambda: 1815)
     return asked

@@ -8,10 +8,11 @@ import re
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from campaigns import services, tasks
+from campaigns import services
 from campaigns.models import Campaign
 
 from ..campaign.helpers import small_pools
+from ..kinds import campaign_tasks as tasks
 
 
 def seconds(text: str) -> int:
@@ -22,7 +23,7 @@ def seconds(text: str) -> int:
 def test_the_campaign_clock_counts_down_then_alice_resigns(logged_in_page, monkeypatch):
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)  # no broker here
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)  # no broker here
     page = logged_in_page
     alice = User.objects.get(username="alice")
     bob = User.objects.create_user("bob", "bob@example.com", "s3cret-pass-1815")

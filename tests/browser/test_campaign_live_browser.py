@@ -12,10 +12,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import services, tasks
+from campaigns import services
 from campaigns.models import Campaign
 
 from ..campaign.helpers import small_pools
+from ..kinds import campaign_tasks as tasks
 from .conftest import csp_violations
 from .test_live_browser import PASSWORD, _log_in, daphne_url  # noqa: F401 (a fixture)
 
@@ -31,7 +32,7 @@ def test_each_sees_the_others_campaign_move_without_reload_or_polling(
         browser, daphne_url, django_user_model, monkeypatch):  # noqa: F811
     pools = small_pools()
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     alice = django_user_model.objects.create_user("alice", "", PASSWORD)
     bob = django_user_model.objects.create_user("bob", "", PASSWORD)
     c = services.create_campaign(alice, "french", opponent="open", settings={"turn_cap": 2})

@@ -13,10 +13,11 @@ pages passes through this thread, one at a time (SQLite, as in test_battle_brows
 import pytest
 from playwright.sync_api import expect
 
-from campaigns import services, tasks
+from campaigns import services
 from campaigns.models import Campaign
 
 from ..campaign.helpers import TABLE, small_pools
+from ..kinds import campaign_tasks as tasks
 
 # Which button each side clicks first when it has it: short battles, bob retreating.
 PREFERENCE = {
@@ -27,10 +28,11 @@ PREFERENCE = {
 }
 
 
+
 @pytest.fixture
 def small(monkeypatch):
     pools = small_pools()
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
     monkeypatch.setattr(services, "new_seed", lambda: 1815)
     return pools

@@ -8,8 +8,10 @@ import re
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from battles import services, tasks
+from battles import services
 from battles.models import Battle
+
+from ..kinds import battle_tasks as tasks
 
 
 def seconds(text: str) -> int:
@@ -18,7 +20,7 @@ def seconds(text: str) -> int:
 
 
 def test_running_clock_counts_down_and_resign_asks_first(logged_in_page, monkeypatch):
-    monkeypatch.setattr(tasks, "send_flag_fall", lambda *args: None)  # no broker here
+    tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)  # no broker here
     page = logged_in_page
     alice = User.objects.get(username="alice")
     bob = User.objects.create_user("bob", "bob@example.com", "s3cret-pass-1815")

@@ -22,9 +22,10 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connection
 from playwright.sync_api import expect
 
-from battles import services, tasks
+from battles import services
 from battles.models import Battle, Status
 
+from ..kinds import battle_tasks as tasks
 from .conftest import CSP_WATCH, csp_violations
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -80,7 +81,7 @@ def _played(page, battle_id: int, seq: int) -> int:
 
 def test_each_sees_the_others_move_without_reload_or_polling(browser, daphne_url,
                                                               django_user_model, monkeypatch):
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     alice = django_user_model.objects.create_user("alice", "", PASSWORD)
     bob = django_user_model.objects.create_user("bob", "", PASSWORD)
     b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
@@ -144,7 +145,7 @@ def test_two_play_to_the_end_a_third_watches_then_the_replay_checks_the_dice(
     """The issue's whole scene: two browsers play a battle to its end over the socket while a
     third (not logged in) watches it live; then the replay page re-derives every die from the
     revealed seed. A one-turn battle (turn_cap 1: the engine ends it at the cap, 5.0-c)."""
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     alice = django_user_model.objects.create_user("alice", "", PASSWORD)
     bob = django_user_model.objects.create_user("bob", "", PASSWORD)
     b = services.create_battle(alice, "quatre-bras", "french", opponent="open",

@@ -9,16 +9,17 @@ import random
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from battles import services, tasks
+from battles import services
 from battles.engine import from_json, legal_actions
 from cards.catalogue.file import catalogue_records
 
+from ..kinds import battle_tasks as tasks
 from ..test_battle_replay import play as play_battle
 
 
 def test_undo_button_and_replay_page(logged_in_page, live_server, monkeypatch):
     page = logged_in_page
-    monkeypatch.setattr(tasks, "send_bot_move", lambda *args: None)
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
     alice = User.objects.get(username="alice")
     b = services.create_battle(alice, "quatre-bras", "allied", bot="random")  # Allies first
     page.goto(f"/battles/{b.pk}/")

@@ -2,7 +2,7 @@
 round's deadline a player who never acted is a no-show. Both go through
 ``lifecycle.record_result``, the one way a result enters a match.
 
-* ``battle_finished`` (``battles.signals``, inside the transaction that ends the battle:
+* ``match_finished`` (``play.signals``, inside the transaction that ends the battle:
   the result is written with the end or not at all) -> ``record_online``: once every battle
   of the match is finished (a two-game match: after the second), the winners become the
   match's result (source ``online``). Any end counts the same: the engine's (morale,
@@ -42,9 +42,11 @@ from .online import result_from_battles
 log = logging.getLogger(__name__)
 
 
-def on_battle_finished(sender=None, battle: Battle | None = None, **kwargs) -> None:
-    """``battles.signals.battle_finished`` receiver: a tournament game reports its match."""
-    if battle is None:
+def on_battle_finished(sender=None, kind: str | None = None, match: Battle | None = None,
+                       **kwargs) -> None:
+    """``play.signals.match_finished`` receiver: a tournament's battle reports its match."""
+    battle = match
+    if kind != "battle" or battle is None:
         return
     match_id = (MatchBattle.objects.filter(battle_id=battle.pk)
                 .values_list("match_id", flat=True).first())

@@ -1,0 +1,37 @@
+"""The EAGLES battle as a kind of match of the game service (``play.registry``): its pure
+module (``battles.modules.BATTLE``) and what only this app knows (the ``Battle`` table, the
+card table a battle plays with, the columns read from a position, its clock). Registered in
+``BattlesConfig.ready()``."""
+
+from __future__ import annotations
+
+from play.registry import MatchKind
+
+from . import cardcache, clock, setup
+from .engine import SIDES, State, to_json
+from .models import Battle, BattleAction
+from .modules import BATTLE
+
+
+def save_state(battle: Battle, state: State | None) -> list[str]:
+    """Set ``battle``'s snapshot and the columns read from it (whose move, turn, phase), the
+    one place they are written so they never disagree; returns the fields to save."""
+    battle.state = to_json(state) if state is not None else None
+    battle.to_move = (SIDES[state.priority] if state is not None and state.outcome is None
+                      else "")
+    battle.turn = state.turn if state is not None else None
+    battle.phase = state.phase if state is not None else ""
+    return ["state", "to_move", "turn", "phase"]
+
+
+def _on_finish(battle: Battle, now) -> list[str]:
+    battle.deadline = None  # the clocks as the last position left them, none running
+    return ["deadline"]
+
+
+KIND = MatchKind(
+    game=BATTLE, model=Battle, action_model=BattleAction, match_field="battle",
+    cards=cardcache.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
+    save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
+    clock=clock, clock_before=lambda battle: (battle.to_move, battle.turn),
+    on_finish=_on_finish, noun="battle")

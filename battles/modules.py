@@ -1,0 +1,218 @@
+"""The EAGLES game modules of the game service (``play.protocol.GameModule``): the battle
+(rules 4-14, ``battles.engine``) and the Campaign Game (16.0, ``battles.campaign``). Pure:
+no Django; the ``battles`` and ``campaigns`` apps register them (``play.registry``).
+
+Each module keeps its own dice and tie-break streams (``dice``, ``bot_rng``): every stored
+battle and campaign was played with them, and their replays must stay exact.
+
+What closes an undo window is the same rule for both (``undo_refusal``): an action that
+rolled a die, revealed, drew or showed a card to the opponent, ended a turn, a deployment or
+a battle, cannot be taken back (battles/undo.py tells the whole rule).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from game import other_side
+
+from . import campaign as core
+from . import engine
+from .bots import get_bot
+from .campaign.bots import CampaignBot
+
+# The actions that end a phase, a turn or a deployment: the computer falls back on them after
+# BOT_PATIENCE actions in a row (play.turns), a guard against a loop, never a rule.
+ENDING_ACTIONS = frozenset({"pass", "roll_morale", "end_phase", "end_turn", "deployment_done"})
+
+
+def shown_cards(events: Iterable[Mapping[str, Any]], viewer: str) -> set[int]:
+    """The card numbers these events name to ``viewer`` (``events_for``)."""
+    out: set[int] = set()
+    for e in engine.events_for(list(events), viewer):
+        for key in ("card", "by"):
+            if isinstance(e.get(key), int) and not isinstance(e.get(key), bool):
+                out.add(e[key])
+        out.update(n for n in e.get("cards") or () if isinstance(n, int))
+    return out
+
+
+def undo_refusal(events: Iterable[Mapping[str, Any]], side: str,
+                 known: set[int] | None = None) -> str | None:
+    """Why an action of ``side`` with these (unfiltered) events cannot be taken back, or
+    None if it can. ``known``: the cards the opponent was shown before (by earlier
+    actions' events); None: count every card named to them as new."""
+    events = list(events)
+    for e in events:
+        t = e.get("type")
+        if t == "battle_over":
+            return "it ended the battle"
+        if "dice" in e:
+            return "it rolled dice"
+        if t == "reveal":
+            return "it revealed a card"
+        if t == "drawn":
+            return "it drew cards"
+        if t == "turn":
+            return "it ended your turn"
+        if t == "deployment_done":
+            return "it ended your deployment"
+    if shown_cards(events, other_side(side)) - (known or set()):
+        return "it showed a card to your opponent"
+    return None
+
+
+# One's own end of phase or turn stays a click: the player reviews the board first (and may
+# undo); a campaign decision is always the player's.
+KEPT_AS_CLICK = frozenset({"end_phase", "end_turn"})
+DECISIONS = frozenset({"split", "reinforce", "keep", "retreat"})
+
+
+def forced_action(legal: list[dict], always_ask: bool) -> dict | None:
+    """The action to play for the player, or None (they choose): a lone pass (a response
+    window where they hold no special that could answer) unless ``always_ask``, or any other
+    lone action (``roll_morale``, ``deployment_done``, a forced move) but the end of one's own
+    phase or turn and the campaign's decisions."""
+    if len(legal) != 1:
+        return None
+    action = legal[0]
+    kind = action.get("type")
+    if kind in KEPT_AS_CLICK or kind in DECISIONS:
+        return None
+    if kind == "pass" and always_ask:
+        return None
+    return action
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as it reads back from a JSON column."""
+    return json.loads(json.dumps(value))
+
+
+class EaglesBattle:
+    """One EAGLES battle (rules 4-14). ``setup`` options: ``battle`` (its name), ``decks``
+    (army -> card numbers), ``settings``, ``deck_kinds``; ``cards``: the ``CardTable``."""
+
+    kind = "battle"
+    title = "EAGLES battle"
+    sides: tuple[str, ...] = engine.SIDES
+    ending_actions = ENDING_ACTIONS
+    IllegalAction = engine.IllegalAction
+
+    def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> engine.State:
+        return engine.new_battle(options["battle"], seed, options["decks"],
+                                 options.get("settings"), cards=cards,
+                                 deck_kinds=options.get("deck_kinds") or None)
+
+    def legal_actions(self, state: engine.State, side: str) -> list[dict]:
+        return engine.legal_actions(state, side)
+
+    def apply(self, state: engine.State, action: dict, dice: Iterable[int],
+              legal: list[dict] | None = None) -> list[dict]:
+        """With ``legal`` (this position's legal actions, already listed) the action is
+        checked against them and not listed again: listing is the costly part."""
+        if legal is None:
+            return engine.apply(state, action, dice)
+        engine.check_action(state, action, legal)
+        return engine.apply(state, action, dice, check=False)
+
+    def forced_action(self, legal: list[dict], always_ask: bool) -> dict | None:
+        return forced_action(legal, always_ask)
+
+    def to_move(self, state: engine.State) -> str | None:
+        return engine.SIDES[state.priority] if state.outcome is None else None
+
+    def outcome(self, state: engine.State) -> dict | None:
+        return engine.outcome(state)
+
+    def view(self, state: engine.State, viewer: str | None) -> dict[str, Any]:
+        return engine.view(state, viewer)
+
+    def events_for(self, events: Sequence[dict], viewer: str | None) -> list[dict]:
+        return engine.events_for(list(events), viewer)
+
+    def to_json(self, state: engine.State) -> dict[str, Any]:
+        return engine.to_json(state)
+
+    def from_json(self, doc: Mapping[str, Any], cards: Any) -> engine.State:
+        return engine.from_json(doc, cards)
+
+    def undo_refusal(self, events: Sequence[dict], side: str,
+                     known: set[int] | None = None) -> str | None:
+        return undo_refusal(events, side, known)
+
+    def dice(self, seed: int, seq: int) -> engine.SeededDice:
+        return engine.SeededDice(f"{seed}:{seq}")
+
+    def bot_rng(self, seed: int, seq: int) -> random.Random:
+        return random.Random(f"eagles-bot:{seed}:{seq}")
+
+    def bot(self, name: str, cards: Any) -> Any:
+        return get_bot(name, cards)
+
+
+class EaglesCampaign:
+    """The Campaign Game (16.0) over several battle boards. ``setup`` options: ``pools``
+    (side -> card numbers), ``settings``; ``cards``: the ``CardTable``. Its actions and
+    events are stored as they read back from JSON (``apply`` returns them so)."""
+
+    kind = "campaign"
+    title = "EAGLES Campaign Game"
+    sides: tuple[str, ...] = engine.SIDES
+    ending_actions = ENDING_ACTIONS
+    IllegalAction = engine.IllegalAction
+
+    def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> core.Campaign:
+        return core.new_campaign(seed, cards, {s: options["pools"][s] for s in self.sides},
+                                 options.get("settings"))
+
+    def legal_actions(self, state: core.Campaign, side: str) -> list[dict]:
+        return core.legal_actions(state, side)
+
+    def apply(self, state: core.Campaign, action: dict, dice: Iterable[int],
+              legal: list[dict] | None = None) -> list[dict]:
+        # Any partition of the free cards is a legal split, listed or not (16-a): the core
+        # checks every action itself, so ``legal`` only spares nothing here.
+        return _plain(core.apply(state, action, dice))
+
+    def forced_action(self, legal: list[dict], always_ask: bool) -> dict | None:
+        return forced_action(legal, always_ask)
+
+    def to_move(self, state: core.Campaign) -> str | None:
+        turn = core.to_move(state)
+        return turn["side"] if turn else None
+
+    def outcome(self, state: core.Campaign) -> dict | None:
+        return core.outcome(state)
+
+    def view(self, state: core.Campaign, viewer: str | None) -> dict[str, Any]:
+        return core.view(state, viewer)
+
+    def events_for(self, events: Sequence[dict], viewer: str | None) -> list[dict]:
+        return engine.events_for(list(events), viewer)
+
+    def to_json(self, state: core.Campaign) -> dict[str, Any]:
+        return _plain(core.to_json(state))
+
+    def from_json(self, doc: Mapping[str, Any], cards: Any) -> core.Campaign:
+        return core.from_json(doc, cards)
+
+    def undo_refusal(self, events: Sequence[dict], side: str,
+                     known: set[int] | None = None) -> str | None:
+        return undo_refusal(events, side, known)
+
+    def dice(self, seed: int, seq: int) -> engine.SeededDice:
+        return engine.SeededDice(f"campaign:{seed}:{seq}")
+
+    def bot_rng(self, seed: int, seq: int) -> random.Random:
+        return random.Random(f"eagles-campaign-bot:{seed}:{seq}")
+
+    def bot(self, name: str, cards: Any) -> Any:
+        return CampaignBot(name, cards)
+
+
+BATTLE = EaglesBattle()
+CAMPAIGN = EaglesCampaign()

@@ -1,0 +1,71 @@
+"""The EAGLES Campaign Game as a kind of match of the game service (``play.registry``): its
+pure module (``battles.modules.CAMPAIGN``) and what only this app knows (the ``Campaign``
+table, its card table, the columns read from a position, its one clock per side).
+Registered in ``CampaignsConfig.ready()``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from battles.campaign import Campaign as CoreCampaign
+from battles.campaign import to_move
+from battles.engine import load_cards
+from battles.modules import CAMPAIGN
+from play.registry import MatchKind
+
+from . import clock
+from .models import Campaign, CampaignAction
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def cards_of(campaign: Campaign):
+    """The card table the campaign plays with (its own records, as at setup)."""
+    return load_cards(campaign.card_records)
+
+
+def core_of(campaign: Campaign) -> CoreCampaign | None:
+    if campaign.state is None:
+        return None
+    return CAMPAIGN.from_json(campaign.state, cards_of(campaign))
+
+
+def setup_campaign(campaign: Campaign) -> CoreCampaign:
+    """The campaign before its first action, from its recorded setup."""
+    return CAMPAIGN.setup(campaign.seed, {"pools": campaign.pools,
+                                          "settings": campaign.settings},
+                          cards_of(campaign))
+
+
+def save_state(campaign: Campaign, c: CoreCampaign) -> list[str]:
+    """The snapshot and the columns read from it (who moves, on which board, the phase)."""
+    campaign.state = CAMPAIGN.to_json(c)
+    turn = to_move(c)
+    campaign.to_move = turn["side"] if turn else ""
+    campaign.board = (turn["board"] or "") if turn else ""
+    campaign.phase = c.phase
+    return ["state", "to_move", "board", "phase"]
+
+
+def results(campaign: Campaign) -> dict:
+    """The battles' results so far (an end away from the board keeps them)."""
+    c = core_of(campaign)
+    return _plain(c.results) if c else {}
+
+
+def _on_finish(campaign: Campaign, now) -> list[str]:
+    campaign.board = ""
+    return [*clock.stop(campaign, now), "board"]
+
+
+KIND = MatchKind(
+    game=CAMPAIGN, model=Campaign, action_model=CampaignAction, match_field="campaign",
+    cards=cards_of, bot_cards=cards_of, setup=setup_campaign, save_state=save_state,
+    final_outcome=lambda campaign, c: {"winner": c.winner, "reason": "campaign",
+                                       "results": _plain(c.results)},
+    clock=clock, clock_before=lambda campaign: (campaign.to_move, campaign.state),
+    on_finish=_on_finish, noun="campaign",
+    off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)})

@@ -1,0 +1,53 @@
+"""Auto-pass and forced moves: the clicks a person would make with no choice at all, for
+every game.
+
+``extend(kind, match, state, moves)`` is called under the match's row lock after the
+player's (or the computer's) own actions were applied to ``state`` and just before ``moves``
+are recorded. While the match is not over and a PERSON must act, it plays for them the
+action the game module calls forced (``game.forced_action(legal, always_ask)``: for EAGLES a
+lone pass, unless the player's ``Preferences.always_ask`` is set, or another lone action
+that is not the end of their own phase, turn or a campaign decision). The computer's side is
+never auto-played (the bot chooses its own moves).
+
+Each auto-played action is recorded as that person's action with the dice of its own
+``seq``, so a replay reproduces it exactly. What an auto-pass tells the opponent: that the
+player had no answer, never which cards they hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+AUTO_MAX_ACTIONS = 50  # a guard: a normal streak is a few passes and a morale roll
+
+
+def _always_ask(user) -> bool:
+    from accounts.models import preferences_of
+
+    return preferences_of(user).always_ask
+
+
+def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]], *,
+           always_ask: Callable[[Any], bool] = _always_ask) -> int:
+    """Append to ``moves`` the actions forced on the person to move; returns how many were
+    added. ``match.seq`` is the seq before ``moves``."""
+    game = kind.game
+    asked: dict[str, bool] = {}
+    added = 0
+    while added < AUTO_MAX_ACTIONS:
+        side = game.to_move(state)
+        if side is None or match.player_id(side) is None:
+            break  # over, or the computer's side (or an empty seat)
+        legal = game.legal_actions(state, side)
+        # The preference matters only for a lone pass: read it then (not on every action).
+        if side not in asked and len(legal) == 1 and legal[0].get("type") == "pass":
+            asked[side] = always_ask(match.player(side))
+        action = game.forced_action(legal, asked.get(side, False))
+        if action is None:
+            break
+        n = match.seq + len(moves) + 1
+        events = game.apply(state, action, game.dice(match.seed, n), legal=legal)
+        moves.append((side, action, events))
+        added += 1
+    return added

@@ -1,0 +1,90 @@
+"""What a game module gives the game service: one small, typed protocol (pure, no Django).
+
+The service stores a match as its setup plus an append-only list of actions; it hands the
+module the state, an action and that action's dice, and asks it who moves, what each viewer
+may see and whether the game is over. It never reads a state itself.
+
+A module's ``dice(seed, seq)`` and ``bot_rng(seed, seq)`` are its own so that the stored
+matches of a game replay exactly (the EAGLES battle and campaign seed their streams
+differently, and every stored match depends on it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player: chooses one of ``legal`` from what its side may see."""
+
+    needs_view: bool
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Action], rng: random.Random
+               ) -> Action: ...
+
+
+@runtime_checkable
+class GameModule(Protocol):
+    """A game's rules, as the service uses them. ``State`` is the module's own type."""
+
+    kind: str  # the registry's key and the URL's: "battle", "campaign", ...
+    title: str  # what a person calls it: "EAGLES battle"
+    sides: tuple[str, ...]
+    # Actions that end a phase or a turn: the computer falls back on them when it has made
+    # too many actions in a row (a guard against a loop, never a rule).
+    ending_actions: frozenset[str]
+
+    def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> Any:
+        """The state before the first action; ``cards``: the game's data, handed in."""
+
+    def legal_actions(self, state: Any, side: str) -> list[Action]:
+        """What ``side`` may do now ([] when it is not its move)."""
+
+    def apply(self, state: Any, action: Action, dice: Iterable[int],
+              legal: list[Action] | None = None) -> list[Event]:
+        """Play ``action`` on ``state`` (in place) and return every event, unfiltered, as
+        it is to be stored. Raises the module's ``IllegalAction`` (a ``ValueError``) and
+        changes nothing when the action is not legal. ``legal``: this position's
+        ``legal_actions`` when the caller has listed them already (listing is costly)."""
+
+    def forced_action(self, legal: list[Action], always_ask: bool) -> Action | None:
+        """The action to play for a person who has no real choice among ``legal`` (a lone
+        pass, unless they asked to be asked: ``always_ask``), or None: they choose."""
+
+    def to_move(self, state: Any) -> str | None:
+        """The side that must act now; None once the game is over."""
+
+    def outcome(self, state: Any) -> dict[str, Any] | None:
+        """None while the game runs; else at least ``{"winner": side or None, "reason"}``."""
+
+    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
+        """What ``viewer`` (a side, or None: a spectator) may see: the only way a state
+        leaves the service towards a person."""
+
+    def events_for(self, events: Sequence[Event], viewer: str | None) -> list[Event]:
+        """``events`` as ``viewer`` may see them."""
+
+    def to_json(self, state: Any) -> dict[str, Any]: ...
+
+    def from_json(self, doc: Mapping[str, Any], cards: Any) -> Any: ...
+
+    def undo_refusal(self, events: Sequence[Event], side: str,
+                     known: set[int] | None = None) -> str | None:
+        """Why an action of ``side`` with these events closes its undo window (a die, a
+        reveal, a draw, a decision shown to the opponent), or None if it may be taken back.
+        ``known``: what the opponent had been shown before."""
+
+    def dice(self, seed: int, seq: int) -> Iterable[int]:
+        """The dice of action number ``seq``: fixed by the match's secret seed and ``seq``."""
+
+    def bot_rng(self, seed: int, seq: int) -> random.Random:
+        """The computer's tie-breaks for action number ``seq``."""
+
+    def bot(self, name: str, cards: Any) -> Bot:
+        """The computer player ``name`` (one of the game's bot names) for this game."""

@@ -1,0 +1,67 @@
+"""The games the site offers: each kind of match, its pure game module and where its matches
+are stored. An app registers its kinds in its ``AppConfig.ready()``; the service looks a kind
+up by name and never imports a game's app, so a new game is a module, its tables and pages,
+and its bots, with no change here.
+
+A ``MatchKind``'s hooks are the few things only the game's app knows: the card table a match
+plays with, its state before the first action, the columns read from a state, the outcome it
+stores, its clock. Everything else (recording, the computer's turn, time, expiry, the
+signals) is the service's, once (``play.turns``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .protocol import GameModule
+
+
+@dataclass(frozen=True)
+class MatchKind:
+    game: GameModule
+    model: Any  # the match's model: seats, seq, seed, state, clocks (battles.Battle, ...)
+    action_model: Any  # one row per action: (match, seq) unique, side, action, events, auto
+    match_field: str  # the action row's foreign key to its match ("battle", "campaign")
+    cards: Callable[[Any], Any]  # the card table a match plays with (its own records)
+    bot_cards: Callable[[Any], Any]  # what the computer may know of the cards
+    setup: Callable[[Any], Any]  # the state before the first action, from the stored setup
+    save_state: Callable[[Any, Any], list[str]]  # snapshot + columns read from it -> fields
+    final_outcome: Callable[[Any, Any], dict]  # what is stored when the game decides the end
+    # The clock: on_position(match, *before, now) -> fields, out_of_time(match, now) -> side
+    # or None, flag_fell(match, now) -> (outcome, fields).
+    clock: Any
+    clock_before: Callable[[Any], tuple]  # what ``clock.on_position`` compares with
+    on_finish: Callable[[Any, Any], list[str]]  # stop the clocks, clear columns -> fields
+    noun: str  # "battle": what the service's messages call one match
+    # An end decided away from the board (time, resignation) -> the outcome stored.
+    off_board_outcome: Callable[[Any, dict], dict] = lambda match, outcome: outcome
+
+    @property
+    def kind(self) -> str:
+        return self.game.kind
+
+
+_kinds: dict[str, MatchKind] = {}
+
+
+def register(kind: MatchKind) -> None:
+    """Offer ``kind`` (idempotent for the same binding; a second binding of a name is a bug)."""
+    known = _kinds.get(kind.kind)
+    if known is not None and known is not kind:
+        raise RuntimeError(f"the match kind {kind.kind!r} is registered twice")
+    _kinds[kind.kind] = kind
+
+
+def get(kind: str) -> MatchKind:
+    """The registered ``kind``; ``LookupError`` for a kind the site does not offer."""
+    try:
+        return _kinds[kind]
+    except KeyError:
+        raise LookupError(f"no such game: {kind!r}") from None
+
+
+def kinds() -> Iterator[MatchKind]:
+    """Every registered kind, in registration order."""
+    return iter(list(_kinds.values()))

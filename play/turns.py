@@ -1,0 +1,305 @@
+"""The game service's moves, once for every kind of match: recording actions, ending a match,
+the computer's turn, the clocks' flag fall, expiry of waiting matches, and the signals that
+tell the rest of the site.
+
+Each function takes a ``registry.MatchKind`` (or its name) and a match row; the game's rules
+are asked through ``kind.game`` (``protocol.GameModule``) and nothing here reads a state.
+Writes run under the match's row lock, in the caller's transaction where one is named
+("locked"), else in their own.
+
+Dice and the computer's tie-breaks for action number ``n`` come from the secret seed and
+``n`` alone (``game.dice``, ``game.bot_rng``), so the setup plus the action list replays the
+match exactly, whoever played, whenever.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from config.errors import Conflict
+
+from . import autoplay, enqueue
+from .registry import MatchKind
+from .signals import match_changed, match_finished
+from .thinking import Thinking, busy
+
+log = logging.getLogger(__name__)
+
+Move = tuple[str, dict, list]  # (side, action, events)
+
+# The computer plays until a person must act; a normal streak is under 25 actions. Past
+# BOT_PATIENCE in one go it only ends phases (a guard: the engine once let a card shuttle
+# between Reserve and Position, RULINGS 8.2-b); past BOT_MAX_ACTIONS the task stops and
+# leaves the match waiting for the computer (logged: a bug to look at).
+BOT_PATIENCE = 200
+BOT_MAX_ACTIONS = 400
+# A match nobody joins expires (open matches and invitations alike).
+EXPIRY = timedelta(days=7)
+ACTIVE, WAITING, FINISHED, EXPIRED = "active", "waiting", "finished", "expired"
+
+
+@dataclass
+class Snapshot:
+    """A match's position (parsed once) and its log rows after some ``since``: read once, it
+    serves every viewer's view of one change (the live messages)."""
+
+    state: Any
+    rows: list[tuple[int, str, dict, list, bool]]  # (seq, side, action, events, auto)
+    # The log's last row as (seq, side, action), when the caller has it (an action just
+    # recorded): the undo check then reads less, or nothing.
+    last: tuple[int, str, dict] | None = None
+
+
+# --- Telling the site -----------------------------------------------------------------------
+
+def changed(kind: MatchKind, match, *, by: str | None = None, last_side: str | None = None,
+            since: int | None = None, snap: Snapshot | None = None) -> None:
+    """Send ``signals.match_changed`` once this transaction commits (see there for what goes
+    along)."""
+    match_id, seq, status = match.pk, match.seq, match.status
+    extra: dict[str, Any] = {"paused": getattr(match, "paused_at", None) is not None}
+    if by is not None:
+        extra.update(by=by, last_side=last_side or by, to_move=match.to_move)
+    if since is not None:
+        extra["since"] = since
+        if snap is not None:
+            extra.update(match=match, snap=snap)
+    name = kind.kind
+
+    def send():
+        for receiver, error in match_changed.send_robust(
+                sender=kind.model, kind=name, match_id=match_id, seq=seq, status=status,
+                **extra):
+            if isinstance(error, Exception):
+                log.error("%s %s: match_changed listener %r failed: %r", name, match_id,
+                          receiver, error)
+
+    transaction.on_commit(send)
+
+
+def finish(kind: MatchKind, match, outcome: dict, fields: list[str] | None = None,
+           since: int | None = None, snap: Snapshot | None = None) -> None:
+    """End ``match`` (locked, in its transaction) with ``outcome`` (``{"winner", "reason",
+    ...}``): the one way a match ends, whether the game decided it or a player resigned, ran
+    out of time or left. Saves ``fields`` as well, stops the clocks, sends
+    ``match_finished`` inside the transaction (ratings, tournament results) and
+    ``match_changed`` after it."""
+    now = timezone.now()
+    fields = [*(fields or []), *kind.on_finish(match, now)]
+    match.status = FINISHED
+    match.outcome = outcome
+    match.finished_at = now
+    match.to_move = ""
+    match.save(update_fields=[*dict.fromkeys(fields), "status", "outcome", "finished_at",
+                              "to_move"])
+    match_finished.send(sender=kind.model, kind=kind.kind, match=match)
+    changed(kind, match, since=since, snap=snap)
+
+
+# --- Recording actions ----------------------------------------------------------------------
+
+def record(kind: MatchKind, match, state, moves: list[Move], *, ask_computer: bool = True,
+           auto: int = 0) -> None:
+    """Append ``moves`` after ``match.seq`` (locked) and save the snapshot; if the computer
+    must act now, ask a worker for its turn. The last ``auto`` moves were auto-played
+    (``autoplay.extend``): their rows are flagged. The unique (match, seq) constraint
+    refuses a second writer from the same seq (409 ``stale_seq``)."""
+    first = match.seq + 1
+    auto_from = len(moves) - auto
+    rows = [(first + i, side, action, events, i >= auto_from)
+            for i, (side, action, events) in enumerate(moves)]
+    try:
+        with transaction.atomic():
+            kind.action_model.objects.bulk_create([
+                kind.action_model(**{kind.match_field: match}, seq=seq, side=side,
+                                  action=action, events=events, auto=is_auto)
+                for seq, side, action, events, is_auto in rows])
+    except IntegrityError:
+        raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
+                       seq=match.seq) from None
+    before = kind.clock_before(match)
+    match.seq += len(moves)
+    fields = ["seq", *kind.save_state(match, state)]
+    fields += kind.clock.on_position(match, *before, timezone.now())
+    enqueue.flag_fall_on_commit(kind.kind, match)
+    # The position and the new log rows as they are now: the websockets' messages of this
+    # change are built from them after commit, without reading the match again.
+    snap = Snapshot(state, rows, last=(match.seq, moves[-1][0], moves[-1][1]))
+    if kind.game.outcome(state) is not None:
+        finish(kind, match, kind.final_outcome(match, state), fields, since=first - 1,
+               snap=snap)
+        return
+    match.save(update_fields=fields)
+    changed(kind, match, by=moves[0][0], last_side=moves[-1][0], since=first - 1, snap=snap)
+    if ask_computer and match.to_move and match.to_move == match.computer_side():
+        enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)
+
+
+# --- Time -----------------------------------------------------------------------------------
+
+def end_if_out_of_time(kind: MatchKind, match) -> Conflict | None:
+    """If the side to move of the locked, active ``match`` has run out of time, end it by
+    time (that side loses) and return the refusal to give whoever tried to act; None while
+    the clock still runs."""
+    now = timezone.now()
+    loser = kind.clock.out_of_time(match, now)
+    if loser is None:
+        return None
+    outcome, fields = kind.clock.flag_fell(match, now)
+    finish(kind, match, kind.off_board_outcome(match, outcome), fields)
+    return Conflict(f"the {loser} side ran out of time: the {kind.noun} is over",
+                    code="out_of_time", seq=match.seq)
+
+
+def flag_fall(kind: MatchKind, match_id: int, seq: int | None = None) -> bool:
+    """End the match by time if the side to move is out of time; returns whether it did.
+    Idempotent: with ``seq`` (the ``play.flag_fall`` task) it does nothing unless the match
+    is still at that ``seq``, active, unpaused and past its deadline; a task that arrives
+    early (clock skew) books itself again for the deadline."""
+    with transaction.atomic():
+        match = kind.model.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != ACTIVE or match.paused_at is not None \
+                or (seq is not None and match.seq != seq):
+            return False  # a paused match's clocks stand still: its resume books it again
+        if end_if_out_of_time(kind, match) is not None:
+            return True
+        if seq is not None:
+            enqueue.flag_fall_on_commit(kind.kind, match)
+        return False
+
+
+def overdue_flags(kind: MatchKind, now=None) -> list[tuple[int, int]]:
+    """(id, seq) of the active, unpaused matches past their deadline (a partial index on
+    ``deadline``): the beat tick ends them (a lost or never-booked flag-fall task)."""
+    now = now or timezone.now()
+    return list(kind.model.objects.filter(status=ACTIVE, deadline__isnull=False,
+                                          deadline__lte=now, paused_at__isnull=True)
+                .order_by("deadline").values_list("pk", "seq")[:500])
+
+
+def expire_waiting(kind: MatchKind, now=None) -> list[int]:
+    """Mark the waiting matches past ``expires_at`` expired (nobody took the seat in time);
+    returns their ids. Each under its row lock: a join at the same moment wins or loses
+    cleanly."""
+    now = now or timezone.now()
+    due = list(kind.model.objects.filter(status=WAITING, expires_at__lte=now)
+               .values_list("pk", flat=True)[:500])
+    done = []
+    for pk in due:
+        with transaction.atomic():
+            match = kind.model.objects.select_for_update().filter(pk=pk).first()
+            if match is None or match.status != WAITING or \
+                    match.expires_at is None or match.expires_at > now:
+                continue
+            match.status = EXPIRED
+            match.finished_at = now
+            match.save(update_fields=["status", "finished_at"])
+            changed(kind, match)
+            done.append(pk)
+    return done
+
+
+# --- The computer ---------------------------------------------------------------------------
+
+def bot_move(kind: MatchKind, match_id: int, seq: int) -> int:
+    """The computer plays from ``seq`` until a person must act or the match ends; returns
+    the number of actions applied. Idempotent: does nothing (0) unless the match is still at
+    ``seq`` with the computer to move, so a repeated or late task changes nothing.
+
+    The computer thinks outside any transaction (a search takes up to its CPU budget per
+    decision, seconds per turn): on SQLite (BEGIN IMMEDIATE) a transaction would hold the
+    whole database's write lock meanwhile, on PostgreSQL the match's row, blocking the
+    player's resignation and the clock. Its actions are then recorded in one short
+    transaction, only if the match has not moved on while it thought; a thinking mark
+    (``thinking``) keeps a second worker off the same turn."""
+    match = kind.model.objects.filter(pk=match_id).first()
+    if not computer_to_move(match, seq):
+        return 0
+    mark = Thinking(kind.kind, match_id, seq)
+    if not mark.claim():
+        return 0  # another worker is thinking this very turn (a re-sent task)
+    try:
+        state = kind.game.from_json(match.state, kind.cards(match))
+        moves, stuck = computer_turn(kind, match, state, mark.refresh)
+        with transaction.atomic():
+            match = kind.model.objects.select_for_update().filter(pk=match_id).first()
+            if not computer_to_move(match, seq):
+                return 0  # resigned, paused or played meanwhile: what it chose is dropped
+            auto = 0
+            if moves and not stuck:  # the person's auto-passes and forced moves after it
+                auto = autoplay.extend(kind, match, state, moves)
+            if moves:
+                record(kind, match, state, moves, ask_computer=not stuck, auto=auto)
+            return len(moves)
+    finally:
+        mark.release()
+
+
+def computer_to_move(match, seq: int) -> bool:
+    """The match is active, unpaused (the resume asks again), still at ``seq`` and the
+    computer's side must act."""
+    if match is None or match.status != ACTIVE or match.seq != seq or \
+            match.paused_at is not None:
+        return False
+    me = match.computer_side()
+    return me is not None and match.to_move == me
+
+
+def computer_turn(kind: MatchKind, match, state, alive: Callable[[], None]
+                  ) -> tuple[list[Move], bool]:
+    """The computer's actions from ``state`` (applied to it) until the other side must act
+    or the match ends, and whether it got stuck (BOT_MAX_ACTIONS). ``alive`` is called
+    before each decision (the thinking mark's refresh)."""
+    game = kind.game
+    me = match.computer_side()
+    bot = game.bot(match.bot, kind.bot_cards(match))
+    moves: list[Move] = []
+    while game.to_move(state) == me:
+        if len(moves) >= BOT_MAX_ACTIONS:
+            log.error("%s %s: the computer made %d actions without handing over",
+                      kind.kind, match.pk, len(moves))
+            return moves, True  # not asked again: a loop of tasks would never end either
+        alive()
+        n = match.seq + len(moves) + 1
+        legal = game.legal_actions(state, me)
+        ending = [a for a in legal if a["type"] in game.ending_actions]
+        if len(moves) >= BOT_PATIENCE and ending:
+            action = ending[0]
+        else:  # the bot sees what its side may see, nothing more
+            seen = game.view(state, me) if bot.needs_view else None
+            action = bot.choose(seen, legal, game.bot_rng(match.seed, n))
+        if action not in legal:
+            raise RuntimeError(f"bot {match.bot} chose an illegal action {action!r}")
+        events = game.apply(state, action, game.dice(match.seed, n), legal=legal)
+        moves.append((me, action, events))
+    return moves, False
+
+
+def stalled_computer_turns(kind: MatchKind, now=None, grace_seconds: float = 5.0
+                           ) -> list[tuple[int, int]]:
+    """(id, seq) of the active matches waiting for the computer since more than
+    ``grace_seconds`` (its ``bot_move`` message was lost, or a worker died with it): the
+    periodic tick sends ``bot_move`` again, which is idempotent."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=grace_seconds)
+    sides = kind.game.sides
+    # The computer's side is the one without a player; whose move it is, a column.
+    seat_empty = Q()
+    for side in sides:
+        seat_empty |= Q(to_move=side, **{f"{side}_player__isnull": True})
+    candidates = (kind.model.objects.filter(status=ACTIVE, paused_at__isnull=True)
+                  .exclude(bot="").filter(seat_empty)
+                  .annotate(last=Max("actions__created_at")).order_by("pk")
+                  .values_list("pk", "seq", "last", "created_at"))
+    waiting = [(pk, seq) for pk, seq, last, created_at in candidates
+               if (last or created_at) <= cutoff]
+    thought = busy(kind.kind, waiting)  # a worker is thinking them: not lost
+    return [turn for turn in waiting if turn not in thought]
