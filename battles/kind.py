@@ -9,8 +9,10 @@ from play.registry import MatchKind
 
 from . import cardcache, clock, setup
 from .engine import SIDES, State, to_json
+from .errors import NotFound
 from .models import Battle, BattleAction
 from .modules import BATTLE
+from .selectors import battle_pk, side_of
 
 
 def save_state(battle: Battle, state: State | None) -> list[str]:
@@ -24,6 +26,18 @@ def save_state(battle: Battle, state: State | None) -> list[str]:
     return ["state", "to_move", "turn", "phase"]
 
 
+def lock(user, battle_id) -> tuple[Battle, str]:
+    """(the battle, ``user``'s side) under its row lock, without the card records
+    (``cardcache``: read once per process, on first use); 404 unless ``user`` plays it."""
+    battle = (Battle.objects.select_for_update(of=("self",)).filter(pk=battle_pk(battle_id))
+              .select_related("french_player", "allied_player")
+              .defer(*cardcache.DEFERRED).first())
+    side = side_of(battle, user) if battle is not None else None
+    if side is None:
+        raise NotFound("no such battle")
+    return battle, side
+
+
 def _on_finish(battle: Battle, now) -> list[str]:
     battle.deadline = None  # the clocks as the last position left them, none running
     return ["deadline"]
@@ -34,4 +48,4 @@ KIND = MatchKind(
     cards=cardcache.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
     save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
     clock=clock, clock_before=lambda battle: (battle.to_move, battle.turn),
-    on_finish=_on_finish, noun="battle")
+    on_finish=_on_finish, noun="battle", lock=lock)

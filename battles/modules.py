@@ -87,6 +87,34 @@ def forced_action(legal: list[dict], always_ask: bool) -> dict | None:
     return action
 
 
+# Events only a campaign decision or a battle's end makes: past them there is no undo.
+CAMPAIGN_EVENTS = {
+    "campaign_battle_over": "it ended a battle",
+    "battle_start": "it started a battle",
+    "campaign_phase": "it opened a new phase of the campaign",
+    "campaign_over": "it ended the campaign",
+    "retreat_check": "it rolled dice",
+}
+
+
+def _turn_refusal(board: Mapping[str, Any], side: str) -> str | None:
+    """A board position (``engine.to_json``'s): whose turn it is is the active side; during
+    deployment the side deploying."""
+    phasing = board.get("priority") if board.get("phase") == "deploy" else board.get("active")
+    return None if phasing == side else "it is not your turn"
+
+
+def _board_doc(doc: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | None:
+    """The board being played in a campaign's ``to_json`` (``core.current_board``, read from
+    the document: RULINGS 16-b), or None during a campaign decision."""
+    boards = doc.get("boards") or {}
+    if doc.get("step") != "play" or not boards:
+        return None
+    order = core.ORDER[doc["phase"]]
+    name = min(boards, key=lambda b: (boards[b]["turn"], order.index(b)))
+    return name, boards[name]
+
+
 def _plain(value: Any) -> Any:
     """``value`` as it reads back from a JSON column."""
     return json.loads(json.dumps(value))
@@ -111,11 +139,11 @@ class EaglesBattle:
         return engine.legal_actions(state, side)
 
     def apply(self, state: engine.State, action: dict, dice: Iterable[int],
-              legal: list[dict] | None = None) -> list[dict]:
+              legal: list[dict] | None = None, check: bool = True) -> list[dict]:
         """With ``legal`` (this position's legal actions, already listed) the action is
         checked against them and not listed again: listing is the costly part."""
         if legal is None:
-            return engine.apply(state, action, dice)
+            return engine.apply(state, action, dice, check=check)
         engine.check_action(state, action, legal)
         return engine.apply(state, action, dice, check=False)
 
@@ -140,9 +168,15 @@ class EaglesBattle:
     def from_json(self, doc: Mapping[str, Any], cards: Any) -> engine.State:
         return engine.from_json(doc, cards)
 
-    def undo_refusal(self, events: Sequence[dict], side: str,
-                     known: set[int] | None = None) -> str | None:
+    def undo_turn_refusal(self, doc: Mapping[str, Any], side: str) -> str | None:
+        return _turn_refusal(doc, side)
+
+    def undo_refusal(self, action: dict, events: Sequence[dict], side: str,
+                     known: set[int] | None, doc: Mapping[str, Any]) -> str | None:
         return undo_refusal(events, side, known)
+
+    def shown_cards(self, events: Sequence[dict], viewer: str) -> set[int]:
+        return shown_cards(events, viewer)
 
     def dice(self, seed: int, seq: int) -> engine.SeededDice:
         return engine.SeededDice(f"{seed}:{seq}")
@@ -173,7 +207,7 @@ class EaglesCampaign:
         return core.legal_actions(state, side)
 
     def apply(self, state: core.Campaign, action: dict, dice: Iterable[int],
-              legal: list[dict] | None = None) -> list[dict]:
+              legal: list[dict] | None = None, check: bool = True) -> list[dict]:
         # Any partition of the free cards is a legal split, listed or not (16-a): the core
         # checks every action itself, so ``legal`` only spares nothing here.
         return _plain(core.apply(state, action, dice))
@@ -200,9 +234,25 @@ class EaglesCampaign:
     def from_json(self, doc: Mapping[str, Any], cards: Any) -> core.Campaign:
         return core.from_json(doc, cards)
 
-    def undo_refusal(self, events: Sequence[dict], side: str,
-                     known: set[int] | None = None) -> str | None:
-        return undo_refusal(events, side, known)
+    def undo_turn_refusal(self, doc: Mapping[str, Any], side: str) -> str | None:
+        board = _board_doc(doc)
+        if board is None:
+            return "this is a campaign decision, not a move on a board"
+        return _turn_refusal(board[1], side)
+
+    def undo_refusal(self, action: dict, events: Sequence[dict], side: str,
+                     known: set[int] | None, doc: Mapping[str, Any]) -> str | None:
+        if action.get("type") in DECISIONS:
+            return "it was a campaign decision"
+        board = _board_doc(doc)
+        if board is None or action.get("board") != board[0]:
+            return "it was on another battle"
+        why = next((CAMPAIGN_EVENTS[e.get("type")] for e in events
+                    if e.get("type") in CAMPAIGN_EVENTS), None)
+        return why if why is not None else undo_refusal(events, side, known)
+
+    def shown_cards(self, events: Sequence[dict], viewer: str) -> set[int]:
+        return shown_cards(events, viewer)
 
     def dice(self, seed: int, seq: int) -> engine.SeededDice:
         return engine.SeededDice(f"campaign:{seed}:{seq}")

@@ -28,19 +28,8 @@ from datetime import datetime
 from play import enqueue, turns
 
 from . import clock
-from .errors import Conflict
 from .kind import KIND
 from .models import Battle, Status
-
-PAUSED_MESSAGE = ("the tournament's organiser has paused this battle: no action is taken "
-                  "and the clocks stand still until they resume the tournament")
-
-
-def refusal(battle: Battle) -> Conflict | None:
-    """The 409 ``paused`` for any action on a paused battle (None: not paused)."""
-    if battle.paused_at is None:
-        return None
-    return Conflict(PAUSED_MESSAGE, code="paused", seq=battle.seq)
 
 
 def _locked(ids: Iterable[int]) -> list[Battle]:

@@ -268,13 +268,15 @@ def timing(battle: Battle) -> dict:
 
 
 def _can_undo(battle: Battle, side: str, last: tuple[int, str, dict] | None = None) -> bool:
-    from .undo import can_undo, is_undo  # battles/undo.py: may my last action be taken back
+    from play.undo import can_undo, is_undo  # may my last action be taken back now
+
+    from .kind import KIND
 
     if last is not None and last[0] == battle.seq and not is_undo(last[2]):
         # The log's last row is a plain action: it is the last one still counting, so it
         # alone answers "did the opponent act since?" (an undo row needs the rows before it).
-        return can_undo(battle, side, rows=[last])
-    return can_undo(battle, side)
+        return can_undo(KIND, battle, side, rows=[last])
+    return can_undo(KIND, battle, side)
 
 
 def deck_kinds(battle: Battle) -> dict[str, str]:

@@ -32,11 +32,11 @@ from django.utils import timezone
 
 from game import other_side
 from play import autoplay, enqueue, turns
+from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from . import cardcache, clock, dealing, pausing, presence, setup
-from . import undo as undo_rules
+from . import cardcache, clock, dealing, presence, setup
 from .bots import BOTS
 from .engine import (
     DEFAULT_SETTINGS,
@@ -53,6 +53,7 @@ from .engine import (
 from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .kind import KIND, save_state
+from .kind import lock as _lock
 from .models import Battle, Status
 from .modules import BATTLE
 from .selectors import (  # noqa: F401 (reads, part of the service's API)
@@ -88,17 +89,6 @@ def dice_for(seed: int, seq: int) -> SeededDice:
 
 def bot_rng(seed: int, seq: int) -> random.Random:
     return BATTLE.bot_rng(seed, seq)
-
-
-def _lock(user, battle_id) -> tuple[Battle, str]:
-    # Without the card records (cardcache: read once per process, on first use).
-    battle = (Battle.objects.select_for_update(of=("self",)).filter(pk=battle_pk(battle_id))
-              .select_related("french_player", "allied_player")
-              .defer(*cardcache.DEFERRED).first())
-    side = side_of(battle, user) if battle is not None else None
-    if side is None:
-        raise NotFound("no such battle")
-    return battle, side
 
 
 def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *,
@@ -373,9 +363,7 @@ def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
 def _refuse_if_paused(battle: Battle) -> None:
     """A battle its tournament's organiser paused takes no action (409 ``paused``,
     ``battles/pausing.py``)."""
-    paused = pausing.refusal(battle)
-    if paused is not None:
-        raise paused
+    turns.refuse_if_paused(KIND, battle)
 
 
 def _end_if_out_of_time(battle: Battle) -> Conflict | None:
@@ -441,42 +429,8 @@ def claim_absence(battle_id, user) -> Battle:
 
 
 def undo(battle_id, user, seq) -> int:
-    """Take back ``user``'s last action still counting (``battles/undo.py`` says when one
-    may) if ``seq`` is the battle's current sequence number: a new action
-    ``{"type": "undo", "undoes": k}`` is appended and the position is rebuilt from the setup
-    without action ``k``. Returns ``k``. 409 ``cannot_undo`` with the reason otherwise; 409
-    ``out_of_time`` (and the battle ends by time) once the mover's flag has fallen."""
-    if type(seq) is not int:
-        raise BattleError("seq must be a whole number: the seq of the battle you last saw")
-    with transaction.atomic():
-        battle, side = _lock(user, battle_id)
-        if battle.status != Status.ACTIVE:
-            raise Conflict("the battle is not under way: there is nothing to take back",
-                           code="cannot_undo", seq=battle.seq)
-        _refuse_if_paused(battle)
-        late = _end_if_out_of_time(battle)
-        if late is None:
-            target = _undo_locked(battle, side, seq)
-    if late is not None:
-        raise late  # the end by time is committed: no undo once the flag has fallen
-    return target
-
-
-def _undo_locked(battle: Battle, side: str, seq: int) -> int:
-    if seq != battle.seq:
-        raise Conflict("the battle has moved on: reload", code="stale_seq", seq=battle.seq)
-    rows = list(battle.actions.order_by("seq"))
-    target, why = undo_rules.undo_target(battle, side,
-                                         [(r.seq, r.side, r.action) for r in rows])
-    if target is None:
-        raise Conflict(f"you cannot undo now: {why}", code="cannot_undo", seq=battle.seq,
-                       reason=why)
-    # Each action was checked when played and its events are compared: no legality
-    # test again, so the battle's row is locked for as short a time as can be.
-    state = undo_rules.rebuild(battle, setup.setup_state(battle),
-                               [r for r in rows if r.seq != target], dice_for, check=False)
-    _record(battle, state, [undo_rules.undo_record(side, target)])
-    return target
+    """Take back ``user``'s last action still counting (``play.undo`` says when one may)."""
+    return undo_rules.undo(KIND, battle_id, user, seq)
 
 
 def replay(battle: Battle) -> State:
@@ -486,5 +440,5 @@ def replay(battle: Battle) -> State:
     if battle.deck_choices and dealing.redeal(battle, setup.engine_cards(battle)) != battle.decks:
         raise RuntimeError(f"battle {battle.pk}: the seed does not deal the recorded decks")
     # Undone actions and the undos are skipped (battles/undo.py: effective_actions).
-    return undo_rules.rebuild(battle, setup.setup_state(battle),
-                              battle.actions.order_by("seq"), dice_for)
+    return undo_rules.rebuild(KIND, battle, setup.setup_state(battle),
+                              battle.actions.order_by("seq"))

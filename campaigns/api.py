@@ -20,7 +20,6 @@ from .serializers import (
     CampaignUndoInput,
     CampaignViewSerializer,
 )
-from .undo import undo
 
 MAX_LIST = 200
 
@@ -131,5 +130,5 @@ class CampaignUndo(CampaignAPIView):
                            "revealed card or a campaign decision); 409 cannot_undo with reason")
     def post(self, request, pk):
         data = _body(request)
-        undo(pk, request.user, data.get("seq"))
+        services.undo(pk, request.user, data.get("seq"))
         return _view(request, pk)

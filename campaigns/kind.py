@@ -12,6 +12,8 @@ from battles.campaign import Campaign as CoreCampaign
 from battles.campaign import to_move
 from battles.engine import load_cards
 from battles.modules import CAMPAIGN
+from config.errors import NotAllowed, NotFound
+from game import SIDES
 from play.registry import MatchKind
 
 from . import clock
@@ -56,6 +58,41 @@ def results(campaign: Campaign) -> dict:
     return _plain(c.results) if c else {}
 
 
+def campaign_pk(value) -> int:
+    value = getattr(value, "pk", value)
+    if type(value) is int and value > 0:
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 12:
+        return int(value)
+    raise NotFound("no such campaign")
+
+
+def side_of(campaign: Campaign, user) -> str | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for side in SIDES:
+        if campaign.player_id(side) == user.pk:
+            return side
+    return None
+
+
+def require_user(user) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+
+
+def lock(user, campaign_id) -> tuple[Campaign, str]:
+    """(the campaign, ``user``'s side) under its row lock; 401 for nobody logged in, 404
+    unless ``user`` plays it."""
+    require_user(user)
+    campaign = (Campaign.objects.select_for_update(of=("self",))
+                .filter(pk=campaign_pk(campaign_id)).first())
+    side = side_of(campaign, user) if campaign is not None else None
+    if side is None:
+        raise NotFound("no such campaign")
+    return campaign, side
+
+
 def _on_finish(campaign: Campaign, now) -> list[str]:
     campaign.board = ""
     return [*clock.stop(campaign, now), "board"]
@@ -67,5 +104,5 @@ KIND = MatchKind(
     final_outcome=lambda campaign, c: {"winner": c.winner, "reason": "campaign",
                                        "results": _plain(c.results)},
     clock=clock, clock_before=lambda campaign: (campaign.to_move, campaign.state),
-    on_finish=_on_finish, noun="campaign",
+    on_finish=_on_finish, noun="campaign", lock=lock,
     off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)})

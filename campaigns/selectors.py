@@ -163,6 +163,8 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
 
 
 def _can_undo(c: Campaign, side: str) -> bool:
-    from .undo import can_undo  # campaigns/undo.py: may my last action be taken back now
+    from play.undo import can_undo  # may my last action be taken back now
 
-    return can_undo(c, side)
+    from .kind import KIND
+
+    return can_undo(KIND, c, side)

@@ -30,15 +30,18 @@ from battles.engine.board import ARMY_SIDE
 from battles.models import BotName
 from battles.modules import CAMPAIGN
 from battles.setup import catalogue_now
-from config.errors import BadInput, Conflict, NotAllowed, NotFound
+from config.errors import BadInput, Conflict, NotFound
 from decks.selectors import owned_counts
 from game import other_side
 from play import autoplay, enqueue, turns
+from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
 from . import clock
-from .kind import KIND, core_of, save_state, setup_campaign
+from .kind import KIND, campaign_pk, core_of, save_state, setup_campaign, side_of
+from .kind import lock as _lock
+from .kind import require_user as _require_user
 from .models import Campaign, PoolChoice, Status
 
 log = logging.getLogger(__name__)
@@ -60,40 +63,8 @@ def bot_rng(seed: int, seq: int) -> random.Random:
     return CAMPAIGN.bot_rng(seed, seq)
 
 
-def campaign_pk(value) -> int:
-    value = getattr(value, "pk", value)
-    if type(value) is int and value > 0:
-        return value
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 12:
-        return int(value)
-    raise NotFound("no such campaign")
-
-
-def side_of(campaign: Campaign, user) -> str | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    for side in SIDES:
-        if campaign.player_id(side) == user.pk:
-            return side
-    return None
-
-
 def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
-
-
-def _require_user(user) -> None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("log in to play")
-
-
-def _lock(user, campaign_id) -> tuple[Campaign, str]:
-    campaign = (Campaign.objects.select_for_update(of=("self",))
-                .filter(pk=campaign_pk(campaign_id)).first())
-    side = side_of(campaign, user) if campaign is not None else None
-    if side is None:
-        raise NotFound("no such campaign")
-    return campaign, side
 
 
 def changed(campaign: Campaign) -> None:
@@ -390,10 +361,8 @@ def replay(campaign: Campaign) -> CoreCampaign:
     """The state rebuilt from the setup and the actions still counting (undos and what they
     took back skipped: ``undo.rebuild``); the snapshot is a cache. Raises ``RuntimeError``
     if an action's events differ from those recorded."""
-    from .undo import rebuild
-
-    return rebuild(campaign, setup_campaign(campaign), campaign.actions.order_by("seq"),
-                   dice_for)
+    return undo_rules.rebuild(KIND, campaign, setup_campaign(campaign),
+                              campaign.actions.order_by("seq"))
 
 
 def states(campaign: Campaign):
@@ -401,15 +370,19 @@ def states(campaign: Campaign):
     an undo the campaign is rebuilt without what it took back."""
     from battles.engine.replay_file import is_undo
 
-    from .undo import rebuild
-
     c = setup_campaign(campaign)
     yield 0, c
     done = []
     for row in campaign.actions.order_by("seq"):
         done.append(row)
         if is_undo(row.action):
-            c = rebuild(campaign, setup_campaign(campaign), done, dice_for)
+            c = undo_rules.rebuild(KIND, campaign, setup_campaign(campaign), done)
         else:
             apply(c, row.action, dice_for(campaign.seed, row.seq))
         yield row.seq, c
+
+
+def undo(campaign_id, user, seq) -> int:
+    """Take back ``user``'s last action still counting on a board (``play.undo`` says when
+    one may); returns the seq taken back."""
+    return undo_rules.undo(KIND, campaign_id, user, seq)

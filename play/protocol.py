@@ -47,11 +47,12 @@ class GameModule(Protocol):
         """What ``side`` may do now ([] when it is not its move)."""
 
     def apply(self, state: Any, action: Action, dice: Iterable[int],
-              legal: list[Action] | None = None) -> list[Event]:
+              legal: list[Action] | None = None, check: bool = True) -> list[Event]:
         """Play ``action`` on ``state`` (in place) and return every event, unfiltered, as
         it is to be stored. Raises the module's ``IllegalAction`` (a ``ValueError``) and
         changes nothing when the action is not legal. ``legal``: this position's
-        ``legal_actions`` when the caller has listed them already (listing is costly)."""
+        ``legal_actions`` when the caller has listed them already (listing is costly);
+        ``check`` False: a recorded action replayed (its events are compared instead)."""
 
     def forced_action(self, legal: list[Action], always_ask: bool) -> Action | None:
         """The action to play for a person who has no real choice among ``legal`` (a lone
@@ -74,11 +75,19 @@ class GameModule(Protocol):
 
     def from_json(self, doc: Mapping[str, Any], cards: Any) -> Any: ...
 
-    def undo_refusal(self, events: Sequence[Event], side: str,
-                     known: set[int] | None = None) -> str | None:
-        """Why an action of ``side`` with these events closes its undo window (a die, a
-        reveal, a draw, a decision shown to the opponent), or None if it may be taken back.
-        ``known``: what the opponent had been shown before."""
+    def undo_turn_refusal(self, doc: Mapping[str, Any], side: str) -> str | None:
+        """Why ``side``, to move in the position ``doc`` (``to_json``'s), may not take an
+        action back now (it is not its own turn), or None."""
+
+    def undo_refusal(self, action: Action, events: Sequence[Event], side: str,
+                     known: set[int] | None, doc: Mapping[str, Any]) -> str | None:
+        """Why ``side``'s last ``action`` (with these events; ``doc`` the position now)
+        closes its undo window (a die, a reveal, a draw, a decision, a card shown to the
+        opponent for the first time), or None if it may be taken back. ``known``: the cards
+        the opponent had been shown before (None: count every card shown as new)."""
+
+    def shown_cards(self, events: Sequence[Event], viewer: str) -> set[int]:
+        """The cards these events name to ``viewer``."""
 
     def dice(self, seed: int, seq: int) -> Iterable[int]:
         """The dice of action number ``seq``: fixed by the match's secret seed and ``seq``."""

@@ -35,6 +35,9 @@ class MatchKind:
     clock_before: Callable[[Any], tuple]  # what ``clock.on_position`` compares with
     on_finish: Callable[[Any, Any], list[str]]  # stop the clocks, clear columns -> fields
     noun: str  # "battle": what the service's messages call one match
+    # (match, side) of ``user`` locked for update (``select_for_update``); NotFound unless
+    # ``user`` plays it.
+    lock: Callable[[Any, Any], tuple[Any, str]]
     # An end decided away from the board (time, resignation) -> the outcome stored.
     off_board_outcome: Callable[[Any, dict], dict] = lambda match, outcome: outcome
 

@@ -143,6 +143,17 @@ def record(kind: MatchKind, match, state, moves: list[Move], *, ask_computer: bo
         enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)
 
 
+def refuse_if_paused(kind: MatchKind, match) -> None:
+    """A match its tournament's organiser paused takes no action (409 ``paused``)."""
+    if match.paused_at is not None:
+        raise Conflict(paused_message(kind), code="paused", seq=match.seq)
+
+
+def paused_message(kind: MatchKind) -> str:
+    return (f"the tournament's organiser has paused this {kind.noun}: no action is taken and "
+            "the clocks stand still until they resume the tournament")
+
+
 # --- Time -----------------------------------------------------------------------------------
 
 def end_if_out_of_time(kind: MatchKind, match) -> Conflict | None:

@@ -10,13 +10,14 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from battles import services, undo
+from battles import modules, services
 from battles.engine import from_json, legal_actions, to_json
 from battles.engine.replay_file import ReplayMismatch, effective_actions
+from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.services import Conflict
 from cards.catalogue.file import catalogue_records
-from play import autoplay
+from play import autoplay, undo
 
 from .test_battle_api import check_hidden
 
@@ -204,15 +205,15 @@ def carol_user(db):
       {"type": "enter_card", "piece": 4, "card": 9, "visibility": "french"}], None),
 ])
 def test_which_events_end_undo(events, why):
-    got = undo.event_refusal(events, "french")
+    got = modules.undo_refusal(events, "french")
     assert (got is None) if why is None else (why in got)
 
 
 def test_a_card_the_opponent_was_shown_before_does_not_end_undo():
     enter = [{"type": "enter", "piece": 9, "card": 12, "visibility": "all"}]
-    assert "showed a card" in undo.event_refusal(enter, "french", known={5})
-    assert undo.event_refusal(enter, "french", known={5, 12}) is None
-    assert undo.shown_cards([*enter, {"type": "drawn", "cards": [1, 2], "visibility": "french"},
+    assert "showed a card" in modules.undo_refusal(enter, "french", known={5})
+    assert modules.undo_refusal(enter, "french", known={5, 12}) is None
+    assert modules.shown_cards([*enter, {"type": "drawn", "cards": [1, 2], "visibility": "french"},
                              {"type": "cancelled", "card": 3, "by": 4, "visibility": "all"}],
                             "allied") == {12, 3, 4}
 
@@ -225,7 +226,7 @@ def test_a_general_shown_before_may_enter_again_and_be_taken_back(duel, other_us
     general = next(a for a in legal_actions(st, "allied") if a["type"] == "deploy"
                    and st.cards[a["card"]].kind == "general")
     act(b, other_user, general)
-    target, why = undo.undo_target(b, "allied")
+    target, why = undo.undo_target(KIND, b, "allied")
     assert target is None and "showed a card" in why
     # The same card named again in a later action's events (forged: an entry) is not new.
     row = b.actions.get(seq=1)
@@ -235,7 +236,7 @@ def test_a_general_shown_before_may_enter_again_and_be_taken_back(duel, other_us
                               "card": general["card"], "visibility": "all"}])
     b.seq = 2
     b.save(update_fields=["seq"])
-    assert undo.undo_target(b, "allied") == (2, "")
+    assert undo.undo_target(KIND, b, "allied") == (2, "")
     assert row.events[0]["card"] == general["card"]
 
 
@@ -297,7 +298,7 @@ def test_random_battle_with_undos_replays_to_the_live_state(duel, user, other_us
         assert guard < 3000
         side = services.priority(b)
         who = players[side]
-        target, why = undo.undo_target(b, side)
+        target, why = undo.undo_target(KIND, b, side)
         assert services.battle_view(b, who)["can_undo"] is (target is not None)
         if target is not None and rng.random() < 0.34:
             assert services.undo(b.pk, who, b.seq) == target

@@ -1,4 +1,4 @@
-"""The campaign page's Undo button and split editor (thin: ``campaigns.undo.undo`` and
+"""The campaign page's Undo button and split editor (thin: ``campaigns.services.undo`` and
 ``campaigns.services.act`` decide; ``editing`` builds the form's rows and the action)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from battles.campaign import split_plan
 from campaigns import services
-from campaigns.undo import undo as undo_service
+from campaigns.services import undo as undo_service
 from config.errors import Conflict, ServiceError
 from frontend.errors import page_message, refuse
 

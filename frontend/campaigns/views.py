@@ -25,6 +25,7 @@ from battles import clock
 from battles.campaign import view as core_view
 from battles.engine import SIDES
 from campaigns import selectors, services
+from campaigns.kind import cards_of
 from campaigns.models import Campaign, PoolChoice, Status
 from config.errors import BadInput, NotFound, ServiceError
 from frontend.battle.board_svg import board_svg
@@ -214,7 +215,7 @@ def _context(request: HttpRequest, c: Campaign, *, error: str = "",
 
     cv = selectors.campaign_view(c, request.user)
     side = cv["my_side"]
-    cards = services.cards_of(c) if c.state is not None else None
+    cards = cards_of(c) if c.state is not None else None
     v = cv["view"] or {}
     board_views = v.get("boards") or {}
     actions = [{"label": _action_label(a, board_views.get(a.get("board")), cards),
@@ -306,7 +307,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         if n == step:
             shown = core_view(core, side)
             break
-    cards = services.cards_of(c)
+    cards = cards_of(c)
     row = c.actions.filter(seq=step).first()
     return render(request, TEMPLATES + "replay.html", {
         "c": c, "step": step, "last": c.seq, "prev": max(step - 1, 0),
