@@ -59,10 +59,6 @@ def registration_says_backed(t, version, user) -> bool:
     return not problems
 
 
-def saved_backed(version) -> bool:
-    return "not_owned" not in {p["code"] for p in version.problems}
-
-
 @pytest.fixture
 def locked(catalogue):
     """Ney (one copy of each card) entered his decks in a tournament that started: their
@@ -92,12 +88,11 @@ def test_a_locked_version_is_backed_by_the_copies_held_for_it_everywhere(locked)
 
 def test_another_version_of_a_locked_deck_is_not_backed_by_its_copies_anywhere(locked):
     """The tournament holds version 1's cards: a version 2 with the same cards needs copies of
-    its own. Save, the builder, the list and registration all say so (the list and save used
-    to say "backed": they let every version of the locked deck use version 1's copies)."""
+    its own. The builder, the list (and the API) and registration all say so (the list used to
+    say "backed": it let every version of the locked deck use version 1's copies)."""
     user, v1, b = locked
     deck = v1.deck
     v2 = deck_services.save_version(deck, note="same cards")
-    assert not saved_backed(v2)
     assert not builder_says_backed(user, deck)
     assert not list_says_backed(user, deck)
     assert not api_says_backed(user, deck)
@@ -105,25 +100,32 @@ def test_another_version_of_a_locked_deck_is_not_backed_by_its_copies_anywhere(l
     # a second copy of every card backs it, everywhere
     CollectionEntry.objects.filter(user=user).update(quantity=2)
     v3 = deck_services.save_version(deck, note="second copies")
-    assert saved_backed(v3)
     assert builder_says_backed(user, deck) and list_says_backed(user, deck)
     assert api_says_backed(user, deck) and registration_says_backed(b, v3, user)
 
 
-def test_the_builder_checks_an_edited_list_as_save_will_store_it(locked):
-    """Unchanged, the builder shows the locked version (backed); edited, the list is a new
-    version no tournament holds: the builder warns what saving it will store."""
-    user, v1, _ = locked
+def test_the_builder_checks_an_edited_list_as_the_new_version_save_makes(locked):
+    """Unchanged, the builder shows the locked version (backed); edited, the list is the new
+    version Save makes, which no tournament holds: the builder warns before the save what
+    the list, the builder and registration say after it."""
+    user, v1, b = locked
     deck = v1.deck
     rows = [list(e) for e in v1.entries][:-1]  # one card less
     data = {"settings": "1", "name": deck.name, "battle": deck.battle, "army": deck.army,
             "kind": deck.kind, "scale": deck.scale, "n": [r[0] for r in rows],
             "c": [r[1] for r in rows], "p": [r[2] or "" for r in rows], "op": ""}
+    unchanged = {**data, "n": [e[0] for e in v1.entries], "c": [e[1] for e in v1.entries],
+                 "p": [e[2] or "" for e in v1.entries]}
+    panel = client_for(user).post(f"/decks/{deck.pk}/", unchanged, HTTP_HX_REQUEST="true")
+    assert 'data-code="not_owned"' not in panel.content.decode()
     panel = client_for(user).post(f"/decks/{deck.pk}/", data, HTTP_HX_REQUEST="true")
     assert 'data-code="not_owned"' in panel.content.decode()
     data["op"] = "save"
-    client_for(user).post(f"/decks/{deck.pk}/", data)
-    assert not saved_backed(deck.latest) and deck.latest.number == 2
+    assert client_for(user).post(f"/decks/{deck.pk}/", data).status_code == 302
+    v2 = deck.latest
+    assert v2.number == 2 and v2.locked_at is None
+    assert not builder_says_backed(user, deck) and not list_says_backed(user, deck)
+    assert not registration_says_backed(b, v2, user)
 
 
 def test_free_copies_is_the_one_rule(locked):
