@@ -30,7 +30,7 @@ from .rules import (
     validate,
     validate_pool,
 )
-from .selectors import owned_counts
+from .selectors import free_copies
 
 # --- Rules decks from models ----------------------------------------------------------------
 
@@ -45,16 +45,17 @@ def rules_deck(version: DeckVersion) -> RulesDeck:
 
 
 def validate_deck(deck: RulesDeck, owner=None, owned: Mapping[int, int] | None = None,
-                  *, exclude_deck=None) -> Validation:
+                  *, version: DeckVersion | None = None) -> Validation:
     """The rules' answer for a deck of any kind. A dealt deck (2.0) is checked by its pool:
-    the whole set, or ``owner``'s collection (``owned`` if already counted); chosen decks by
-    their cards, against ``owned`` when given."""
+    the whole set, or ``owner``'s collection (``owned`` if already counted, else the copies
+    free for ``version``: ``selectors.free_copies``); chosen decks by their cards, against
+    ``owned`` when given."""
     cards = cards_by_number()
     if deck.kind == DeckKind.DEALT:
         pool = None
         if deck.pool == DeckPool.COLLECTION:
             if owned is None and owner is not None:
-                owned = owned_counts(owner, exclude_deck=exclude_deck)
+                owned = free_copies(owner, version)
             pool = owned or {}
         return validate_pool(deck, cards, pool)
     return validate(deck, cards, owned)
@@ -63,21 +64,23 @@ def validate_deck(deck: RulesDeck, owner=None, owned: Mapping[int, int] | None =
 # --- Checking -------------------------------------------------------------------------------
 
 def check(*, battle, army, kind="custom", scale="1", historical=False, entries,
-          user=None, pool="collection") -> Validation:
-    """Validate a deck without saving it. With ``user``: checked against their collection
-    (copies in their locked tournament decks are not free). Raises ``DeckInputError`` for
-    input that is not a deck at all (unknown battle, unreadable entries, scale not a number)."""
+          user=None, pool="collection", version: DeckVersion | None = None) -> Validation:
+    """Validate a deck without saving it. With ``user``: checked against the copies of their
+    collection free for ``version`` (``selectors.free_copies``: the saved version this list
+    is, whose own locked copies back it; None, a new list: every locked version's copies are
+    held). Raises ``DeckInputError`` for input that is not a deck at all (unknown battle,
+    unreadable entries, scale not a number)."""
     settings = clean_settings(battle=battle, army=army, kind=kind, scale=scale,
                               historical=historical, pool=pool)
     cards = cards_by_number()
     clean = clean_entries(entries, cards)
     if settings["kind"] == DeckKind.DEALT:  # 2.0: a listed pool, else the named pool
         if not clean:
-            return validate_deck(RulesDeck(**settings), user)
+            return validate_deck(RulesDeck(**settings), user, version=version)
         return validate_pool(RulesDeck(**settings), cards, RulesDeck("", "", entries=clean)
                              .counts(), listed=True)
     deck = RulesDeck(entries=clean, **settings)
-    owned = owned_counts(user) if user is not None else None
+    owned = free_copies(user, version) if user is not None else None
     return validate(deck, cards, owned)
 
 
@@ -129,7 +132,7 @@ def check_posted(*, battle=None, army=None, kind="custom", scale="1", historical
                               historical=historical, pool=source)
     clean = clean_entries(entries, cards)
     deck = RulesDeck(entries=clean, **settings)
-    owned = owned_counts(user) if user is not None else None
+    owned = free_copies(user) if user is not None else None
     if settings["kind"] == DeckKind.DEALT and (clean or entries is not None):
         result = validate_pool(deck, cards, deck.counts(), listed=True)
     elif settings["kind"] == DeckKind.DEALT:
@@ -152,9 +155,10 @@ def check_posted(*, battle=None, army=None, kind="custom", scale="1", historical
 
 
 def check_version(version: DeckVersion, user=None) -> Validation:
-    """Re-validate a saved version now; with ``user`` also against their collection (less the
-    copies committed to locked versions of their *other* decks)."""
-    owned = owned_counts(user, exclude_deck=version.deck) if user is not None else None
+    """Re-validate a saved version now; with ``user`` also against the copies of their
+    collection free for it (``selectors.free_copies``: less the copies committed to every
+    locked version but this one)."""
+    owned = free_copies(user, version) if user is not None else None
     if version.kind == DeckKind.DEALT and owned is None and version.pool == DeckPool.COLLECTION:
-        owned = owned_counts(version.deck.owner, exclude_deck=version.deck)
+        owned = free_copies(version.deck.owner, version)
     return validate_deck(rules_deck(version), owned=owned)

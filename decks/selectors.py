@@ -1,4 +1,5 @@
-"""Reads about decks: a user's decks, what they own for decks, which decks use a card, history.
+"""Reads about decks: a user's decks, the copies free for a deck version (``free_copies``),
+which decks use a card, history.
 
 No writes here (see ``decks.services``). Functions taking ``user`` only ever see that user's
 decks; looking up another user's deck raises ``Deck.DoesNotExist`` (the API answers 404).
@@ -7,13 +8,15 @@ decks; looking up another user's deck raises ``Deck.DoesNotExist`` (the API answ
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
-from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
 from cards.models import CollectionEntry
 from config.errors import NotFound
 
 from .models import Deck, DeckVersion
+from .rules.ownership import free_for
 
 
 def _latest(field: str) -> Subquery:
@@ -73,29 +76,41 @@ def playable_version(deck: Deck) -> DeckVersion | None:
     return deck.versions.filter(valid=True).order_by("-number").first()
 
 
-def _locked_counts(user, exclude_deck=None) -> Counter:
-    """Copies per card number committed to locked versions of the user's decks."""
-    locked = DeckVersion.objects.filter(deck__owner=user, locked_at__isnull=False)
-    if exclude_deck is not None:
-        locked = locked.exclude(deck_id=exclude_deck.pk)
-    committed: Counter = Counter()
-    for entries in locked.values_list("entries", flat=True):
-        for number, count, _printing in entries:
-            committed[number] += count
-    return committed
+def collection_counts(user) -> dict[int, int]:
+    """Copies the user owns per card number (all printings together), committed or not."""
+    return dict(CollectionEntry.objects.filter(user=user, quantity__gt=0)
+                .values("printing__card__number").annotate(n=Sum("quantity"))
+                .values_list("printing__card__number", "n"))
 
 
-def owned_counts(user, *, exclude_deck=None) -> dict[int, int]:
-    """Copies owned per card number (all printings together), less the copies committed to
-    LOCKED versions of the user's decks other than ``exclude_deck`` (several locked versions
-    add up: each is a physical deck held by a tournament). Never negative."""
-    owned = dict(CollectionEntry.objects.filter(user=user, quantity__gt=0)
-                 .values("printing__card__number").annotate(n=Sum("quantity"))
-                 .values_list("printing__card__number", "n"))
-    for number, count in _locked_counts(user, exclude_deck).items():
-        if number in owned:
-            owned[number] = max(0, owned[number] - count)
-    return owned
+def free_copies(user, version: DeckVersion | None = None, *,
+                reserved: Iterable[int] = ()) -> dict[int, int]:
+    """THE deck check's collection: copies per card number (all printings together) that
+    ``user`` can put behind ``version`` - the builder, save, the deck list, the deck API and
+    tournament registration all check a deck against this.
+
+    The rule (``decks.rules.free_for``): the collection less the copies committed to every
+    LOCKED version of the user's decks (a tournament that started holds it: a physical deck)
+    and to every version in ``reserved`` (ids; registration passes the versions entered in the
+    player's other unfinished tournaments), except ``version`` itself. The copies committed
+    to a version are held FOR it: they back that version and no other - not another version
+    of the same deck, nor a list not saved yet (``version`` None, e.g. a save, which makes a
+    new version no tournament holds). Several committed versions add up. Never negative.
+    """
+    held = Q(locked_at__isnull=False)
+    reserved = [pk for pk in reserved if pk is not None]
+    if reserved:
+        held |= Q(pk__in=reserved)
+    committed = (DeckVersion.objects.filter(deck__owner=user).filter(held)
+                 .values_list("pk", "entries"))
+    return free_for(collection_counts(user), committed,
+                    None if version is None else version.pk)
+
+
+def owned_counts(user) -> dict[int, int]:
+    """``free_copies(user)``: the copies free for a new deck (every locked version's copies
+    held). For callers outside the deck check (dealing, campaigns)."""
+    return free_copies(user)
 
 
 def latest_versions(user) -> QuerySet[DeckVersion]:

@@ -30,7 +30,7 @@ from .inputs import clean_entries, clean_seed, clean_settings, clean_text, no_ca
 from .models import Deck, DeckKind, DeckPool, DeckVersion
 from .rules import Deck as RulesDeck
 from .rules import DeckEntry, dealable, validate, validate_pool
-from .selectors import owned_counts
+from .selectors import free_copies
 from .stats import deck_statistics
 
 
@@ -51,7 +51,11 @@ def _new_version(deck: Deck, number: int, entries: tuple[DeckEntry, ...], note: 
     no_cards_if_dealt(deck.kind, entries)
     rules = RulesDeck(deck.battle, deck.army, deck.kind, deck.scale, entries, deck.historical,
                       deck.pool)
-    result = validate_deck(rules, deck.owner, exclude_deck=deck)
+    # The rules' problems when saved; a chosen deck's collection is checked when shown
+    # (``checks.check_version``), a dealt deck's pool here: the copies free for a new version,
+    # which no tournament holds (``selectors.free_copies``: every locked version's copies,
+    # this deck's earlier versions' too, are held).
+    result = validate_deck(rules, deck.owner)
     return DeckVersion.objects.create(
         deck=deck, number=number, note=note, battle=deck.battle, army=deck.army,
         kind=deck.kind, scale=deck.scale, historical=deck.historical, pool=deck.pool,
@@ -161,10 +165,11 @@ def unshare(deck: Deck) -> None:
 def add_missing_to_wants(user, deck: Deck) -> list[tuple[int, int]]:
     """Put the cards the deck's latest version needs and ``user`` lacks on their want list.
 
-    Missing = max(0, needed - owned), owned in any printing and net of copies committed to
-    locked versions of the user's other decks. The want (any finish) is raised to at least the
-    missing count, never added twice: clicking again adds nothing. Returns (number, copies
-    added) for each want that grew.
+    Missing = max(0, needed - free), free: the copies of the user's collection free for that
+    version (``selectors.free_copies``: any printing, net of the copies committed to every
+    other locked version). The want (any finish) is raised to at least the missing count,
+    never added twice: clicking again adds nothing. Returns (number, copies added) for each
+    want that grew.
     """
     version = deck.latest
     if version is None:
@@ -173,7 +178,7 @@ def add_missing_to_wants(user, deck: Deck) -> list[tuple[int, int]]:
     added: list[tuple[int, int]] = []
     with transaction.atomic():
         lock_users([user.id])
-        owned = owned_counts(user, exclude_deck=deck)
+        owned = free_copies(user, version)
         missing = {n: max(0, c - owned.get(n, 0)) for n, c in needed.items()}
         missing = {n: m for n, m in missing.items() if m > 0}
         if not missing:
@@ -227,7 +232,7 @@ def sample_muster(version: DeckVersion, seed: int | None = None) -> dict:
 
 def _sample_deal(version: DeckVersion, rules: RulesDeck, seed: int) -> dict:
     cards = cards_by_number()
-    owned = (owned_counts(version.deck.owner, exclude_deck=version.deck)
+    owned = (free_copies(version.deck.owner, version)
              if version.pool == DeckPool.COLLECTION else None)
     pool = sorted(n for n, card in cards.items()
                   if (owned is None or owned.get(n, 0) > 0)

@@ -134,15 +134,18 @@ def test_scale_is_stored_in_lowest_terms(catalogue, user):
 
 # --- Ownership ------------------------------------------------------------------------------
 
-def test_ownership_counts_any_printing_less_locked_versions_of_other_decks(catalogue, user):
+def test_free_copies_count_any_printing_less_locked_versions_but_the_one_checked(catalogue,
+                                                                                 user):
     add_copies(user, 1, "gold", 1)
     add_copies(user, 1, "bronze", 2)
     add_copies(user, 15, "silver", 1)
-    assert selectors.owned_counts(user) == {1: 3, 15: 1}
+    assert selectors.free_copies(user) == selectors.owned_counts(user) == {1: 3, 15: 1}
     locked = make_deck(user, name="Tournament deck")
     DeckVersion.objects.filter(deck=locked).update(locked_at=timezone.now())
-    assert selectors.owned_counts(user) == {1: 2, 15: 0}
-    assert selectors.owned_counts(user, exclude_deck=locked) == {1: 3, 15: 1}
+    assert selectors.free_copies(user) == selectors.owned_counts(user) == {1: 2, 15: 0}
+    assert selectors.free_copies(user, locked.latest) == {1: 3, 15: 1}
+    # another version of the locked deck: the tournament holds version 1's copies
+    assert selectors.free_copies(user, services.save_version(locked)) == {1: 2, 15: 0}
 
 
 def test_check_version_marks_drafts_not_backed_by_the_collection(catalogue, user):

@@ -294,7 +294,7 @@ def test_copies_locked_by_another_deck_or_version_are_not_free(org):
     running tournament are not free for another deck - nor for another version of the same
     deck - in a second tournament."""
     from decks import services as deck_services
-    from decks.selectors import owned_counts
+    from decks.selectors import free_copies
 
     a, b = _two_players(org)
     user, versions = player("ney")
@@ -303,10 +303,10 @@ def test_copies_locked_by_another_deck_or_version_are_not_free(org):
     assert DeckVersion.objects.get(pk=versions["french"].pk).locked_at is not None
     french = versions["french"]
     numbers = [n for n, _, _ in french.entries]
-    # another deck with the same cards: owned_counts subtracts the locked version
+    # another deck with the same cards: the deck check subtracts the locked version
     twin = deck_services.create_deck(user, name="twin", battle=french.battle, army="french",
                                      entries=[tuple(e) for e in french.entries]).latest
-    assert all(owned_counts(user, exclude_deck=twin.deck).get(n, 0) == 0 for n in numbers)
+    assert all(free_copies(user, twin).get(n, 0) == 0 for n in numbers)
     # (the British side is covered: a second British deck with a second copy of its cards)
     from cards.models import CollectionEntry
 

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from decks import checks
 from decks.catalogue import cards_by_number
 from decks.inputs import DeckInputError
-from decks.models import Deck, DeckKind
+from decks.models import Deck, DeckKind, DeckVersion
 from decks.rules import PRINTINGS
 
 from . import chart as deck_chart
@@ -40,8 +40,13 @@ def describe_input_error(exc: Exception) -> tuple[str, list[str]]:
 
 
 def panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings: dict,
-                   owned: dict | None = None, *, public: bool = False) -> dict:
-    """The deck panel: rows with their cards, the check, figures, statistics and chart."""
+                   owned: dict | None = None, *, public: bool = False,
+                   version: DeckVersion | None = None) -> dict:
+    """The deck panel: rows with their cards, the check, figures, statistics and chart.
+
+    ``version``: the saved version the rows are (``working_list.shown_version``; None: an
+    edited list), checked against the copies free for it; ``owned``, shown beside each row,
+    is ``decks.selectors.free_copies`` for the same version."""
     from decks.stats import deck_statistics
 
     records = cards_by_number()
@@ -60,7 +65,7 @@ def panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings: 
             # A dealt deck's pool is its owner's collection (shared pages show only how many
             # distinct cards it can deal, never which).
             pool=settings["pool"], user=deck.owner if settings["kind"] == DeckKind.DEALT
-            else None if public else request.user)
+            else None if public else request.user, version=version)
     except DeckInputError as exc:  # e.g. a scale that is not a number
         validation, input_error = None, describe_input_error(exc)
     stats = deck_statistics(entries, records)

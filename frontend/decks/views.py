@@ -118,9 +118,17 @@ def _catalogue_context(request: HttpRequest, deck: Deck, params, owned: dict) ->
             "catalogue_battle": Battle(battle).label if historical else ""}
 
 
+def _deck_panel(request: HttpRequest, deck: Deck, rows, settings) -> tuple[dict, dict]:
+    """The deck panel's context and the copies free for what it shows: the latest version
+    while unchanged, else a new version (``working_list.shown_version``); the one deck check
+    (``selectors.free_copies``), as the deck list checks the latest version."""
+    shown = working_list.shown_version(rows, deck.latest, settings)
+    owned = selectors.free_copies(request.user, shown)
+    return panel.panel_context(request, deck, rows, settings, owned, version=shown), owned
+
+
 def _builder_context(request: HttpRequest, deck: Deck, rows, settings, params) -> dict:
-    owned = selectors.owned_counts(request.user, exclude_deck=deck)
-    context = panel.panel_context(request, deck, rows, settings, owned)
+    context, owned = _deck_panel(request, deck, rows, settings)
     context.update(_catalogue_context(request, deck, params, owned))
     context.update({
         "battles": Battle.choices, "armies": Army.choices, "kinds": DeckKind.choices,
@@ -168,8 +176,7 @@ def builder(request: HttpRequest, deck_id: int) -> HttpResponse:
         response = render(request, "frontend/decks/builder.html",
                           _builder_context(request, deck, rows, settings, request.POST))
     elif _htmx_partial(request):
-        owned = selectors.owned_counts(request.user, exclude_deck=deck)
-        context = panel.panel_context(request, deck, rows, settings, owned)
+        context, _owned = _deck_panel(request, deck, rows, settings)
         context["oob"] = True  # also refresh the state shown beside the Save button
         response = render(request, "frontend/decks/_deck_panel.html", context)
         if request.headers.get("HX-Trigger-Name") in ("army", "battle", "historical"):
@@ -184,9 +191,10 @@ def builder(request: HttpRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def builder_cards(request: HttpRequest, deck_id: int) -> HttpResponse:
-    """The builder's catalogue column alone (htmx search and "only cards I own")."""
+    """The builder's catalogue column alone (htmx search and "only cards I own"): the copies
+    free for the latest saved version (the working list is not posted here)."""
     deck = _own_deck(request, deck_id)
-    owned = selectors.owned_counts(request.user, exclude_deck=deck)
+    owned = selectors.free_copies(request.user, deck.latest)
     context = {"deck": deck, **_catalogue_context(request, deck, request.GET, owned)}
     return render(request, "frontend/decks/_catalogue.html", context)
 
@@ -349,7 +357,8 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     if version is not None:
         settings.update(battle=version.battle, army=version.army, kind=version.kind,
                         scale=version.scale, historical=version.historical, pool=version.pool)
-    context = panel.panel_context(request, deck, rows, settings, None, public=True)
+    context = panel.panel_context(request, deck, rows, settings, None, public=True,
+                                  version=version)
     context["version"] = version
     context["faces"] = [{"number": r["number"], "name": r["name"], "count": r["count"],
                          "finish": r["printing"] or "bronze"}

@@ -117,6 +117,11 @@ def as_entries(rows) -> list[tuple]:
     return [(n, c, p) for n, c, p in rows]
 
 
+def _same_cards(rows, version) -> bool:
+    canon = sorted((n, c, p or "") for n, c, p in rows)
+    return canon == sorted((n, c, p or "") for n, c, p in version_entries(version))
+
+
 def same_as_saved(rows, version, settings: dict, deck: Deck) -> bool:
     """Whether the working list and settings (name and description included) are what the
     latest version saved."""
@@ -126,8 +131,19 @@ def same_as_saved(rows, version, settings: dict, deck: Deck) -> bool:
     def value(key, v):
         return _form_text(v) if key in TEXT_SETTINGS else v
 
-    canon = sorted((n, c, p or "") for n, c, p in rows)
-    saved = sorted((n, c, p or "") for n, c, p in version_entries(version))
-    return canon == saved and all(value(k, settings[k]) == value(k, getattr(deck, k))
-                                  for k in settings)
+    return _same_cards(rows, version) and all(value(k, settings[k]) == value(k, getattr(deck, k))
+                                              for k in settings)
+
+
+RULE_SETTINGS = ("battle", "army", "kind", "scale", "historical", "pool")
+
+
+def shown_version(rows, version, settings: dict):
+    """The saved ``version`` while the working list is its cards and rule settings, else None:
+    an edited list is a new version once saved. The deck check takes it as ``version``
+    (``decks.selectors.free_copies``): the copies a tournament holds for a locked version back
+    that version as shown, never an edited list, which save makes a new version."""
+    if version is None or not _same_cards(rows, version):
+        return None
+    return version if all(settings[k] == getattr(version, k) for k in RULE_SETTINGS) else None
 
