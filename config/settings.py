@@ -179,10 +179,11 @@ if EAGLES_THINKING_SECONDS <= 0:
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # beat cannot create the folder itself (Redis)
 
-# Notification e-mail (notifications/services.py), Django 6.1's MAILERS (EMAIL_BACKEND as a
-# setting is deprecated; here it is an environment variable). Default: printed on the console
-# for the local demo (DEBUG on); with DEBUG off, SMTP to EMAIL_HOST (the deploy check refuses
-# the console there). The tests get the locmem backend.
+# Notification e-mail, sent by the Celery workers (notifications/mailing.py), Django 6.1's
+# MAILERS (EMAIL_BACKEND as a setting is deprecated; here it is an environment variable).
+# Default: printed on the console for the local demo (DEBUG on: by the worker, in the terminal
+# of `make run`); with DEBUG off, SMTP to EMAIL_HOST (the deploy check refuses the console
+# there). The tests get the locmem backend.
 _MAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
     "django.core.mail.backends.console.EmailBackend" if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend")

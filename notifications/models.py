@@ -5,6 +5,10 @@ A ``Notification`` row is written for every notification sent, even one the user
 by e-mail (``in_app`` false: never listed nor counted), so that its ``key`` keeps it from
 being sent twice (a deadline warning once per seq, an invitation once per battle). Texts
 never name a card: they say which battle, whose move, the outcome, the round.
+
+E-mail is a worker's job (``mailing``): ``by_email`` says the notification is to be mailed
+(decided when it is written), ``email_claimed_at`` is a worker's claim on sending it and
+``emailed_at`` says it went, so a redelivered task never mails it twice.
 """
 
 from django.conf import settings
@@ -45,6 +49,14 @@ class Notification(models.Model):
                            help_text="Sent once per user and key (empty: no such limit).")
     in_app = models.BooleanField(default=True,
                                  help_text="Listed and counted (false: sent by e-mail only).")
+    by_email = models.BooleanField(
+        default=False, help_text="To be e-mailed too (the user's switch, an address, not a "
+                                 "live your-move: decided when sent).")
+    email_claimed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a worker took the e-mail to send (a lease: "
+                                         "mailing.LEASE).")
+    emailed_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="When the e-mail went out (empty: not yet).")
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
 

@@ -6,26 +6,24 @@
   database's ``one_unread_your_move_per_battle`` / ``..._per_campaign`` refuses it, so two
   processes cannot both send it);
   with a ``key``, a notification is sent once per user and key.
-* E-mail goes through ``django.core.mail`` after the transaction commits; a failure is logged
-  and never reaches the caller (the console backend by default).
+* E-mail is sent by a worker, never here: once the row commits, ``mailing.enqueue`` queues
+  the Celery task ``notifications.send_email`` with its id (the row's ``by_email`` says it is
+  to be mailed). A broker that is down is logged and never reaches the caller; the mail
+  server is only ever the worker's problem (``mailing``, ``tasks``).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 
-from django.conf import settings as django_settings
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from config.errors import BadInput
 
+from . import mailing
 from .models import DEFAULTS, Kind, Notification, NotificationSetting
-
-log = logging.getLogger(__name__)
 
 MAX_IDS = 500
 
@@ -93,27 +91,15 @@ def notify(user, kind: str, text: str, url: str = "", *, battle_id: int | None =
             note = Notification.objects.create(
                 user=user, kind=kind, text=text, url=url, battle_id=battle_id,
                 tournament_id=tournament_id, campaign_id=campaign_id, key=key,
-                in_app=flags["in_app"])
+                in_app=flags["in_app"], by_email=by_email)
     except IntegrityError:
         return None  # coalesced, or already sent with this key
     if by_email:
-        _mail_on_commit(user.email, text, url)
+        note_id = note.pk
+        # The worker reads the row: queue it once it has committed (at once outside a
+        # transaction, e.g. in the listeners, which run after the change's commit).
+        transaction.on_commit(lambda: mailing.enqueue(note_id))
     return note
-
-
-def _mail_on_commit(address: str, text: str, url: str) -> None:
-    subject = f"Eagles Online: {text}"[:120]
-    base = getattr(django_settings, "EAGLES_SITE_URL", "").rstrip("/")
-    body = text + (f"\n\n{base}{url}" if url else "") + \
-        "\n\nChange which notifications you get by e-mail on the Notifications page."
-
-    def send():
-        try:
-            send_mail(subject, body, None, [address])
-        except Exception:  # the mail server is not our caller's problem
-            log.exception("notification e-mail to %s failed", address)
-
-    transaction.on_commit(send)
 
 
 def mark_stale_your_move(user_ids: Iterable[int], battle_id: int) -> int:

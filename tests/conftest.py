@@ -91,3 +91,37 @@ def fresh_card_tables():
     cardcache.forget()
     yield
     cardcache.forget()
+
+
+class MailQueue(list):
+    """The notification e-mails queued (``notifications.send_email``, their notification ids),
+    recorded at the broker's door instead of sent: no broker in these tests. ``run()`` is the
+    worker: it runs each queued task (Celery's ``apply``, retries included) and empties the
+    queue; returns the outcomes."""
+
+    def run(self) -> list[str]:
+        from notifications import tasks
+
+        outcomes = [tasks.send_email.apply(args=[pk]).get() for pk in self]
+        self.clear()
+        return outcomes
+
+
+@pytest.fixture(autouse=True)
+def mail_queue(monkeypatch) -> MailQueue:
+    from celery import Celery
+
+    from notifications import mailing
+
+    queued = MailQueue()
+    real = Celery.send_task
+    queued.real_send_task = real  # for a test with a real broker and worker
+
+    def send_task(app, name, args=None, *rest, **options):
+        if name == mailing.TASK:
+            queued.append(args[0])
+            return None
+        return real(app, name, args, *rest, **options)
+
+    monkeypatch.setattr(Celery, "send_task", send_task)
+    return queued

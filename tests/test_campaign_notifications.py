@@ -181,6 +181,7 @@ def test_badge_title_and_list_count_campaigns_in_one_query(
 
 @pytest.mark.parametrize("kind", ["live", "correspondence"])
 def test_deadline_near_for_a_campaign_once_per_seq(user, other_user, monkeypatch, kind,
+                                                   mail_queue,
                                                    django_capture_on_commit_callbacks):
     from datetime import timedelta
 
@@ -198,6 +199,7 @@ def test_deadline_near_for_a_campaign_once_per_seq(user, other_user, monkeypatch
     c = two_people(user, other_user, django_capture_on_commit_callbacks, time_control=tc)
     mover = user if c.to_move == "french" else other_user
     # "Your move" by e-mail only in correspondence: in a live campaign the player is at the page.
+    mail_queue.run()
     emailed = [m for m in mail.outbox if m.to == [mover.email] and "Your move" in m.subject]
     assert bool(emailed) == (kind == "correspondence")
     now = timezone.now()

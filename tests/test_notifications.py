@@ -2,7 +2,9 @@
 switchable; the menu's "Your move (n)" badge, the bell and the tab title.
 
 The battle service's ``battle_changed`` is sent after commit, so every change a test wants
-heard runs inside ``django_capture_on_commit_callbacks(execute=True)``."""
+heard runs inside ``django_capture_on_commit_callbacks(execute=True)``. E-mail is a worker's
+job: ``mail_queue`` (tests/conftest.py) holds the queued ones until ``mail_queue.run()``; the
+worker side is in tests/test_notification_email.py."""
 
 from __future__ import annotations
 
@@ -213,34 +215,39 @@ def test_battle_over_tells_both_players_the_outcome(user, other_user, sent,
 
 # --- Settings and e-mail --------------------------------------------------------------------
 
-def test_switched_off_sends_nothing(user, other_user, sent,
+def test_switched_off_sends_nothing(user, other_user, sent, mail_queue,
                                     django_capture_on_commit_callbacks):
     services.update_settings(other_user, {"invitation": {"in_app": False, "email": False}})
     with django_capture_on_commit_callbacks(execute=True):
         battle_services.create_battle(user, "quatre-bras", "french", opponent="bob")
-    assert Notification.objects.count() == 0 and mail.outbox == []
+    assert Notification.objects.count() == 0 and mail_queue == []
+    assert mail_queue.run() == [] and mail.outbox == []
 
 
-def test_email_when_switched_on_and_only_then(user, other_user, sent,
+def test_email_when_switched_on_and_only_then(user, other_user, sent, mail_queue,
                                               django_capture_on_commit_callbacks):
     services.update_settings(user, {"battle_over": {"email": False}})
     b = two_people(user, other_user, django_capture_on_commit_callbacks)
-    # Untimed battle: bob's "your move" is mailed by default.
+    # Untimed battle: bob's "your move" is mailed by default (by a worker: queued here).
+    assert mail.outbox == [] and mail_queue.run() == ["sent"]
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]
     assert "Your move in Quatre Bras" in mail.outbox[0].subject
     assert f"/battles/{b.pk}/" in mail.outbox[0].body
     mail.outbox.clear()
     finish(b, None, "turn_cap", django_capture_on_commit_callbacks)
+    assert mail_queue.run() == ["sent"]
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]  # alice switched hers off
     assert "a draw on the turn limit" in mail.outbox[0].body
     assert len(notes(user, Kind.BATTLE_OVER)) == 1  # still in her list
+    assert not notes(user, Kind.BATTLE_OVER)[0].by_email
     assert_no_card_named(m.subject + m.body for m in mail.outbox)
 
 
 def test_email_only_is_not_listed_and_live_your_move_is_never_mailed(
-        user, other_user, sent, django_capture_on_commit_callbacks):
+        user, other_user, sent, mail_queue, django_capture_on_commit_callbacks):
     services.update_settings(other_user, {"your_move": {"in_app": False, "email": True}})
     b = two_people(user, other_user, django_capture_on_commit_callbacks)
+    assert mail_queue.run() == ["sent"]
     assert len(mail.outbox) == 1 and services.listed(other_user).count() == 0
     mail.outbox.clear()
     Battle.objects.filter(pk=b.pk).update(time_control={"kind": "live", "base": 300,
@@ -248,26 +255,31 @@ def test_email_only_is_not_listed_and_live_your_move_is_never_mailed(
     b.refresh_from_db()
     b = hand_over(b, {"french": user, "allied": other_user}, django_capture_on_commit_callbacks)
     b = hand_over(b, {"french": user, "allied": other_user}, django_capture_on_commit_callbacks)
-    assert b.to_move == "allied" and mail.outbox == []  # alice's and bob's: live, no e-mail
+    assert b.to_move == "allied"
+    assert mail_queue == [] and mail.outbox == []  # alice's and bob's: live, no e-mail
 
 
 def test_a_failing_mail_server_never_breaks_the_caller(user, other_user, sent, monkeypatch,
-                                                       django_capture_on_commit_callbacks,
-                                                       caplog):
+                                                       mail_queue, caplog,
+                                                       django_capture_on_commit_callbacks):
     def broken(*args, **kwargs):
         raise ConnectionRefusedError("no mail server")
 
-    monkeypatch.setattr("notifications.services.send_mail", broken)
+    monkeypatch.setattr("notifications.mailing.send_mail", broken)
     with django_capture_on_commit_callbacks(execute=True):
         b = battle_services.create_battle(user, "quatre-bras", "french", opponent="bob")
     assert Battle.objects.filter(pk=b.pk, status=Status.WAITING).exists()
-    assert len(notes(other_user, Kind.INVITATION)) == 1
-    assert "notification e-mail to bob@example.com failed" in caplog.text
+    [note] = notes(other_user, Kind.INVITATION)
+    # The worker tries, retries with a backoff, then gives up and says so.
+    assert mail_queue.run() == ["failed"]
+    assert "its e-mail failed 6 times, given up" in caplog.text
+    note.refresh_from_db()
+    assert note.emailed_at is None and note.email_claimed_at is None
 
 
 # --- Deadlines ------------------------------------------------------------------------------
 
-def test_deadline_near_is_sent_once_per_seq(user, other_user, sent,
+def test_deadline_near_is_sent_once_per_seq(user, other_user, sent, mail_queue,
                                             django_capture_on_commit_callbacks):
     b = two_people(user, other_user, django_capture_on_commit_callbacks)
     now = timezone.now()
@@ -281,6 +293,7 @@ def test_deadline_near_is_sent_once_per_seq(user, other_user, sent,
         assert tasks.deadline_near() == 0
     [note] = notes(other_user, Kind.DEADLINE_NEAR)  # bob is to move
     assert note.key == f"deadline:battle:{b.pk}:0" and "runs out at" in note.text
+    assert mail_queue.run() == ["sent", "sent"]
     assert len(mail.outbox) == 2  # bob's "your move" at the start, then this one
     # Correspondence: 12 hours' warning.
     Battle.objects.filter(pk=b.pk).update(time_control={"kind": "correspondence", "days": 3},
