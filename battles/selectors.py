@@ -268,15 +268,15 @@ def timing(battle: Battle) -> dict:
 
 
 def _can_undo(battle: Battle, side: str, last: tuple[int, str, dict] | None = None) -> bool:
+    from play import registry
     from play.undo import can_undo, is_undo  # may my last action be taken back now
 
-    from .kind import KIND
-
+    kind = registry.get("battle")
     if last is not None and last[0] == battle.seq and not is_undo(last[2]):
         # The log's last row is a plain action: it is the last one still counting, so it
         # alone answers "did the opponent act since?" (an undo row needs the rows before it).
-        return can_undo(KIND, battle, side, rows=[last])
-    return can_undo(KIND, battle, side)
+        return can_undo(kind, battle, side, rows=[last])
+    return can_undo(kind, battle, side)
 
 
 def deck_kinds(battle: Battle) -> dict[str, str]:

@@ -163,8 +163,7 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
 
 
 def _can_undo(c: Campaign, side: str) -> bool:
+    from play import registry
     from play.undo import can_undo  # may my last action be taken back now
 
-    from .kind import KIND
-
-    return can_undo(KIND, c, side)
+    return can_undo(registry.get("campaign"), c, side)

@@ -8,7 +8,8 @@ names from here, so a name, a colour or a chart figure is written once.
 from .armies import ARMIES, ARMY_COLOURS, ARMY_FULL_NAMES, ARMY_NAMES, ARMY_TINTS
 from .battles import BATTLE_NAMES, BATTLES
 from .campaign import CAMPAIGN_BATTLE_NAMES, CAMPAIGN_BATTLES, CAMPAIGN_CHART
-from .chart import BATTLES_CHART, ChartEntry, armies_at, chart_entry, chart_row
+from .chart import BATTLES_CHART, armies_at, chart_entry, chart_row
+from .entry import ChartEntry
 from .figures import DECK_KINDS, DeckFigures, deck_figures, normal_kind, round_half_up
 from .sides import ARMY_SIDE, SIDE_NAMES, SIDES, other_side, side_of
 

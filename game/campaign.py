@@ -8,7 +8,7 @@ plays it; ``BATTLES_CHART`` and ``BATTLES`` (the four historical battles) do not
 
 from __future__ import annotations
 
-from .chart import ChartEntry
+from .entry import ChartEntry
 
 CAMPAIGN_BATTLES: tuple[str, ...] = ("charleroi",)
 CAMPAIGN_BATTLE_NAMES: dict[str, str] = {"charleroi": "Charleroi"}

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .campaign import CAMPAIGN_CHART
+from .entry import ChartEntry
 from .sides import ARMY_SIDE, SIDES
-
-
-@dataclass(frozen=True, slots=True)
-class ChartEntry:
-    """One cell: D (2.0), M (3.0; None: no Muster), R (10.0) and BP (15.0)."""
-
-    deck: int
-    muster: int | None
-    reinforcements: int
-    bp: int
-
 
 # Armies in the order of the chart's columns (French, British, Prussian). Waterloo Prussians
 # have no Muster (3.0 NOTE). Wavre Prussians M12 = D12 is kept as printed (RULINGS 3.0-b).
@@ -48,8 +37,6 @@ def chart_entry(battle: str, army: str) -> ChartEntry | None:
 
 def chart_row(battle: str) -> dict[str, ChartEntry]:
     """A battle's chart row: the Battles Chart, or the campaign-only row (16.0 Charleroi)."""
-    from .campaign import CAMPAIGN_CHART
-
     return BATTLES_CHART.get(battle) or CAMPAIGN_CHART.get(battle, {})
 
 

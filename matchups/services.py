@@ -30,6 +30,7 @@ from config.errors import BadInput, ServiceError
 from decks.rules.chart import BATTLES_CHART
 from decks.selectors import own_version
 
+from . import enqueue as by_name  # `ask` has an `enqueue` argument
 from . import lab, stats
 from .models import ACTIVE, Matchup, MatchupChunk, Status
 
@@ -139,7 +140,7 @@ def ask(user, deck_a: Any, deck_b: Any = None, bots: Any = None, games: Any = No
             missing = [c for c in range(lab.chunk_count(n, found.chunk_size))
                        if c not in stored]
             if enqueue:
-                transaction.on_commit(lambda: [send_chunk(found.pk, c) for c in missing])
+                transaction.on_commit(lambda: [by_name.send_chunk(found.pk, c) for c in missing])
             return found, False
         try:
             with transaction.atomic():
@@ -151,14 +152,8 @@ def ask(user, deck_a: Any, deck_b: Any = None, bots: Any = None, games: Any = No
             return Matchup.objects.get(question=key), False
         if enqueue:
             chunks = lab.chunk_count(n, m.chunk_size)
-            transaction.on_commit(lambda: [send_chunk(m.pk, c) for c in range(chunks)])
+            transaction.on_commit(lambda: [by_name.send_chunk(m.pk, c) for c in range(chunks)])
     return m, True
-
-
-def send_chunk(matchup_id: int, chunk: int) -> None:
-    from . import tasks
-
-    tasks.send_chunk(matchup_id, chunk)
 
 
 def card_names() -> dict[int, str]:

@@ -1,24 +1,15 @@
 """Celery tasks of the matchup lab: ``matchups.run_chunk(matchup_id, chunk)`` plays and stores
 one chunk of a matchup once (``services.run_chunk``: a repeated message changes nothing);
 ``matchups.tick`` (beat) re-sends the missing chunks of a matchup stalled for
-``EAGLES_MATCHUP_STALL_SECONDS`` (a lost message, a worker gone)."""
+``EAGLES_MATCHUP_STALL_SECONDS`` (a lost message, a worker gone). Sent by name from
+``enqueue.py`` (its queue: ``EAGLES_MATCHUP_QUEUE``)."""
 
 from __future__ import annotations
-
-import os
 
 from celery import current_app, shared_task
 from django.conf import settings
 
-from . import services
-
-# The queue the chunks go to (tests give a worker its own); None: the default queue.
-QUEUE = os.environ.get("EAGLES_MATCHUP_QUEUE") or None
-
-
-def send_chunk(matchup_id: int, chunk: int) -> None:
-    options = {"queue": QUEUE} if QUEUE else {}
-    current_app.send_task("matchups.run_chunk", args=[matchup_id, chunk], **options)
+from . import enqueue, services
 
 
 @shared_task(name="matchups.run_chunk", acks_late=True)
@@ -31,7 +22,7 @@ def tick() -> list[tuple[int, int]]:
     """Beat: re-send the chunks of stalled matchups."""
     stalled = services.stalled_chunks()
     for matchup_id, chunk in stalled:
-        send_chunk(matchup_id, chunk)
+        enqueue.send_chunk(matchup_id, chunk)
     return stalled
 
 

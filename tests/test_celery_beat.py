@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from tournaments import services, tasks
+from tournaments import enqueue, services
 from tournaments.models import Match, Round, Status, Tournament
 
 from .tournament_helpers import ROOT, Worker, player, register
@@ -134,7 +134,7 @@ def clock(request, tmp_path, transactional_db):
 def lost_messages(monkeypatch):
     """Every task this process sends is lost (recorded, never reaches the broker)."""
     lost: list[tuple] = []
-    monkeypatch.setattr(tasks, "send", lambda name, *args, eta=None: lost.append((name, *args)))
+    monkeypatch.setattr(enqueue, "send", lambda name, *args, eta=None: lost.append((name, *args)))
     return lost
 
 

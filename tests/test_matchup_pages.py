@@ -4,14 +4,14 @@ import pytest
 
 from decks import services as deck_services
 from frontend.matchups import charts
-from matchups import services, tasks
+from matchups import enqueue, services
 from matchups.models import Matchup
 
 
 @pytest.fixture
 def sent(monkeypatch):
     calls = []
-    monkeypatch.setattr(tasks, "send_chunk", lambda *args: calls.append(args))
+    monkeypatch.setattr(enqueue, "send_chunk", lambda *args: calls.append(args))
     return calls
 
 

@@ -5,7 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from decks import services as deck_services
-from matchups import lab, services, tasks
+from matchups import enqueue, lab, services
 from matchups.models import Matchup, MatchupChunk, Status
 
 from .tournament_helpers import Worker, wait_for
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.postgres, pytest.mark.django_db(tr
 @pytest.fixture
 def worker(tmp_path, monkeypatch):
     w = Worker(tmp_path, env_extra=None)
-    monkeypatch.setattr(tasks, "QUEUE", w.queue)
+    monkeypatch.setattr(enqueue, "QUEUE", w.queue)
     try:
         yield w
     finally:
@@ -43,7 +43,7 @@ def test_small_matchup_runs_through_celery_chunks_to_done(user, catalogue, worke
     assert body["status"] == "done" and body["results"]["games"] == 25
     # Doubled chunk tasks change nothing.
     for c in range(lab.chunk_count(25)):
-        tasks.send_chunk(mid, c)
+        enqueue.send_chunk(mid, c)
     # The same games in this process give the same answer (deterministic per seed).
     games = [g for c in range(3) for g in lab.play(m.plan, m.seed, lab.chunk_games(c, 25))]
     from matchups import stats

@@ -7,14 +7,14 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from decks import services as deck_services
-from matchups import lab, services, tasks
+from matchups import enqueue, lab, services, tasks
 from matchups.models import Matchup, MatchupChunk, Status
 
 
 @pytest.fixture
 def sent(monkeypatch):
     calls = []
-    monkeypatch.setattr(tasks, "send_chunk", lambda *args: calls.append(args))
+    monkeypatch.setattr(enqueue, "send_chunk", lambda *args: calls.append(args))
     return calls
 
 

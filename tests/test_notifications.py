@@ -44,9 +44,9 @@ def locmem_mail(settings):
 
 @pytest.fixture
 def no_tournament_tasks(monkeypatch):
-    from tournaments import tasks as tournament_tasks
+    from tournaments import enqueue as tournament_enqueue
 
-    monkeypatch.setattr(tournament_tasks, "send", lambda *a, **k: None)
+    monkeypatch.setattr(tournament_enqueue, "send", lambda *a, **k: None)
 
 
 def client(user) -> APIClient:

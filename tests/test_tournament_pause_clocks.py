@@ -20,8 +20,8 @@ from battles.engine import from_json, legal_actions
 from battles.errors import Conflict
 from battles.models import Battle
 from battles.models import Status as BattleStatus
+from tournaments import enqueue as tournament_enqueue
 from tournaments import services
-from tournaments import tasks as tournament_tasks
 from tournaments.models import Match, MatchBattle, Round, Status
 from tournaments.services.errors import NotAllowed
 from tournaments.services.results import time_limit
@@ -42,7 +42,7 @@ def booked(monkeypatch):
     """The flag falls the battle service books (and the tournament's wakes), not sent."""
     calls: list[tuple] = []
     tasks.patch(monkeypatch, "send_flag_fall", lambda *args: calls.append(args))
-    monkeypatch.setattr(tournament_tasks, "send", lambda *args, **kw: None)
+    monkeypatch.setattr(tournament_enqueue, "send", lambda *args, **kw: None)
     return calls
 
 
@@ -248,7 +248,7 @@ def test_a_pause_and_a_battle_ending_at_once_never_deadlock(catalogue, monkeypat
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises all writers")
     tasks.patch(monkeypatch, "send_flag_fall", lambda *args: None)
-    monkeypatch.setattr(tournament_tasks, "send", lambda *args, **kw: None)
+    monkeypatch.setattr(tournament_enqueue, "send", lambda *args, **kw: None)
     org = organiser()
     t, users, (b, game2) = online(org, format="swiss_two_game")
     holding = threading.Event()

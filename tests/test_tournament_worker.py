@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tournaments import services, tasks
+from tournaments import enqueue, services, tasks
 from tournaments.models import Entry, Match, Round, StandingSnapshot, Status, Tournament
 from tournaments.models import WebhookDelivery as Delivery
 from tournaments.services.webhooks import verify
@@ -130,8 +130,8 @@ def test_doubled_tasks_change_nothing(catalogue, worker):
         services.record_result(m.pk, {"result": "french"}, source="online")
     # the last result enqueued an advance; send the same work three more times
     for _ in range(2):
-        tasks.send("advance", t.pk)
-        tasks.send("pair_round", t.pk, 2)
+        enqueue.send("advance", t.pk)
+        enqueue.send("pair_round", t.pk, 2)
     wait_for(lambda: Round.objects.filter(tournament=t, number=2).exists(), 30, "round 2",
              worker)
     time.sleep(2)

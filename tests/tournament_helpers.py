@@ -186,9 +186,9 @@ def worker_session(tmp_path, monkeypatch):
     """For a ``worker`` fixture: start with ``worker.start()``; tasks sent from this process
     go to its queue; stopped at the end."""
     w = Worker(tmp_path)
-    from tournaments import tasks
+    from tournaments import enqueue
 
-    monkeypatch.setattr(tasks, "QUEUE", w.queue)
+    monkeypatch.setattr(enqueue, "QUEUE", w.queue)
     try:
         yield w
     finally:

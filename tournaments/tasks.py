@@ -1,7 +1,8 @@
 """Celery tasks of the tournament clock. Each takes ids, calls a service and is idempotent:
 running it twice (retry, redelivery after a killed worker, a doubled message, the ``tick``
-catching up) changes nothing the second time. Services enqueue them with
-``transaction.on_commit`` (``services.common.enqueue``).
+catching up) changes nothing the second time. Services enqueue them by name with
+``transaction.on_commit`` (``services.common.enqueue``, through ``enqueue.send``: the services
+never import this module, which imports them).
 
 * ``tournaments.advance(tournament_id)``: do what is due (close registration, open/close
   check-in, start, time-limit results, pair the next round) and book the next wake with an ETA.
@@ -20,25 +21,17 @@ import os
 from celery import current_app, shared_task
 from django.conf import settings
 
+from . import enqueue
 from .services import clock, lifecycle, webhooks
 from .services import results as result_services
 
 TICK_SECONDS = settings.EAGLES_TICK_SECONDS
 WEBHOOK_RETRIES = 6
-# The queue tournament tasks go to (tests give each worker its own); None: the default queue.
-QUEUE = os.environ.get("EAGLES_TOURNAMENT_QUEUE") or None
 
 
 def backoff_base() -> float:
     """Seconds before the first webhook retry; doubled each time (env for tests)."""
     return float(os.environ.get("EAGLES_WEBHOOK_BACKOFF", "10"))
-
-
-def send(name: str, *args, eta=None) -> None:
-    options = {"queue": QUEUE} if QUEUE else {}
-    if eta is not None:
-        options["eta"] = eta
-    current_app.send_task(f"tournaments.{name}", args=list(args), **options)
 
 
 @shared_task(name="tournaments.advance", acks_late=True)
@@ -61,7 +54,7 @@ def time_limit(round_id: int) -> int:
 def tick() -> list[int]:
     late = clock.overdue()
     for pk in late:
-        send("advance", pk)
+        enqueue.send("advance", pk)
     return late
 
 
@@ -74,9 +67,8 @@ def deliver_webhook(self, delivery_id: int) -> str:
     except webhooks.DeliveryFailed as exc:
         if final:
             return "failed"
-        options = {"queue": QUEUE} if QUEUE else {}
         raise self.retry(exc=exc, countdown=backoff_base() * 2 ** self.request.retries,
-                         **options) from None
+                         **enqueue.options()) from None
 
 
 # celery beat runs the safety-net tick (only when a beat process is started: `celery -A config
@@ -85,5 +77,5 @@ def deliver_webhook(self, delivery_id: int) -> str:
 current_app.conf.beat_schedule = {
     **(current_app.conf.beat_schedule or {}),
     "tournaments-tick": {"task": "tournaments.tick", "schedule": float(TICK_SECONDS),
-                         "options": {"queue": QUEUE} if QUEUE else {}},
+                         "options": enqueue.options()},
 }

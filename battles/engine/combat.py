@@ -1,11 +1,15 @@
-"""Combat (7.0-7.4): Fire and Shock, with formations (9.x) and terrain (11.1-11.4)."""
+"""Combat (7.0-7.4): Fire and Shock, with formations (9.x) and terrain (11.1-11.4), and
+what can befall a card on the field: revealed, or eliminated (for good; the phases, morale
+and the specials eliminate through here too)."""
 
 from __future__ import annotations
+
+from bisect import insort
 
 from .board import SIDES, facing, owner
 from .cards import Card
 from .effects import modifier
-from .queries import Field, general_at, index, is_decoy, targets_at, terrain_of
+from .queries import Field, general_at, index, is_decoy, shifted, targets_at, terrain_of
 from .rolls import Roller
 from .state import COLUMN, LINE, SQUARE, Piece, State
 
@@ -131,8 +135,6 @@ def dice_and_power(st: State, p: Piece, t: Piece, shock: bool) -> tuple[int, int
 def resolve(st: State, p: Piece, t: Piece, shock: bool, roller: Roller, events: list[dict]
             ) -> None:
     """Roll the attack and place hits (6.0, 12.4)."""
-    from .phases import eliminate
-
     c = st.cards[p.num]
     if shock and shock_barred(st, c, t):
         events.append({"type": "attack_void", "piece": p.pid, "target": t.pid,
@@ -171,3 +173,18 @@ def reveal(st: State, p: Piece, events: list[dict]) -> None:
     if not st.cards[p.num].troop:
         st.cache = None  # a General or decoy turned up changes the Field (troops do not)
     events.append({"type": "reveal", "piece": p.pid, "card": p.num, "visibility": "all"})
+
+
+def eliminate(st: State, p: Piece, events: list[dict], reason: str) -> None:
+    """A card leaves the field for good; its identity becomes public."""
+    old = st.cache
+    if old is not None and old.key != (len(st.pieces), st.next_pid):
+        old = None
+    del st.pieces[p.pid]
+    st.cache = shifted(st, old, p, p.place, None)
+    for q in st.pieces.values():
+        if q.occ == p.pid:
+            q.occ = 0
+    insort(st.elim[p.side], p.num)
+    events.append({"type": "eliminated", "side": SIDES[p.side], "piece": p.pid,
+                   "card": p.num, "reason": reason, "visibility": "all"})

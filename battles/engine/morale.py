@@ -7,8 +7,9 @@ from bisect import insort
 
 from .board import SIDES
 from .cards import Card
+from .combat import eliminate
 from .effects import modifier, nation_ok, type_ok
-from .phases import capture, check_victory, eliminate, settle
+from .phases import capture, check_victory, settle
 from .queries import Field, attacking, current, general_at, index, on_field, shifted, terrain_of
 from .rolls import Roller
 from .state import LINE, SQUARE, Piece, State, is_over

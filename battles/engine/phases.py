@@ -6,24 +6,9 @@ from __future__ import annotations
 from bisect import insort
 
 from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
-from .combat import reveal
-from .queries import Field, index, is_decoy, shifted
-from .state import Piece, State, is_over
-
-
-def eliminate(st: State, p: Piece, events: list[dict], reason: str) -> None:
-    """A card leaves the field for good; its identity becomes public."""
-    old = st.cache
-    if old is not None and old.key != (len(st.pieces), st.next_pid):
-        old = None
-    del st.pieces[p.pid]
-    st.cache = shifted(st, old, p, p.place, None)
-    for q in st.pieces.values():
-        if q.occ == p.pid:
-            q.occ = 0
-    insort(st.elim[p.side], p.num)
-    events.append({"type": "eliminated", "side": SIDES[p.side], "piece": p.pid,
-                   "card": p.num, "reason": reason, "visibility": "all"})
+from .combat import eliminate, reveal
+from .queries import Field, index, is_decoy
+from .state import State, is_over
 
 
 def settle(st: State, events: list[dict]) -> None:

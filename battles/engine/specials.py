@@ -9,9 +9,9 @@ from typing import Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
 from .cards import TROOPS, Card, CardTable, keep
-from .combat import reveal
+from .combat import eliminate, reveal
 from .effects import nation_ok, nationals_only, type_ok
-from .phases import draw, eliminate
+from .phases import draw
 from .queries import Field, general_at, index, rivers
 from .state import FORMATIONS, Piece, State
 

@@ -27,7 +27,15 @@ from game.figures import deck_figures
 
 from .chart import ARMIES, ARMY_NAMES, BATTLE_NAMES, BATTLES, as_scale, format_scale
 from .deck import Deck
-from .validate import _ORDER, ERROR, Problem, Validation, _label, _problem, request_problems
+from .validate import (
+    ERROR,
+    Problem,
+    Validation,
+    card_label,
+    problem,
+    request_problems,
+    sort_problems,
+)
 
 POOLS = ("collection", "set")  # the copies I own / the whole set
 
@@ -54,8 +62,8 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
     scale = as_scale(deck.scale)
     problems = request_problems(battle, army, "dealt", scale)
     if deck.pool not in POOLS:
-        problems.append(_problem("unknown_kind", f"2.0: there is no pool {deck.pool!r} "
-                                 f"(pools: {', '.join(POOLS)})"))
+        problems.append(problem("unknown_kind", f"2.0: there is no pool {deck.pool!r} "
+                                f"(pools: {', '.join(POOLS)})"))
     fig = deck_figures(battle, army, "dealt", scale)
     numbers = (sorted(cards_by_number) if pool is None
                else sorted(n for n, c in pool.items() if type(c) is int and c > 0))
@@ -66,8 +74,8 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
         card = cards_by_number.get(number)
         if card is None:
             if listed:
-                problems.append(_problem("unknown_card", f"1.0: #{number} is not a card of the "
-                                         "catalogue", (number,)))
+                problems.append(problem("unknown_card", f"1.0: #{number} is not a card of the "
+                                        "catalogue", (number,)))
             continue
         if not known:
             continue
@@ -76,19 +84,19 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
             continue
         if not listed:
             continue
-        label = _label(number, card)
+        label = card_label(number, card)
         if card.get("army") != army:
-            problems.append(_problem(
+            problems.append(problem(
                 "wrong_army", f"2.0: {label} is a {ARMY_NAMES.get(card.get('army'), '?')} "
                 f"card; a {ARMY_NAMES[army]} pool deals {ARMY_NAMES[army]} cards only",
                 (number,)))
         elif card.get("type") == "terrain" and card.get("terrain_battle") != battle:
             where = BATTLE_NAMES.get(card.get("terrain_battle"), "no battle's")
-            problems.append(_problem(
+            problems.append(problem(
                 "never_dealt", f"2.0, 11.0: {label} is {where} terrain; Terrain is always "
                 f"historical, so it is never dealt at {battle_name}", (number,)))
         else:
-            problems.append(_problem(
+            problems.append(problem(
                 "never_dealt", f"2.0: {label} did not fight at {battle_name}; a historical-only "
                 "deal never deals it", (number,)))
     need = fig.size if fig else None
@@ -97,11 +105,11 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
             deck.pool, "the pool") if not listed else "the listed pool"
         historical = " historical" if deck.historical else ""
         scaled = "" if scale == 1 else f" at scale {format_scale(scale)}"
-        problems.append(_problem(
+        problems.append(problem(
             "pool_too_small", f"2.0: {source} has {distinct} distinct{historical} "
             f"{ARMY_NAMES[army]} cards that {battle_name} can deal; a dealt deck{scaled} needs "
             f"{need} ({need - distinct} more)"))
-    problems.sort(key=lambda p: _ORDER.get(p.code, len(_ORDER)))
+    sort_problems(problems)
     return Validation(
         valid=not any(p.severity == ERROR for p in problems),
         problems=tuple(problems),

@@ -105,13 +105,20 @@ class Validation:
         }
 
 
-def _label(number: int, card: Mapping | None) -> str:
+def card_label(number: int, card: Mapping | None) -> str:
+    """A card as the messages name it: ``#12 Ney``, or ``#12`` without its record."""
     name = card.get("name") if card else None
     return f"#{number} {name}" if name else f"#{number}"
 
 
-def _problem(code: str, message: str, cards: tuple[int, ...] = ()) -> Problem:
+def problem(code: str, message: str, cards: tuple[int, ...] = ()) -> Problem:
+    """A ``Problem`` with its severity (``WARNING_CODES`` are warnings, the rest errors)."""
     return Problem(code, message, cards, WARNING if code in WARNING_CODES else ERROR)
+
+
+def sort_problems(problems: list[Problem]) -> None:
+    """In place, in the order of ``CODES`` (stable: same code, order found)."""
+    problems.sort(key=lambda p: _ORDER.get(p.code, len(_ORDER)))
 
 
 def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
@@ -135,15 +142,15 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
     for entry in deck.entries:
         number, count = entry.number, entry.count
         if type(number) is not int:
-            problems.append(_problem("unknown_card", f"1.0: {number!r} is not a card number"))
+            problems.append(problem("unknown_card", f"1.0: {number!r} is not a card number"))
             continue
         if type(count) is not int or count <= 0:  # bool is not a count
-            problems.append(_problem(
+            problems.append(problem(
                 "bad_count", f"#{number}: {count!r} copies is not a count; a count is a whole "
                 "number of at least 1", (number,)))
             continue
         if entry.printing is not None and entry.printing not in PRINTINGS:
-            problems.append(_problem(
+            problems.append(problem(
                 "unknown_printing", f"18.0: #{number}: {entry.printing!r} is not a printing "
                 f"(printings: {', '.join(PRINTINGS)})", (number,)))
         counts[number] = counts.get(number, 0) + count
@@ -159,8 +166,8 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
         size += count
         card = cards_by_number.get(number)
         if card is None:
-            problems.append(_problem("unknown_card", f"1.0: #{number} is not a card of the "
-                                     "catalogue", (number,)))
+            problems.append(problem("unknown_card", f"1.0: #{number} is not a card of the "
+                                    "catalogue", (number,)))
             continue
         card_army, card_type = card.get("army"), card.get("type")
         bp_total += (card.get("bp") or 0) * count
@@ -180,41 +187,41 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
             have = have if type(have) is int and have > 0 else 0
         if not (wrong_army or count > 1 or terrain_wrong or absent or have < count):
             continue
-        label, cards = _label(number, card), (number,)
+        label, cards = card_label(number, card), (number,)
         if wrong_army:
-            problems.append(_problem(
+            problems.append(problem(
                 "wrong_army", f"2.0: {label} is a {ARMY_NAMES.get(card_army, card_army)} card; "
                 f"a {army_name} deck takes {army_name} cards only", cards))
         if count > 1:
             if not custom:
-                problems.append(_problem(
+                problems.append(problem(
                     "duplicate", f"2.0: {label} appears {count} times; {no_duplicates} "
                     "(up to three copies only in a 15.0 custom deck)", cards))
             elif card_type == "general":
-                problems.append(_problem(
+                problems.append(problem(
                     "duplicate_general", f"15.0: {label} appears {count} times; Generals are "
                     "never duplicated, even in custom decks", cards))
             elif card_type == "terrain":
-                problems.append(_problem(
+                problems.append(problem(
                     "duplicate_terrain", f"15.0: {label} appears {count} times; Terrain cards "
                     "are never duplicated, even in custom decks", cards))
             elif count > MAX_COPIES:
-                problems.append(_problem(
+                problems.append(problem(
                     "too_many_copies", f"15.0: {label} appears {count} times (Gold, Silver and "
                     f"Bronze together); a custom deck allows at most {MAX_COPIES} copies of a "
                     "card", cards))
         if terrain_wrong:
             where = BATTLE_NAMES.get(card.get("terrain_battle"), "no battle's")
-            problems.append(_problem(
+            problems.append(problem(
                 "terrain_not_historical", f"2.0, 11.0: {label} is {where} terrain; Terrain is "
                 f"always historical, so it cannot be in a {battle_name} deck", cards))
         if absent:
-            problems.append(_problem(
+            problems.append(problem(
                 "not_historical", f"2.0: {label} did not fight at {battle_name}; this deck is "
                 "historical-only", cards))
         if have < count:
             missing_any = True
-            problems.append(_problem(
+            problems.append(problem(
                 "not_owned", f"Collection: {label}: the deck needs {count}, you have {have} "
                 "free (copies in locked tournament decks are not free); the deck can be "
                 "saved as a draft", cards))
@@ -227,24 +234,24 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
             diff = size - required
             gap = f"{-diff} missing" if diff < 0 else f"{diff} too many"
             scaled = "" if scale == 1 else f" at scale {format_scale(scale)}"
-            problems.append(_problem(
+            problems.append(problem(
                 "deck_size", f"2.0: a dealt {battle_name} {army_name} deck{scaled} has "
                 f"{required} cards; this deck has {size} ({gap})"))
     elif size == 0:
-        problems.append(_problem("deck_size", f"15.0: a {kind_name} deck needs at least one "
-                                 "card; this deck is empty"))
+        problems.append(problem("deck_size", f"15.0: a {kind_name} deck needs at least one "
+                                "card; this deck is empty"))
 
     bp_limit = fig.bp_limit if fig else None
     if custom and bp_limit is not None and bp_total > bp_limit:
         entry = chart_entry(battle, army)
         scaled = "" if scale == 1 else f" x scale {format_scale(scale)}"
-        problems.append(_problem(
+        problems.append(problem(
             "bp_exceeded", f"15.0: the cards total {bp_total} BP; a custom {battle_name} "
             f"{army_name} deck may not exceed {bp_limit} BP (BP{entry.bp}{scaled}), "
             f"{bp_total - bp_limit} BP over"))
 
     muster = fig.muster if fig else None
-    problems.sort(key=lambda p: _ORDER.get(p.code, len(_ORDER)))
+    sort_problems(problems)
     return Validation(
         valid=not any(p.severity == ERROR for p in problems),
         problems=tuple(problems),
@@ -265,20 +272,20 @@ def request_problems(battle: str, army: str, kind: str, scale: Fraction | None
     problems: list[Problem] = []
     kind_name = kind if kind in KINDS else "dealt"
     if battle not in BATTLES:
-        problems.append(_problem("unknown_battle", f"3.0: there is no battle {battle!r} on the "
-                                 f"Battles Chart (battles: {', '.join(BATTLES)})"))
+        problems.append(problem("unknown_battle", f"3.0: there is no battle {battle!r} on the "
+                                f"Battles Chart (battles: {', '.join(BATTLES)})"))
     if army not in ARMIES:
-        problems.append(_problem("unknown_army", f"1.0: there is no army {army!r} "
-                                 f"(armies: {', '.join(ARMIES)})"))
+        problems.append(problem("unknown_army", f"1.0: there is no army {army!r} "
+                                f"(armies: {', '.join(ARMIES)})"))
     elif battle in BATTLES and chart_entry(battle, army) is None:
         fought = " and ".join(ARMY_NAMES[a] for a in BATTLES_CHART[battle])
-        problems.append(_problem("army_not_in_battle", f"3.0: the {ARMY_NAMES[army]} did not "
-                                 f"fight at {BATTLE_NAMES[battle]}; the Battles Chart has the "
-                                 f"{fought} there"))
+        problems.append(problem("army_not_in_battle", f"3.0: the {ARMY_NAMES[army]} did not "
+                                f"fight at {BATTLE_NAMES[battle]}; the Battles Chart has the "
+                                f"{fought} there"))
     if kind not in KINDS:
-        problems.append(_problem("unknown_kind", f"2.0: there is no deck kind {kind!r} "
-                                 f"(kinds: {', '.join(KINDS)})"))
+        problems.append(problem("unknown_kind", f"2.0: there is no deck kind {kind!r} "
+                                f"(kinds: {', '.join(KINDS)})"))
     why = scale_problem(battle, scale, fixed_size=kind_name == "dealt")
     if why:
-        problems.append(_problem("bad_scale", why))
+        problems.append(problem("bad_scale", why))
     return problems

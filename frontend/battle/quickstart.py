@@ -18,6 +18,8 @@ from battles import services
 from battles.errors import BattleError
 from frontend.errors import page_message, refuse
 
+from .views import render_list
+
 QUICK = {"battle": "quatre-bras", "side": "french", "bot": "greedy",
          "deal": {"pool": "set", "historical": True}}
 
@@ -31,10 +33,8 @@ def play_now(request: HttpRequest) -> HttpResponse:
                                    bot=QUICK["bot"], deal=dict(QUICK["deal"]))
     except BattleError as exc:  # nothing the form can get wrong; the message, never a 500
         refuse(exc)
-        from .views import _render_list
-
-        return _render_list(request, list_error=page_message(exc, capitalise=True),
-                            status=exc.status)
+        return render_list(request, list_error=page_message(exc, capitalise=True),
+                           status=exc.status)
     return redirect("battle", pk=b.pk)
 
 

@@ -63,6 +63,7 @@ from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200
+LIVE_LIMIT = 20  # public battles under way listed on the battles page
 POLL_SECONDS = 1  # waiting for the computer
 HUMAN_POLL_SECONDS = 2  # waiting for another person's move, or for someone to join
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
@@ -261,8 +262,8 @@ def _open_rows(user, deck_groups) -> list[dict]:
     return rows
 
 
-def _render_list(request: HttpRequest, *, form: dict | None = None, error: str = "",
-                 list_error: str = "", status: int = 200) -> HttpResponse:
+def render_list(request: HttpRequest, *, form: dict | None = None, error: str = "",
+                list_error: str = "", status: int = 200) -> HttpResponse:
     deck_groups = _deck_choices(request.user)
     return render(request, TEMPLATES + "list.html", {
         "rows": _list_rows(request.user), "form": form or _form({}), "error": error,
@@ -276,14 +277,22 @@ def _render_list(request: HttpRequest, *, form: dict | None = None, error: str =
         "deck_groups": deck_groups,
         "scales": _scale_options(),
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS],
-        "live_rows": _live_rows(request.user),
+        "live_rows": live_rows(request.user),
     }, status=status)
 
 
-def _live_rows(user) -> list[dict]:
-    from .watch_views import live_rows  # (watch_views imports this module)
-
-    return live_rows(user)
+def live_rows(user) -> list[dict]:
+    """Public battles under way that ``user`` does not play, to watch (``watch_views``)."""
+    rows = []
+    for b in selectors.live_public_battles()[:LIVE_LIMIT * 2]:
+        if selectors.side_of(b, user) is not None:
+            continue
+        names = selectors.player_names(b)
+        rows.append({"id": b.pk, "battle_name": battle_name(b.battle), "turn": b.turn,
+                     "players": " vs ".join(f"{names[s]} ({SIDE_NAMES[s]})" for s in SIDES)})
+        if len(rows) == LIVE_LIMIT:
+            break
+    return rows
 
 
 def _form(data) -> dict:
@@ -304,15 +313,15 @@ def battle_list(request: HttpRequest) -> HttpResponse:
     """My invitations, the open battles of others, my battles, and the form to start one
     (POST: create)."""
     if request.method != "POST":
-        return _render_list(request)
+        return render_list(request)
     form = _form(request.POST)
     try:
         b = _create_from_form(request, form)
     except BattleError as exc:
         if exc.status == 403:
             refuse(exc)
-        return _render_list(request, form=form, error=page_message(exc, capitalise=True),
-                            status=exc.status)
+        return render_list(request, form=form, error=page_message(exc, capitalise=True),
+                           status=exc.status)
     return redirect("battle", pk=b.pk)
 
 
@@ -326,8 +335,8 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.join_battle(pk, request.user, version_id, deal=deal)
     except BattleError as exc:  # 409 the seat is taken, 404, 400 (my own, a wrong deck)
-        return _render_list(request, list_error=page_message(exc, capitalise=True),
-                            status=exc.status)
+        return render_list(request, list_error=page_message(exc, capitalise=True),
+                           status=exc.status)
     return redirect("battle", pk=pk)
 
 
@@ -338,8 +347,8 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.cancel_battle(pk, request.user)
     except BattleError as exc:  # 403 someone else's open battle, 404, 409 started
-        return _render_list(request, list_error=page_message(exc, capitalise=True),
-                            status=exc.status)
+        return render_list(request, list_error=page_message(exc, capitalise=True),
+                           status=exc.status)
     return redirect("battles")
 
 
@@ -447,7 +456,7 @@ def _type_words(info) -> str:
     return info.kind
 
 
-def _status_line(view: dict, side: str, waiting: str | None) -> str:
+def status_line(view: dict, side: str, waiting: str | None) -> str:
     phase = view.get("phase")
     if phase == "over":
         return "The battle is over"
@@ -497,7 +506,7 @@ def battle_context(battle: Battle, user, **extra) -> dict:
         cards = engine_cards(battle)  # the battle's own card records (issue 10)
         context.update(
             board=mark_safe(board_svg(view, side, cards)),  # noqa: S308 (escaped by renderer)
-            reserve=_reserve(view, side, cards), status_line=_status_line(view, side, waiting),
+            reserve=_reserve(view, side, cards), status_line=status_line(view, side, waiting),
             sections=action_sections(bv["legal_actions"], view, cards),
             log=_log(bv, side, cards))
         play.add_board_ux(context, battle, cards)  # marks, dice, log per turn, action keys

@@ -22,9 +22,7 @@ from frontend.battle.board_svg import board_svg
 from frontend.battle.words import describe_event, describe_events
 from game import SIDE_NAMES
 
-from .views import STATUS_LABELS, _status_line, battle_name, is_htmx
-
-LIVE_LIMIT = 20  # public battles under way listed on the battles page
+from .views import STATUS_LABELS, battle_name, is_htmx, status_line
 
 
 def watch_context(battle) -> dict:
@@ -42,7 +40,7 @@ def watch_context(battle) -> dict:
     }
     if view is not None:
         cards = engine_cards(battle)
-        line = _status_line(view, "", None)
+        line = status_line(view, "", None)
         if sv["to_move"] and sv["status"] == Status.ACTIVE:
             line += f" · {SIDE_NAMES[sv['to_move']]} to move ({players[sv['to_move']]})"
         context.update(
@@ -68,17 +66,3 @@ def watch_page(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, template, {**watch_context(battle), "fragment": fragment})
     patch_vary_headers(response, ["HX-Request"])
     return response
-
-
-def live_rows(user) -> list[dict]:
-    """Public battles under way that ``user`` does not play, to watch (the battles page)."""
-    rows = []
-    for b in selectors.live_public_battles()[:LIVE_LIMIT * 2]:
-        if selectors.side_of(b, user) is not None:
-            continue
-        names = selectors.player_names(b)
-        rows.append({"id": b.pk, "battle_name": battle_name(b.battle), "turn": b.turn,
-                     "players": " vs ".join(f"{names[s]} ({SIDE_NAMES[s]})" for s in SIDES)})
-        if len(rows) == LIVE_LIMIT:
-            break
-    return rows

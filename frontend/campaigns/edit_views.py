@@ -15,14 +15,14 @@ from config.errors import Conflict, ServiceError
 from frontend.errors import page_message, refuse
 
 from .editing import split_action
-from .views import TEMPLATES, _campaign, _context, _int_or_raw
+from .views import TEMPLATES, campaign_context, campaign_or_404, int_or_raw
 
 
 def _refused(request: HttpRequest, pk, exc: ServiceError, **extra) -> HttpResponse:
     refuse(exc)
-    c = _campaign(request, pk)
+    c = campaign_or_404(request, pk)
     return render(request, TEMPLATES + "campaign.html",
-                  _context(request, c, error=page_message(exc, capitalise=True), **extra),
+                  campaign_context(request, c, error=page_message(exc, capitalise=True), **extra),
                   status=exc.status)
 
 
@@ -31,9 +31,9 @@ def _refused(request: HttpRequest, pk, exc: ServiceError, **extra) -> HttpRespon
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back my last action on a board; a refusal (409 ``cannot_undo``, ``stale_seq``)
     shows the page with the reason."""
-    c = _campaign(request, pk)
+    c = campaign_or_404(request, pk)
     try:
-        undo_service(c.pk, request.user, _int_or_raw(request.POST.get("seq", "")))
+        undo_service(c.pk, request.user, int_or_raw(request.POST.get("seq", "")))
     except ServiceError as exc:
         return _refused(request, pk, exc)
     return redirect("campaign", pk=pk)
@@ -43,7 +43,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def split(request: HttpRequest, pk: int) -> HttpResponse:
     """The split editor's form: one choice per free card -> one ``split`` action."""
-    c = _campaign(request, pk)
+    c = campaign_or_404(request, pk)
     side = services.side_of(c, request.user)
     core = services.core_of(c)
     posted = request.POST
@@ -52,7 +52,7 @@ def split(request: HttpRequest, pk: int) -> HttpResponse:
             raise Conflict("there is no split for you to make now", seq=c.seq)
         free, forced = split_plan(core, side)
         action = split_action(side, list(forced), free, posted)
-        services.act(c.pk, request.user, _int_or_raw(posted.get("seq", "")), action)
+        services.act(c.pk, request.user, int_or_raw(posted.get("seq", "")), action)
     except ServiceError as exc:
         return _refused(request, pk, exc, posted=posted)
     return redirect("campaign", pk=pk)

@@ -49,14 +49,14 @@ def battle_name(b: str | None) -> str:
     return NAMES.get(b or "", (b or "").replace("-", " ").title())
 
 
-def _campaign(request: HttpRequest, pk) -> Campaign:
+def campaign_or_404(request: HttpRequest, pk) -> Campaign:
     try:
         return selectors.campaign_of(request.user, pk)
     except NotFound as exc:
         raise Http404(exc.message) from None
 
 
-def _int_or_raw(value: str):
+def int_or_raw(value: str):
     value = (value or "").strip()
     if value.isascii() and value.isdigit() and len(value) < 12:
         return int(value)
@@ -73,7 +73,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         opponent = form.get("opponent", "computer")
         if opponent == "player":
             opponent = form.get("username", "").strip()
-        cap = _int_or_raw(form.get("turn_cap", ""))
+        cap = int_or_raw(form.get("turn_cap", ""))
         try:
             if form.get("time_control", "untimed") not in clock.PRESET_CONTROLS:
                 raise BadInput("choose a time control from the list")
@@ -209,8 +209,8 @@ def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board") -> li
     return boards
 
 
-def _context(request: HttpRequest, c: Campaign, *, error: str = "",
-             posted: Mapping[str, str] | None = None) -> dict[str, Any]:
+def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
+                     posted: Mapping[str, str] | None = None) -> dict[str, Any]:
     from .editing import split_context, undo_notes
 
     cv = selectors.campaign_view(c, request.user)
@@ -254,26 +254,26 @@ def _context(request: HttpRequest, c: Campaign, *, error: str = "",
 
 
 def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
-    c = _campaign(request, pk)
-    return render(request, TEMPLATES + "campaign.html", _context(request, c))
+    c = campaign_or_404(request, pk)
+    return render(request, TEMPLATES + "campaign.html", campaign_context(request, c))
 
 
 @login_required
 @require_POST
 def act(request: HttpRequest, pk: int) -> HttpResponse:
-    c = _campaign(request, pk)
+    c = campaign_or_404(request, pk)
     raw = request.POST.get("action", "")
     try:
         action = json.loads(raw) if raw else None
     except ValueError:
         action = raw
     try:
-        services.act(c.pk, request.user, _int_or_raw(request.POST.get("seq", "")), action)
+        services.act(c.pk, request.user, int_or_raw(request.POST.get("seq", "")), action)
     except ServiceError as exc:
         refuse(exc)
-        c = _campaign(request, pk)
+        c = campaign_or_404(request, pk)
         return render(request, TEMPLATES + "campaign.html",
-                      _context(request, c, error=page_message(exc, capitalise=True)),
+                      campaign_context(request, c, error=page_message(exc, capitalise=True)),
                       status=exc.status)
     return redirect("campaign", pk=pk)
 
@@ -281,14 +281,14 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def resign(request: HttpRequest, pk: int) -> HttpResponse:
-    c = _campaign(request, pk)
+    c = campaign_or_404(request, pk)
     try:
         services.resign(c.pk, request.user)
     except ServiceError as exc:
         refuse(exc)
-        c = _campaign(request, pk)
+        c = campaign_or_404(request, pk)
         return render(request, TEMPLATES + "campaign.html",
-                      _context(request, c, error=page_message(exc, capitalise=True)),
+                      campaign_context(request, c, error=page_message(exc, capitalise=True)),
                       status=exc.status)
     return redirect("campaign", pk=pk)
 
@@ -296,10 +296,10 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """A finished campaign, step by step (``?step=n``: after action n), as the viewer's side
     saw it (a spectator: both sides hidden)."""
-    c = _campaign(request, pk)
+    c = campaign_or_404(request, pk)
     if c.status != Status.FINISHED or c.state is None:
         raise Http404("a campaign's replay is shown once it is over")
-    step = _int_or_raw(request.GET.get("step", "0"))
+    step = int_or_raw(request.GET.get("step", "0"))
     step = min(step if type(step) is int else 0, c.seq)
     side = services.side_of(c, request.user)
     shown = None

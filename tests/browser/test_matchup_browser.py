@@ -5,13 +5,13 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from decks import services as deck_services
-from matchups import services, tasks
+from matchups import enqueue, services
 from matchups.models import Matchup
 
 
 def test_matchup_page_shows_progress_then_the_drawn_results(logged_in_page, monkeypatch):
     sent = []
-    monkeypatch.setattr(tasks, "send_chunk", lambda *args: sent.append(args))  # no broker here
+    monkeypatch.setattr(enqueue, "send_chunk", lambda *args: sent.append(args))  # no broker here
     alice = User.objects.get(username="alice")
     deck = deck_services.create_deck(alice, name="Grande Armée", battle="ligny", army="french",
                                       kind="dealt", pool="set")

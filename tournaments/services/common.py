@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from .. import enqueue as by_name  # this module's enqueue() sends through it
 from ..models import Match, Tournament
 from .errors import NotAllowed, NotFound
 
@@ -50,10 +51,6 @@ def require_organiser(tournament: Tournament, user) -> None:
 
 def enqueue(task_name: str, *args, eta=None) -> None:
     """Send a Celery task once the current transaction commits (never for a rolled-back
-    change; a task never sees data that is not there yet)."""
-    def send():
-        from .. import tasks
-
-        tasks.send(task_name, *args, eta=eta)
-
-    transaction.on_commit(send)
+    change; a task never sees data that is not there yet). By name (``tournaments.enqueue``):
+    the services never import ``tasks.py``, which imports them."""
+    transaction.on_commit(lambda: by_name.send(task_name, *args, eta=eta))
