@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from play.registry import MatchKind
 
-from . import cardcache, clock, setup
+from . import cardcache, setup
 from .engine import SIDES, State, to_json
 from .errors import NotFound
 from .models import Battle, BattleAction
@@ -47,5 +47,5 @@ KIND = MatchKind(
     game=BATTLE, model=Battle, action_model=BattleAction, match_field="battle",
     cards=cardcache.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
     save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
-    clock=clock, clock_before=lambda battle: (battle.to_move, battle.turn),
-    on_finish=_on_finish, noun="battle", lock=lock)
+    on_finish=_on_finish, noun="battle", lock=lock,
+    off_board_outcome=lambda battle, outcome: {**outcome, "turn": battle.turn})

@@ -120,6 +120,41 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def _battle_turns_ended(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+                        ) -> list[str]:
+    """A board's turn number went up (5.0: each side's Battle Turn is one): the side whose turn
+    ended is the one not starting the new turn. From deployment (turn 0), or into the end of
+    the battle, nothing counts."""
+    if not before or not after or after.get("outcome") is not None:
+        return []
+    old, new = before.get("turn") or 0, after.get("turn") or 0
+    active = after.get("active")
+    if not old or new <= old or active not in engine.SIDES:
+        return []
+    return [other_side(active)]
+
+
+def _campaign_turns_ended(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+                          ) -> list[str]:
+    """RULINGS 16-o: on each board running in both positions, the turn number went up by k,
+    so the side active before ended its turn, then the sides alternate (5.0); one entry per
+    turn ended. From deployment (turn 0) nothing counts; campaign decisions end no turn."""
+    if not before or not after:
+        return []
+    out: list[str] = []
+    for b, old in (before.get("boards") or {}).items():
+        new = (after.get("boards") or {}).get(b)
+        if new is None or not old.get("turn"):
+            continue
+        side = old.get("active")
+        for _ in range(max(0, int(new.get("turn") or 0) - int(old["turn"]))):
+            if side not in engine.SIDES:
+                break
+            out.append(side)
+            side = other_side(side)
+    return out
+
+
 class EaglesBattle:
     """One EAGLES battle (rules 4-14). ``setup`` options: ``battle`` (its name), ``decks``
     (army -> card numbers), ``settings``, ``deck_kinds``; ``cards``: the ``CardTable``."""
@@ -167,6 +202,10 @@ class EaglesBattle:
 
     def from_json(self, doc: Mapping[str, Any], cards: Any) -> engine.State:
         return engine.from_json(doc, cards)
+
+    def turns_ended(self, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+                    ) -> list[str]:
+        return _battle_turns_ended(before, after)
 
     def undo_turn_refusal(self, doc: Mapping[str, Any], side: str) -> str | None:
         return _turn_refusal(doc, side)
@@ -233,6 +272,10 @@ class EaglesCampaign:
 
     def from_json(self, doc: Mapping[str, Any], cards: Any) -> core.Campaign:
         return core.from_json(doc, cards)
+
+    def turns_ended(self, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+                    ) -> list[str]:
+        return _campaign_turns_ended(before, after)
 
     def undo_turn_refusal(self, doc: Mapping[str, Any], side: str) -> str | None:
         board = _board_doc(doc)

@@ -25,9 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from play import enqueue, turns
+from play import clock, enqueue, turns
 
-from . import clock
 from .kind import KIND
 from .models import Battle, Status
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .clock import LIVE
+from play.clock import LIVE
 
 ABSENCE_LIMIT = 120  # seconds
 TOUCH_EVERY = 10  # seconds between two writes of the same side's last visit

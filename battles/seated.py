@@ -24,10 +24,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from play import enqueue
+from play import clock, enqueue
 from play.seeds import new_seed, seed_hash
 
-from . import clock, dealing, setup
+from . import dealing, setup
 from .engine.state import BATTLES
 from .errors import BattleError
 from .kind import KIND, save_state

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from . import clock, presence
+from play import clock
+
+from . import presence
 from .cardcache import cards_of
 from .engine import SIDES, State, events_for, from_json, legal_actions, view
 from .errors import NotFound

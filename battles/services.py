@@ -31,12 +31,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import other_side
-from play import autoplay, enqueue, turns
+from play import autoplay, clock, enqueue, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from . import cardcache, clock, dealing, presence, setup
+from . import cardcache, dealing, presence, setup
 from .bots import BOTS
 from .engine import (
     DEFAULT_SETTINGS,
@@ -372,46 +372,13 @@ def _end_if_out_of_time(battle: Battle) -> Conflict | None:
     return turns.end_if_out_of_time(KIND, battle)
 
 
-def _lock_active(user, battle_id, verb: str) -> tuple[Battle, str]:
-    battle, side = _lock(user, battle_id)
-    if battle.status == Status.WAITING:
-        raise Conflict(f"the battle has not started: you cannot {verb} yet (cancel it "
-                       "instead)", seq=battle.seq)
-    if battle.status != Status.ACTIVE:
-        raise Conflict("the battle is over", seq=battle.seq)
-    _refuse_if_paused(battle)
-    return battle, side
-
-
-def _end_by(battle_id, user, verb: str, reason_of) -> Battle:
-    """Resign or claim in one transaction; if the flag fell first, the battle ends by time
-    instead and the 409 ``out_of_time`` is raised once that is committed."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("log in to play")
-    late = None
-    with transaction.atomic():
-        battle, side = _lock_active(user, battle_id, verb)
-        late = _end_if_out_of_time(battle)
-        if late is None:
-            winner, reason = reason_of(battle, side)
-            fields = []
-            if battle.clock_started_at is not None and battle.time_control:
-                fields = clock.on_position(battle, battle.to_move, battle.turn,
-                                           timezone.now())
-            finish_battle(battle, {"winner": winner, "reason": reason, "turn": battle.turn},
-                          fields)
-    if late is not None:
-        raise late
-    return battle
-
-
 def resign(battle_id, user) -> Battle:
     """``user`` resigns their battle (at any moment while it is active, whoever has the
     move): the opponent wins, reason ``resigned``."""
     def outcome(battle, side):
         return other_side(side), "resigned"
 
-    return _end_by(battle_id, user, "resign", outcome)
+    return turns.end_by(KIND, battle_id, user, "resign", outcome)
 
 
 def claim_absence(battle_id, user) -> Battle:
@@ -425,7 +392,7 @@ def claim_absence(battle_id, user) -> Battle:
                            seq=battle.seq)
         return side, "absent"
 
-    return _end_by(battle_id, user, "claim it", outcome)
+    return turns.end_by(KIND, battle_id, user, "claim it", outcome)
 
 
 def undo(battle_id, user, seq) -> int:

@@ -14,9 +14,9 @@ from battles.engine import load_cards
 from battles.modules import CAMPAIGN
 from config.errors import NotAllowed, NotFound
 from game import SIDES
+from play import clock
 from play.registry import MatchKind
 
-from . import clock
 from .models import Campaign, CampaignAction
 
 
@@ -103,6 +103,5 @@ KIND = MatchKind(
     cards=cards_of, bot_cards=cards_of, setup=setup_campaign, save_state=save_state,
     final_outcome=lambda campaign, c: {"winner": c.winner, "reason": "campaign",
                                        "results": _plain(c.results)},
-    clock=clock, clock_before=lambda campaign: (campaign.to_move, campaign.state),
     on_finish=_on_finish, noun="campaign", lock=lock,
     off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)})

@@ -12,8 +12,8 @@ from django.utils import timezone
 from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
+from play import clock
 
-from . import clock
 from .models import Campaign, Status
 from .services import campaign_pk, core_of, side_of
 

@@ -33,12 +33,11 @@ from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotFound
 from decks.selectors import owned_counts
 from game import other_side
-from play import autoplay, enqueue, turns
+from play import autoplay, clock, enqueue, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from . import clock
 from .kind import KIND, campaign_pk, core_of, save_state, setup_campaign, side_of
 from .kind import lock as _lock
 from .kind import require_user as _require_user
@@ -326,24 +325,10 @@ def _require_active(campaign: Campaign) -> None:
 
 def resign(campaign_id, user) -> Campaign:
     """``user`` resigns the campaign (at any moment while it is active, whoever has the
-    move): the other side wins it, reason ``resigned`` (as a battle's). If the mover's flag
-    fell first, the campaign ends by time instead and 409 ``out_of_time`` is raised once that
-    is committed. (To concede one battle only, retreat from it: a legal action, 16.0.)"""
-    _require_user(user)
-    late = None
-    with transaction.atomic():
-        campaign, side = _lock(user, campaign_id)
-        if campaign.status == Status.WAITING:
-            raise Conflict("the campaign has not started: cancel it instead", seq=campaign.seq)
-        _require_active(campaign)
-        late = end_if_out_of_time(campaign)
-        if late is None:
-            c = core_of(campaign)
-            finish(campaign, {"winner": other_side(side), "reason": "resigned",
-                              "loser": side, "results": _plain(c.results) if c else {}})
-    if late is not None:
-        raise late
-    return campaign
+    move): the other side wins it, reason ``resigned`` (as a battle's). (To concede one
+    battle only, retreat from it: a legal action, 16.0.)"""
+    return turns.end_by(KIND, campaign_id, user, "resign",
+                        lambda campaign, side: (other_side(side), "resigned"))
 
 
 # --- Time (campaigns/clock.py, RULINGS 16-o) -------------------------------------------------

@@ -75,6 +75,11 @@ class GameModule(Protocol):
 
     def from_json(self, doc: Mapping[str, Any], cards: Any) -> Any: ...
 
+    def turns_ended(self, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+                    ) -> list[str]:
+        """The sides whose turn ended between two positions (``to_json``'s), one entry per
+        turn ended: each gets a live clock's increment (``play.clock``)."""
+
     def undo_turn_refusal(self, doc: Mapping[str, Any], side: str) -> str | None:
         """Why ``side``, to move in the position ``doc`` (``to_json``'s), may not take an
         action back now (it is not its own turn), or None."""

@@ -29,10 +29,6 @@ class MatchKind:
     setup: Callable[[Any], Any]  # the state before the first action, from the stored setup
     save_state: Callable[[Any, Any], list[str]]  # snapshot + columns read from it -> fields
     final_outcome: Callable[[Any, Any], dict]  # what is stored when the game decides the end
-    # The clock: on_position(match, *before, now) -> fields, out_of_time(match, now) -> side
-    # or None, flag_fell(match, now) -> (outcome, fields).
-    clock: Any
-    clock_before: Callable[[Any], tuple]  # what ``clock.on_position`` compares with
     on_finish: Callable[[Any, Any], list[str]]  # stop the clocks, clear columns -> fields
     noun: str  # "battle": what the service's messages call one match
     # (match, side) of ``user`` locked for update (``select_for_update``); NotFound unless

@@ -24,9 +24,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from config.errors import Conflict
+from config.errors import Conflict, NotAllowed
+from game import other_side
 
-from . import autoplay, enqueue
+from . import autoplay, clock, enqueue
 from .registry import MatchKind
 from .signals import match_changed, match_finished
 from .thinking import Thinking, busy
@@ -125,10 +126,11 @@ def record(kind: MatchKind, match, state, moves: list[Move], *, ask_computer: bo
     except IntegrityError:
         raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
                        seq=match.seq) from None
-    before = kind.clock_before(match)
+    before_side, before_doc = match.to_move, match.state
     match.seq += len(moves)
     fields = ["seq", *kind.save_state(match, state)]
-    fields += kind.clock.on_position(match, *before, timezone.now())
+    ended = kind.game.turns_ended(before_doc, match.state) if match.time_control else []
+    fields += clock.on_position(match, before_side, ended, timezone.now())
     enqueue.flag_fall_on_commit(kind.kind, match)
     # The position and the new log rows as they are now: the websockets' messages of this
     # change are built from them after commit, without reading the match again.
@@ -161,13 +163,44 @@ def end_if_out_of_time(kind: MatchKind, match) -> Conflict | None:
     time (that side loses) and return the refusal to give whoever tried to act; None while
     the clock still runs."""
     now = timezone.now()
-    loser = kind.clock.out_of_time(match, now)
+    loser = clock.out_of_time(match, now)
     if loser is None:
         return None
-    outcome, fields = kind.clock.flag_fell(match, now)
+    outcome, fields = clock.flag_fell(match, now)
     finish(kind, match, kind.off_board_outcome(match, outcome), fields)
     return Conflict(f"the {loser} side ran out of time: the {kind.noun} is over",
                     code="out_of_time", seq=match.seq)
+
+
+def end_by(kind: MatchKind, match_id, user, verb: str,
+           outcome_of: Callable[[Any, str], tuple[str | None, str]]):
+    """End the match away from the board in one transaction: ``user`` resigns, claims, ...;
+    ``outcome_of(match, side)`` gives (winner, reason) or raises the refusal. If the flag
+    fell first, the match ends by time instead and the 409 ``out_of_time`` is raised once
+    that is committed. The loser is recorded: the side facing the winner."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+    late = None
+    with transaction.atomic():
+        match, side = kind.lock(user, match_id)
+        if match.status == WAITING:
+            raise Conflict(f"the {kind.noun} has not started: you cannot {verb} yet (cancel "
+                           "it instead)", seq=match.seq)
+        if match.status != ACTIVE:
+            raise Conflict(f"the {kind.noun} is over", seq=match.seq)
+        refuse_if_paused(kind, match)
+        late = end_if_out_of_time(kind, match)
+        if late is None:
+            winner, reason = outcome_of(match, side)
+            fields = []
+            if match.clock_started_at is not None and match.time_control:
+                fields = clock.on_position(match, match.to_move, [], timezone.now())
+            loser = other_side(winner) if winner else None
+            finish(kind, match, kind.off_board_outcome(
+                match, {"winner": winner, "reason": reason, "loser": loser}), fields)
+    if late is not None:
+        raise late
+    return match
 
 
 def flag_fall(kind: MatchKind, match_id: int, seq: int | None = None) -> bool:

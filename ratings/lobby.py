@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from battles import clock, services
+from battles import services
 from battles.dealing import armies
 from battles.errors import BattleError, Conflict, NotFound
 from battles.models import Battle
 from battles.selectors import open_battles, open_summary
 from game import BATTLES, SIDES
+from play import clock
 
 from .selectors import ratings_of
 

@@ -12,10 +12,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from battles import clock, presence, services, setup
+from battles import presence, services, setup
 from battles.engine import from_json, legal_actions
 from battles.models import Battle, Status
+from battles.modules import BATTLE
 from config.errors import CODES, BadInput
+from play import clock
 from play.signals import match_finished
 
 from .kinds import battle_tasks as tasks
@@ -71,7 +73,8 @@ def test_new_codes_are_registered():
 
 def battle(tc, to_move="french", turn=1, active="french", bot="") -> Battle:
     b = Battle(time_control=tc, status=Status.ACTIVE, to_move=to_move, turn=turn,
-               state={"active": active}, bot=bot, french_player_id=1,
+               state={"active": active, "turn": turn, "outcome": None}, bot=bot,
+               french_player_id=1,
                allied_player_id=None if bot else 2)
     clock.start(b, T0)
     return b
@@ -80,13 +83,12 @@ def battle(tc, to_move="french", turn=1, active="french", bot="") -> Battle:
 def move(b: Battle, now: datetime, to_move: str, turn: int | None = None,
          active: str | None = None) -> None:
     """A new position is saved: priority to ``to_move`` (turn/active changed if given)."""
-    before = (b.to_move, b.turn)
+    before_side, before = b.to_move, b.state
     b.to_move = to_move
     if turn is not None:
         b.turn = turn
-    if active is not None:
-        b.state = {"active": active}
-    clock.on_position(b, *before, now)
+    b.state = {"active": active or before["active"], "turn": b.turn, "outcome": None}
+    clock.on_position(b, before_side, BATTLE.turns_ended(before, b.state), now)
 
 
 def test_live_clock_charges_the_side_with_priority_and_adds_the_increment_at_turn_end():
@@ -138,7 +140,7 @@ def test_the_computer_clock_never_runs():
 def test_untimed_and_over_battles_have_no_clock():
     b = battle({})
     assert b.clocks == {} and b.deadline is None and clock.clocks_now(b, at(5)) == {}
-    assert clock.on_position(b, "french", 1, at(5)) == []
+    assert clock.on_position(b, "french", [], at(5)) == []
     b = battle(LIVE)
     move(b, at(10), "")  # the battle is over: nobody's clock runs
     assert b.deadline is None and clock.running_side(b) is None
@@ -268,7 +270,7 @@ def test_act_after_the_deadline_is_refused_and_ends_the_battle(people, booked):
     b.refresh_from_db()
     other = "allied" if loser == "french" else "french"
     assert b.status == Status.FINISHED and b.seq == 0 and finished == [b.pk]
-    assert b.outcome == {"winner": other, "reason": "time", "turn": b.turn}
+    assert b.outcome == {"winner": other, "reason": "time", "loser": loser, "turn": b.turn}
     assert b.clocks[loser] == 0 and b.deadline is None
     # the opponent acting late is refused the same way, once the battle is over: 409 over
     r = client(people[0]).post(f"/api/battles/{b.pk}/act/", {"seq": 0, "action": {}},
@@ -343,7 +345,8 @@ def test_resign_by_api_at_any_moment(people, booked):
     r = client(waiter).post(f"/api/battles/{b.pk}/resign/")
     assert r.status_code == 200, r.content
     other = "french" if side == "allied" else "allied"
-    assert r.json()["outcome"] == {"winner": other, "reason": "resigned", "turn": b.turn}
+    assert r.json()["outcome"] == {"winner": other, "reason": "resigned", "loser": side,
+                                   "turn": b.turn}
     assert r.json()["status"] == "finished" and r.json()["seed"] is not None
     r = client(waiter).post(f"/api/battles/{b.pk}/resign/")
     assert r.status_code == 409 and r.json()["detail"] == "the battle is over"
@@ -376,7 +379,8 @@ def test_resign_on_the_page_with_a_confirmation(people, booked):
     r = c.post(f"/battles/{b.pk}/resign/")
     assert r.status_code == 302
     b.refresh_from_db()
-    assert b.outcome == {"winner": "allied", "reason": "resigned", "turn": b.turn}
+    assert b.outcome == {"winner": "allied", "reason": "resigned", "loser": "french",
+                         "turn": b.turn}
     page = c.get(f"/battles/{b.pk}/").content.decode()
     assert 'data-testid="resign"' not in page and 'data-clock-running' not in page
     assert "The battle is over: you lose: you resigned" in page
@@ -423,7 +427,8 @@ def test_absence_claim_rules(people, booked):
     r = claim(claimer)
     assert r.status_code == 200, r.content
     winner = "allied" if absent == "french" else "french"
-    assert r.json()["outcome"] == {"winner": winner, "reason": "absent", "turn": b.turn}
+    assert r.json()["outcome"] == {"winner": winner, "reason": "absent", "loser": absent,
+                                   "turn": b.turn}
     assert "you win: the " in page.get(f"/battles/{b.pk}/").content.decode()
 
 

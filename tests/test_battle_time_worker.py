@@ -71,7 +71,8 @@ def test_flag_fall_by_the_booked_task_then_a_doubled_task_changes_nothing(
     done = Battle.objects.get(pk=b.pk)
     assert timezone.now() >= b.deadline  # not before the deadline
     winner = "allied" if loser == "french" else "french"
-    assert done.outcome == {"winner": winner, "reason": "time", "turn": b.turn}
+    assert done.outcome == {"winner": winner, "reason": "time", "loser": loser,
+                            "turn": b.turn}
     assert done.clocks[loser] == 0 and done.deadline is None
     again = current_app.send_task("battles.flag_fall", args=[b.pk, b.seq], queue=worker.queue)
     assert again.get(timeout=30) is False  # the same seq once more: nothing

@@ -19,9 +19,11 @@ from rest_framework.test import APIClient
 
 from battles.campaign import apply, legal_actions, to_json, to_move
 from battles.engine import SIDES, SeededDice
-from campaigns import clock, selectors, services
+from battles.modules import CAMPAIGN
+from campaigns import selectors, services
 from campaigns.models import Campaign, Status
 from config.errors import BadInput, Conflict
+from play import clock
 from play.signals import match_changed
 
 from .campaign.helpers import passive, small_campaign, small_pools
@@ -50,10 +52,10 @@ def step(row: SimpleNamespace, core, dice, now: datetime) -> tuple[str, str | No
     ``services._record`` does). Returns (who moved, on which board)."""
     turn = to_move(core)
     apply(core, passive(legal_actions(core, turn["side"])), dice)
-    before = (row.to_move, row.state)
+    before_side, before = row.to_move, row.state
     after = to_move(core)
     row.to_move, row.state = (after["side"] if after else ""), to_json(core)
-    clock.on_position(row, *before, now)
+    clock.on_position(row, before_side, CAMPAIGN.turns_ended(before, row.state), now)
     return turn["side"], turn["board"]
 
 
@@ -106,8 +108,8 @@ def test_16_o_turns_ended_alternates_sides_and_skips_deployment():
                         "quatre-bras": {"turn": 0, "active": "french"}}}
     after = {"boards": {"ligny": {"turn": 5, "active": "french"},
                        "quatre-bras": {"turn": 1, "active": "french"}}}
-    assert clock.turns_ended(before, after) == ["french", "allied"]
-    assert clock.turns_ended(before, {"boards": {}}) == []  # a board that ended: no turn end
+    assert CAMPAIGN.turns_ended(before, after) == ["french", "allied"]
+    assert CAMPAIGN.turns_ended(before, {"boards": {}}) == []  # a board that ended: no turn end
 
 
 def test_16_o_correspondence_gives_a_fresh_allowance_when_the_move_passes():
@@ -142,7 +144,7 @@ def test_16_o_out_of_time_loses_the_campaign():
     clock.start(row, T0)
     assert clock.out_of_time(row, T0 + timedelta(seconds=899)) is None
     assert clock.out_of_time(row, T0 + timedelta(seconds=900)) == "french"
-    outcome, fields = clock.flag_fell(row)
+    outcome, fields = clock.flag_fell(row, T0 + timedelta(seconds=900))
     assert outcome == {"winner": "allied", "reason": "time", "loser": "french"}
     assert row.clocks["french"] == 0 and row.deadline is None and set(fields) == set(clock.FIELDS)
 

@@ -14,12 +14,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from battles import clock, presence
+from battles import presence
 from battles import services as battle_services
 from battles.engine import from_json, legal_actions
 from battles.errors import Conflict
 from battles.models import Battle
 from battles.models import Status as BattleStatus
+from play import clock
 from tournaments import enqueue as tournament_enqueue
 from tournaments import services
 from tournaments.models import Match, MatchBattle, Round, Status

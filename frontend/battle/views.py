@@ -45,7 +45,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from battles import clock, presence, selectors, services
+from battles import presence, selectors, services
 from battles.bots import BOTS
 from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
@@ -60,6 +60,7 @@ from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
+from play import clock
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200

@@ -21,7 +21,6 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from battles import clock
 from battles.campaign import view as core_view
 from battles.engine import SIDES
 from campaigns import selectors, services
@@ -34,6 +33,7 @@ from frontend.campaigns.chart import NAMES, losses_svg
 from frontend.campaigns.clocks import clock_rows, outcome_text
 from frontend.errors import page_message, refuse
 from game import SIDE_NAMES
+from play import clock
 
 TEMPLATES = "frontend/campaigns/"
 POLL_SECONDS = 2

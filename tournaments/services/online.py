@@ -11,12 +11,13 @@ the entries' registered versions (custom, historical) or a deal from the tournam
 
 from __future__ import annotations
 
-from battles import clock, pausing
+from battles import pausing
 from battles.models import Battle
 from battles.models import Status as BattleStatus
 from battles.seated import create_seated_battle
 from battles.setup import catalogue_now, table
 from config.errors import ServiceError
+from play import clock
 
 from ..models import DeckKind, Match, MatchBattle, Round, Tournament
 from .errors import TournamentError

@@ -1,28 +1,32 @@
-"""Time controls and clocks (issue 12, Time): pure arithmetic on a battle's clock fields.
+"""Time controls and clocks (issue 12, Time), for every game: pure arithmetic on a match's
+clock fields. ONE clock per side for the whole match (a campaign's too, RULINGS 16-o).
 
-Nothing here imports Django: ``now`` is always passed in (tests use a fake one), and the
-functions read and set plain attributes of a ``Battle`` (``time_control``, ``clocks``,
-``clock_started_at``, ``deadline``, ``to_move``, ``turn``, ``status``, ``bot``); the service
-saves the field names they return, under the battle's row lock.
+Nothing here imports Django models: ``now`` is always passed in (tests use a fake one), and
+the functions read and set plain attributes of a match row (``time_control``, ``clocks``,
+``clock_started_at``, ``deadline``, ``to_move``, ``status``, ``bot``, ``computer_side()``);
+the service saves the field names they return, under the match's row lock. What a "turn" is
+belongs to the game: the service asks it which sides ended one between two positions
+(``game.turns_ended``) and hands the list to ``on_position``.
 
 Time controls (``validate``): ``{}`` untimed; ``{"kind": "live", "base": s, "increment": s}``
 (base 60..7200 s, increment 0..300 s); ``{"kind": "correspondence", "days": n}`` (1..14).
 
 Rulings:
 
-* **Whose clock runs.** Only the clock of the side with priority (``to_move``), and only while
-  the battle is active: not while it waits for its second player, not once it is over. Every
-  time a position is saved (``on_position``), the time since ``clock_started_at`` is charged to
-  the side that had priority, and the clock of the side that has it now starts.
-* **Live increment.** When a side's Battle Turn ends (the engine's turn number goes up: each
-  side's turn is one, 5.0), that side gets ``increment`` seconds; deployment (turn 0) gives
-  none. Response windows inside a turn move priority (and the running clock) back and forth
-  but give no increment.
+* **Whose clock runs.** Only the clock of the side to move (``to_move``: for a campaign the
+  side that must act on either board or for a decision), and only while the match is
+  active: not while it waits for its second player, not once it is over. Every time a
+  position is saved (``on_position``), the time since ``clock_started_at`` is charged to the
+  side that had the move, and the clock of the side that has it now starts.
+* **Live increment.** When a side's turn ends (for EAGLES its Battle Turn: the engine's turn
+  number goes up, 5.0; on whichever board of a campaign), that side gets ``increment``
+  seconds, once per turn ended; deployment (turn 0) gives none. Response windows inside a
+  turn move the running clock back and forth but give no increment.
 * **Correspondence.** A side gets a fresh ``days`` allowance each time priority passes to it
   (a response window included: each needs the player to come back); while it keeps priority
   over several actions its allowance keeps running. The side not to move is shown its full
   allowance (what it will get).
-* **The computer.** Against the computer a battle is untimed unless a time control is asked
+* **The computer.** Against the computer a match is untimed unless a time control is asked
   for; the computer's own clock never runs (no deadline while it has priority, and the
   time it thinks is charged to nobody).
 * **Deadline.** ``deadline`` = when the side to move runs out: ``clock_started_at`` + its
@@ -35,13 +39,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from config.errors import BadInput
+from game import SIDES, other_side
 
 LIVE, CORRESPONDENCE = "live", "correspondence"
 BASE_RANGE = (60, 7200)
 INCREMENT_RANGE = (0, 300)
 DAYS_RANGE = (1, 14)
 DAY = 86400
-# The presets the new-battle form offers (value, label, time control).
+# The presets the new-match form offers (value, label, time control).
 PRESETS: list[tuple[str, str, dict]] = [
     ("untimed", "Untimed", {}),
     ("live-15-10", "Live 15+10 (15 min, +10 s a turn)",
@@ -100,131 +105,120 @@ def allowance(tc: dict) -> int:
 
 
 def initial_clocks(tc: dict, sides) -> dict:
-    """Every side's clock before the battle starts ({} untimed)."""
+    """Every side's clock before the match starts ({} untimed)."""
     return {s: allowance(tc) for s in sides} if tc else {}
 
 
-def _computer_side(battle) -> str | None:
-    return battle.computer_side() if battle.bot else None
+def _computer_side(match) -> str | None:
+    return match.computer_side() if match.bot else None
 
 
-def _start(battle, side: str, now: datetime) -> None:
+def _start(match, side: str, now: datetime) -> None:
     """Start ``side``'s clock (empty: nobody's) and set the deadline."""
-    battle.clock_started_at = now if side else None
-    if side and side != _computer_side(battle):
-        battle.deadline = now + timedelta(seconds=battle.clocks.get(side, 0))
+    match.clock_started_at = now if side else None
+    if side and side != _computer_side(match):
+        match.deadline = now + timedelta(seconds=match.clocks.get(side, 0))
     else:
-        battle.deadline = None
+        match.deadline = None
 
 
 FIELDS = ["clocks", "clock_started_at", "deadline"]
 
 
-def start(battle, now: datetime) -> list[str]:
-    """The battle starts (created against the computer, or joined): full clocks, the side
+def start(match, now: datetime) -> list[str]:
+    """The match starts (created against the computer, or joined): full clocks, the side
     with priority's clock running. Returns the fields to save."""
-    if not battle.time_control:
+    if not match.time_control:
         return []
-    battle.clocks = initial_clocks(battle.time_control, ("french", "allied"))
-    _start(battle, battle.to_move, now)
+    match.clocks = initial_clocks(match.time_control, SIDES)
+    _start(match, match.to_move, now)
     return list(FIELDS)
 
 
-def on_position(battle, before_side: str, before_turn: int | None, now: datetime) -> list[str]:
-    """A new position was saved (``battle.to_move``/``turn`` already hold it; ``before_*``
-    the position before): charge the time since the clock started to the side that had
-    priority, add a live increment to a side whose turn ended, start the next clock. Returns
-    the fields to save ([] untimed)."""
-    tc = battle.time_control
+def on_position(match, before_side: str, ended: list[str], now: datetime) -> list[str]:
+    """A new position was saved (``match.to_move`` already holds it; ``before_side`` had the
+    move before it, and the sides of ``ended`` ended a turn in between, one entry per turn):
+    charge the time since the clock started to the side that had the move, add a live
+    increment per turn ended, start the next clock. Returns the fields to save ([] untimed)."""
+    tc = match.time_control
     if not tc:
         return []
-    clocks = dict(battle.clocks or initial_clocks(tc, ("french", "allied")))
-    computer = _computer_side(battle)
-    if before_side and before_side != computer and battle.clock_started_at is not None:
-        spent = (now - battle.clock_started_at).total_seconds()
+    clocks = dict(match.clocks or initial_clocks(tc, SIDES))
+    computer = _computer_side(match)
+    if before_side and before_side != computer and match.clock_started_at is not None:
+        spent = (now - match.clock_started_at).total_seconds()
         clocks[before_side] = max(0.0, round(clocks.get(before_side, 0) - spent, 3))
     if tc["kind"] == LIVE:
-        turn_now = battle.turn or 0
-        if before_turn and turn_now > before_turn and battle.to_move:
-            # The side whose turn ended is the one not starting the new turn (5.0).
-            ended = _turn_ender(battle)
-            if ended and ended != computer:
-                clocks[ended] = clocks.get(ended, 0) + tc["increment"]
-    elif battle.to_move and battle.to_move != before_side:
+        for side in ended:
+            if side != computer:
+                clocks[side] = clocks.get(side, 0) + tc["increment"]
+    elif match.to_move and match.to_move != before_side:
         clocks = initial_clocks(tc, clocks)  # a fresh allowance for the side getting the move
-    battle.clocks = clocks
-    _start(battle, battle.to_move if battle.status == "active" else "", now)
+    match.clocks = clocks
+    _start(match, match.to_move if match.status == "active" else "", now)
     return list(FIELDS)
 
 
-def stop(battle, now: datetime) -> list[str]:
+def stop(match, now: datetime) -> list[str]:
     """Pause (a tournament's organiser stops the event): the running side keeps the time it
     had left at ``now``, nobody's clock runs, no deadline (so no flag can fall). Returns the
     fields to save ([] untimed)."""
-    if not battle.time_control:
+    if not match.time_control:
         return []
-    clocks = dict(battle.clocks or initial_clocks(battle.time_control, ("french", "allied")))
-    side = running_side(battle)
+    clocks = dict(match.clocks or initial_clocks(match.time_control, SIDES))
+    side = running_side(match)
     if side is not None:
-        clocks[side] = max(0.0, round((battle.deadline - now).total_seconds(), 3))
-    battle.clocks = clocks
-    battle.clock_started_at = None
-    battle.deadline = None
+        clocks[side] = max(0.0, round((match.deadline - now).total_seconds(), 3))
+    match.clocks = clocks
+    match.clock_started_at = None
+    match.deadline = None
     return list(FIELDS)
 
 
-def restart(battle, now: datetime) -> list[str]:
+def restart(match, now: datetime) -> list[str]:
     """Resume after ``stop``: the side with priority's clock runs again from the time it had
     left (a correspondence side gets no fresh allowance: priority did not pass). Returns the
     fields to save ([] untimed)."""
-    if not battle.time_control:
+    if not match.time_control:
         return []
-    _start(battle, battle.to_move if battle.status == "active" else "", now)
+    _start(match, match.to_move if match.status == "active" else "", now)
     return list(FIELDS)
 
 
-def _turn_ender(battle) -> str | None:
-    active = (battle.state or {}).get("active")
-    if active not in ("french", "allied"):
-        return None
-    return "allied" if active == "french" else "french"
-
-
-def running_side(battle) -> str | None:
+def running_side(match) -> str | None:
     """The side whose clock runs now (None: untimed, not active, or the computer's move)."""
-    if battle.status != "active" or battle.deadline is None or not battle.to_move:
+    if match.status != "active" or match.deadline is None or not match.to_move:
         return None
-    return battle.to_move
+    return match.to_move
 
 
-def clocks_now(battle, now: datetime) -> dict:
+def clocks_now(match, now: datetime) -> dict:
     """Seconds left per side at ``now`` (whole seconds, never below 0; {} untimed)."""
-    if not battle.time_control:
+    if not match.time_control:
         return {}
-    clocks = dict(battle.clocks or initial_clocks(battle.time_control, ("french", "allied")))
-    side = running_side(battle)
+    clocks = dict(match.clocks or initial_clocks(match.time_control, SIDES))
+    side = running_side(match)
     if side is not None:
-        clocks[side] = (battle.deadline - now).total_seconds()
+        clocks[side] = (match.deadline - now).total_seconds()
     return {s: max(0, int(v)) for s, v in clocks.items()}
 
 
-def out_of_time(battle, now: datetime) -> str | None:
+def out_of_time(match, now: datetime) -> str | None:
     """The side whose flag has fallen at ``now`` (None: nobody's)."""
-    side = running_side(battle)
-    if side is not None and now >= battle.deadline:
+    side = running_side(match)
+    if side is not None and now >= match.deadline:
         return side
     return None
 
 
-def flag_fell(battle, now: datetime) -> tuple[dict, list[str]]:
-    """The outcome of a flag fall (the side out of time loses) and the clock fields to save;
-    call only when ``out_of_time`` named a side."""
-    loser = battle.to_move
-    battle.clocks = {**(battle.clocks or {}), loser: 0}
-    battle.clock_started_at = None
-    winner = "allied" if loser == "french" else "french"
-    return {"winner": winner, "reason": "time", "turn": battle.turn}, ["clocks",
-                                                                         "clock_started_at"]
+def flag_fell(match, now: datetime) -> tuple[dict, list[str]]:
+    """The outcome of a flag fall (the side to move, out of time, loses) and the clock fields
+    to save; call only when ``out_of_time`` named a side."""
+    loser = match.to_move
+    match.clocks = {**(match.clocks or {}), loser: 0}
+    match.clock_started_at = None
+    match.deadline = None
+    return {"winner": other_side(loser), "reason": "time", "loser": loser}, list(FIELDS)
 
 
 def describe(tc: dict) -> str:
