@@ -27,7 +27,16 @@ from game.figures import deck_figures
 
 from .chart import ARMIES, ARMY_NAMES, BATTLE_NAMES, BATTLES, as_scale, format_scale
 from .deck import Deck
-from .validate import _ORDER, ERROR, Problem, Validation, _label, _problem, request_problems
+from .validate import (
+    _ORDER,
+    ERROR,
+    Problem,
+    Validation,
+    _label,
+    _name,
+    _problem,
+    request_problems,
+)
 
 POOLS = ("collection", "set")  # the copies I own / the whole set
 
@@ -79,11 +88,11 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
         label = _label(number, card)
         if card.get("army") != army:
             problems.append(_problem(
-                "wrong_army", f"2.0: {label} is a {ARMY_NAMES.get(card.get('army'), '?')} "
+                "wrong_army", f"2.0: {label} is a {_name(ARMY_NAMES, card.get('army'), '?')} "
                 f"card; a {ARMY_NAMES[army]} pool deals {ARMY_NAMES[army]} cards only",
                 (number,)))
         elif card.get("type") == "terrain" and card.get("terrain_battle") != battle:
-            where = BATTLE_NAMES.get(card.get("terrain_battle"), "no battle's")
+            where = _name(BATTLE_NAMES, card.get("terrain_battle"), "no battle's")
             problems.append(_problem(
                 "never_dealt", f"2.0, 11.0: {label} is {where} terrain; Terrain is always "
                 f"historical, so it is never dealt at {battle_name}", (number,)))
@@ -96,6 +105,7 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
         source = {"set": "the whole set", "collection": "your collection"}.get(
             deck.pool, "the pool") if not listed else "the listed pool"
         historical = " historical" if deck.historical else ""
+        assert scale is not None  # a dealt deck has a size only at a usable scale
         scaled = "" if scale == 1 else f" at scale {format_scale(scale)}"
         problems.append(_problem(
             "pool_too_small", f"2.0: {source} has {distinct} distinct{historical} "
