@@ -53,26 +53,30 @@ def deck_figures(battle: str, army: str, kind: str, scale: Fraction | int | None
     kind_name = normal_kind(kind) if isinstance(kind, str) else None
     if entry is None or kind_name is None:
         return None
-    scale = Fraction(scale) if isinstance(scale, int) and not isinstance(scale, bool) else scale
-    usable = isinstance(scale, Fraction) and scale > 0
-    bp_limit = math.floor(entry.bp * scale) if usable else None
-    no_muster = entry.muster is None  # 3.0 NOTE: Waterloo Prussians
+    if isinstance(scale, int) and not isinstance(scale, bool):
+        scale = Fraction(scale)
+    usable = scale if isinstance(scale, Fraction) and scale > 0 else None  # None: no scale
+    bp_limit = math.floor(entry.bp * usable) if usable is not None else None
+    muster: int | None
+    rate: int | None
     if kind_name == "dealt":
-        if not usable:
+        if usable is None:
             return DeckFigures(None, None, None, None)
-        whole = entry.deck * scale
+        whole = entry.deck * usable
         dealt = whole.numerator if whole.denominator == 1 else None
-        muster = None if no_muster else max(1, round_half_up(entry.muster * scale))
+        # 3.0 NOTE: Waterloo Prussians have no Muster (entry.muster None)
+        muster = None if entry.muster is None else max(1, round_half_up(entry.muster * usable))
         if muster is not None and dealt is not None:
             muster = min(muster, dealt)  # Wavre Prussians: M12 = D12 stays the whole deck
-        rate = max(1, round_half_up(entry.reinforcements * scale))
+        rate = max(1, round_half_up(entry.reinforcements * usable))
         return DeckFigures(dealt, muster, rate, bp_limit)
     # 15.0, 16.0: "Musters should equal 50% (round down)" of the deck.
-    muster = None if no_muster or size is None else size // 2
+    muster = None if entry.muster is None or size is None else size // 2
     if kind_name == "custom":
         rate = (None if size is None
                 else max(1, round_half_up(Fraction(entry.reinforcements * size, entry.deck))))
     else:  # 16.0: "double the rates noted on the Battle Chart", at the battle's scale
         factor = 1 if battle in CAMPAIGN_BATTLES else 2  # Charleroi: 16.0 prints its rates
-        rate = max(1, round_half_up(factor * entry.reinforcements * scale)) if usable else None
+        rate = (max(1, round_half_up(factor * entry.reinforcements * usable))
+                if usable is not None else None)
     return DeckFigures(size, muster, rate, bp_limit)

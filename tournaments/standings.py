@@ -48,7 +48,7 @@ class MatchRecord:
     double_loss: bool = False
     games: tuple[str, ...] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.games is None:
             return
         if any(g not in GAME_OUTCOMES for g in self.games):
@@ -213,7 +213,7 @@ def apply_finish(rows: list[dict], places: dict[str, int], losses: dict[str, int
     players who are out by finishing place (the champion first; a later exit is a better
     place; players out in the same losers' round share the place). Adds ``finish`` (the
     place, None while still in), ``losses``, ``out_in`` (the bracket match) and ``how``."""
-    def key(item):
+    def key(item: tuple[int, dict]) -> tuple[int, int, int]:
         k, row = item
         place = places.get(row["player"])
         return (0 if place is None or place == 1 else 1, place or 0, k)

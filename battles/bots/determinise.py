@@ -106,7 +106,8 @@ class Determiniser:
         last_mover = 0
         for a in legal:  # a second Battle Move is open only to the last card that moved (8.3)
             pid = a.get("piece")
-            if a["type"] == "move" and pid in by_pid and by_pid[pid].get("moves"):
+            if a["type"] == "move" and pid is not None and pid in by_pid \
+                    and by_pid[pid].get("moves"):
                 last_mover = pid
                 break
         # RULINGS 8.2-b: a card moved back to the Reserve this turn that may leave it again

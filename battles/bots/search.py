@@ -182,6 +182,7 @@ class SearchBot(Bot):
         self.stats["decisions"] += 1
         if len(legal) == 1:
             return legal[0]
+        assert view is not None, "the search reads the view to choose between actions"
         if view["phase"] not in self.phases:
             return self.greedy.choose(view, legal, rng)
         cands = self.candidates(view, legal, rng)

@@ -15,9 +15,11 @@ retreats and reinforcements are decided here:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from battles.bots import get_bot
+from battles.engine import CardTable
 
 RETREAT_SHARE = 1 / 2
 RETREAT_ONLY_LOSING = True
@@ -47,7 +49,8 @@ def lost_anyway(board: dict[str, Any], side: str, share: float | None = None,
 
 
 class CampaignBot:
-    def __init__(self, name: str, cards=None) -> None:
+    def __init__(self, name: str, cards: CardTable | Iterable[Mapping[str, Any]] | None = None
+                 ) -> None:
         self.name = name
         self.bot = get_bot(name, cards)
         self.needs_view = name != "random"

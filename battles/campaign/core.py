@@ -12,7 +12,7 @@ points: battles/engine/RULINGS.md, section "16.0 Campaign" (rulings 16-a ... 16-
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from battles.engine import (
@@ -52,6 +52,22 @@ class Campaign:
     __slots__ = ("cards", "seed", "settings", "phase", "step", "boards", "fresh", "results",
                  "pools", "eliminated", "set_aside", "splits", "decision", "history",
                  "winner", "sequence")
+    cards: CardTable
+    seed: str
+    settings: dict[str, Any]  # turn_cap, decoys
+    phase: str  # one of PHASES
+    step: str  # split, play, reinforce, over
+    boards: dict[str, State]
+    fresh: dict[str, bool]  # battle -> its side to move has just had its Morale Phase
+    results: dict[str, dict[str, Any]]
+    pools: list[list[int]]  # per side index
+    eliminated: list[list[int]]
+    set_aside: list[list[int]]
+    splits: dict[str, dict[str, list[int]]]  # side -> battle -> cards
+    decision: dict[str, Any] | None  # the pending reinforce decision
+    history: list[Event]
+    winner: str | None
+    sequence: int
 
     def copy(self) -> Campaign:
         c = Campaign.__new__(Campaign)
@@ -185,7 +201,7 @@ def _open_phase(c: Campaign, phase: str, events: list[Event]) -> None:
     _maybe_start(c, events)
 
 
-def _unset(c: Campaign, keep) -> None:
+def _unset(c: Campaign, keep: Callable[[int], bool]) -> None:
     for s in (0, 1):
         moving = [n for n in c.set_aside[s] if keep(n)]
         c.set_aside[s] = [n for n in c.set_aside[s] if n not in set(moving)]
@@ -263,8 +279,10 @@ def to_move(c: Campaign) -> dict[str, Any] | None:
     if c.step == "split":
         return {"side": splitter(c), "board": None, "step": "split"}
     if c.step == "reinforce":
+        assert c.decision is not None  # the reinforce step is the decision's
         return {"side": c.decision["side"], "board": None, "step": "reinforce"}
     b = current_board(c)
+    assert b is not None  # the play step has a running board
     return {"side": SIDES[c.boards[b].priority], "board": b, "step": "play"}
 
 
@@ -287,6 +305,7 @@ def legal_actions(c: Campaign, side: str) -> list[dict]:
         return [{"type": "split", "side": side, "decks": p} for p in _proposals(c, side)]
     if turn["step"] == "reinforce":
         d = c.decision
+        assert d is not None  # the reinforce step is the decision's
         return [{"type": "reinforce", "side": side, "from": d["from"], "to": d["to"]},
                 {"type": "keep", "side": side, "from": d["from"]}]
     b = turn["board"]
@@ -298,7 +317,7 @@ def legal_actions(c: Campaign, side: str) -> list[dict]:
 
 # --- applying ---------------------------------------------------------------------------
 
-def _die(dice) -> int:
+def _die(dice: Iterator[int]) -> int:
     try:
         v = next(dice)
     except StopIteration:
@@ -375,7 +394,8 @@ def _split(c: Campaign, side: str, action: dict, events: list[Event]) -> None:
     _maybe_start(c, events)
 
 
-def _battle_action(c: Campaign, b: str, action: dict, dice, events: list[Event]) -> None:
+def _battle_action(c: Campaign, b: str, action: dict, dice: Iterator[int],
+                   events: list[Event]) -> None:
     if action.get("board") != b:
         raise IllegalAction(f"the battle to move is {b}: an action names it as \"board\"")
     st = c.boards[b]
@@ -388,7 +408,8 @@ def _battle_action(c: Campaign, b: str, action: dict, dice, events: list[Event])
         _battle_over(c, b, st.outcome.get("winner"), st.outcome.get("reason"), dice, events)
 
 
-def _retreat(c: Campaign, b: str, side: str, dice, events: list[Event]) -> None:
+def _retreat(c: Campaign, b: str, side: str, dice: Iterator[int], events: list[Event]
+             ) -> None:
     events.append({"type": "retreat", "side": side, "board": b, "visibility": "all"})
     c.history.append({"type": "retreat", "side": side, "battle": b,
                       "turn": c.boards[b].turn})
@@ -414,8 +435,8 @@ def _passes(roll: int, value: int) -> bool:
     return roll != 6 and (roll == 1 or roll <= value)
 
 
-def _extra_checks(c: Campaign, st: State, b: str, loser: int, dice, events: list[Event]
-                  ) -> list[int]:
+def _extra_checks(c: Campaign, st: State, b: str, loser: int, dice: Iterator[int],
+                  events: list[Event]) -> list[int]:
     """16.0: the loser's pending Morale checks, then one more for each engaged card (RULINGS
     16-f/16-g): 1d6 per hit, then one die if engaged, against the printed Morale Value; a
     natural 6 routs, a 1 passes; Generals roll 12.4 (a 6 kills). Returns the cards lost."""
@@ -443,8 +464,8 @@ def _extra_checks(c: Campaign, st: State, b: str, loser: int, dice, events: list
     return lost
 
 
-def _battle_over(c: Campaign, b: str, winner: str | None, reason: str | None, dice,
-                 events: list[Event]) -> None:
+def _battle_over(c: Campaign, b: str, winner: str | None, reason: str | None,
+                 dice: Iterator[int], events: list[Event]) -> None:
     """A battle ended (engine outcome or a retreat): losses for good, the loser's forced
     retreat and checks, every survivor back to its pool, then the victor's choice."""
     st = c.boards.pop(b)
@@ -490,6 +511,7 @@ def _reinforce_target(c: Campaign, b: str) -> str | None:
 
 def _decide(c: Campaign, side: str, reinforce: bool, events: list[Event]) -> None:
     d, c.decision = c.decision, None
+    assert d is not None  # called at the reinforce step only
     c.step = "play"
     s = side_index(side)
     if reinforce:

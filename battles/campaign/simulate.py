@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from battles.engine import SIMULATION_TURN_CAP, SeededDice, card_table
+from battles.engine import SIMULATION_TURN_CAP, CardTable, SeededDice, card_table
 
 from .bots import CampaignBot
 from .core import Campaign, apply, legal_actions, new_campaign, to_move
@@ -23,8 +23,10 @@ def branch_of(c: Campaign) -> str:
     return "first"
 
 
-def play_campaign(seed: int | str, french: str, allied: str, cards, *,
-                  turn_cap: int | None = SIMULATION_TURN_CAP, pools=None,
+def play_campaign(seed: int | str, french: str, allied: str,
+                  cards: CardTable | Iterable[Mapping[str, Any]] | None, *,
+                  turn_cap: int | None = SIMULATION_TURN_CAP,
+                  pools: Mapping[str, Iterable[int]] | None = None,
                   on_step: Callable[[Campaign, dict, list], None] | None = None
                   ) -> dict[str, Any]:
     """Play one campaign to its end; a seed replays it (choices from

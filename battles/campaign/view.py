@@ -45,7 +45,7 @@ def view(c: Campaign, side: str | None) -> dict[str, Any]:
         "phase": c.phase,
         "step": c.step,
         "to_move": turn,
-        "can_retreat": bool(turn and turn["board"] and side == turn["side"]
+        "can_retreat": bool(turn and turn["board"] and side is not None and side == turn["side"]
                             and can_retreat(c, turn["board"], side)),
         "boards": {b: board_view(st, side) for b, st in c.boards.items()},
         "results": {b: dict(r) for b, r in c.results.items()},

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from bisect import insort
+from typing import Any
 
 from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
 from .combat import eliminate, reveal
@@ -105,7 +106,8 @@ def check_victory(st: State, events: list[dict], idx: Field | None = None) -> No
                 return
 
 
-def finish(st: State, events: list[dict], winner: str | None, reason: str, **extra) -> None:
+def finish(st: State, events: list[dict], winner: str | None, reason: str, **extra: Any
+           ) -> None:
     st.outcome = {"winner": winner, "reason": reason, "turn": st.turn, **extra}
     st.phase = st.step = "over"
     st.pending = None

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import SIDES
+from .cards import CardTable
 from .dice import SeededDice
 from .engine import apply
 from .legal import legal_actions
@@ -23,7 +25,9 @@ class RandomGame:
 
 def play_random(battle: str, seed: int | str, *, settings: dict[str, Any] | None = None,
                 decks: dict[str, list[int]] | None = None, record: bool = False,
-                check: bool = False, on_step=None, cards=None) -> RandomGame:
+                check: bool = False,
+                on_step: Callable[[State, dict, list[dict]], object] | None = None,
+                cards: CardTable | Iterable[Mapping[str, Any]] | None = None) -> RandomGame:
     """Play ``battle`` to its end choosing uniformly among the legal actions.
 
     Choices come from ``random.Random("eagles-random:<seed>")`` and dice from

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
 
 from .board import PLACE_INDEX, PLACE_NAMES, POSITIONS, SIDES, facing, front, owner
 from .cards import TROOPS, Card, CardTable, keep
@@ -177,7 +177,7 @@ def _by_window(cards: CardTable) -> dict[str, frozenset]:
     return by_window
 
 
-def _act(side: int, num: int, place: int, **extra) -> dict:
+def _act(side: int, num: int, place: int, **extra: Any) -> dict:
     return {"type": "play_special", "side": SIDES[side], "card": num, "at": PLACE_NAMES[place],
             **extra}
 

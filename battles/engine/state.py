@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from game import BATTLES_CHART, chart_row, deck_figures
+from game import BATTLES_CHART, DeckFigures, chart_row, deck_figures
 
 from .board import ARMY_SIDE
 from .cards import CardTable, keep, load_cards
@@ -220,7 +220,8 @@ def card_table(cards: CardTable | Iterable[Mapping[str, Any]] | None) -> CardTab
 
 
 @lru_cache(maxsize=512)
-def _figures(battle: str, army: str, kind: str, scale: Fraction, size: int):
+def _figures(battle: str, army: str, kind: str, scale: Fraction, size: int
+             ) -> DeckFigures | None:
     """``game.deck_figures`` (pure; Fraction arithmetic), remembered per argument set."""
     return deck_figures(battle, army, kind, scale, size=size)
 

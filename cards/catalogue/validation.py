@@ -6,6 +6,7 @@ formula 15.0, the effect kinds 13.0). Pure Python, no Django.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from game import ARMIES, BATTLES
@@ -63,7 +64,8 @@ def _check_int(errors: list[str], where: str, key: str, value: Any, lo: int, hi:
     return True
 
 
-def _check_enum(errors: list[str], where: str, key: str, value: Any, choices) -> bool:
+def _check_enum(errors: list[str], where: str, key: str, value: Any, choices: Collection[str]
+                ) -> bool:
     if not isinstance(value, str) or value not in choices:
         errors.append(f"{where}: {key} must be one of {sorted(choices)}, got {value!r}")
         return False

@@ -15,7 +15,8 @@ from typing import NamedTuple
 from .chart import PRINTINGS
 
 # Sort order of printings inside one card number: no preference first, then Gold, Silver, Bronze.
-PRINTING_ORDER = {None: 0, **{name: i + 1 for i, name in enumerate(PRINTINGS)}}
+PRINTING_ORDER: dict[str | None, int] = {
+    None: 0, **{name: i + 1 for i, name in enumerate(PRINTINGS)}}
 
 
 class DeckEntry(NamedTuple):
@@ -26,7 +27,8 @@ class DeckEntry(NamedTuple):
     """
 
     number: int
-    count: int = 1
+    # The field shadows tuple.count (the method), as intended: mypy reports any such field.
+    count: int = 1  # type: ignore[assignment]
     printing: str | None = None
 
 

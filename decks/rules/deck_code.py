@@ -30,7 +30,8 @@ from .deck import Deck, DeckEntry, canonical_entries
 
 VERSION = 1
 MAX_CODE_LENGTH = 8000  # characters; a deck of every card in every printing is well under
-_PRINTING_CODE = {None: 0, **{name: i + 1 for i, name in enumerate(PRINTINGS)}}
+_PRINTING_CODE: dict[str | None, int] = {
+    None: 0, **{name: i + 1 for i, name in enumerate(PRINTINGS)}}
 _PRINTING_NAME = {code: name for name, code in _PRINTING_CODE.items()}
 _HISTORICAL = 1
 _POOL_SET = 2
@@ -76,15 +77,15 @@ def encode(deck: Deck) -> str:
     for entry in canonical_entries(deck.entries):
         card_id = entry.number * 4 + _PRINTING_CODE[entry.printing]
         if entry.count <= 2:
-            blocks[entry.count - 1].append(card_id)
+            (blocks[0] if entry.count == 1 else blocks[1]).append(card_id)
         else:
             blocks[2].append((card_id, entry.count))
     out = bytearray()
     flags = (_HISTORICAL if deck.historical else 0) | (
         _POOL_SET if deck.kind == "dealt" and deck.pool == "set" else 0)
-    for value in (0, VERSION, BATTLES.index(deck.battle), ARMIES.index(deck.army),
-                  KINDS.index(deck.kind), flags, scale.numerator, scale.denominator):
-        _varint(value, out)
+    for term in (0, VERSION, BATTLES.index(deck.battle), ARMIES.index(deck.army),
+                 KINDS.index(deck.kind), flags, scale.numerator, scale.denominator):
+        _varint(term, out)
     for block in blocks[:2]:
         _varint(len(block), out)
         for card_id in block:

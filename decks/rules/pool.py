@@ -32,6 +32,7 @@ from .validate import (
     Problem,
     Validation,
     card_label,
+    name_or,
     problem,
     request_problems,
     sort_problems,
@@ -87,11 +88,11 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
         label = card_label(number, card)
         if card.get("army") != army:
             problems.append(problem(
-                "wrong_army", f"2.0: {label} is a {ARMY_NAMES.get(card.get('army'), '?')} "
+                "wrong_army", f"2.0: {label} is a {name_or(ARMY_NAMES, card.get('army'), '?')} "
                 f"card; a {ARMY_NAMES[army]} pool deals {ARMY_NAMES[army]} cards only",
                 (number,)))
         elif card.get("type") == "terrain" and card.get("terrain_battle") != battle:
-            where = BATTLE_NAMES.get(card.get("terrain_battle"), "no battle's")
+            where = name_or(BATTLE_NAMES, card.get("terrain_battle"), "no battle's")
             problems.append(problem(
                 "never_dealt", f"2.0, 11.0: {label} is {where} terrain; Terrain is always "
                 f"historical, so it is never dealt at {battle_name}", (number,)))
@@ -104,6 +105,7 @@ def validate_pool(deck: Deck, cards_by_number: Mapping[int, Mapping],
         source = {"set": "the whole set", "collection": "your collection"}.get(
             deck.pool, "the pool") if not listed else "the listed pool"
         historical = " historical" if deck.historical else ""
+        assert scale is not None  # a dealt deck has a size only at a usable scale
         scaled = "" if scale == 1 else f" at scale {format_scale(scale)}"
         problems.append(problem(
             "pool_too_small", f"2.0: {source} has {distinct} distinct{historical} "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from game.figures import deck_figures
 
@@ -55,8 +55,8 @@ class Problem(NamedTuple):
     line: int | None = None  # the deck-list line it comes from (unknown_card when parsing)
 
     def to_dict(self) -> dict:
-        answer = {"code": self.code, "message": self.message, "cards": list(self.cards),
-                  "severity": self.severity}
+        answer: dict[str, Any] = {"code": self.code, "message": self.message,
+                                  "cards": list(self.cards), "severity": self.severity}
         if self.line is not None:
             answer["line"] = self.line
         return answer
@@ -109,6 +109,11 @@ def card_label(number: int, card: Mapping | None) -> str:
     """A card as the messages name it: ``#12 Ney``, or ``#12`` without its record."""
     name = card.get("name") if card else None
     return f"#{number} {name}" if name else f"#{number}"
+
+
+def name_or(names: Mapping[str, str], key: object, default: str) -> str:
+    """``names[key]`` for a card's value (unchecked), ``default`` when it is not a key."""
+    return names.get(key, default) if isinstance(key, str) else default
 
 
 def problem(code: str, message: str, cards: tuple[int, ...] = ()) -> Problem:
@@ -190,8 +195,9 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
         label, cards = card_label(number, card), (number,)
         if wrong_army:
             problems.append(problem(
-                "wrong_army", f"2.0: {label} is a {ARMY_NAMES.get(card_army, card_army)} card; "
-                f"a {army_name} deck takes {army_name} cards only", cards))
+                "wrong_army", f"2.0: {label} is a "
+                f"{name_or(ARMY_NAMES, card_army, str(card_army))} card; a {army_name} deck "
+                f"takes {army_name} cards only", cards))
         if count > 1:
             if not custom:
                 problems.append(problem(
@@ -211,7 +217,7 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
                     f"Bronze together); a custom deck allows at most {MAX_COPIES} copies of a "
                     "card", cards))
         if terrain_wrong:
-            where = BATTLE_NAMES.get(card.get("terrain_battle"), "no battle's")
+            where = name_or(BATTLE_NAMES, card.get("terrain_battle"), "no battle's")
             problems.append(problem(
                 "terrain_not_historical", f"2.0, 11.0: {label} is {where} terrain; Terrain is "
                 f"always historical, so it cannot be in a {battle_name} deck", cards))
@@ -233,6 +239,7 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
         if required is not None and size != required:
             diff = size - required
             gap = f"{-diff} missing" if diff < 0 else f"{diff} too many"
+            assert scale is not None  # a dealt deck has a size only at a usable scale
             scaled = "" if scale == 1 else f" at scale {format_scale(scale)}"
             problems.append(problem(
                 "deck_size", f"2.0: a dealt {battle_name} {army_name} deck{scaled} has "
@@ -243,11 +250,13 @@ def validate(deck: Deck, cards_by_number: Mapping[int, Mapping],
 
     bp_limit = fig.bp_limit if fig else None
     if custom and bp_limit is not None and bp_total > bp_limit:
-        entry = chart_entry(battle, army)
+        chart = chart_entry(battle, army)
+        # a BP limit comes from a known battle and army and a usable scale
+        assert chart is not None and scale is not None
         scaled = "" if scale == 1 else f" x scale {format_scale(scale)}"
         problems.append(problem(
             "bp_exceeded", f"15.0: the cards total {bp_total} BP; a custom {battle_name} "
-            f"{army_name} deck may not exceed {bp_limit} BP (BP{entry.bp}{scaled}), "
+            f"{army_name} deck may not exceed {bp_limit} BP (BP{chart.bp}{scaled}), "
             f"{bp_total - bp_limit} BP over"))
 
     muster = fig.muster if fig else None

@@ -25,6 +25,7 @@ where everyone stands (losses, who is out and where, champion, finishing places)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .elimination import double_elimination
@@ -39,6 +40,10 @@ class Game:
     french: str
     allied: str
     winner: str | None
+
+
+# a Game or its fields as a tuple: (round, french, allied, winner)
+GameLike = Game | tuple[int, str, str, str | None]
 
 
 @dataclass(frozen=True)
@@ -168,15 +173,15 @@ class _Replay:
     def orient(self, a: str, b: str) -> tuple[str, str]:
         """French: the player who has been French less often (net of Allied games), then the
         better seed."""
-        def key(p):
+        def key(p: str) -> tuple[int, int]:
             return (self.french[p] - self.allied[p], self.seed_of[p])
         return (a, b) if key(a) <= key(b) else (b, a)
 
     def play(self, k: int, games: list[Game], open_matches: list[dict]) -> None:
-        where = {}
-        for m in open_matches:
-            for p in m["players"]:
-                where[p] = m
+        where: dict[str, dict] = {}  # player -> open match
+        for open_match in open_matches:
+            for p in open_match["players"]:
+                where[p] = open_match
         for g in games:
             m = where.get(g.french)
             if m is None or where.get(g.allied) is not m:
@@ -232,7 +237,8 @@ class _Replay:
         return places
 
 
-def _replay(seeds, games, upto: int, dropped_after) -> tuple[_Replay, list[dict]]:
+def _replay(seeds: Iterable[str], games: Iterable[GameLike], upto: int,
+            dropped_after: dict[str, int] | None) -> tuple[_Replay, list[dict]]:
     """Replay rounds 1..upto; returns the replay and the open matches of round upto + 1."""
     r = _Replay([str(s) for s in seeds], dropped_after)
     by_round: dict[int, list[Game]] = {}
@@ -248,7 +254,7 @@ def _replay(seeds, games, upto: int, dropped_after) -> tuple[_Replay, list[dict]
     return r, r.prepare(upto + 1)
 
 
-def double_elimination_round(seeds: list[str], games, round_no: int,
+def double_elimination_round(seeds: list[str], games: Iterable[GameLike], round_no: int,
                              dropped_after: dict[str, int] | None = None
                              ) -> DoubleEliminationState:
     """The matches of round ``round_no`` given the games of rounds ``1..round_no-1``.
@@ -270,7 +276,8 @@ def double_elimination_round(seeds: list[str], games, round_no: int,
     return state
 
 
-def double_elimination_state(seeds: list[str], games, through_round: int | None = None,
+def double_elimination_state(seeds: list[str], games: Iterable[GameLike],
+                             through_round: int | None = None,
                              dropped_after: dict[str, int] | None = None
                              ) -> DoubleEliminationState:
     """Where everyone stands after ``through_round`` (default: every game given)."""
@@ -282,7 +289,7 @@ def double_elimination_state(seeds: list[str], games, through_round: int | None 
     return _state(r, through_round + 1)
 
 
-def _round_of(g) -> int:
+def _round_of(g: GameLike) -> int:
     return g.round if isinstance(g, Game) else g[0]
 
 

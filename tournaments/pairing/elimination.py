@@ -24,11 +24,14 @@ def _size(n: int) -> int:
 def first_round(seeds: list[str]) -> list[tuple[str, str | None]]:
     """Round-1 matches in bracket order; ``(player, None)`` is a bye (top seeds get them)."""
     size = _size(len(seeds))
-    slots = [seeds[s - 1] if s <= len(seeds) else None for s in bracket_order(size)]
-    return [(slots[k], slots[k + 1]) for k in range(0, size, 2)]
+    order = bracket_order(size)
+    # the first of a pair is the better seed, at most size / 2 < len(seeds): never a bye
+    return [(seeds[order[k] - 1], seeds[order[k + 1] - 1] if order[k + 1] <= len(seeds) else None)
+            for k in range(0, size, 2)]
 
 
-def elimination_round(seeds: list[str], alive: set[str], round_no: int):
+def elimination_round(seeds: list[str], alive: set[str], round_no: int
+                      ) -> tuple[list[tuple[str, str]], list[str]]:
     """Matches of round ``round_no`` of a single-elimination bracket: the players still in
     (``alive``) meet within their bracket block of 2**round_no slots.  A block with one
     player left gives it a walkover.  Returns (pairs in bracket order, walkovers)."""
@@ -38,7 +41,8 @@ def elimination_round(seeds: list[str], alive: set[str], round_no: int):
     if block > size:
         raise ValueError(f"round {round_no} is beyond the final for {len(seeds)} players")
     seed_of = {pid: k for k, pid in enumerate(seeds)}
-    pairs, walkovers = [], []
+    pairs: list[tuple[str, str]] = []
+    walkovers: list[str] = []
     for start in range(0, size, block):
         inside = [p for p in slots[start : start + block] if p is not None and p in alive]
         inside.sort(key=seed_of.__getitem__)
@@ -72,7 +76,7 @@ def double_elimination(seeds: list[str]) -> list[dict]:
     """
     matches: list[dict] = []
 
-    def add(bracket, rnd, a, b):
+    def add(bracket: str, rnd: int, a: str | None, b: str | None) -> int:
         mid = len(matches) + 1
         matches.append({"id": mid, "bracket": bracket, "round": rnd, "a": a, "b": b})
         return mid

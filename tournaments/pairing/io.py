@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from .double_bracket import Game, double_elimination_round
 from .elimination import double_elimination, elimination_round, top_cut
@@ -13,7 +14,8 @@ from .swiss import pair_swiss
 SYSTEMS = ("swiss", "round_robin", "single_elimination", "double_elimination", "top_cut")
 
 
-def _type(value, types, where: str, what: str):
+def _type(value: Any, types: tuple[type, ...], where: str, what: str) -> Any:
+    """``value`` once it is an instance of one of ``types`` (a bool only where bool is)."""
     if isinstance(value, bool) and bool not in types:
         raise PairingError(f"{where}: {what} must be {_names(types)}, got a boolean")
     if not isinstance(value, types):
@@ -21,7 +23,7 @@ def _type(value, types, where: str, what: str):
     return value
 
 
-def _names(types) -> str:
+def _names(types: tuple[type, ...]) -> str:
     if set(types) == {int, float}:
         return "a number"
     names = {
@@ -130,12 +132,12 @@ def parse_rules(data: dict) -> dict:
             "last_round": last}
 
 
-def _objective_json(value) -> dict | None:
+def _objective_json(value: tuple[Fraction, int, int] | None) -> dict | None:
     if value is None:
         return None
     sq, unmet, strong = value
-    sq = int(sq) if sq == int(sq) else float(sq)
-    return {"score_sq_sum": sq, "unmet": unmet, "unmet_strong": strong}
+    return {"score_sq_sum": int(sq) if sq == int(sq) else float(sq), "unmet": unmet,
+            "unmet_strong": strong}
 
 
 def pair_round_json(data: dict) -> dict:
@@ -160,10 +162,11 @@ def pair_round_json(data: dict) -> dict:
     if system == "swiss":
         res = pair_swiss(players, rules["keep_apart"], use_sides=rules["match_games"] == 1,
                          last_round=rules["last_round"])
-        out = {"pairings": [{"french": f, "allied": a} for f, a in res.pairings], "bye": res.bye,
-               "optimal": res.optimal,
-               "objective": _objective_json(res.objective),
-               "lower_bound": _objective_json(res.lower_bound)}
+        out: dict[str, Any] = {
+            "pairings": [{"french": f, "allied": a} for f, a in res.pairings], "bye": res.bye,
+            "optimal": res.optimal,
+            "objective": _objective_json(res.objective),
+            "lower_bound": _objective_json(res.lower_bound)}
         if rules["match_games"] == 2:
             out["games"] = 2  # game 2 is played with sides swapped
         return out
@@ -209,11 +212,11 @@ def pair_round_json(data: dict) -> dict:
 
 def _seeded(players: list[Player]) -> list[Player]:
     if all(p.seed is not None for p in players):
-        return sorted(players, key=lambda p: p.seed)
+        return sorted(players, key=lambda p: p.seed or 0)  # every seed is set here
     return sorted(players, key=lambda p: (-p.rating, p.id))
 
 
-def _de_players(data: dict) -> tuple[list[str], dict[str, int | None], set[str]]:
+def _de_players(data: dict) -> tuple[list[str], dict[str, int], set[str]]:
     """Double elimination players: ``id``, optional ``seed`` (else rating order),
     ``dropped_after`` (last round paired) or ``dropped``. Returns (seeds, dropped_after,
     dropped without a round)."""
@@ -221,7 +224,10 @@ def _de_players(data: dict) -> tuple[list[str], dict[str, int | None], set[str]]
     if raw is None:
         raise PairingError('missing key "players"')
     _type(raw, (list,), "top level", '"players"')
-    rows, seen, dropped_after, dropped = [], set(), {}, set()
+    rows: list[tuple[str, int | None, int | float]] = []
+    seen: set[str] = set()
+    dropped_after: dict[str, int] = {}
+    dropped: set[str] = set()
     for k, item in enumerate(raw):
         _type(item, (dict,), f"players[{k}]", "a player")
         if "id" not in item:
@@ -251,7 +257,7 @@ def _de_players(data: dict) -> tuple[list[str], dict[str, int | None], set[str]]
     if seeded:
         if len({r[1] for r in rows}) != len(rows):
             raise PairingError("seeds must be distinct")
-        order = sorted(rows, key=lambda r: r[1])
+        order = sorted(rows, key=lambda r: r[1] or 0)  # every seed is set here
     else:
         order = sorted(rows, key=lambda r: (-r[2], r[0]))
     return [r[0] for r in order], dropped_after, dropped

@@ -39,13 +39,13 @@ class _Blossom:
         self.n_x = n
         self.stamp = 0
         # adjacency lists of real vertices, to scan only existing edges
-        self.adj = [[] for _ in range(n + 1)]
+        self.adj: list[list[int]] = [[] for _ in range(n + 1)]
         for (u, v), w in weights.items():
             if w > 0:
                 self.adj[u].append(v)
                 self.adj[v].append(u)
 
-    def e_delta(self, e) -> int:
+    def e_delta(self, e: list[int]) -> int:
         return self.lab[e[0]] + self.lab[e[1]] - self.g[e[0]][e[1]][2] * 2
 
     def update_slack(self, u: int, x: int) -> None:
@@ -188,7 +188,7 @@ class _Blossom:
             self.set_slack(xs)
         self.st[b] = 0
 
-    def on_found_edge(self, e) -> bool:
+    def on_found_edge(self, e: list[int]) -> bool:
         st = self.st
         u, v = st[e[0]], st[e[1]]
         if self.S[v] == -1:
@@ -294,7 +294,7 @@ class _Blossom:
 def max_weight_matching(n: int, edges: dict[tuple[int, int], int]) -> dict[int, int]:
     """Maximum-weight matching of vertices ``0..n-1``; ``edges`` maps ``(u, v)`` to a
     positive integer weight.  Returns ``{u: v}`` for every matched vertex (both ways)."""
-    weights = {}
+    weights: dict[tuple[int, int], int] = {}
     for (u, v), w in edges.items():
         if u == v:
             raise ValueError("self-loop")

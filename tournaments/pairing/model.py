@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 FRENCH = "french"
 ALLIED = "allied"
@@ -35,7 +36,7 @@ class Player:
         return {o for o in self.opponents if o is not None}
 
 
-def rank_key(p: Player):
+def rank_key(p: Player) -> tuple[Fraction, tuple[Any, ...], float, str]:
     """Ranking used everywhere: points, then tiebreaks, then rating (all descending),
     then id (ascending) so that the order is total and deterministic."""
     return (-p.points, tuple(-t for t in p.tiebreaks), -p.rating, p.id)

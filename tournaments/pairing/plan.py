@@ -31,12 +31,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
 from .sides import orient
+
+if TYPE_CHECKING:
+    from .swiss import _Field
 
 # score groups of at most this many players get one type per player
 SMALL_GROUP = 24
@@ -51,13 +55,14 @@ class TypePlan:
     objective: tuple[int, int, int]  # (sum d^2, unmet, unmet strong): the lower bound
 
 
-def _types(fld, members: list[int], small_group: int) -> list[list[int]]:
-    by_key: dict[tuple, list[int]] = {}
+def _types(fld: _Field, members: list[int], small_group: int) -> list[list[int]]:
+    by_key: dict[tuple[Any, ...], list[int]] = {}
     group_size: dict[int, int] = {}
     for i in members:
         group_size[fld.score[i]] = group_size.get(fld.score[i], 0) + 1
     for i in members:
         info = fld.info[i]
+        key: tuple[Any, ...]
         if group_size[fld.score[i]] <= small_group:
             key = (fld.score[i], "player", i)
         else:
@@ -67,7 +72,7 @@ def _types(fld, members: list[int], small_group: int) -> list[list[int]]:
     return sorted(by_key.values(), key=lambda ms: ms[0])
 
 
-def _cap(fld, a: list[int], b: list[int], same: bool) -> int:
+def _cap(fld: _Field, a: list[int], b: list[int], same: bool) -> int:
     """Upper bound of the number of pairs between the players of ``a`` and ``b``."""
     if same:
         if len(a) > CAP_CHECK:
@@ -78,7 +83,7 @@ def _cap(fld, a: list[int], b: list[int], same: bool) -> int:
     return min(_able(fld, a, b), _able(fld, b, a))
 
 
-def _able(fld, a: list[int], b: list[int]) -> int:
+def _able(fld: _Field, a: list[int], b: list[int]) -> int:
     """How many players of ``a`` may meet at least one (other) player of ``b``."""
     able = 0
     for i in a:
@@ -94,8 +99,8 @@ class TypeProgram:
     """The type-level problem of pairing ``members`` (an even number of field indices, the
     bye already removed): types, the allowed type pairs with their costs and caps."""
 
-    def __init__(self, fld, members: list[int], small_group: int = SMALL_GROUP,
-                 max_d2: int | None = None):
+    def __init__(self, fld: _Field, members: list[int], small_group: int = SMALL_GROUP,
+                 max_d2: int | None = None) -> None:
         """``small_group=0``: class types only (coarser, smaller: a quick feasibility
         check).  ``max_d2``: leave out pairs whose squared score difference exceeds it -- no
         pairing with a sum of squares <= ``max_d2`` can use them, so bounds and plans stay
@@ -187,7 +192,7 @@ class TypeProgram:
             if bound[level] != target[level]:
                 break  # short of the target: the lower levels are unbounded
             rows.append(LinearConstraint(c.reshape(1, -1), -np.inf, target[level] + 1e-9))
-        return tuple(bound)
+        return bound[0], bound[1], bound[2]
 
     def plan(self) -> TypePlan | None:
         """Optimal type-level plan (integer programs, one per level); ``None`` when even
@@ -211,6 +216,7 @@ class TypeProgram:
             value = int(sum(int(cost[level]) * int(v) for cost, v in zip(costs, x, strict=True)))
             best.append(value)
             rows.append(LinearConstraint(c.reshape(1, -1), -np.inf, value + 0.5))
+        assert x is not None  # set by each of the three levels
         counts = {keys[k]: int(v) for k, v in enumerate(x) if v}
         # exact re-check of what HiGHS returned
         used = [0] * len(types)
@@ -222,17 +228,17 @@ class TypeProgram:
         if used != [len(t) for t in types]:
             raise RuntimeError("type-level pairing program returned an infeasible plan")
         cost_of = dict(zip(keys, costs, strict=True))
-        total = tuple(sum(cost_of[k][level] * v for k, v in counts.items()) for level in range(3))
-        if list(total) != best:
+        total = [sum(cost_of[k][level] * v for k, v in counts.items()) for level in range(3)]
+        if total != best:
             raise RuntimeError("type-level pairing program: inconsistent objective")
-        return TypePlan(types, counts, total)
+        return TypePlan(types, counts, (total[0], total[1], total[2]))
 
 
-def realize(fld, plan: TypePlan) -> list[tuple[int, int]] | None:
+def realize(fld: _Field, plan: TypePlan) -> list[tuple[int, int]] | None:
     """Real pairs (i, j), i < j, with exactly the plan's counts per type pair and no
     forbidden pair; ``None`` when the swaps cannot remove every forbidden pair."""
     types = plan.types
-    type_of = {}
+    type_of: dict[int, int] = {}
     for t, ms in enumerate(types):
         for i in ms:
             type_of[i] = t
@@ -267,10 +273,11 @@ def realize(fld, plan: TypePlan) -> list[tuple[int, int]] | None:
     return [(min(p), max(p)) for p in pairs]
 
 
-def _repair(fld, pairs: list[list[int]], type_of: dict[int, int], types) -> bool:
+def _repair(fld: _Field, pairs: list[list[int]], type_of: dict[int, int],
+            types: list[list[int]]) -> bool:
     """Remove forbidden pairs by exchanging a player with another of the same type in a
     different pair: every count per type pair, hence the objective, is unchanged."""
-    where = {}
+    where: dict[int, int] = {}
     for k, (i, j) in enumerate(pairs):
         where[i] = k
         where[j] = k

@@ -32,12 +32,14 @@ def berger_rounds(ids: list[str], double: bool = False) -> list[list[Pair]]:
     return rounds
 
 
-def round_robin_round(ids: list[str], round_no: int, double: bool = False):
+def round_robin_round(ids: list[str], round_no: int, double: bool = False
+                      ) -> tuple[list[tuple[str, str]], str | None]:
     """Pairs of round ``round_no`` (1-based) and the player with the bye (or None)."""
     rounds = berger_rounds(ids, double)
     if not 1 <= round_no <= len(rounds):
         raise ValueError(f"round {round_no} out of range 1..{len(rounds)}")
-    pairs, bye = [], None
+    pairs: list[tuple[str, str]] = []
+    bye = None
     for f, a in rounds[round_no - 1]:
         if f is None or a is None:
             bye = f if a is None else a

@@ -73,7 +73,7 @@ class SideInfo:
         self.cls = (self.pref, self.strength)
 
 
-def orient(a: SideInfo, b: SideInfo, a_higher: bool = True):
+def orient(a: SideInfo, b: SideInfo, a_higher: bool = True) -> tuple[bool, int, int] | None:
     """Best side assignment for a pair.
 
     Returns ``(a_is_french, unmet, unmet_strong)`` or ``None`` when no assignment keeps the

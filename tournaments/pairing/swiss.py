@@ -20,6 +20,7 @@ Large path: see README (brackets, construction + blossom, widening fallback).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -33,6 +34,12 @@ EXACT_LIMIT = 64
 EXACT_FALLBACK = 160
 FAST_MIN = 48
 CHUNK = 64
+
+# a valid pair's objective levels 2..5: (score difference^2, unmet, unmet strong, tie-break)
+Levels = tuple[int, int, int, int]
+# (side, count): the next score group needs ``count`` players able to play ``side`` from above
+Need = tuple[str | None, int]
+Bracket = tuple[list[tuple[int, int]], list[int]]  # (pairs (french, allied), floaters)
 
 
 @dataclass
@@ -49,8 +56,8 @@ class SwissResult:
 
 
 class _Field:
-    def __init__(self, players: list[Player], keep_apart, use_sides: bool,
-                 last_round: bool = False):
+    def __init__(self, players: list[Player], keep_apart: list[list[str]] | None,
+                 use_sides: bool, last_round: bool = False) -> None:
         self.players = ranked([p for p in players if not p.dropped])
         n = self.n = len(self.players)
         den = 1
@@ -84,7 +91,7 @@ class _Field:
     def forbidden(self, i: int, j: int) -> bool:
         return j in self.met[i] or bool(self.ka[i] & self.ka[j])
 
-    def pair(self, i: int, j: int):
+    def pair(self, i: int, j: int) -> tuple[Levels, int, int] | None:
         """(levels 2..5 tuple, french index, allied index) or None if invalid.  i < j."""
         if self.forbidden(i, j):
             return None
@@ -116,35 +123,38 @@ def pair_swiss(
     if fld.n == 0:
         return SwissResult([], None, True, (Fraction(0), 0, 0), (Fraction(0), 0, 0))
     if fld.n <= exact_limit:
-        pairs, bye = _exact(fld, list(range(fld.n)), fld.n % 2 == 1)
+        pairs, _, bye = _exact(fld, list(range(fld.n)), fld.n % 2 == 1)
         value = _objective(fld, pairs)
         optimal, bound = True, value
     else:
         pairs, bye, bound = _large(fld)
         value = _objective(fld, pairs)
         optimal = value == bound
-    out = []
+    out: list[tuple[str, str]] = []
     for f, a in sorted(pairs, key=lambda fa: min(fa)):
         out.append((fld.players[f].id, fld.players[a].id))
 
-    def in_points(v):  # score units are points x den
+    def in_points(v: tuple[int, int, int]) -> tuple[Fraction, int, int]:
+        # score units are points x den
         return (Fraction(v[0], fld.den * fld.den), v[1], v[2])
 
     bye_id = None if bye is None else fld.players[bye].id
     return SwissResult(out, bye_id, optimal, in_points(value), in_points(bound))
 
 
-def _objective(fld: _Field, pairs) -> tuple[int, int, int]:
+def _objective(fld: _Field, pairs: Iterable[tuple[int, int]]) -> tuple[int, int, int]:
     """Levels 2-4 of the objective (in the field's integer score units)."""
     total = [0, 0, 0]
     for f, a in pairs:
-        levels = fld.pair(min(f, a), max(f, a))[0]
+        r = fld.pair(min(f, a), max(f, a))
+        assert r is not None  # every pair of a pairing is valid
+        levels = r[0]
         for k in range(3):
             total[k] += levels[k]
-    return tuple(total)
+    return total[0], total[1], total[2]
 
 
-def _encode(levels: list[tuple], n: int) -> list[int]:
+def _encode(levels: list[tuple[int, ...]], n: int) -> list[int]:
     """Turn lexicographic level tuples into integers with the same order for any sum of at
     most ``n`` of them."""
     width = len(levels[0])
@@ -163,37 +173,40 @@ def _exact(
     members: list[int],
     with_bye: bool,
     floats: int = 0,
-    next_score=None,
-    float_side=None,
-):
+    next_score: int | None = None,
+    float_side: str | None = None,
+) -> tuple[list[tuple[int, int]], list[int], int | None]:
     """Min-cost perfect matching over ``members`` (+ a bye vertex, + ``floats`` float
-    vertices).  Returns (pairs as (french, allied) indices, bye index); floaters are
-    returned as pairs (index, None).  Raises NoValidPairing when impossible."""
+    vertices).  Returns (pairs as (french, allied) indices, floaters, bye index).  Raises
+    NoValidPairing when impossible."""
     m = len(members)
     extra = (1 if with_bye else 0) + floats
-    keys, levels = [], []
+    # (vertex, vertex, (french, allied) or None for the bye and float vertices)
+    keys: list[tuple[int, int, tuple[int, int] | None]] = []
+    levels: list[tuple[int, ...]] = []
     for x in range(m):
         i = members[x]
         for y in range(x + 1, m):
             r = fld.pair(i, members[y])
             if r is not None:
-                keys.append((x, y, r[1], r[2]))
+                keys.append((x, y, (r[1], r[2])))
                 levels.append((0,) + r[0])
         if with_bye and not fld.players[i].had_bye:
-            keys.append((x, m, None, None))
+            keys.append((x, m, None))
             levels.append((fld.n - i, 0, 0, 0, 0))
         for k in range(floats):
+            assert next_score is not None  # floaters go down to the next score group
             d = fld.score[i] - next_score
-            keys.append((x, m + (1 if with_bye else 0) + k, None, None))
+            keys.append((x, m + (1 if with_bye else 0) + k, None))
             lacks = float_side is not None and float_side not in fld.info[i].allowed
             levels.append((0, d * d, int(lacks), 0, fld.n - i))
     if not keys:
         if m == 0:
-            return [], None
+            return [], [], None
         raise NoValidPairing(_no_pairing_message(fld, members))
     weights = _encode(levels, m + extra)
-    costs = {}
-    edge_of = {}
+    costs: dict[tuple[int, int], int] = {}
+    edge_of: dict[tuple[int, int], tuple[int, int, tuple[int, int] | None]] = {}
     for key, w in zip(keys, weights, strict=True):
         costs[(key[0], key[1])] = w
         edge_of[(key[0], key[1])] = key
@@ -203,16 +216,18 @@ def _exact(
     result = min_cost_perfect_matching(total, costs)
     if result is None:
         raise NoValidPairing(_no_pairing_message(fld, members))
-    pairs, bye = [], None
+    pairs: list[tuple[int, int]] = []
+    floaters: list[int] = []
+    bye = None
     for u, v in result:
-        key = edge_of[(u, v)]
-        if key[2] is not None:
-            pairs.append((key[2], key[3]))
+        fa = edge_of[(u, v)][2]
+        if fa is not None:
+            pairs.append(fa)
         elif v == m and with_bye:
             bye = members[u]
         else:
-            pairs.append((members[u], None))
-    return pairs, bye
+            floaters.append(members[u])
+    return pairs, floaters, bye
 
 
 def _no_pairing_message(fld: _Field, members: list[int]) -> str:
@@ -229,7 +244,7 @@ def _no_pairing_message(fld: _Field, members: list[int]) -> str:
 # Large fields
 
 
-def _large(fld: _Field):
+def _large(fld: _Field) -> tuple[list[tuple[int, int]], int | None, tuple[int, int, int]]:
     """(pairs, bye, proved lower bound of levels 2-4 for that bye).
 
     For each bye candidate, lowest-ranked first (level 1): the type-level relaxation
@@ -244,7 +259,7 @@ def _large(fld: _Field):
         candidates = [i for i in range(fld.n - 1, -1, -1) if not fld.players[i].had_bye]
         if not candidates:
             raise NoValidPairing("no valid pairing exists: every player has already had a bye")
-    last_error = None
+    last_error: NoValidPairing | None = None
     for bye in candidates:
         members = [i for i in range(fld.n) if i != bye]
         coarse = TypeProgram(fld, members, small_group=0)
@@ -260,26 +275,29 @@ def _large(fld: _Field):
         program = TypeProgram(fld, members, max_d2=value[0])
         bound = program.lp_bound(value)
         if bound == value:
-            return pairs, bye, bound
+            return pairs, bye, value
         plan = program.plan()
+        assert plan is not None  # ``pairs`` is a pairing of the program (d^2 <= max_d2)
         if plan.objective == value:
             return pairs, bye, value
         real = realize(fld, plan)
         if real is not None:
             return [_oriented(fld, i, j) for i, j in real], bye, plan.objective
         if len(members) <= EXACT_FALLBACK:
-            pairs, _ = _exact(fld, members, False)
+            pairs, _, _ = _exact(fld, members, False)
             return pairs, bye, _objective(fld, pairs)  # the exact optimum
         return pairs, bye, plan.objective
+    assert last_error is not None  # each candidate returned or failed with one
     raise last_error
 
 
 def _oriented(fld: _Field, i: int, j: int) -> tuple[int, int]:
     r = fld.pair(i, j)
+    assert r is not None  # a realised plan holds valid pairs only
     return r[1], r[2]
 
 
-def _deficit(fld: _Field, group: list[int]):
+def _deficit(fld: _Field, group: list[int]) -> Need:
     """(side, count): how many extra players able to play ``side`` the group needs from
     above so that its players with an absolute preference can all be given their side."""
     n = len(group)
@@ -291,7 +309,7 @@ def _deficit(fld: _Field, group: list[int]):
     return None, 0
 
 
-def _brackets(fld: _Field, bye: int | None):
+def _brackets(fld: _Field, bye: int | None) -> list[tuple[int, int]]:
     groups = [[i for i in g if i != bye] for g in fld.groups]
     groups = [g for g in groups if g]
     stack: list[tuple[list[int], list[tuple[int, int]], list[int]]] = []
@@ -301,7 +319,7 @@ def _brackets(fld: _Field, bye: int | None):
         members = carry + groups[gi]
         last = gi + 1 >= len(groups)
         nxt = None if last else fld.score[groups[gi + 1][0]]
-        need = (None, 0) if last else _deficit(fld, groups[gi + 1])
+        need: Need = (None, 0) if last else _deficit(fld, groups[gi + 1])
         while True:
             sol = _solve_bracket(fld, members, nxt, need)
             if sol is not None:
@@ -320,7 +338,8 @@ def _brackets(fld: _Field, bye: int | None):
     return [p for _, pairs, _ in stack for p in pairs]
 
 
-def _solve_bracket(fld: _Field, members: list[int], next_score, need=(None, 0)):
+def _solve_bracket(fld: _Field, members: list[int], next_score: int | None,
+                   need: Need = (None, 0)) -> Bracket | None:
     """Pair a bracket; returns (pairs, floaters) or None if it cannot be paired with any
     number of floaters (or none allowed for the last bracket)."""
     if len(members) >= FAST_MIN:
@@ -340,23 +359,23 @@ def _solve_bracket(fld: _Field, members: list[int], next_score, need=(None, 0)):
         if floats > len(members):
             return None
         try:
-            res, _ = _exact(fld, members, False, floats, next_score, need[0])
+            pairs, floaters, _ = _exact(fld, members, False, floats, next_score, need[0])
         except NoValidPairing:
             floats += 2
             continue
-        pairs = [p for p in res if p[1] is not None]
-        floaters = sorted(p[0] for p in res if p[1] is None)
-        return pairs, floaters
+        return pairs, sorted(floaters)
 
 
-def _chunked(fld: _Field, members: list[int], next_score, need):
+def _chunked(fld: _Field, members: list[int], next_score: int | None, need: Need
+             ) -> Bracket | None:
     """Exact pairing of a large bracket in interleaved chunks of about CHUNK players
     (used only when the fast construction fails)."""
     c = -(-len(members) // CHUNK)
     chunks: list[list[int]] = [[] for _ in range(c)]
     for k, i in enumerate(members):
         chunks[(k // 2) % c].append(i)  # deal pairs of neighbours: chunks stay even
-    pairs, floaters = [], []
+    pairs: list[tuple[int, int]] = []
+    floaters: list[int] = []
     for k, chunk in enumerate(chunks):
         sub_need = need if k == c - 1 else (None, 0)
         sub_next = next_score if k == c - 1 else None
@@ -368,7 +387,8 @@ def _chunked(fld: _Field, members: list[int], next_score, need):
     return pairs, sorted(floaters)
 
 
-def _construct(fld: _Field, members: list[int], next_score, need=(None, 0)):
+def _construct(fld: _Field, members: list[int], next_score: int | None,
+               need: Need = (None, 0)) -> Bracket | None:
     """Fast pairing of a large bracket meeting the bracket's count lower bound on unmet
     side preferences; None when it cannot (then the exact solver takes over)."""
     base = min(fld.score[i] for i in members)
@@ -380,7 +400,7 @@ def _construct(fld: _Field, members: list[int], next_score, need=(None, 0)):
     used: set[int] = set()
     pairs: list[tuple[int, int]] = []
     for c in carried:
-        best = None
+        best: tuple[tuple[int, int, int, int], tuple[Levels, int, int], int] | None = None
         for j in natives:
             if j in used:
                 continue
@@ -396,7 +416,7 @@ def _construct(fld: _Field, members: list[int], next_score, need=(None, 0)):
         used.add(best[2])
         pairs.append((best[1][1], best[1][2]))
     rest = [i for i in natives if i not in used]
-    floaters = []
+    floaters: list[int] = []
     side, count = need
     if count and next_score is not None:
         # the next group has too many players forced to one side: send it partners
@@ -411,6 +431,7 @@ def _construct(fld: _Field, members: list[int], next_score, need=(None, 0)):
             return None
         nf = sum(1 for i in rest if info[i].pref == FRENCH)
         na = sum(1 for i in rest if info[i].pref is not None and info[i].pref != FRENCH)
+        want: str | None
         if nf == na:
             want = None
         else:
@@ -426,7 +447,7 @@ def _construct(fld: _Field, members: list[int], next_score, need=(None, 0)):
     return pairs + built, floaters
 
 
-def _construct_group(fld: _Field, rest: list[int]):
+def _construct_group(fld: _Field, rest: list[int]) -> list[tuple[int, int]] | None:
     info = fld.info
     sf = sorted((i for i in rest if info[i].pref == FRENCH), key=lambda i: (-info[i].strength, i))
     sa = sorted(
@@ -450,7 +471,7 @@ def _construct_group(fld: _Field, rest: list[int]):
     # validate, repair forbidden pairs by swapping partners with another pair
     pairs = [tuple(sorted(p)) for p in raw]
 
-    def side_cost(i, j):
+    def side_cost(i: int, j: int) -> tuple[int, int] | None:
         a, b = min(i, j), max(i, j)
         o = orient(info[a], info[b], True)
         return None if o is None else (o[1], o[2])
@@ -486,7 +507,7 @@ def _construct_group(fld: _Field, rest: list[int]):
                 break
         if not fixed:
             return None
-    out = []
+    out: list[tuple[int, int]] = []
     for i, j in pairs:
         r = fld.pair(i, j)
         if r is None:
@@ -503,7 +524,8 @@ def quality(players: list[Player], result: SwissResult) -> dict:
     """Objective figures of a result: floats, score-difference sums, side preferences."""
     active = {p.id: p for p in players if not p.dropped}
     info = {pid: SideInfo(p) for pid, p in active.items()}
-    floats = sq = diff = unmet = strong = rematches = 0
+    floats = unmet = strong = rematches = 0
+    sq = diff = Fraction(0)
     for f, a in result.pairings:
         pf, pa = active[f], active[a]
         d = abs(Fraction(pf.points) - Fraction(pa.points))

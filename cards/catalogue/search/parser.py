@@ -14,8 +14,10 @@ query text.  Nothing else escapes ``parse()``, whatever the input.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..rules import EFFECT_KINDS  # pure Python too
@@ -39,7 +41,8 @@ class QueryError(ValueError):
         self.position = position
         super().__init__(message)
 
-    def __reduce__(self):  # picklable (Celery, caches)
+    def __reduce__(self) -> tuple[type[QueryError], tuple[str, int | None]]:
+        # picklable (Celery, caches)
         return (self.__class__, (self.message, self.position))
 
 
@@ -63,7 +66,8 @@ class Term:
     field: str
     op: str
     value: str | int
-    position: int = field(default=0, compare=False)
+    # (not ``field(...)``: in this class body mypy reads ``field`` as the attribute above)
+    position: int = dataclasses.field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,8 @@ class FieldSpec:
         return raw
 
 
-def _spec(name, kind, aliases=(), values=None, help=""):
+def _spec(name: str, kind: str, aliases: Iterable[str] = (),
+          values: Mapping[str, tuple[str, ...]] | None = None, help: str = "") -> FieldSpec:
     return FieldSpec(name, kind, tuple(aliases), dict(values or {}), help)
 
 
