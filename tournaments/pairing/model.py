@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-FRENCH = "french"
-ALLIED = "allied"
-SIDES = (FRENCH, ALLIED)
+from game import SIDES
+
+FRENCH, ALLIED = SIDES
 
 
 class PairingError(ValueError):
