@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import insort
 
-from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
+from .board import PLACE_NAMES, POSITIONS, SIDES, positions
 from .combat import reveal
 from .queries import Field, index, is_decoy, shifted
 from .state import Piece, State, is_over
@@ -214,7 +214,3 @@ def end_turn(st: State, events: list[dict]) -> None:
         return
     st.turn += 1
     start_turn(st, 1 - st.active, events)
-
-
-def owner_of(pos: int) -> int:
-    return owner(pos)

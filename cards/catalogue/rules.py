@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from game import BATTLES, BATTLES_CHART, TROOP_TYPES
+from game import BATTLES_CHART, TROOP_TYPES
 
 # ---------------------------------------------------------------------------------------------
 # Enumerations
@@ -251,7 +251,3 @@ def cv_from_strength(card: dict[str, Any]) -> int:
         ratio = Decimal(card["men"]) / MEN_PER_CV[card["type"]]
     value = int(ratio.quantize(Decimal(1), rounding=ROUND_HALF_UP))
     return min(CV_MAX, max(CV_MIN, value))
-
-
-def army_battles(army: str) -> tuple[str, ...]:
-    return tuple(b for b in BATTLES if army in BATTLE_DECK[b])
