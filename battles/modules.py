@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from game import ENDING_ACTIONS as GAME_ENDING_ACTIONS
 from game import other_side
 
 from . import campaign as core
@@ -24,9 +25,10 @@ from . import engine
 from .bots import get_bot
 from .campaign.bots import CampaignBot
 
-# The actions that end a phase, a turn or a deployment: the computer falls back on them after
-# BOT_PATIENCE actions in a row (play.turns), a guard against a loop, never a rule.
-ENDING_ACTIONS = frozenset({"pass", "roll_morale", "end_phase", "end_turn", "deployment_done"})
+# The actions that end a phase, a turn or a deployment (game.ENDING_ACTIONS): the computer
+# falls back on them after BOT_PATIENCE actions in a row (play.turns), a guard against a loop,
+# never a rule.
+ENDING_ACTIONS = frozenset(GAME_ENDING_ACTIONS)
 
 
 def shown_cards(events: Iterable[Mapping[str, Any]], viewer: str) -> set[int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from game import other_side
 from play.clock import LIVE
 
 ABSENCE_LIMIT = 120  # seconds
@@ -73,8 +74,7 @@ def claim_refusal(battle, claimer: str, now: datetime) -> str | None:
             ("correspondence" if battle.time_control else "untimed") + ")"
     if battle.bot:
         return "the computer is never absent"
-    other = "allied" if claimer == "french" else "french"
-    since = absent_since(battle, other)
+    since = absent_since(battle, other_side(claimer))
     if since is None:
         return "your opponent is not to move: only a player who has the move can be absent"
     away = (now - since).total_seconds()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from game import other_side
 from play import clock
 
 from . import presence
@@ -50,10 +51,6 @@ def invited_side(battle: Battle, user) -> str | None:
     return None
 
 
-def _other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
-
-
 def priority(battle: Battle) -> str | None:
     """The side to act now (None unless the battle is under way): the ``to_move`` column."""
     if battle.status != Status.ACTIVE or not battle.to_move:
@@ -77,7 +74,7 @@ def waiting_for(battle: Battle, side: str) -> str | None:
 def opponent_name(battle: Battle, side: str) -> str | None:
     """The other side's player: a username, ``computer (<bot>)``, or, while its seat is
     empty, the invited user's name (None: open to anyone)."""
-    other = _other(side)
+    other = other_side(side)
     if other == battle.computer_side():
         return f"computer ({battle.bot})"
     player = battle.player(other)
@@ -336,7 +333,7 @@ def open_summary(battle: Battle) -> dict:
     take, who created it, the settings and scale (2.0: the joiner's deck must fit it), when.
     Nothing of the setup (decks, seed)."""
     side = battle.free_seat()
-    creator = battle.player(_other(side)) if side is not None else None
+    creator = battle.player(other_side(side)) if side is not None else None
     return {
         "id": battle.pk,
         "battle": battle.battle,

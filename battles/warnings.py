@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-TROOPS = ("infantry", "cavalry", "artillery")
+from game import TROOP_TYPES
+
 WARNED = ("move", "deployment_done")  # the only actions that can be warned about
 POS_NAMES = {"left": "Left", "center": "Centre", "right": "Right"}
 
@@ -80,7 +81,7 @@ class _Board:
 
     def is_troop(self, p: Mapping, cards: Mapping | None) -> bool:
         # my own pieces only: their cards are in my view, face up or not
-        return p.get("side") == self.side and _kind(cards, p.get("card")) in TROOPS
+        return p.get("side") == self.side and _kind(cards, p.get("card")) in TROOP_TYPES
 
     def warning(self, action: Mapping) -> str:
         kind = action.get("type")

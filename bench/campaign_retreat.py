@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from battles.campaign import apply, legal_actions, new_campaign, to_move, view  # noqa: E402
 from battles.campaign.bots import CampaignBot, lost_anyway  # noqa: E402
-from battles.engine import SIMULATION_TURN_CAP, SeededDice, card_table  # noqa: E402
+from battles.engine import SIDES, SIMULATION_TURN_CAP, SeededDice, card_table  # noqa: E402
 from cards.catalogue.file import catalogue_records  # noqa: E402
 
 RULES = {  # name -> (share, losing)
@@ -54,7 +54,7 @@ def measure(games: int, seed: str, share: float, losing: bool, table) -> dict:
     for i in range(games):
         s = f"{seed}:{i}"
         c = new_campaign(s, table, None, {"turn_cap": SIMULATION_TURN_CAP})
-        bots = {side: CampaignBot("greedy", table) for side in ("french", "allied")}
+        bots = {side: CampaignBot("greedy", table) for side in SIDES}
         rng, dice = random.Random(f"eagles-campaign-bots:{s}"), SeededDice(s)
         seen: set[tuple[str, str]] = set()
         while (turn := to_move(c)) is not None:

@@ -33,6 +33,7 @@ from decks.rules import (  # noqa: E402
     parse_decklist,
     validate,
 )
+from game import TROOP_TYPES  # noqa: E402
 
 TARGET_PER_SECOND = 10_000
 CATALOGUE = ROOT / "cards" / "data" / "catalogue.json"
@@ -56,7 +57,7 @@ def decks(cards: dict[int, dict]) -> dict[str, tuple[Deck, dict | None]]:
     bad_entries = [DeckEntry(chosen[0]), *valid.entries[:32], DeckEntry(british),
                    DeckEntry(other_terrain), DeckEntry(9999)]
     invalid = Deck("waterloo", "french", "dealt", 1, bad_entries, True)
-    troops = [n for n in pool if cards[n]["type"] in ("infantry", "cavalry", "artillery")]
+    troops = [n for n in pool if cards[n]["type"] in TROOP_TYPES]
     custom_entries = [DeckEntry(n, 3, "bronze") for n in troops[:8]]
     custom_entries += [DeckEntry(n) for n in pool[:12] if cards[n]["type"] != "terrain"][:12]
     custom = Deck("waterloo", "french", "custom", 1, custom_entries)

@@ -27,7 +27,7 @@ from battles.bots.greedy import DEFAULT, GreedyBot, Weights  # noqa: E402
 from battles.engine import load_cards  # noqa: E402
 from battles.simulate import play_game, wilson  # noqa: E402
 from cards.catalogue.file import catalogue_records  # noqa: E402
-from game import BATTLES  # noqa: E402
+from game import BATTLES, other_side  # noqa: E402
 
 CARDS = load_cards(catalogue_records())
 
@@ -35,7 +35,7 @@ CARDS = load_cards(catalogue_records())
 def one_game(job: tuple) -> bool:
     """Did the weights win this seeded battle (against the default greedy)?"""
     battle, i, seed, side, weights = job
-    foe = "allied" if side == "french" else "french"
+    foe = other_side(side)
     bots = {side: GreedyBot(CARDS, weights), foe: GreedyBot(CARDS)}
     st, _ = play_game(battle, f"{seed}:{i}", bots, cards=CARDS)
     return st.outcome.get("winner") == side

@@ -20,7 +20,8 @@ from play.registry import MatchKind
 from .models import Campaign, CampaignAction
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """``value`` as it reads back from a JSON column."""
     return json.loads(json.dumps(value))
 
 
@@ -55,7 +56,7 @@ def save_state(campaign: Campaign, c: CoreCampaign) -> list[str]:
 def results(campaign: Campaign) -> dict:
     """The battles' results so far (an end away from the board keeps them)."""
     c = core_of(campaign)
-    return _plain(c.results) if c else {}
+    return plain(c.results) if c else {}
 
 
 def campaign_pk(value) -> int:
@@ -102,6 +103,6 @@ KIND = MatchKind(
     game=CAMPAIGN, model=Campaign, action_model=CampaignAction, match_field="campaign",
     cards=cards_of, bot_cards=cards_of, setup=setup_campaign, save_state=save_state,
     final_outcome=lambda campaign, c: {"winner": c.winner, "reason": "campaign",
-                                       "results": _plain(c.results)},
+                                       "results": plain(c.results)},
     on_finish=_on_finish, noun="campaign", lock=lock,
     off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)})

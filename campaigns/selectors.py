@@ -12,14 +12,11 @@ from django.utils import timezone
 from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
+from game import other_side
 from play import clock
 
+from .kind import campaign_pk, core_of, side_of
 from .models import Campaign, Status
-from .services import campaign_pk, core_of, side_of
-
-
-def _other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
 
 
 def campaigns_of(user) -> QuerySet[Campaign]:
@@ -70,7 +67,7 @@ def campaign_of(user, pk) -> Campaign:
 def opponent_name(c: Campaign, side: str | None) -> str | None:
     if side is None:
         return None
-    other = _other(side)
+    other = other_side(side)
     if other == c.computer_side():
         return f"computer ({c.bot})"
     player = c.player(other)

@@ -14,10 +14,8 @@ campaign exactly (``replay``). What a player sees: ``selectors.campaign_view`` o
 
 from __future__ import annotations
 
-import json
 import logging
 import random
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -25,6 +23,7 @@ from django.utils import timezone
 
 from battles.campaign import Campaign as CoreCampaign
 from battles.campaign import apply, legal_actions
+from battles.campaign.core import FIRST_BATTLES
 from battles.engine import SIDES, IllegalAction, SeededDice
 from battles.engine.board import ARMY_SIDE
 from battles.models import BotName
@@ -38,7 +37,7 @@ from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from .kind import KIND, campaign_pk, core_of, save_state, setup_campaign, side_of
+from .kind import KIND, campaign_pk, core_of, plain, save_state, setup_campaign, side_of
 from .kind import lock as _lock
 from .kind import require_user as _require_user
 from .models import Campaign, PoolChoice, Status
@@ -48,7 +47,6 @@ log = logging.getLogger(__name__)
 COMPUTER, OPEN = "computer", "open"
 BOTS = tuple(BotName.values)  # random, greedy and the search levels
 TURN_CAP_MAX = 100
-FIRST_BATTLES = ("quatre-bras", "ligny")
 
 
 # --- Helpers --------------------------------------------------------------------------------
@@ -60,10 +58,6 @@ def dice_for(seed: int, seq: int) -> SeededDice:
 
 def bot_rng(seed: int, seq: int) -> random.Random:
     return CAMPAIGN.bot_rng(seed, seq)
-
-
-def _plain(value: Any) -> Any:
-    return json.loads(json.dumps(value))
 
 
 def changed(campaign: Campaign) -> None:
@@ -199,7 +193,7 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
 def _start(campaign: Campaign, records: list[dict]) -> None:
     """Build the core's campaign from both pools (not saved: the caller saves)."""
     wanted = set(campaign.pools["french"]) | set(campaign.pools["allied"])
-    campaign.card_records = _plain([r for r in records if r["number"] in wanted])
+    campaign.card_records = plain([r for r in records if r["number"] in wanted])
     c = setup_campaign(campaign)
     save_state(campaign, c)
     campaign.status = Status.ACTIVE
@@ -307,7 +301,7 @@ def _play(campaign: Campaign, side: str, seq: int, action: dict) -> list[dict]:
         events = apply(c, action, dice_for(campaign.seed, campaign.seq + 1))
     except IllegalAction as exc:
         raise BadInput(str(exc), code="illegal_action") from None
-    _record(campaign, c, [(side, _plain(action), _plain(events))])
+    _record(campaign, c, [(side, plain(action), plain(events))])
     return events
 
 

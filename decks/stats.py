@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from game import BATTLES
+from game import BATTLES, CARD_TYPES, TROOP_TYPES
 
-TYPES = ("general", "infantry", "cavalry", "artillery", "terrain", "special")
 MORALES = ("a", "b", "c", "d")
 ARMY_COMMAND = "A"  # 12.2: Corps "A" generals support any corps
-TROOPS = ("infantry", "cavalry", "artillery")
 
 
 def _parts(entry) -> tuple[int, int]:
@@ -64,7 +62,7 @@ def deck_statistics(entries: Iterable, cards_by_number: Mapping[int, Mapping]) -
         cv_total += (card.get("cv") or 0) * count
         for battle in card.get("battles") or ():
             battles[battle] += count
-        if kind in TROOPS:
+        if kind in TROOP_TYPES:
             by_morale[card.get("morale") or "none"] += count
             corps = card.get("ob_corps")
             by_corps[corps or "none"] += count
@@ -85,7 +83,7 @@ def deck_statistics(entries: Iterable, cards_by_number: Mapping[int, Mapping]) -
     return {
         "cards": size,
         "unknown": unknown,
-        "by_type": {t: by_type[t] for t in TYPES},
+        "by_type": {t: by_type[t] for t in CARD_TYPES},
         "by_morale": {**{m: by_morale[m] for m in MORALES}, "none": by_morale["none"]},
         "by_corps": dict(sorted(by_corps.items(), key=lambda kv: (kv[0] == "none", kv[0]))),
         "cv_total": cv_total,

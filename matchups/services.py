@@ -23,12 +23,12 @@ from django.utils import timezone
 
 from battles import dealing
 from battles.bots import BOTS
-from battles.engine import SIDES
 from battles.engine.board import ARMY_SIDE
 from cards.catalogue import file as catalogue_file
 from config.errors import BadInput, ServiceError
 from decks.rules.chart import BATTLES_CHART
 from decks.selectors import own_version
+from game import other_side, side_of
 
 from . import enqueue as by_name  # `ask` has an `enqueue` argument
 from . import lab, stats
@@ -100,8 +100,8 @@ def _plan(user, deck_a: int, deck_b: int | None, bots: tuple[str, str]) -> dict[
     if version.battle not in BATTLES_CHART or version.army not in ARMY_SIDE:
         raise BadInput(f"deck version {version.pk} is for {version.battle}: a matchup is "
                        f"played at one of the four battles")
-    side_a = SIDES[ARMY_SIDE[version.army]]
-    side_b = SIDES[1 - SIDES.index(side_a)]
+    side_a = side_of(version.army)
+    side_b = other_side(side_a)
     choices_a, _ = dealing.choose(user, version.battle, side_a, version.scale, deck_a)
     if deck_b is not None:
         own_version(user, deck_b)  # the same 404 before any other word about deck B

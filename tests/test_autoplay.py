@@ -16,13 +16,12 @@ from battles.engine import from_json, legal_actions, to_json
 from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.setup import engine_cards
+from game import ENDING_ACTIONS
 from play import autoplay
 
 from .kinds import battle_tasks as tasks
 
 pytestmark = pytest.mark.django_db
-
-ENDING = ("end_phase", "end_turn", "deployment_done", "roll_morale", "pass")
 
 
 # --- the pure choice ------------------------------------------------------------------------
@@ -47,10 +46,10 @@ def choose(b: Battle, legal: list[dict]) -> dict:
     """A new player's seeded choice, fixed by the battle's seq alone (so the same battle is
     played with and without auto-play): mostly a move, sometimes the first way to finish."""
     rng = random.Random(f"click:{b.seq}")
-    moves = [a for a in legal if a["type"] not in ENDING]
+    moves = [a for a in legal if a["type"] not in ENDING_ACTIONS]
     if moves and rng.random() < 0.75:
         return rng.choice(moves)
-    ending = [a for a in legal if a["type"] in ENDING]
+    ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
     return ending[0] if ending else rng.choice(legal)
 
 

@@ -16,21 +16,21 @@ from battles.engine import from_json, legal_actions, to_json
 from battles.engine.replay_file import replay_export
 from battles.models import Battle, Status
 from battles.setup import engine_cards
+from game import ENDING_ACTIONS
 
 from .kinds import battle_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 
-ENDING = ("end_phase", "end_turn", "deployment_done", "roll_morale", "pass")
 NO_ANSWER = "(played automatically: no answer held)"
 
 
 def _choose(b: Battle, legal: list[dict]) -> dict:
     rng = random.Random(f"click:{b.seq}")
-    moves = [a for a in legal if a["type"] not in ENDING]
+    moves = [a for a in legal if a["type"] not in ENDING_ACTIONS]
     if moves and rng.random() < 0.75:
         return rng.choice(moves)
-    ending = [a for a in legal if a["type"] in ENDING]
+    ending = [a for a in legal if a["type"] in ENDING_ACTIONS]
     return ending[0] if ending else rng.choice(legal)
 
 

@@ -27,7 +27,8 @@ from battles.engine import events_for, from_json, legal_actions, load_cards, vie
 from battles.engine.board import ARMY_SIDE, SIDE_INDEX
 from battles.models import Battle, Status
 from cards.catalogue.file import catalogue_records
-from frontend.battle.views import ENDING, action_sections
+from frontend.battle.views import action_sections
+from game import ENDING_ACTIONS
 
 from .kinds import battle_tasks as tasks
 from .test_battle_api import card_numbers
@@ -612,7 +613,7 @@ def test_a_whole_battle_through_the_pages_never_shows_a_hidden_card(
             continue
         seq, actions, types = posted_actions(text)
         assert seq == b.seq and actions
-        ending = [a for a, t in zip(actions, types, strict=True) if t in ENDING]
+        ending = [a for a, t in zip(actions, types, strict=True) if t in ENDING_ACTIONS]
         action = rng.choice(ending) if ending and rng.random() < 0.35 else rng.choice(actions)
         with django_capture_on_commit_callbacks(execute=True):
             r = act(alice, b, seq, action, htmx=True, expect=200)
@@ -659,7 +660,7 @@ def test_a_battle_between_two_people_never_shows_either_a_hidden_card(
         assert 'hx-trigger="every' not in pages[mover]
         seq, actions, types = posted_actions(pages[mover])
         assert seq == b.seq and actions
-        ending = [a for a, t in zip(actions, types, strict=True) if t in ENDING]
+        ending = [a for a, t in zip(actions, types, strict=True) if t in ENDING_ACTIONS]
         action = rng.choice(ending) if ending and rng.random() < 0.35 else rng.choice(actions)
         r = act(clients[mover], b, seq, action, htmx=True, expect=200)
         secrets_checked[mover] += check_page(r.content.decode(), b, mover)

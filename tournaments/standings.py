@@ -262,8 +262,3 @@ def _two_game_sides(f: _Tally, a: _Tally, m: MatchRecord) -> None:
             f.french, a.allied = _add(f.french, *fr), _add(a.allied, *al)
         else:  # game 2: sides swapped
             f.allied, a.french = _add(f.allied, *fr), _add(a.french, *al)
-
-
-def ranking_tiebreaks(rows: list[dict]) -> dict[str, tuple]:
-    """Player id -> (tiebreak values...) in the chosen order, for the pairing core's ranking."""
-    return {r["player"]: tuple(r["tiebreaks"].values()) for r in rows}

@@ -29,7 +29,7 @@ from battles.engine.board import PLACE_INDEX, POSITIONS, SIDE_INDEX, SIDES, owne
 from battles.engine.cards import CardTable
 from battles.engine.position import FORMAT, VERSION, from_json
 from battles.engine.state import State
-from game import ARMY_SIDE, chart_row
+from game import ARMY_SIDE, chart_row, other_side
 
 FIELD_KINDS = ("infantry", "cavalry", "artillery", "general")
 
@@ -151,7 +151,7 @@ class Determiniser:
             if "cancelled" in e:
                 d["cancelled"] = {"card": e["cancelled"], "at": e["at"]}
             specials.append(d)
-        mine = v["reserves"][SIDES[me]]
+        mine, foe = v["reserves"][SIDES[me]], other_side(SIDES[me])
         return {
             "format": FORMAT, "version": VERSION, "battle": v["battle"],
             "armies": list(self.armies), "settings": dict(v["settings"]), "turn": v["turn"],
@@ -160,9 +160,8 @@ class Determiniser:
             "next_piece": max((p["piece"] for p in v["pieces"]), default=0) + 2,
             "next_special": max((e["id"] for e in v["specials"]), default=0) + 1,
             "pieces": pieces,
-            "reserves": {SIDES[me]: list(mine.get("cards", ())), SIDES[1 - me]: []},
-            "drawn_this_turn": {SIDES[me]: list(mine.get("drawn_this_turn", ())),
-                                SIDES[1 - me]: []},
+            "reserves": {SIDES[me]: list(mine.get("cards", ())), foe: []},
+            "drawn_this_turn": {SIDES[me]: list(mine.get("drawn_this_turn", ())), foe: []},
             "decks": {},
             "rates": self._rates(),
             "eliminated": {s: list(v["eliminated"][s]) for s in SIDES},

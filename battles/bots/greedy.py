@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from battles.engine.cards import Card, CardTable
 from battles.engine.state import card_table
-from game import SIDES
+from game import ENDING_ACTIONS, SIDES, other_side
 
 from .base import Bot
 
@@ -23,6 +23,7 @@ FACING = {"french_left": "allied_right", "french_center": "allied_center",
 FACING.update({v: k for k, v in FACING.items()})
 OWNER = {p: s for s in SIDES for p in (*POSITIONS[s], RESERVE[s])}
 STACK = 4
+ENDING: Final = frozenset(ENDING_ACTIONS)  # scored 0: never better than doing something
 
 WIN = 1000.0
 NEVER = -100.0
@@ -114,7 +115,7 @@ class Ctx:
         self.cards = cards
         self.w = w
         self.me = view["viewer"]
-        self.foe = "allied" if self.me == "french" else "french"
+        self.foe = other_side(self.me)
         self.battle = view["battle"]
         self.pieces: dict[int, dict] = {}
         self.at: dict[str, list[dict]] = {}
@@ -462,7 +463,7 @@ class GreedyBot(Bot):
         t = a["type"]
         if t == "move":  # the most frequent by far (the types are distinct: order is free)
             return self.move_score(ctx, a)
-        if t in ("end_phase", "end_turn", "roll_morale", "pass", "deployment_done"):
+        if t in ENDING:
             return 0.0
         if t == "deploy":
             return self.deploy_score(ctx, a)

@@ -20,6 +20,7 @@ from typing import Any
 
 from battles.bots import get_bot
 from battles.engine import CardTable
+from game import other_side, side_of
 
 RETREAT_SHARE = 1 / 2
 RETREAT_ONLY_LOSING = True
@@ -29,8 +30,7 @@ RANDOM_RETREAT = 0.05
 def _strength(board: dict[str, Any], side: str) -> int:
     on_field = sum(1 for p in board["pieces"] if p["side"] == side)
     reserve = board["reserves"][side]["count"]
-    armies = {"french": ("french",), "allied": ("british", "prussian")}[side]
-    decks = sum(n for army, n in board["decks"].items() if army in armies)
+    decks = sum(n for army, n in board["decks"].items() if side_of(army) == side)
     return on_field + reserve + decks
 
 
@@ -42,7 +42,7 @@ def lost_anyway(board: dict[str, Any], side: str, share: float | None = None,
     merely a smaller army by the split). Tuned in README.md."""
     share = RETREAT_SHARE if share is None else share
     losing = RETREAT_ONLY_LOSING if losing is None else losing
-    foe = "allied" if side == "french" else "french"
+    foe = other_side(side)
     if _strength(board, side) >= share * _strength(board, foe):
         return False
     return not losing or len(board["eliminated"][side]) > len(board["eliminated"][foe])

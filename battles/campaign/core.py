@@ -27,7 +27,7 @@ from battles.engine import (
 )
 from battles.engine import apply as engine_apply
 from battles.engine import legal_actions as engine_legal
-from game import ARMY_SIDE, chart_row
+from game import ARMY_SIDE, chart_row, other_side
 
 VERSION = 1
 PHASES = ("first", "second", "charleroi", "over")
@@ -413,7 +413,7 @@ def _retreat(c: Campaign, b: str, side: str, dice: Iterator[int], events: list[E
     events.append({"type": "retreat", "side": side, "board": b, "visibility": "all"})
     c.history.append({"type": "retreat", "side": side, "battle": b,
                       "turn": c.boards[b].turn})
-    _battle_over(c, b, SIDES[1 - side_index(side)], "retreat", dice, events)
+    _battle_over(c, b, other_side(side), "retreat", dice, events)
 
 
 def board_cards(st: State, s: int) -> list[int]:

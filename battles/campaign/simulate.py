@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from battles.engine import SIMULATION_TURN_CAP, CardTable, SeededDice, card_table
+from battles.engine import SIDES, SIMULATION_TURN_CAP, CardTable, SeededDice, card_table
 
 from .bots import CampaignBot
 from .core import Campaign, apply, legal_actions, new_campaign, to_move
@@ -58,10 +58,10 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(games) or 1
     return {
         "games": len(games),
-        "wins": {side: sum(g["winner"] == side for g in games) for side in ("french", "allied")},
+        "wins": {side: sum(g["winner"] == side for g in games) for side in SIDES},
         "branches": {b: sum(g["branch"] == b for g in games)
                      for b in ("first", "second", "charleroi")},
         "mean_turns": round(sum(g["turns"] for g in games) / n, 2),
         "mean_losses": {side: round(sum(g["losses"][side] for g in games) / n, 2)
-                        for side in ("french", "allied")},
+                        for side in SIDES},
     }

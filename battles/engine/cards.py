@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from typing import Any, Final, NamedTuple
 
-from game import ARMIES
+from game import ARMIES, TROOP_TYPES
 
 MORALE_VALUE = {"a": 4, "b": 3, "c": 2, "d": 1}  # 6.0
-TROOPS: Final = frozenset(("infantry", "cavalry", "artillery"))
+TROOPS: Final = frozenset(TROOP_TYPES)
 
 
 class Card(NamedTuple):

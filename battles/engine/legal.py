@@ -17,7 +17,7 @@ from .board import (
     reserve,
 )
 from .cards import TROOPS, Card, CardTable, keep
-from .combat import fire_targets, shock_barred, shock_targets
+from .combat import shock_barred
 from .moves import (
     PRUSSIAN_PLACES,
     STACK_LIMIT,
@@ -31,8 +31,8 @@ from .moves import (
     river_ignored,
     second_from_reserve,
 )
-from .queries import Field, engaged, index, is_decoy, on_field
-from .specials import playable, special_actions
+from .queries import Field, engaged, index, on_field
+from .specials import special_actions
 from .state import COLUMN, FORMATIONS, Piece, State, is_over
 
 
@@ -52,67 +52,6 @@ def legal_actions(st: State, side: str) -> list[dict]:
         return special_actions(st, idx, s) + [{"type": "end_turn", "side": side}]
     # combat phase, main step
     return combat_actions(st, idx, s)
-
-
-def reference_combat_actions(st: State, idx: Field, s: int) -> list[dict]:
-    """The Combat Phase main step spelled out rule by rule (the readable specification of
-    ``combat_actions``, which must list the same actions in the same order)."""
-    side = SIDES[s]
-    out: list[dict] = []
-    for p in st.pieces.values():
-        if p.side == s:
-            out.extend(piece_actions(st, idx, s, p))
-    seen = set()
-    for num in st.reserve[s]:
-        if num in seen:
-            continue
-        seen.add(num)
-        c = st.cards[num]
-        if not playable(st, s, num):
-            if second_from_reserve(st, s, num) is not None:  # RULINGS 8.2-b/8.3
-                out.extend(move_actions(st, idx, s, c, None, {"card": num}))
-            continue
-        if c.troop or c.kind == "general":
-            out.extend(move_actions(st, idx, s, c, None, {"card": num}))
-        elif c.kind == "terrain":
-            t = terrain_action(st, idx, s, num, deploying=False)
-            if t:
-                out.append(t)
-        if st.settings.get("decoys") and not c.troop:
-            out.extend(decoy_actions(st, idx, s, num, "decoy"))
-    out.extend(special_actions(st, idx, s))
-    out.append({"type": "end_phase", "side": side})
-    if over_limits(st, idx, s):
-        # RULINGS 8.4-a: over a limit, movement is not completed: only moves
-        out = [a for a in out if a["type"] == "move"]
-    return out
-
-
-def piece_actions(st: State, idx: Field, s: int, p: Piece) -> list[dict]:
-    c = st.cards[p.num]
-    side = SIDES[s]
-    out = move_actions(st, idx, s, c, p, {"piece": p.pid}) if (
-        c.troop or c.kind == "general" or is_decoy(st, p)) else []
-    if not c.troop or is_decoy(st, p):
-        return out
-    for t in fire_targets(st, idx, p):
-        out.append({"type": "fire", "side": side, "piece": p.pid, "target": t.pid})
-    if c.kind in ("infantry", "cavalry"):
-        for t in shock_targets(st, idx, p):
-            out.append({"type": "shock", "side": side, "piece": p.pid, "target": t.pid})
-    if p.fired:
-        return out
-    if c.kind == "infantry":
-        # 9.0 engaged infantry spend their Move; unengaged ones change freely (once a turn)
-        if (p.moves == 0) if idx.eng[p.place] else not p.formed:
-            for fi, name in enumerate(FORMATIONS):
-                if fi != p.form:
-                    out.append({"type": "change_formation", "side": side, "piece": p.pid,
-                                "formation": name})
-    if p.moves == 0 and not p.occ:
-        for tid in occupy_options(st, idx, s, c, p.place):
-            out.append({"type": "occupy", "side": side, "piece": p.pid, "terrain": tid})
-    return out
 
 
 def terrain_action(st: State, idx: Field, s: int, num: int, deploying: bool
@@ -230,8 +169,9 @@ def terrain_place(st: State, s: int, num: int) -> int:
 # --- the Combat Phase main step, fast path -------------------------------------------------
 # ``legal_actions`` spends nearly all its time here, so this is one flat function with the
 # per-call facts (targets per place, blocked river fronts, reserve-entry destinations) worked
-# out once. It lists exactly what ``reference_combat_actions`` lists, in the same order;
-# tests/engine/test_golden_replays.py checks the two agree along random battles.
+# out once. It lists exactly what the rule-by-rule ``reference_combat_actions`` of
+# tests/engine/reference.py lists, in the same order; tests/engine/test_golden_replays.py
+# checks the two agree along random battles.
 
 _FORM_NAMES: Final = FORMATIONS
 _TWO_MOVES: Final = ("cavalry", "general")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any
 
-from .board import PLACE_NAMES, POSITIONS, SIDES, owner, positions
+from .board import PLACE_NAMES, POSITIONS, SIDES, positions
 from .combat import eliminate, reveal
 from .queries import Field, index, is_decoy
 from .state import State, is_over
@@ -201,7 +201,3 @@ def end_turn(st: State, events: list[dict]) -> None:
         return
     st.turn += 1
     start_turn(st, 1 - st.active, events)
-
-
-def owner_of(pos: int) -> int:
-    return owner(pos)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from game import BATTLES, BATTLES_CHART
+from game import BATTLES_CHART, TROOP_TYPES
 
 # ---------------------------------------------------------------------------------------------
 # Enumerations
@@ -25,8 +25,6 @@ ARMY_NUMBERS: dict[str, range] = {
     "prussian": range(201, 301),
 }
 NATIONALITIES = ("british", "kgl", "hanoverian", "brunswick", "nassau", "netherlands")
-CARD_TYPES = ("general", "infantry", "cavalry", "artillery", "terrain", "special")
-TROOP_TYPES = ("infantry", "cavalry", "artillery")
 # Battles Chart (game.chart): which armies fought where, and the Battle Deck size D (2.0).
 BATTLE_DECK: dict[str, dict[str, int]] = {
     battle: {army: entry.deck for army, entry in row.items()}
@@ -253,7 +251,3 @@ def cv_from_strength(card: dict[str, Any]) -> int:
         ratio = Decimal(card["men"]) / MEN_PER_CV[card["type"]]
     value = int(ratio.quantize(Decimal(1), rounding=ROUND_HALF_UP))
     return min(CV_MAX, max(CV_MIN, value))
-
-
-def army_battles(army: str) -> tuple[str, ...]:
-    return tuple(b for b in BATTLES if army in BATTLE_DECK[b])

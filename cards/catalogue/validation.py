@@ -9,14 +9,13 @@ from collections import Counter
 from collections.abc import Collection
 from typing import Any
 
-from game import ARMIES, BATTLES
+from game import ARMIES, BATTLES, CARD_TYPES, TROOP_TYPES
 
 from .rules import (
     ALL_KEYS,
     ARMY_NUMBERS,
     ARTILLERY_KINDS,
     BATTLE_DECK,
-    CARD_TYPES,
     CV_MAX,
     CV_MIN,
     EFFECT_KINDS,
@@ -32,7 +31,6 @@ from .rules import (
     TARGETED_KINDS,
     TERRAIN_CLASSES,
     TIMINGS,
-    TROOP_TYPES,
     TYPE_KEYS,
     TYPE_RESTRICTIONS,
     IntParam,

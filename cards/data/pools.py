@@ -11,10 +11,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from game import ARMIES, BATTLES, CARD_TYPES
+
 DATA_FILE = Path(__file__).resolve().parent / "catalogue.json"
-BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")
-ARMIES = ("french", "british", "prussian")
-TYPES = ("general", "infantry", "artillery", "cavalry", "terrain", "special")
 
 # Guns per battery, by army, nationality and kind (README "Artillery: guns per battery").
 # French: foot 8 (6 guns + 2 howitzers), horse 6 (4 + 2). British, KGL and Hanoverian:
@@ -45,7 +44,7 @@ def pool_counts(data: dict, army: str, battle: str) -> dict[str, int]:
     """Counts by type, plus ``horse`` (horse artillery) and ``total``."""
     cards = pool(data, army, battle)
     counts = Counter(c["type"] for c in cards)
-    out = {t: counts.get(t, 0) for t in TYPES}
+    out = {t: counts.get(t, 0) for t in CARD_TYPES}
     out["horse"] = sum(1 for c in cards if c["artillery_kind"] == "horse")
     out["total"] = len(cards)
     return out

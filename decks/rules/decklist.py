@@ -30,6 +30,8 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from game import CARD_TYPES
+
 from .chart import ARMY_NAMES, BATTLE_NAMES
 from .deck import Deck, DeckEntry, canonical_entries
 from .validate import ERROR, Problem
@@ -39,10 +41,9 @@ MAX_LINE_LENGTH = 300
 MAX_CHARS = 1_000_000
 MAX_COUNT = 99
 
-TYPE_ORDER = ("general", "infantry", "cavalry", "artillery", "terrain", "special")
 TYPE_HEADERS = {"general": "Generals", "infantry": "Infantry", "cavalry": "Cavalry",
                 "artillery": "Artillery", "terrain": "Terrain", "special": "Specials"}
-_HEADER_WORDS = {w for t in TYPE_ORDER for w in (t, t + "s")} | {"unknown", "deck", "main"}
+_HEADER_WORDS = {w for t in CARD_TYPES for w in (t, t + "s")} | {"unknown", "deck", "main"}
 
 _ENTRY = re.compile(r"^(?P<count>[+-]?\d+)(?:\s*[x×](?=[\s#])|(?=[\s#]))\s*(?P<rest>.*)$", re.I)
 _PRINTING = re.compile(r"\s*(?:\(\s*(?P<word>gold|silver|bronze)\s*\)"
@@ -237,7 +238,7 @@ def format(deck: Deck, cards_by_number: Mapping[int, Mapping]) -> str:  # noqa: 
     pool = f", pool {deck.pool}" if deck.kind == "dealt" else ""
     lines = [f"// {battle}, {army}, {deck.kind} deck, scale {deck.scale}"
              f"{', historical only' if deck.historical else ''}{pool} ({total} cards)"]
-    for key in (*TYPE_ORDER, "other", "unknown"):
+    for key in (*CARD_TYPES, "other", "unknown"):
         entries = sections.get(key)
         if not entries:
             continue

@@ -15,7 +15,16 @@ import re
 from collections.abc import Mapping
 
 from frontend.svg import INK, PAPER, SYSTEM_UI, esc, shorten, text_width
-from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES, SIDE_NAMES, SIDES
+from game import (
+    ARMY_COLOURS,
+    ARMY_NAMES,
+    ARMY_TINTS,
+    BATTLE_NAMES,
+    SIDE_NAMES,
+    SIDES,
+    TROOP_TYPES,
+    other_side,
+)
 
 from .piece_labels import (
     HIT_RED,
@@ -95,7 +104,7 @@ class Board:
         self.view, self.side, self.ctx, self.prefix = view, side, ctx, prefix
         # what the opponent just changed (frontend.battle.board_ux.changed_marks): a ring
         self.marked_pieces, self.marked_places = set(marked[0]), set(marked[1])
-        self.enemy = "allied" if side == "french" else "french"
+        self.enemy = other_side(side)
         own_pos = [f"{side}_{p}" for p in ("left", "center", "right")]
         self.bottom = own_pos
         self.top = [facing(p) for p in own_pos]
@@ -208,7 +217,7 @@ class Board:
                 body.append(_text(tx, 27.5, type_line(info), 9.5, fill=MUTED, fit=fit,
                                   cls="type"))
             marks = [*pending, *status_marks(p, ctx, info)]
-            decoy = not up and kind not in ("infantry", "cavalry", "artillery")
+            decoy = not up and kind not in TROOP_TYPES
             if decoy:
                 classes.append("decoy")
                 marks.insert(0, ("Decoy", "#6b4a00", True))

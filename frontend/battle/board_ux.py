@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from game import SIDE_NAMES
+
 from .dice_svg import dice_svg, last_roll
 from .warnings import warning
 
@@ -95,7 +97,7 @@ def log_by_turn(events: Sequence[Mapping], lines: Sequence[Mapping]) -> list[dic
     groups: list[dict] = [{"title": "Deployment", "turn": 0, "lines": []}]
     for e, line in zip(events, lines, strict=True):
         if e.get("type") == "turn" and isinstance(e.get("turn"), int):
-            who = {"french": "French", "allied": "Allied"}.get(str(e.get("side")), "")
+            who = SIDE_NAMES.get(str(e.get("side")), "")
             groups.append({"title": f"Turn {e['turn']}" + (f" ({who})" if who else ""),
                            "turn": e["turn"], "lines": []})
         groups[-1]["lines"].append(line)

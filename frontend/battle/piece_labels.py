@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping
 
 from frontend.svg import INK, SYSTEM_UI, TYPE_NAMES, esc, text_width
-from game import ARMY_NAMES
+from game import ARMY_NAMES, TROOP_TYPES
 
 from .view_context import FORMATION_NAMES, SIDE_THE, Ctx, Info, kind_name
 
@@ -61,7 +61,7 @@ def glyph(kind: str, tclass: str | None, cx: float, cy: float, colour: str = "#f
 
 
 def _ratings(info: Info) -> str:
-    if info.kind in ("infantry", "cavalry", "artillery"):
+    if info.kind in TROOP_TYPES:
         bits = [f"{info.cv} CV" if info.cv is not None else ""]
         if info.kind == "artillery":
             if info.long is not None and info.short is not None:
@@ -91,7 +91,7 @@ def type_line(info: Info) -> str:
 
 
 def _long_ratings(info: Info) -> str:
-    if info.kind in ("infantry", "cavalry", "artillery"):
+    if info.kind in TROOP_TYPES:
         bits = [f"{info.cv} CV" if info.cv is not None else ""]
         if info.kind == "artillery":
             bits.append(f"fire {info.long} long / {info.short} short")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from game import ARMY_NAMES, SIDE_NAMES, SIDES
+from game import ARMY_NAMES, SIDE_NAMES, SIDES, TROOP_TYPES, other_side
 
 SIDE_PEOPLE = {"french": "The French", "allied": "The Allies"}
 SIDE_THE = {"french": "the French", "allied": "the Allies"}
@@ -76,7 +76,7 @@ def _info(cards: Mapping | None, num: Any) -> Info | None:
             off=c.get("offense"), dfn=c.get("defense"), corps=c.get("corps"),
             tclass=c.get("terrain_class"), tpos=c.get("terrain_position"),
             move_limit=c.get("move_limit"), horse=c.get("artillery_kind") == "horse")
-    troop = c.kind in ("infantry", "cavalry", "artillery")
+    troop = c.kind in TROOP_TYPES
     return Info(
         num=c.num, name=c.name, kind=c.kind, army=c.army, cv=c.cv if troop else None,
         fp=c.fp if troop else None, shock=c.shock if c.kind in ("infantry", "cavalry") else None,
@@ -108,8 +108,7 @@ def facing_front(place: str) -> str:
 
 def facing(place: str) -> str:
     side, pos = place.split("_", 1)
-    other = "allied" if side == "french" else "french"
-    return f"{other}_{ {'left': 'right', 'right': 'left'}.get(pos, pos)}"
+    return f"{other_side(side)}_{ {'left': 'right', 'right': 'left'}.get(pos, pos)}"
 
 
 def place_label(place: str | None, viewer: str | None) -> str:

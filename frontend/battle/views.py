@@ -59,7 +59,7 @@ from frontend.battle.board_svg import board_svg
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
-from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES
+from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, ENDING_ACTIONS, SIDE_NAMES, other_side
 from play import clock
 
 TEMPLATES = "frontend/battles/"
@@ -84,9 +84,8 @@ STATUS_LABELS = dict(Status.choices)
 
 # The legal actions, in sections; within a section, actions on the same card or piece form a
 # group worded as one sentence ("Deploy Cooke (general) to your [Left] [Centre] [Right]").
-ENDING = ("deployment_done", "roll_morale", "pass", "end_phase", "end_turn")
 SECTIONS = [
-    ("finish", "Finish", ENDING),
+    ("finish", "Finish", ENDING_ACTIONS),
     ("deploy", "Deploy", ("deploy", "decoy")),
     ("terrain", "Terrain", ("play_terrain",)),
     ("attack", "Fire and shock", ("fire", "shock")),
@@ -128,7 +127,7 @@ def outcome_text(outcome: dict | None, side: str | None) -> str:
         return ""
     words = END_WORDS.get(outcome.get("reason"))
     if words and outcome.get("winner") in SIDES:
-        loser = SIDES[1 - SIDES.index(outcome["winner"])]
+        loser = other_side(outcome["winner"])
         result = "you win" if outcome["winner"] == side else "you lose"
         who = "you" if loser == side else SIDE_THE[loser]
         return f"The battle is over: {result}: {words.format(who=who)}"
@@ -438,7 +437,7 @@ def _reserve(view: dict, side: str, cards=None) -> dict:
     ctx = Ctx(view, cards)
     mine = (view.get("reserves") or {}).get(side) or {}
     drawn = set(mine.get("drawn_this_turn") or ())
-    enemy = SIDES[1 - SIDES.index(side)]
+    enemy = other_side(side)
     theirs = (view.get("reserves") or {}).get(enemy) or {}
     cards = []
     for num in mine.get("cards") or ():
@@ -539,9 +538,9 @@ def clock_rows(bv: dict, side: str) -> list[dict]:
     if not bv["clocks"]:
         return []
     running = bv["deadline"] and bv["status"] == Status.ACTIVE and (
-        side if bv["waiting_for"] == "you" else SIDES[1 - SIDES.index(side)])
+        side if bv["waiting_for"] == "you" else other_side(side))
     rows = []
-    for s in (side, SIDES[1 - SIDES.index(side)]):
+    for s in (side, other_side(side)):
         left = bv["clocks"].get(s, 0)
         rows.append({"side": s, "name": SIDE_NAMES[s], "mine": s == side, "seconds": left,
                      "text": clock_text(left), "running": running == s})

@@ -4,6 +4,6 @@ actions with the same text in the battle view's ``warnings``."""
 
 from __future__ import annotations
 
-from battles.warnings import TROOPS, WARNED, action_warnings, message, warning
+from battles.warnings import WARNED, action_warnings, message, warning
 
-__all__ = ["TROOPS", "WARNED", "action_warnings", "message", "warning"]
+__all__ = ["WARNED", "action_warnings", "message", "warning"]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from frontend.svg import clean
-from game import ARMY_NAMES, SIDE_NAMES, SIDES
+from game import ARMY_NAMES, SIDE_NAMES, SIDES, other_side
 
 from .view_context import (
     ELIMINATION_REASONS,
@@ -237,7 +237,7 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
             return f"{who} look at the cards drawn"
         return f"{who} note a hidden card"
 
-    enemy = {"french": "allied", "allied": "french"}.get(str(side))
+    enemy = other_side(side) if side in SIDES else None
 
     def piece(key: str = "piece", **kw: Any) -> str:
         kw.setdefault("side", enemy if key == "target" else side)

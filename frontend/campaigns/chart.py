@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from html import escape
 
-NAMES = {"quatre-bras": "Quatre Bras", "ligny": "Ligny", "wavre": "Wavre",
-         "waterloo": "Waterloo", "charleroi": "Charleroi"}
-SIDES = (("french", "French", "#2b4c9b"), ("allied", "Allied", "#b22222"))
+from game import BATTLE_NAMES, CAMPAIGN_BATTLE_NAMES, SIDE_NAMES, SIDES
+
+NAMES = {**BATTLE_NAMES, **CAMPAIGN_BATTLE_NAMES}
+BAR_COLOURS = {"french": "#2b4c9b", "allied": "#b22222"}
+BARS = tuple((s, SIDE_NAMES[s], BAR_COLOURS[s]) for s in SIDES)  # (side, label, colour)
 BAR, GAP, LEFT, TOP, HEIGHT = 18, 14, 92, 24, 120
 
 
@@ -22,7 +24,7 @@ def losses(history: Iterable[Mapping]) -> list[tuple[str, dict[str, int]]]:
     for h in history:
         if isinstance(h, Mapping) and h.get("type") == "result":
             lost = h.get("lost") or {}
-            out.append((str(h.get("battle")), {s: int(lost.get(s, 0) or 0) for s, _, _ in SIDES}))
+            out.append((str(h.get("battle")), {s: int(lost.get(s, 0) or 0) for s in SIDES}))
     return out
 
 
@@ -40,7 +42,7 @@ def losses_svg(history: Iterable[Mapping]) -> str:
     for i, (battle, lost) in enumerate(rows):
         name = escape(NAMES.get(battle, battle.replace("-", " ").title()))
         x0 = LEFT + i * (2 * BAR + GAP)
-        for j, (side, label, colour) in enumerate(SIDES):
+        for j, (side, label, colour) in enumerate(BARS):
             n = lost[side]
             h = round(HEIGHT * n / top)
             x = x0 + j * BAR
@@ -54,7 +56,7 @@ def losses_svg(history: Iterable[Mapping]) -> str:
     legend = "".join(
         f'<rect x="4" y="{TOP + 20 * j}" width="10" height="10" fill="{colour}"/>'
         f'<text x="18" y="{TOP + 9 + 20 * j}" font-size="11">{label}</text>'
-        for j, (_, label, colour) in enumerate(SIDES))
+        for j, (_, label, colour) in enumerate(BARS))
     desc = escape("Cards lost by battle. " + "; ".join(words) + ".")
     h = TOP + HEIGHT + 24
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="c-chart" role="img" '

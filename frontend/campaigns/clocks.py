@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from frontend.battle.views import clock_text
-from game import SIDE_NAMES, SIDES
+from game import SIDE_NAMES, SIDES, other_side
 
 REASONS = {"resigned": " ({loser} resigned)", "time": " ({loser} ran out of time)"}
 
@@ -19,7 +19,7 @@ def clock_rows(cv: Mapping, side: str | None) -> list[dict]:
         return []
     to_move = ((cv.get("view") or {}).get("to_move") or {}).get("side")
     running = to_move if cv.get("deadline") and cv.get("status") == "active" else None
-    order = (side, SIDES[1 - SIDES.index(side)]) if side in SIDES else SIDES
+    order = (side, other_side(side)) if side in SIDES else SIDES
     return [{"side": s, "name": SIDE_NAMES[s], "mine": s == side,
              "seconds": cv["clocks"].get(s, 0), "text": clock_text(cv["clocks"].get(s, 0)),
              "running": running == s} for s in order]

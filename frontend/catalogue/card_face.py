@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from frontend.svg import INK, PAPER, TYPE_NAMES, esc, text_width
-from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES
+from game import ARMY_COLOURS, ARMY_NAMES, ARMY_TINTS, BATTLE_NAMES, TROOP_TYPES
 
 WIDTH, HEIGHT = 250, 350
 
@@ -137,7 +137,7 @@ def description(card: dict, finish: str) -> str:
     kind = card.get("type")
     if card.get("ob"):
         parts.append(f"O/B {card['ob']}")
-    if kind in ("infantry", "cavalry", "artillery"):
+    if kind in TROOP_TYPES:
         fire = artillery_fire(card) if kind == "artillery" else f"F{card.get('firepower')}"
         rating = f"{card.get('cv')} CV, {fire}"
         if card.get("shock") is not None:
@@ -285,7 +285,7 @@ def _boxes(items: list[tuple[str, str, str]], finish: str, y: float = 246, h: fl
 
 def ratings(card: dict, finish: str) -> str:
     kind = card.get("type")
-    if kind in ("infantry", "cavalry", "artillery"):
+    if kind in TROOP_TYPES:
         items = [(str(card.get("cv") if card.get("cv") is not None else "–"), "CV", "rating-cv")]
         if kind == "artillery":
             items.append((artillery_fire(card), "LONG/SHORT", "rating-fire"))

@@ -10,6 +10,7 @@ from decks.catalogue import cards_by_number
 from decks.inputs import DeckInputError
 from decks.models import Deck, DeckKind, DeckVersion
 from decks.rules import PRINTINGS
+from game import CARD_TYPES
 
 from . import chart as deck_chart
 from .working_list import as_entries, same_as_saved
@@ -100,5 +101,4 @@ def panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings: 
     }
 
 
-_TYPE_ORDER = {t: i for i, t in enumerate(
-    ("general", "infantry", "cavalry", "artillery", "terrain", "special"))}
+_TYPE_ORDER = {t: i for i, t in enumerate(CARD_TYPES)}

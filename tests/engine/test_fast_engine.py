@@ -18,11 +18,12 @@ from hypothesis import strategies as hs
 
 from battles.engine import SIDES, SeededDice, apply, legal_actions, load_cards, new_battle
 from battles.engine.board import POSITIONS
-from battles.engine.legal import reference_combat_actions
 from battles.engine.moves import LimitCounts, limits_ok_after, limits_ok_counted
 from battles.engine.queries import index
 from battles.engine.state import historical_deck
 from cards.catalogue.file import catalogue_records
+
+from .reference import reference_combat_actions
 
 CARDS = load_cards(catalogue_records())
 BATTLES = ("quatre-bras", "ligny", "wavre", "waterloo")

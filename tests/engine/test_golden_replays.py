@@ -29,9 +29,11 @@ import json
 import pytest
 
 from battles.engine import SIDES, legal_actions, play_random
-from battles.engine.legal import combat_actions, reference_combat_actions
+from battles.engine.legal import combat_actions
 from battles.engine.queries import index
 from cards.catalogue.file import catalogue_records
+
+from .reference import reference_combat_actions
 
 RECORDS = catalogue_records()  # the card records the engine is given
 

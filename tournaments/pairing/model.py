@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-FRENCH = "french"
-ALLIED = "allied"
-SIDES = (FRENCH, ALLIED)
+from game import SIDES
+
+FRENCH, ALLIED = SIDES
 
 
 class PairingError(ValueError):

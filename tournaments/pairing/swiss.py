@@ -24,8 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from game import other_side
+
 from .matching import min_cost_perfect_matching
-from .model import FRENCH, NoValidPairing, Player, keep_apart_index, ranked
+from .model import ALLIED, FRENCH, SIDES, NoValidPairing, Player, keep_apart_index, ranked
 from .plan import TypeProgram, realize
 from .sides import STRONG, SideInfo, orient
 
@@ -301,8 +303,8 @@ def _deficit(fld: _Field, group: list[int]) -> Need:
     """(side, count): how many extra players able to play ``side`` the group needs from
     above so that its players with an absolute preference can all be given their side."""
     n = len(group)
-    for side in (FRENCH, "allied"):
-        other = "allied" if side == FRENCH else FRENCH
+    for side in SIDES:
+        other = other_side(side)
         forced = sum(1 for i in group if fld.info[i].allowed == frozenset((other,)))
         if 2 * forced > n:
             return side, 2 * forced - n
@@ -435,7 +437,7 @@ def _construct(fld: _Field, members: list[int], next_score: int | None,
         if nf == na:
             want = None
         else:
-            want = FRENCH if nf > na else "allied"
+            want = FRENCH if nf > na else ALLIED
         cand = [i for i in rest if info[i].pref == want] or rest
         # the lowest-ranked of the surplus preference, weakest preference first
         fl = min(cand, key=lambda i: (info[i].strength, -i))
@@ -533,7 +535,7 @@ def quality(players: list[Player], result: SwissResult) -> dict:
         diff += d
         sq += d * d
         rematches += a in pf.met
-        for pid, side in ((f, FRENCH), (a, "allied")):
+        for pid, side in ((f, FRENCH), (a, ALLIED)):
             si = info[pid]
             if si.pref is not None and si.pref != side:
                 unmet += 1

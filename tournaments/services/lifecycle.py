@@ -589,13 +589,3 @@ def resume(tournament_id, user, now=None) -> Tournament:
         return t
 
     return _with_battles_locked(tournament_id, user, step)
-
-
-def validate_round_number(value) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise TournamentError("round must be a whole number") from None
-    if number < 1:
-        raise TournamentError("round must be at least 1")
-    return number

@@ -17,6 +17,7 @@ from battles.models import Status as BattleStatus
 from battles.seated import create_seated_battle
 from battles.setup import catalogue_now, table
 from config.errors import ServiceError
+from game import SIDES, other_side
 from play import clock
 
 from ..models import DeckKind, Match, MatchBattle, Round, Tournament
@@ -80,10 +81,10 @@ def game_outcome(match: Match, game: int, winner: str | None) -> str:
     """A finished battle's winner (a side, or None: drawn) as the game's outcome named by
     the match's listing: ``french`` = won by the player listed as French (who plays the
     Allies in game 2), ``allied``, or ``draw``."""
-    if winner not in ("french", "allied"):
+    if winner not in SIDES:
         return "draw"
     if game == 2:  # the sides are swapped in game 2
-        return "allied" if winner == "french" else "french"
+        return other_side(winner)
     return winner
 
 

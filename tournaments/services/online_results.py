@@ -32,6 +32,7 @@ from django.db import transaction
 from battles.models import Battle, BattleAction, EndReason
 from battles.models import Status as BattleStatus
 from battles.services import finish_battle
+from game import SIDES
 
 from ..models import STARTED, Match, MatchBattle, ResultLog, Round, Tournament
 from .common import lock_match
@@ -59,7 +60,7 @@ def _reason(links: list[MatchBattle]) -> str:
     for link in links:
         outcome = link.battle.outcome or {}
         winner = outcome.get("winner")
-        who = (link.battle.player(winner).username if winner in ("french", "allied")
+        who = (link.battle.player(winner).username if winner in SIDES
                else "nobody (drawn)")
         words.append(f"game {link.game}: battle {link.battle_id} won by {who} "
                      f"({outcome.get('reason', '?')})")
@@ -146,7 +147,7 @@ def no_shows_at_deadline(t: Tournament, rnd: Round, now) -> int:
         ids = [link.battle_id for link in links]
         for battle in Battle.objects.select_for_update(skip_locked=True).filter(
                 pk__in=ids, status=BattleStatus.ACTIVE):
-            present = [s for s in ("french", "allied")
+            present = [s for s in SIDES
                        if battle.player_id(s) not in absent_users]
             finish_battle(battle, {"winner": present[0] if len(present) == 1 else None,
                                    "reason": EndReason.ABSENT.value, "turn": battle.turn})

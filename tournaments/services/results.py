@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import Match, Report, ResultLog, Round, Status
-from .common import is_organiser, lock_match, lock_tournament, require_organiser
+from .common import lock_match, lock_tournament, require_organiser
 from .errors import Conflict, NotAllowed, TournamentError
 from .lifecycle import record_result
 from .online_results import no_shows_at_deadline
@@ -131,10 +131,6 @@ def time_limit(round_id, now=None) -> int:
                           reason="unfinished at time")
             settled += 1
     return settled
-
-
-def can_see_match(match: Match, user) -> bool:
-    return is_organiser(match.tournament, user) or _entry_in(match, user) is not None
 
 
 __all__ = ["clean_result", "correct_result", "games_from_totals", "record_result",

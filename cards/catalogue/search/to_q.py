@@ -14,6 +14,8 @@ from django.db.models import CharField, F, Func, Q, Value
 from django.db.models.functions import Coalesce, NullIf, Substr
 from django.db.models.lookups import IContains, IExact
 
+from game import TROOP_TYPES
+
 from .parser import MORALE_VALUES, And, MatchAll, Name, Node, Not, Or, QueryError, Term
 
 NUMBER_COLUMNS = {
@@ -30,7 +32,6 @@ BATTLE_COLUMNS = {
     "waterloo": "at_waterloo",
 }
 ORDER_LOOKUPS = {"<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
-TROOP_TYPES = ("infantry", "cavalry", "artillery")
 
 
 class _Pipe(Func):
