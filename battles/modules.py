@@ -34,7 +34,7 @@ ENDING_ACTIONS = frozenset(GAME_ENDING_ACTIONS)
 def shown_cards(events: Iterable[Mapping[str, Any]], viewer: str) -> set[int]:
     """The card numbers these events name to ``viewer`` (``events_for``)."""
     out: set[int] = set()
-    for e in engine.events_for(list(events), viewer):
+    for e in engine.events_for([dict(e) for e in events], viewer):
         for key in ("card", "by"):
             if isinstance(e.get(key), int) and not isinstance(e.get(key), bool):
                 out.add(e[key])
@@ -203,7 +203,7 @@ class EaglesBattle:
         return engine.to_json(state)
 
     def from_json(self, doc: Mapping[str, Any], cards: Any) -> engine.State:
-        return engine.from_json(doc, cards)
+        return engine.from_json(dict(doc), cards)
 
     def turns_ended(self, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
                     ) -> list[str]:
@@ -292,7 +292,7 @@ class EaglesCampaign:
         board = _board_doc(doc)
         if board is None or action.get("board") != board[0]:
             return "it was on another battle"
-        why = next((CAMPAIGN_EVENTS[e.get("type")] for e in events
+        why = next((CAMPAIGN_EVENTS[e["type"]] for e in events
                     if e.get("type") in CAMPAIGN_EVENTS), None)
         return why if why is not None else undo_refusal(events, side, known)
 

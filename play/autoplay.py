@@ -22,7 +22,7 @@ from typing import Any
 AUTO_MAX_ACTIONS = 50  # a guard: a normal streak is a few passes and a morale roll
 
 
-def _always_ask(user) -> bool:
+def _always_ask(user: Any) -> bool:
     from accounts.models import preferences_of
 
     return preferences_of(user).always_ask

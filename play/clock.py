@@ -35,12 +35,14 @@ Rulings:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 from config.errors import BadInput
 from game import SIDES, other_side
 
+Match = Any  # a match row (play.registry.Match)
 LIVE, CORRESPONDENCE = "live", "correspondence"
 BASE_RANGE = (60, 7200)
 INCREMENT_RANGE = (0, 300)
@@ -75,7 +77,7 @@ def validate(raw: Any) -> dict:
                        '"days": 3}')
     kind = raw.get("kind")
     allowed = {LIVE: {"kind", "base", "increment"},
-               CORRESPONDENCE: {"kind", "days"}}.get(kind)
+               CORRESPONDENCE: {"kind", "days"}}.get(kind) if isinstance(kind, str) else None
     if allowed is None:
         raise BadInput(f'time_control kind must be "live" or "correspondence", not {kind!r}')
     unknown = sorted(set(raw) - allowed)
@@ -104,16 +106,16 @@ def allowance(tc: dict) -> int:
     return 0
 
 
-def initial_clocks(tc: dict, sides) -> dict:
+def initial_clocks(tc: dict, sides: Iterable[str]) -> dict:
     """Every side's clock before the match starts ({} untimed)."""
     return {s: allowance(tc) for s in sides} if tc else {}
 
 
-def _computer_side(match) -> str | None:
+def _computer_side(match: Match) -> str | None:
     return match.computer_side() if match.bot else None
 
 
-def _start(match, side: str, now: datetime) -> None:
+def _start(match: Match, side: str, now: datetime) -> None:
     """Start ``side``'s clock (empty: nobody's) and set the deadline."""
     match.clock_started_at = now if side else None
     if side and side != _computer_side(match):
@@ -125,7 +127,7 @@ def _start(match, side: str, now: datetime) -> None:
 FIELDS = ["clocks", "clock_started_at", "deadline"]
 
 
-def start(match, now: datetime) -> list[str]:
+def start(match: Match, now: datetime) -> list[str]:
     """The match starts (created against the computer, or joined): full clocks, the side
     with priority's clock running. Returns the fields to save."""
     if not match.time_control:
@@ -135,7 +137,7 @@ def start(match, now: datetime) -> list[str]:
     return list(FIELDS)
 
 
-def on_position(match, before_side: str, ended: list[str], now: datetime) -> list[str]:
+def on_position(match: Match, before_side: str, ended: list[str], now: datetime) -> list[str]:
     """A new position was saved (``match.to_move`` already holds it; ``before_side`` had the
     move before it, and the sides of ``ended`` ended a turn in between, one entry per turn):
     charge the time since the clock started to the side that had the move, add a live
@@ -159,7 +161,7 @@ def on_position(match, before_side: str, ended: list[str], now: datetime) -> lis
     return list(FIELDS)
 
 
-def stop(match, now: datetime) -> list[str]:
+def stop(match: Match, now: datetime) -> list[str]:
     """Pause (a tournament's organiser stops the event): the running side keeps the time it
     had left at ``now``, nobody's clock runs, no deadline (so no flag can fall). Returns the
     fields to save ([] untimed)."""
@@ -175,7 +177,7 @@ def stop(match, now: datetime) -> list[str]:
     return list(FIELDS)
 
 
-def restart(match, now: datetime) -> list[str]:
+def restart(match: Match, now: datetime) -> list[str]:
     """Resume after ``stop``: the side with priority's clock runs again from the time it had
     left (a correspondence side gets no fresh allowance: priority did not pass). Returns the
     fields to save ([] untimed)."""
@@ -185,14 +187,14 @@ def restart(match, now: datetime) -> list[str]:
     return list(FIELDS)
 
 
-def running_side(match) -> str | None:
+def running_side(match: Match) -> str | None:
     """The side whose clock runs now (None: untimed, not active, or the computer's move)."""
     if match.status != "active" or match.deadline is None or not match.to_move:
         return None
     return match.to_move
 
 
-def clocks_now(match, now: datetime) -> dict:
+def clocks_now(match: Match, now: datetime) -> dict:
     """Seconds left per side at ``now`` (whole seconds, never below 0; {} untimed)."""
     if not match.time_control:
         return {}
@@ -203,7 +205,7 @@ def clocks_now(match, now: datetime) -> dict:
     return {s: max(0, int(v)) for s, v in clocks.items()}
 
 
-def out_of_time(match, now: datetime) -> str | None:
+def out_of_time(match: Match, now: datetime) -> str | None:
     """The side whose flag has fallen at ``now`` (None: nobody's)."""
     side = running_side(match)
     if side is not None and now >= match.deadline:
@@ -211,7 +213,7 @@ def out_of_time(match, now: datetime) -> str | None:
     return None
 
 
-def flag_fell(match, now: datetime) -> tuple[dict, list[str]]:
+def flag_fell(match: Match, now: datetime) -> tuple[dict, list[str]]:
     """The outcome of a flag fall (the side to move, out of time, loses) and the clock fields
     to save; call only when ``out_of_time`` named a side."""
     loser = match.to_move

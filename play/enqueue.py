@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 from datetime import datetime, timedelta
+from typing import Any
 
 from celery import current_app
 from django.db import transaction
@@ -38,7 +39,7 @@ def send_flag_fall(kind: str, match_id: int, seq: int, eta: datetime) -> None:
     _send(FLAG_FALL, [kind, match_id, seq], eta=eta)
 
 
-def _send(name: str, args: list, **options) -> None:
+def _send(name: str, args: list, **options: Any) -> None:
     q = queue()
     if q:
         options["queue"] = q
@@ -52,7 +53,7 @@ def bot_move_on_commit(kind: str, match_id: int, seq: int) -> None:
     transaction.on_commit(lambda: send_bot_move(kind, match_id, seq))
 
 
-def flag_fall_on_commit(kind: str, match) -> None:
+def flag_fall_on_commit(kind: str, match: Any) -> None:
     """Book the flag fall of ``match``'s deadline once this transaction commits (only a near
     one: the tick finds the far ones)."""
     deadline, match_id, seq = match.deadline, match.pk, match.seq

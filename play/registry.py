@@ -17,6 +17,11 @@ from typing import Any
 
 from .protocol import GameModule
 
+# A stored match: a row of the kind's model (battles.Battle, campaigns.Campaign, ...). The
+# service reads and sets only the fields every match model has (seats, seq, seed, state,
+# to_move, status, outcome, clocks, paused_at, ...): typed Any, as Django's models are here.
+Match = Any
+
 
 @dataclass(frozen=True)
 class MatchKind:

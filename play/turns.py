@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -28,7 +28,7 @@ from config.errors import Conflict, NotAllowed
 from game import other_side
 
 from . import autoplay, clock, enqueue
-from .registry import MatchKind
+from .registry import Match, MatchKind
 from .signals import match_changed, match_finished
 from .thinking import Thinking, busy
 
@@ -61,7 +61,7 @@ class Snapshot:
 
 # --- Telling the site -----------------------------------------------------------------------
 
-def changed(kind: MatchKind, match, *, by: str | None = None, last_side: str | None = None,
+def changed(kind: MatchKind, match: Match, *, by: str | None = None, last_side: str | None = None,
             since: int | None = None, snap: Snapshot | None = None) -> None:
     """Send ``signals.match_changed`` once this transaction commits (see there for what goes
     along)."""
@@ -75,7 +75,7 @@ def changed(kind: MatchKind, match, *, by: str | None = None, last_side: str | N
             extra.update(match=match, snap=snap)
     name = kind.kind
 
-    def send():
+    def send() -> None:
         for receiver, error in match_changed.send_robust(
                 sender=kind.model, kind=name, match_id=match_id, seq=seq, status=status,
                 **extra):
@@ -86,7 +86,7 @@ def changed(kind: MatchKind, match, *, by: str | None = None, last_side: str | N
     transaction.on_commit(send)
 
 
-def finish(kind: MatchKind, match, outcome: dict, fields: list[str] | None = None,
+def finish(kind: MatchKind, match: Match, outcome: dict, fields: list[str] | None = None,
            since: int | None = None, snap: Snapshot | None = None) -> None:
     """End ``match`` (locked, in its transaction) with ``outcome`` (``{"winner", "reason",
     ...}``): the one way a match ends, whether the game decided it or a player resigned, ran
@@ -107,8 +107,8 @@ def finish(kind: MatchKind, match, outcome: dict, fields: list[str] | None = Non
 
 # --- Recording actions ----------------------------------------------------------------------
 
-def record(kind: MatchKind, match, state, moves: list[Move], *, ask_computer: bool = True,
-           auto: int = 0) -> None:
+def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
+           ask_computer: bool = True, auto: int = 0) -> None:
     """Append ``moves`` after ``match.seq`` (locked) and save the snapshot; if the computer
     must act now, ask a worker for its turn. The last ``auto`` moves were auto-played
     (``autoplay.extend``): their rows are flagged. The unique (match, seq) constraint
@@ -145,7 +145,7 @@ def record(kind: MatchKind, match, state, moves: list[Move], *, ask_computer: bo
         enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)
 
 
-def refuse_if_paused(kind: MatchKind, match) -> None:
+def refuse_if_paused(kind: MatchKind, match: Match) -> None:
     """A match its tournament's organiser paused takes no action (409 ``paused``)."""
     if match.paused_at is not None:
         raise Conflict(paused_message(kind), code="paused", seq=match.seq)
@@ -158,7 +158,7 @@ def paused_message(kind: MatchKind) -> str:
 
 # --- Time -----------------------------------------------------------------------------------
 
-def end_if_out_of_time(kind: MatchKind, match) -> Conflict | None:
+def end_if_out_of_time(kind: MatchKind, match: Match) -> Conflict | None:
     """If the side to move of the locked, active ``match`` has run out of time, end it by
     time (that side loses) and return the refusal to give whoever tried to act; None while
     the clock still runs."""
@@ -172,8 +172,8 @@ def end_if_out_of_time(kind: MatchKind, match) -> Conflict | None:
                     code="out_of_time", seq=match.seq)
 
 
-def end_by(kind: MatchKind, match_id, user, verb: str,
-           outcome_of: Callable[[Any, str], tuple[str | None, str]]):
+def end_by(kind: MatchKind, match_id: Any, user: Any, verb: str,
+           outcome_of: Callable[[Any, str], tuple[str | None, str]]) -> Match:
     """End the match away from the board in one transaction: ``user`` resigns, claims, ...;
     ``outcome_of(match, side)`` gives (winner, reason) or raises the refusal. If the flag
     fell first, the match ends by time instead and the 409 ``out_of_time`` is raised once
@@ -220,7 +220,7 @@ def flag_fall(kind: MatchKind, match_id: int, seq: int | None = None) -> bool:
         return False
 
 
-def overdue_flags(kind: MatchKind, now=None) -> list[tuple[int, int]]:
+def overdue_flags(kind: MatchKind, now: datetime | None = None) -> list[tuple[int, int]]:
     """(id, seq) of the active, unpaused matches past their deadline (a partial index on
     ``deadline``): the beat tick ends them (a lost or never-booked flag-fall task)."""
     now = now or timezone.now()
@@ -229,7 +229,7 @@ def overdue_flags(kind: MatchKind, now=None) -> list[tuple[int, int]]:
                 .order_by("deadline").values_list("pk", "seq")[:500])
 
 
-def expire_waiting(kind: MatchKind, now=None) -> list[int]:
+def expire_waiting(kind: MatchKind, now: datetime | None = None) -> list[int]:
     """Mark the waiting matches past ``expires_at`` expired (nobody took the seat in time);
     returns their ids. Each under its row lock: a join at the same moment wins or loses
     cleanly."""
@@ -287,7 +287,7 @@ def bot_move(kind: MatchKind, match_id: int, seq: int) -> int:
         mark.release()
 
 
-def computer_to_move(match, seq: int) -> bool:
+def computer_to_move(match: Match, seq: int) -> bool:
     """The match is active, unpaused (the resume asks again), still at ``seq`` and the
     computer's side must act."""
     if match is None or match.status != ACTIVE or match.seq != seq or \
@@ -297,7 +297,7 @@ def computer_to_move(match, seq: int) -> bool:
     return me is not None and match.to_move == me
 
 
-def computer_turn(kind: MatchKind, match, state, alive: Callable[[], None]
+def computer_turn(kind: MatchKind, match: Match, state: Any, alive: Callable[[], None]
                   ) -> tuple[list[Move], bool]:
     """The computer's actions from ``state`` (applied to it) until the other side must act
     or the match ends, and whether it got stuck (BOT_MAX_ACTIONS). ``alive`` is called
@@ -327,7 +327,7 @@ def computer_turn(kind: MatchKind, match, state, alive: Callable[[], None]
     return moves, False
 
 
-def stalled_computer_turns(kind: MatchKind, now=None, grace_seconds: float = 5.0
+def stalled_computer_turns(kind: MatchKind, now: datetime | None = None, grace_seconds: float = 5.0
                            ) -> list[tuple[int, int]]:
     """(id, seq) of the active matches waiting for the computer since more than
     ``grace_seconds`` (its ``bot_move`` message was lost, or a worker died with it): the

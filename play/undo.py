@@ -32,7 +32,7 @@ from config.errors import BadInput, Conflict
 from game import other_side
 
 from . import turns
-from .registry import MatchKind
+from .registry import Match, MatchKind
 
 Row = tuple[int, str, dict]  # (seq, side, action)
 CHUNK = 16  # rows read at a time from the end of the log: the end usually decides
@@ -61,7 +61,7 @@ def last_counting(rows: Iterable[Sequence[Any]]) -> tuple[Sequence[Any] | None, 
     return None, after
 
 
-def _rows_from_the_end(match) -> Iterator[Row]:
+def _rows_from_the_end(match: Match) -> Iterator[Row]:
     qs = match.actions.filter(seq__lte=match.seq).order_by("-seq")
     start = 0
     while True:
@@ -72,7 +72,7 @@ def _rows_from_the_end(match) -> Iterator[Row]:
         start += CHUNK
 
 
-def undo_target(kind: MatchKind, match, side: str, rows: Sequence[Row] | None = None
+def undo_target(kind: MatchKind, match: Match, side: str, rows: Sequence[Row] | None = None
                 ) -> tuple[int | None, str]:
     """(the seq ``side`` may take back now, "") or (None, why not). ``rows``: the match's
     (seq, side, action) in seq order, if already read (the end of the log is enough when
@@ -105,12 +105,13 @@ def undo_target(kind: MatchKind, match, side: str, rows: Sequence[Row] | None = 
     return seq, ""
 
 
-def can_undo(kind: MatchKind, match, side: str | None,
+def can_undo(kind: MatchKind, match: Match, side: str | None,
              rows: Sequence[Row] | None = None) -> bool:
     return side is not None and undo_target(kind, match, side, rows)[0] is not None
 
 
-def rebuild(kind: MatchKind, match, start, rows: Iterable[Any], *, check: bool = True):
+def rebuild(kind: MatchKind, match: Match, start: Any, rows: Iterable[Any], *,
+            check: bool = True) -> Any:
     """``start`` (the setup) advanced by the actions of ``rows`` still counting, each with
     the dice of its own seq and checked against its recorded events (``RuntimeError`` when
     one differs: a tampered log); ``check``: test each action's legality too."""
@@ -124,7 +125,7 @@ def rebuild(kind: MatchKind, match, start, rows: Iterable[Any], *, check: bool =
     return start
 
 
-def undo(kind: MatchKind, match_id, user, seq) -> int:
+def undo(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> int:
     """Take back ``user``'s last action still counting if ``seq`` is the match's current
     sequence number: a new action ``{"type": "undo", "undoes": k}`` is appended and the
     position is rebuilt from the setup without action ``k``. Returns ``k``. 409
@@ -147,7 +148,7 @@ def undo(kind: MatchKind, match_id, user, seq) -> int:
     return target
 
 
-def _undo_locked(kind: MatchKind, match, side: str, seq: int) -> int:
+def _undo_locked(kind: MatchKind, match: Match, side: str, seq: int) -> int:
     if seq != match.seq:
         raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
                        seq=match.seq)
