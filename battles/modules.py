@@ -184,6 +184,9 @@ class EaglesBattle:
         engine.check_action(state, action, legal)
         return engine.apply(state, action, dice, check=False)
 
+    def normalise_action(self, action: dict, side: str) -> dict:
+        return action  # the engine names what is wrong with an action as sent
+
     def forced_action(self, legal: list[dict], always_ask: bool) -> dict | None:
         return forced_action(legal, always_ask)
 
@@ -252,6 +255,9 @@ class EaglesCampaign:
         # Any partition of the free cards is a legal split, listed or not (16-a): the core
         # checks every action itself, so ``legal`` only spares nothing here.
         return _plain(core.apply(state, action, dice))
+
+    def normalise_action(self, action: dict, side: str) -> dict:
+        return {**action, "side": side}  # the side that acts is the one the player plays
 
     def forced_action(self, legal: list[dict], always_ask: bool) -> dict | None:
         return forced_action(legal, always_ask)

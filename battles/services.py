@@ -31,29 +31,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import other_side
-from play import autoplay, clock, enqueue, turns
+from play import clock, enqueue, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from . import cardcache, dealing, presence, setup
+from . import dealing, presence, setup
 from .bots import BOTS
 from .engine import (
     DEFAULT_SETTINGS,
     SIDES,
-    IllegalAction,
     SeededDice,
     State,
-    apply,
-    check_action,
-    events_for,
-    from_json,
-    legal_actions,
 )
 from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .kind import KIND, save_state
-from .kind import lock as _lock
 from .models import Battle, Status
 from .modules import BATTLE
 from .selectors import (  # noqa: F401 (reads, part of the service's API)
@@ -89,12 +82,6 @@ def dice_for(seed: int, seq: int) -> SeededDice:
 
 def bot_rng(seed: int, seq: int) -> random.Random:
     return BATTLE.bot_rng(seed, seq)
-
-
-def _record(battle: Battle, state: State, moves: list[tuple[str, dict, list]], *,
-            ask_computer: bool = True, auto: int = 0) -> None:
-    """Append ``moves`` and save the position (``play.turns.record``)."""
-    turns.record(KIND, battle, state, moves, ask_computer=ask_computer, auto=auto)
 
 
 def changed(battle: Battle) -> None:
@@ -308,54 +295,9 @@ def cancel_battle(battle_id, user) -> Battle:
 
 def act(battle_id, user, seq, action) -> list[dict]:
     """Apply ``user``'s ``action`` if ``seq`` is the battle's current sequence number (the
-    last one the player saw); returns the events of that action the user may see."""
-    if type(seq) is not int:
-        raise BattleError("seq must be a whole number: the seq of the battle you last saw")
-    if not isinstance(action, dict):
-        raise BattleError("action must be an object: one of legal_actions")
-    events, side, late = _act(battle_id, user, seq, action)
-    if late is not None:
-        raise late
-    return events_for(events, side)
-
-
-def _act(battle_id, user, seq, action) -> tuple[list, str, Conflict | None]:
-    """``act`` in its transaction: (events, side, None), or ([], side, the refusal) when the
-    flag has fallen (the battle was ended by time and that is committed)."""
-    with transaction.atomic():
-        battle, side = _lock(user, battle_id)
-        if battle.status == Status.WAITING:
-            raise Conflict("waiting for an opponent: nobody has taken the other seat yet",
-                           seq=battle.seq)
-        if battle.status in (Status.CANCELLED, Status.DECLINED):
-            raise Conflict(f"the battle never started: it was {battle.status}", seq=battle.seq)
-        if battle.status != Status.ACTIVE:
-            raise Conflict("the battle is over", seq=battle.seq)
-        _refuse_if_paused(battle)
-        late = _end_if_out_of_time(battle)
-        if late is not None:
-            return [], side, late  # leaving the block commits the end by time
-        if seq != battle.seq:
-            raise Conflict("the battle has moved on: reload", code="stale_seq", seq=battle.seq)
-        who = priority(battle)
-        if who != side:
-            raise Conflict(f"it is not your move: waiting for {waiting_for(battle, side)}",
-                           seq=battle.seq)
-        if action.get("side", side) != side:
-            raise BattleError(f"you play the {side} side: an action's side must be {side!r}")
-        # The position is read and its legal actions listed once: both are the costly part.
-        state = from_json(battle.state, cardcache.cards_of(battle))
-        legal = legal_actions(state, side)
-        try:  # not legal: the engine says why, and nothing changes
-            check_action(state, action, legal)
-        except IllegalAction as exc:
-            raise BattleError(str(exc), code="illegal_action") from None
-        action = legal[legal.index(action)]  # the engine's own dict (12, never 12.0 or True)
-        events = apply(state, action, dice_for(battle.seed, battle.seq + 1), check=False)
-        moves = [(side, action, events)]
-        auto = autoplay.extend(KIND, battle, state, moves)  # forced moves, auto-passes
-        _record(battle, state, moves, auto=auto)
-    return events, side, None
+    last one the player saw); returns the events of that action the user may see
+    (``play.turns.act``)."""
+    return turns.act(KIND, battle_id, user, seq, action)
 
 
 # --- Time: flag fall, resigning, absence, expiry (battles/clock.py, presence.py) ---------

@@ -22,9 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.campaign import Campaign as CoreCampaign
-from battles.campaign import apply, legal_actions
+from battles.campaign import apply
 from battles.campaign.core import FIRST_BATTLES
-from battles.engine import SIDES, IllegalAction, SeededDice
+from battles.engine import SIDES, SeededDice
 from battles.engine.board import ARMY_SIDE
 from battles.models import BotName
 from battles.modules import CAMPAIGN
@@ -32,13 +32,12 @@ from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotFound
 from decks.selectors import owned_counts
 from game import other_side
-from play import autoplay, clock, enqueue, turns
+from play import clock, enqueue, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from .kind import KIND, campaign_pk, core_of, plain, save_state, setup_campaign, side_of
-from .kind import lock as _lock
+from .kind import KIND, campaign_pk, plain, save_state, setup_campaign, side_of
 from .kind import require_user as _require_user
 from .models import Campaign, PoolChoice, Status
 
@@ -71,15 +70,6 @@ def finish(campaign: Campaign, outcome: dict, fields: list[str] | None = None) -
     turns.finish(KIND, campaign, outcome, fields)
 
 
-def _record(campaign: Campaign, c: CoreCampaign, moves: list[tuple[str, dict, list]], *,
-            ask_computer: bool = True) -> None:
-    """Append ``moves`` after ``campaign.seq`` and save the snapshot (``play.turns.record``).
-    A person's lone passes that follow are recorded with them (``play.autoplay``; not after
-    a computer that got stuck)."""
-    auto = autoplay.extend(KIND, campaign, c, moves) if ask_computer else 0
-    turns.record(KIND, campaign, c, moves, ask_computer=ask_computer, auto=auto)
-
-
 # --- Creating, joining, cancelling ------------------------------------------------------------
 
 def _clean_settings(settings) -> dict:
@@ -95,6 +85,7 @@ def _clean_settings(settings) -> dict:
         raise BadInput(f"turn_cap must be a whole number from 1 to {TURN_CAP_MAX} (turns per "
                        "battle), or null for no limit")
     return {"turn_cap": cap}
+
 
 
 def _clean_pool(pool) -> str:
@@ -261,60 +252,8 @@ def cancel_campaign(campaign_id, user) -> Campaign:
 
 def act(campaign_id, user, seq, action) -> list[dict]:
     """Apply ``user``'s ``action`` if ``seq`` is the campaign's current sequence number;
-    returns the events of that action the user may see."""
-    from battles.engine import events_for
-
-    _require_user(user)
-    if type(seq) is not int:
-        raise BadInput("seq must be a whole number: the seq of the campaign you last saw")
-    if not isinstance(action, dict):
-        raise BadInput("action must be an object: one of legal_actions")
-    late = None
-    with transaction.atomic():
-        campaign, side = _lock(user, campaign_id)
-        _require_active(campaign)
-        late = end_if_out_of_time(campaign)  # the flag fell: end by time, then refuse
-        if late is None:
-            events = _play(campaign, side, seq, action)
-    if late is not None:  # raised once the end by time is committed
-        raise late
-    return events_for(events, side)
-
-
-def _play(campaign: Campaign, side: str, seq: int, action: dict) -> list[dict]:
-    """``act`` under the row lock, the campaign active and its clock running."""
-    if seq != campaign.seq:
-        raise Conflict("the campaign has moved on: reload", code="stale_seq",
-                       seq=campaign.seq)
-    if campaign.to_move != side:
-        raise Conflict("it is not your move: waiting for "
-                       f"{'the computer' if campaign.bot else 'your opponent'}",
-                       seq=campaign.seq)
-    if action.get("side", side) != side:
-        raise BadInput(f"you play the {side} side: an action's side must be {side!r}")
-    action = {**action, "side": side}
-    c = core_of(campaign)
-    legal = legal_actions(c, side)
-    if action in legal:
-        action = legal[legal.index(action)]  # the core's own dict
-    try:  # not legal: the core says why, and nothing changes (the transaction rolls back)
-        events = apply(c, action, dice_for(campaign.seed, campaign.seq + 1))
-    except IllegalAction as exc:
-        raise BadInput(str(exc), code="illegal_action") from None
-    _record(campaign, c, [(side, plain(action), plain(events))])
-    return events
-
-
-def _require_active(campaign: Campaign) -> None:
-    if campaign.status == Status.WAITING:
-        raise Conflict("waiting for an opponent: nobody has taken the other seat yet",
-                       seq=campaign.seq)
-    if campaign.status in (Status.CANCELLED, Status.EXPIRED):
-        raise Conflict(f"the campaign never started: it was {campaign.status}",
-                       code="expired" if campaign.status == Status.EXPIRED else "conflict",
-                       seq=campaign.seq)
-    if campaign.status != Status.ACTIVE:
-        raise Conflict("the campaign is over", seq=campaign.seq)
+    returns the events of that action the user may see (``play.turns.act``)."""
+    return turns.act(KIND, campaign_id, user, seq, action)
 
 
 def resign(campaign_id, user) -> Campaign:

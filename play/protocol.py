@@ -39,6 +39,7 @@ class GameModule(Protocol):
     # Actions that end a phase or a turn: the computer falls back on them when it has made
     # too many actions in a row (a guard against a loop, never a rule).
     ending_actions: frozenset[str]
+    IllegalAction: type[Exception]  # what ``apply`` raises for an action that is not legal
 
     def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> Any:
         """The state before the first action; ``cards``: the game's data, handed in."""
@@ -53,6 +54,9 @@ class GameModule(Protocol):
         changes nothing when the action is not legal. ``legal``: this position's
         ``legal_actions`` when the caller has listed them already (listing is costly);
         ``check`` False: a recorded action replayed (its events are compared instead)."""
+
+    def normalise_action(self, action: Action, side: str) -> Action:
+        """A player's ``action`` as the module checks and stores it (e.g. with its side)."""
 
     def forced_action(self, legal: list[Action], always_ask: bool) -> Action | None:
         """The action to play for a person who has no real choice among ``legal`` (a lone

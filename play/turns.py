@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from config.errors import Conflict, NotAllowed
+from config.errors import BadInput, Conflict, NotAllowed
 from game import other_side
 
 from . import autoplay, clock, enqueue
@@ -45,6 +45,7 @@ BOT_MAX_ACTIONS = 400
 # A match nobody joins expires (open matches and invitations alike).
 EXPIRY = timedelta(days=7)
 ACTIVE, WAITING, FINISHED, EXPIRED = "active", "waiting", "finished", "expired"
+CANCELLED, DECLINED = "cancelled", "declined"
 
 
 @dataclass
@@ -154,6 +155,71 @@ def refuse_if_paused(kind: MatchKind, match: Match) -> None:
 def paused_message(kind: MatchKind) -> str:
     return (f"the tournament's organiser has paused this {kind.noun}: no action is taken and "
             "the clocks stand still until they resume the tournament")
+
+
+# --- Playing ---------------------------------------------------------------------------------
+
+def act(kind: MatchKind, match_id: Any, user: Any, seq: Any, action: Any) -> list[dict]:
+    """Apply ``user``'s ``action`` if ``seq`` is the match's current sequence number (the
+    last one the player saw); returns the events of that action the user may see. The
+    actions forced on a person right after it (a lone pass, ...) are played with it
+    (``autoplay``); if the computer must act next, a worker is asked."""
+    if type(seq) is not int:
+        raise BadInput(f"seq must be a whole number: the seq of the {kind.noun} you last saw")
+    if not isinstance(action, dict):
+        raise BadInput("action must be an object: one of legal_actions")
+    late = None
+    with transaction.atomic():
+        match, side = kind.lock(user, match_id)
+        require_under_way(kind, match)
+        refuse_if_paused(kind, match)
+        late = end_if_out_of_time(kind, match)
+        if late is None:
+            events = _play(kind, match, side, seq, action)
+    if late is not None:  # raised once the end by time is committed
+        raise late
+    return kind.game.events_for(events, side)
+
+
+def require_under_way(kind: MatchKind, match: Match) -> None:
+    """409 unless the match is active: still waiting for its second player, never started
+    (cancelled, declined, expired) or over."""
+    if match.status == WAITING:
+        raise Conflict("waiting for an opponent: nobody has taken the other seat yet",
+                       seq=match.seq)
+    if match.status in (CANCELLED, DECLINED, EXPIRED):
+        raise Conflict(f"the {kind.noun} never started: it was {match.status}",
+                       code="expired" if match.status == EXPIRED else "conflict",
+                       seq=match.seq)
+    if match.status != ACTIVE:
+        raise Conflict(f"the {kind.noun} is over", seq=match.seq)
+
+
+def _play(kind: MatchKind, match: Match, side: str, seq: int, action: dict) -> list[dict]:
+    """``act`` under the row lock, the match active and its clock running."""
+    game = kind.game
+    if seq != match.seq:
+        raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
+                       seq=match.seq)
+    if match.to_move != side:
+        waiting = "computer" if match.to_move == match.computer_side() else "opponent"
+        raise Conflict(f"it is not your move: waiting for {waiting}", seq=match.seq)
+    if action.get("side", side) != side:
+        raise BadInput(f"you play the {side} side: an action's side must be {side!r}")
+    action = game.normalise_action(action, side)
+    # The position is read and its legal actions listed once: both are the costly part.
+    state = game.from_json(match.state, kind.cards(match))
+    legal = game.legal_actions(state, side)
+    if action in legal:
+        action = legal[legal.index(action)]  # the game's own dict (12, never 12.0 or True)
+    try:  # not legal: the game says why, and nothing changes (the transaction rolls back)
+        events = game.apply(state, action, game.dice(match.seed, match.seq + 1), legal=legal)
+    except game.IllegalAction as exc:
+        raise BadInput(str(exc), code="illegal_action") from None
+    moves: list[Move] = [(side, action, events)]
+    auto = autoplay.extend(kind, match, state, moves)  # forced moves, auto-passes after it
+    record(kind, match, state, moves, auto=auto)
+    return events
 
 
 # --- Time -----------------------------------------------------------------------------------

@@ -542,8 +542,12 @@ def test_act_reads_the_position_once_and_lists_legal_actions_once(user, my_move,
             return real(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr(services, "from_json", counted("from_json", from_json))
-    monkeypatch.setattr(services, "legal_actions", counted("legal_actions", legal_actions))
+    game = modules.BATTLE  # what the service asks (play.turns.act)
+    # The acting position's reads only: auto-play lists the NEXT position's (not counted
+    # before the one service either: it had its own import).
+    monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
+    monkeypatch.setattr(game, "from_json", counted("from_json", game.from_json))
+    monkeypatch.setattr(game, "legal_actions", counted("legal_actions", game.legal_actions))
     monkeypatch.setattr(engine_module, "legal_actions", counted("legal_actions", legal_actions))
     with pytest.raises(BattleError, match=r"^illegal action for allied: \{"):
         services.act(my_move.pk, user, 1, {"type": "end_turn", "side": "allied"})
