@@ -21,6 +21,7 @@ from django.db.models import Q
 
 from cards.models import Battle as BattleName
 from game import SIDE_NAMES, SIDES
+from play.seats import SeatsMixin
 
 Side = models.TextChoices("Side", [(s.upper(), (s, SIDE_NAMES[s])) for s in SIDES])
 
@@ -57,7 +58,7 @@ class EndReason(models.TextChoices):
 BOTH_SEATED = Q(french_player__isnull=False, allied_player__isnull=False)
 
 
-class Battle(models.Model):
+class Battle(SeatsMixin, models.Model):
     battle = models.CharField(max_length=12, choices=BattleName.choices)
     settings = models.JSONField(default=dict, help_text="Engine settings (turn_cap, decoys).")
     french_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -189,28 +190,6 @@ class Battle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_battle_display()} #{self.pk}"
-
-    def player(self, side: str):
-        return self.french_player if side == Side.FRENCH else self.allied_player
-
-    def player_id(self, side: str) -> int | None:
-        return self.french_player_id if side == Side.FRENCH else self.allied_player_id
-
-    def empty_side(self) -> str | None:
-        """The side without a player (the computer's, or a seat not taken yet)."""
-        for side in Side.values:
-            if self.player_id(side) is None:
-                return side
-        return None
-
-    def computer_side(self) -> str | None:
-        """The side the computer plays (None: two people play)."""
-        return self.empty_side() if self.bot else None
-
-    def free_seat(self) -> str | None:
-        """The human seat still to take (None once both are taken, or against the
-        computer)."""
-        return self.empty_side() if not self.bot else None
 
 
 class BattleAction(models.Model):

@@ -26,12 +26,11 @@ from __future__ import annotations
 import logging
 import random
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from game import other_side
-from play import clock, enqueue, turns
+from play import clock, enqueue, seats, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
@@ -116,20 +115,6 @@ def clean_settings(settings) -> dict:
     return out
 
 
-def _invitee(user, opponent: str):
-    """The user invited by name (as they log in: case does not matter)."""
-    users = get_user_model().objects.filter(is_active=True)
-    found = users.filter(username=opponent).first() or \
-        (list(users.filter(username__iexact=opponent)[:1]) or [None])[0]
-    if found is None:
-        raise NotFound(f"no player named {opponent!r}: invite someone by their username, or "
-                       f"create an open battle (opponent \"open\")")
-    if found.pk == user.pk:
-        raise BattleError("you cannot invite yourself: invite another player by their "
-                          "username, or create an open battle (opponent \"open\")")
-    return found
-
-
 def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settings=None,
                   opponent=COMPUTER, scale=None, deal=None, time_control=None,
                   public=True, rated=False) -> Battle:
@@ -161,7 +146,8 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
     time_control = clock.validate(time_control)
     if type(public) is not bool:
         raise BattleError("public must be true or false")
-    invited = None if opponent in (COMPUTER, OPEN) else _invitee(user, opponent)
+    invited = (None if opponent in (COMPUTER, OPEN)
+               else seats.invitee(user, opponent, "battle"))
     scale = dealing.clean_scale(battle, scale)
     choices, version = dealing.choose(user, battle, side, scale, deck_version_id, deal)
     seed = new_seed()

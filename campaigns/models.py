@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 
 from battles.models import BotName, Side
+from play.seats import SeatsMixin
 
 
 class Status(models.TextChoices):
@@ -32,7 +33,7 @@ class PoolChoice(models.TextChoices):
     COLLECTION = "collection", "My collection (one copy of each card I own)"
 
 
-class Campaign(models.Model):
+class Campaign(SeatsMixin, models.Model):
     french_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
                                       on_delete=models.CASCADE, related_name="+",
                                       help_text="Null: the computer (bot set) or an empty seat.")
@@ -121,21 +122,6 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return f"Campaign #{self.pk}"
-
-    def player_id(self, side: str) -> int | None:
-        return self.french_player_id if side == Side.FRENCH else self.allied_player_id
-
-    def player(self, side: str):
-        return self.french_player if side == Side.FRENCH else self.allied_player
-
-    def empty_side(self) -> str | None:
-        for side in Side.values:
-            if self.player_id(side) is None:
-                return side
-        return None
-
-    def computer_side(self) -> str | None:
-        return self.empty_side() if self.bot else None
 
 
 class CampaignAction(models.Model):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import random
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,7 +31,7 @@ from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotFound
 from decks.selectors import owned_counts
 from game import other_side
-from play import clock, enqueue, turns
+from play import clock, enqueue, seats, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
@@ -110,19 +109,6 @@ def _pool_cards(user, side: str, pool: str, records: list[dict]) -> list[int]:
     return sorted(r["number"] for r in mine)
 
 
-def _invitee(user, opponent: str):
-    users = get_user_model().objects.filter(is_active=True)
-    found = users.filter(username=opponent).first() or users.filter(
-        username__iexact=opponent).first()
-    if found is None:
-        raise NotFound(f"no player named {opponent!r}: invite someone by their username, or "
-                       'create an open campaign (opponent "open")')
-    if found.pk == user.pk:
-        raise BadInput("you cannot invite yourself: invite another player by their username, "
-                       'or create an open campaign (opponent "open")')
-    return found
-
-
 def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
                     pool: str = "set", settings=None, public: bool = True,
                     time_control=None, rated=False) -> Campaign:
@@ -155,7 +141,7 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
     else:
         bot = ""
         if opponent != OPEN:
-            invited = _invitee(user, opponent)
+            invited = seats.invitee(user, opponent, "campaign")
     seed = new_seed()
     pools = {side: _pool_cards(user, side, pool, records)}
     choices = {side: pool}

@@ -1,0 +1,61 @@
+"""Who sits where, for every game: the invited player found by name, and the seat methods
+every match model shares (``SeatsMixin``: a side's player, the empty seat, the computer's
+side). Two sides, each a user or not: a side without a player is the computer's when
+``bot`` is set, else a seat still to take (the match is ``waiting``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from config.errors import BadInput, NotFound
+from game import SIDES
+
+
+def invitee(user: Any, opponent: str, noun: str) -> Any:
+    """The active user invited by name (as they log in: case does not matter); 404 for no
+    such player, 400 for oneself."""
+    users = get_user_model().objects.filter(is_active=True)
+    found = users.filter(username=opponent).first() or \
+        (list(users.filter(username__iexact=opponent)[:1]) or [None])[0]
+    if found is None:
+        raise NotFound(f"no player named {opponent!r}: invite someone by their username, or "
+                       f'create an open {noun} (opponent "open")')
+    if found.pk == user.pk:
+        raise BadInput("you cannot invite yourself: invite another player by their "
+                       f'username, or create an open {noun} (opponent "open")')
+    return found
+
+
+class SeatsMixin:
+    """The seat methods of a match model with ``french_player`` / ``allied_player`` and
+    ``bot`` fields."""
+
+    french_player: Any
+    allied_player: Any
+    french_player_id: int | None
+    allied_player_id: int | None
+    bot: str
+
+    def player(self, side: str) -> Any:
+        return self.french_player if side == SIDES[0] else self.allied_player
+
+    def player_id(self, side: str) -> int | None:
+        return self.french_player_id if side == SIDES[0] else self.allied_player_id
+
+    def empty_side(self) -> str | None:
+        """The side without a player (the computer's, or a seat not taken yet)."""
+        for side in SIDES:
+            if self.player_id(side) is None:
+                return side
+        return None
+
+    def computer_side(self) -> str | None:
+        """The side the computer plays (None: two people play)."""
+        return self.empty_side() if self.bot else None
+
+    def free_seat(self) -> str | None:
+        """The human seat still to take (None once both are taken, or against the
+        computer)."""
+        return self.empty_side() if not self.bot else None
