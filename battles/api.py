@@ -1,19 +1,23 @@
-"""Battle API: thin views over ``services`` (writes) and ``selectors`` (reads).
+"""Battle API: the battle's part of the games API (``play.api``: the views every kind of
+match shares, under ``/api/games/battle/`` and, the same views bound to battles, under
+``/api/battles/``) and the views only battles have (claim, export, watch). All are thin, over
+``services`` (writes) and ``selectors`` (reads).
 
-Errors: ``{"detail": ...}`` with the service error's status (400 bad input or illegal action,
-403 not yours to cancel, 404 not one of your battles, 409 stale seq / not your move / over /
-waiting for an opponent / the seat is taken); nothing changes.
+Errors: ``{"detail", "code", ...}`` with the service error's status (400 bad input or illegal
+action, 403 not yours to cancel, 404 not one of your battles, 409 stale seq / not your move /
+over / waiting for an opponent / the seat is taken); nothing changes.
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from play import api as games
+
 from . import presence, replays, selectors, services
-from .errors import BattleError
 from .live.serializers import SpectatorViewSerializer
 from .serializers import (
     ActInput,
@@ -26,122 +30,59 @@ from .serializers import (
     UndoInput,
 )
 
-MAX_LIST = 200
+
+def _mine(user, query):
+    qs = selectors.battle_list(user)
+    if query.get("status"):
+        qs = qs.filter(status=query["status"])
+    return qs
 
 
-class BattleAPIView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+def _create(user, data: dict):
+    return services.create_battle(
+        user, data.get("battle"), data.get("side"), bot=data.get("bot", "greedy"),
+        deck_version_id=data.get("deck_version"), settings=data.get("settings"),
+        opponent=data.get("opponent", services.COMPUTER), scale=data.get("scale"),
+        deal=data.get("deal"), time_control=data.get("time_control"),
+        public=data.get("public", True), rated=data.get("rated", False))
 
 
-class BattleList(BattleAPIView):
-    @extend_schema(responses=BattleListSerializer, operation_id="battles_list",
-                   summary="My battles and the battles I am invited to, newest first",
-                   parameters=[OpenApiParameter(
-                       "status", str, description="waiting, active, finished, cancelled or "
-                                                  "declined")])
-    def get(self, request):
-        qs = selectors.battle_list(request.user)
-        if request.query_params.get("status"):
-            qs = qs.filter(status=request.query_params["status"])
-        return Response({"results": [selectors.battle_summary(b, request.user)
-                                     for b in qs[:MAX_LIST]]})
-
-    @extend_schema(request=BattleCreateInput, responses={201: BattleViewSerializer},
-                   summary="Start a battle against the computer, or one another player joins")
-    def post(self, request):
-        data = request.data
-        if not isinstance(data, dict):
-            raise BattleError("the body must be a JSON object")
-        b = services.create_battle(
-            request.user, data.get("battle"), data.get("side"), bot=data.get("bot", "greedy"),
-            deck_version_id=data.get("deck_version"), settings=data.get("settings"),
-            opponent=data.get("opponent", services.COMPUTER), scale=data.get("scale"),
-            deal=data.get("deal"), time_control=data.get("time_control"),
-            public=data.get("public", True), rated=data.get("rated", False))
-        return Response(selectors.battle_view(b, request.user), status=status.HTTP_201_CREATED)
+def _join(pk, user, data: dict) -> None:
+    services.join_battle(pk, user, deck_version_id=data.get("deck_version"),
+                         deal=data.get("deal"))
 
 
-class OpenBattles(BattleAPIView):
-    @extend_schema(responses=OpenBattleListSerializer, operation_id="battles_open_list",
-                   summary="Battles anyone may join, newest first (not my own)")
-    def get(self, request):
-        return Response({"results": [selectors.open_summary(b) for b in
-                                     selectors.open_battles(request.user)[:MAX_LIST]]})
+def _looked_at(battle, user) -> None:
+    presence.touch(battle, selectors.side_of(battle, user))
 
 
-def _since(request) -> int:
-    raw = request.query_params.get("since", "0")
-    if not (raw.isascii() and raw.isdigit() and len(raw) < 10):
-        raise BattleError("since must be a whole number (a seq)")
-    return int(raw)
+GAME = games.register(games.GameAPI(
+    kind="battle", match_of=selectors.battle_of, view=selectors.battle_view,
+    summary=selectors.battle_summary, mine=_mine, open=selectors.open_battles,
+    open_row=lambda battle, user: selectors.open_summary(battle), create=_create, join=_join,
+    cancel=services.cancel_battle, act=services.act, undo=services.undo,
+    resign=services.resign, looked_at=_looked_at,
+    docs=games.Docs(
+        view=BattleViewSerializer, summary=BattleSummarySerializer, mine=BattleListSerializer,
+        open=OpenBattleListSerializer, create=BattleCreateInput, join=JoinInput, act=ActInput,
+        undo=UndoInput,
+        notes={"act": "A warned action needs no confirmation (battles/README.md, Loss "
+                      "warnings).",
+               "undo": "Only in your turn, while no die has been rolled and no card revealed "
+                       "since."},
+        mine_parameters=[OpenApiParameter("status", str, description="waiting, active, "
+                                          "finished, cancelled or declined")])))
 
 
-class BattleDetail(BattleAPIView):
-    @extend_schema(responses=BattleViewSerializer, summary="A battle as your side sees it",
-                   parameters=[OpenApiParameter(
-                       "since", int, description="Only log events of actions after this seq "
-                                                 "(default 0: the whole log).")])
-    def get(self, request, pk):
-        since = _since(request)
-        battle = selectors.battle_of(request.user, pk)
-        presence.touch(battle, selectors.side_of(battle, request.user))
-        return Response(selectors.battle_view(battle, request.user, since=since))
+@extend_schema_view(post=extend_schema(
+    request=None, responses=BattleViewSerializer,
+    summary="Claim a live battle whose opponent has the move and has been away too long "
+            "(battles/presence.py): I win"))
+class Claim(games.MatchAction):
+    kind = "battle"
 
-
-class Join(BattleAPIView):
-    @extend_schema(request=JoinInput, responses=BattleViewSerializer,
-                   summary="Take the empty seat of an open battle or one I am invited to")
-    def post(self, request, pk):
-        data = request.data
-        if not isinstance(data, dict):
-            raise BattleError("the body must be a JSON object")
-        services.join_battle(pk, request.user, deck_version_id=data.get("deck_version"),
-                             deal=data.get("deal"))
-        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
-
-
-class Cancel(BattleAPIView):
-    @extend_schema(request=None, responses=BattleSummarySerializer,
-                   summary="Cancel my battle nobody has joined, or decline an invitation")
-    def post(self, request, pk):
-        b = services.cancel_battle(pk, request.user)
-        return Response(selectors.battle_summary(b, request.user))
-
-
-class Act(BattleAPIView):
-    @extend_schema(request=ActInput, responses=BattleViewSerializer,
-                   summary="Play one of your legal actions")
-    def post(self, request, pk):
-        services.act(pk, request.user, request.data.get("seq"), request.data.get("action"))
-        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
-
-
-class Resign(BattleAPIView):
-    @extend_schema(request=None, responses=BattleViewSerializer,
-                   summary="Resign my battle (any moment while it is active): the opponent "
-                           "wins")
-    def post(self, request, pk):
-        services.resign(pk, request.user)
-        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
-
-
-class Claim(BattleAPIView):
-    @extend_schema(request=None, responses=BattleViewSerializer,
-                   summary="Claim a live battle whose opponent has the move and has been away "
-                           "too long (battles/presence.py): I win")
-    def post(self, request, pk):
+    def perform(self, pk, request) -> None:
         services.claim_absence(pk, request.user)
-        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
-
-
-class Undo(BattleAPIView):
-    @extend_schema(request=UndoInput, responses=BattleViewSerializer,
-                   summary="Take back your last action (your turn; no die rolled, no card "
-                           "revealed since)")
-    def post(self, request, pk):
-        data = request.data if isinstance(request.data, dict) else {}
-        services.undo(pk, request.user, data.get("seq"))
-        return Response(selectors.battle_view(selectors.battle_of(request.user, pk), request.user))
 
 
 class Export(APIView):
@@ -156,7 +97,7 @@ class Export(APIView):
 
 class Watch(APIView):
     """A battle as a spectator sees it: anyone, logged in or not, for a public battle; a
-    private battle is 404 (its players see it through ``BattleDetail``)."""
+    private battle is 404 (its players see it through ``/api/battles/<id>/``)."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -165,6 +106,6 @@ class Watch(APIView):
                    parameters=[OpenApiParameter(
                        "since", int, description="Only log events of actions after this seq.")])
     def get(self, request, pk):
-        since = _since(request)
+        since = games.since_of(request)
         battle = selectors.watchable(None, pk)
         return Response(selectors.spectator_view(battle, since=since))

@@ -1,14 +1,7 @@
-from django.urls import path
+from play import api as games
 
 from . import api
 
-urlpatterns = [
-    path("campaigns/", api.CampaignList.as_view(), name="campaign-list"),
-    path("campaigns/open/", api.OpenCampaigns.as_view(), name="campaign-open-list"),
-    path("campaigns/<int:pk>/", api.CampaignDetail.as_view(), name="campaign-detail"),
-    path("campaigns/<int:pk>/act/", api.CampaignAct.as_view(), name="campaign-act"),
-    path("campaigns/<int:pk>/join/", api.CampaignJoin.as_view(), name="campaign-join"),
-    path("campaigns/<int:pk>/cancel/", api.CampaignCancel.as_view(), name="campaign-cancel"),
-    path("campaigns/<int:pk>/resign/", api.CampaignResign.as_view(), name="campaign-resign"),
-    path("campaigns/<int:pk>/undo/", api.CampaignUndo.as_view(), name="campaign-undo"),
-]
+# The views every kind of match shares (play.api), bound to campaigns: /api/campaigns/<id>/
+# is /api/games/campaign/<id>/.
+urlpatterns = games.urls(api.GAME, "campaigns", "campaign")

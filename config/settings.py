@@ -295,6 +295,7 @@ EAGLES_EXPENSIVE_ENDPOINTS = {
     "collection-import": "imports",
     "deck-import": "imports",
     "battle-list": "battles",  # a new battle may start the computer player's work
+    "game-list": "battles",  # so may a new match of any kind through /api/games/<kind>/
     "battles": "battles",  # the new-battle form (page)
     "matchup-lab": "simulations",
     "api-matchup-lab": "simulations",
