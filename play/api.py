@@ -349,7 +349,7 @@ def urls(game: GameAPI | None, prefix: str, name: str) -> list[URLPattern]:
         docs, noun, ids, parameters = game.docs, game.noun, prefix, []
     patterns = []
     for route, view, ending in ROUTES:
-        bound = type(f"{(game.kind if game else 'game').capitalize()}{view.__name__}", (view,),
+        bound: Any = type(f"{(game.kind if game else 'game').capitalize()}{view.__name__}", (view,),
                      {"kind": game.kind if game else "", "__module__": view.__module__})
         extend_schema_view(**{method: _schema(operation, docs, noun, ids, parameters)
                               for method, operation in view.operations.items()})(bound)
