@@ -15,13 +15,12 @@ below keep these apart. The seed, the decks, the state and the unfiltered events
 the server as they are: players see ``selectors.battle_view`` only.
 """
 
-from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
 from cards.models import Battle as BattleName
 from game import SIDE_NAMES, SIDES
-from play.seats import SeatsMixin
+from play.models import Match, MatchAction
 
 Side = models.TextChoices("Side", [(s.upper(), (s, SIDE_NAMES[s])) for s in SIDES])
 
@@ -58,26 +57,11 @@ class EndReason(models.TextChoices):
 BOTH_SEATED = Q(french_player__isnull=False, allied_player__isnull=False)
 
 
-class Battle(SeatsMixin, models.Model):
+class Battle(Match):
     battle = models.CharField(max_length=12, choices=BattleName.choices)
-    settings = models.JSONField(default=dict, help_text="Engine settings (turn_cap, decoys).")
-    french_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                      on_delete=models.CASCADE, related_name="+",
-                                      help_text="Null: the computer plays the French (bot "
-                                                "set), or the seat is empty (waiting).")
-    allied_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                      on_delete=models.CASCADE, related_name="+",
-                                      help_text="Null: the computer plays the Allies (bot "
-                                                "set), or the seat is empty (waiting).")
     bot = models.CharField(max_length=20, choices=BotName.choices, blank=True, default="",
                            help_text="Set only when the computer plays: the side without a "
                                      "player. Empty: two people play.")
-    invited = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                on_delete=models.CASCADE, related_name="+",
-                                help_text="The user the empty seat is reserved for (null: "
-                                          "open to anyone); kept once they join.")
-    seed = models.BigIntegerField(help_text="Secret until the battle ends: decks and dice.")
-    seed_hash = models.CharField(max_length=64, help_text="sha256 hex of str(seed).")
     decks = models.JSONField(default=dict, help_text="Secret: army -> card numbers as dealt "
                                                      "(the setup a replay starts from).")
     scale = models.CharField(max_length=12, default="1",
@@ -97,18 +81,10 @@ class Battle(SeatsMixin, models.Model):
         max_length=40, blank=True, default="",
         help_text="The catalogue version the battle was set up with (empty: set up before "
                   "battles recorded it).")
-    card_records = models.JSONField(
-        default=list, blank=True,
-        help_text="Secret: the catalogue records of the cards in its decks as at setup, so "
-                  "that a later catalogue correction cannot change the battle or its replay.")
     deck_kinds = models.JSONField(
         default=dict, blank=True,
         help_text="army -> {kind, scale} of a player's own deck (3.0, 15.0, 16.0: its Muster "
                   "and rate); an army not named has a dealt deck.")
-    seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
-    state = models.JSONField(null=True, blank=True,
-                             help_text="Engine position after action ``seq`` (a cache); null "
-                                       "until both decks are known (the battle starts).")
     # Copied from the snapshot by ``kind.save_state`` whenever it saves one, so that
     # lists and checks ("your move", the stalled computer) filter columns, not the JSON.
     to_move = models.CharField(max_length=10, choices=Side.choices, blank=True, default="",
@@ -119,37 +95,9 @@ class Battle(SeatsMixin, models.Model):
     phase = models.CharField(max_length=20, blank=True, default="",
                              help_text="``state``'s phase (empty: no position).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    outcome = models.JSONField(null=True, blank=True,
-                               help_text="{winner, reason, turn}: the engine's (5.0, 14.0), "
-                                         "or resigned / time / absent (services.finish_battle).")
-    # Online play (issue 12). Whether it counts and who may watch:
-    rated = models.BooleanField(default=False,
-                                help_text="Between two people only: the result updates both "
-                                          "players' ratings (the computer's never do).")
-    public = models.BooleanField(default=True,
-                                 help_text="Anyone may watch it (spectator view); private: "
-                                           "only its players.")
-    # Time: {} untimed; {"kind": "live", "base": s, "increment": s} or
-    # {"kind": "correspondence", "days": n}. The clocks run on the server.
-    time_control = models.JSONField(default=dict, blank=True)
-    clocks = models.JSONField(default=dict, blank=True,
-                              help_text="side -> seconds left when its clock last stopped.")
-    clock_started_at = models.DateTimeField(null=True, blank=True,
-                                            help_text="When the side to move's clock started.")
-    deadline = models.DateTimeField(null=True, blank=True,
-                                    help_text="When the side to move runs out of time (null: "
-                                              "untimed, or nobody's clock runs).")
-    expires_at = models.DateTimeField(null=True, blank=True,
-                                      help_text="A waiting battle nobody joined by then expires.")
-    paused_at = models.DateTimeField(
-        null=True, blank=True,
-        help_text="Set while the organiser of its tournament has paused it: its clocks stand "
-                  "still and no action is accepted (battles/pausing.py).")
     seen = models.JSONField(default=dict, blank=True,
                             help_text="side -> when its player last looked at the battle (ISO "
                                       "time; battles/presence.py, the absence claim).")
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -192,20 +140,12 @@ class Battle(SeatsMixin, models.Model):
         return f"{self.get_battle_display()} #{self.pk}"
 
 
-class BattleAction(models.Model):
+class BattleAction(MatchAction):
     """Action number ``seq`` (from 1) of a battle, with every event it produced, unfiltered
     (filtered per viewer on the way out with ``engine.events_for``)."""
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
     side = models.CharField(max_length=10, choices=Side.choices)
-    action = models.JSONField()
-    events = models.JSONField(default=list)
-    auto = models.BooleanField(default=False,
-                               help_text="Played for the player by auto-play (battles/"
-                                         "autoplay.py): a forced move or a pass with no "
-                                         "answer held.")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["battle", "seq"]

@@ -12,12 +12,11 @@ open to anyone, or reserved for ``invited``). Nothing secret leaves the server a
 players see ``selectors.campaign_view`` only.
 """
 
-from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
 from battles.models import BotName, Side
-from play.seats import SeatsMixin
+from play.models import Match, MatchAction
 
 
 class Status(models.TextChoices):
@@ -33,69 +32,21 @@ class PoolChoice(models.TextChoices):
     COLLECTION = "collection", "My collection (one copy of each card I own)"
 
 
-class Campaign(SeatsMixin, models.Model):
-    french_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                      on_delete=models.CASCADE, related_name="+",
-                                      help_text="Null: the computer (bot set) or an empty seat.")
-    allied_player = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                      on_delete=models.CASCADE, related_name="+",
-                                      help_text="Null: the computer (bot set) or an empty seat.")
+class Campaign(Match):
     # Every computer player plays whole campaigns (battles/campaign/bots.py wraps the battle
     # bots, the search levels included, and decides splits, retreats and reinforcements).
     bot = models.CharField(max_length=20, blank=True, default="", choices=BotName.choices,
                            help_text="Set only when the computer plays the side without a "
                                      "player.")
-    invited = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
-                                on_delete=models.CASCADE, related_name="+",
-                                help_text="The user the empty seat is reserved for (null: "
-                                          "open to anyone).")
-    seed = models.BigIntegerField(help_text="Secret until the campaign ends: dice, shuffles.")
-    seed_hash = models.CharField(max_length=64, help_text="sha256 hex of str(seed).")
     pool_choices = models.JSONField(default=dict, help_text="side -> set | collection.")
     pools = models.JSONField(default=dict, help_text="Secret: side -> card numbers of its "
                                                      "pool (16.0: one copy each).")
-    settings = models.JSONField(default=dict, help_text="Core settings (turn_cap, decoys).")
-    card_records = models.JSONField(default=list, blank=True,
-                                    help_text="Secret: the catalogue records as at setup.")
-    seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
-    state = models.JSONField(null=True, blank=True,
-                             help_text="The core's to_json after action seq (a cache); null "
-                                       "until the campaign starts.")
     to_move = models.CharField(max_length=10, choices=Side.choices, blank=True, default="",
                                help_text="Who acts now (empty: not started, or over).")
     board = models.CharField(max_length=12, blank=True, default="",
                              help_text="The battle to move on (empty: a campaign decision).")
     phase = models.CharField(max_length=10, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    outcome = models.JSONField(null=True, blank=True,
-                               help_text="{winner, reason, results}: reason campaign (the "
-                                         "core's), resigned or time (services.finish).")
-    public = models.BooleanField(default=True, help_text="Anyone may watch it.")
-    # Online play (issue 12 for campaigns): rated, and ONE clock per side for the whole
-    # campaign (campaigns/clock.py, RULINGS 16-o); the same fields as a battle's.
-    rated = models.BooleanField(default=False,
-                                help_text="Between two people only: the result updates both "
-                                          "players' ratings (the computer's never do).")
-    time_control = models.JSONField(default=dict, blank=True,
-                                    help_text="{} untimed, {kind: live, base, increment} or "
-                                              "{kind: correspondence, days} (battles.clock).")
-    clocks = models.JSONField(default=dict, blank=True,
-                              help_text="side -> seconds left when its clock last stopped.")
-    clock_started_at = models.DateTimeField(null=True, blank=True,
-                                            help_text="When the side to move's clock started.")
-    deadline = models.DateTimeField(null=True, blank=True,
-                                    help_text="When the side to move runs out of time (null: "
-                                              "untimed, or nobody's clock runs).")
-    expires_at = models.DateTimeField(null=True, blank=True,
-                                      help_text="A waiting campaign nobody joined by then "
-                                                "expires.")
-    paused_at = models.DateTimeField(
-        null=True, blank=True,
-        help_text="Set while the match is paused: its clocks stand still and no action is "
-                  "accepted (the game service treats every match alike; nothing pauses a "
-                  "campaign yet).")
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -124,18 +75,11 @@ class Campaign(SeatsMixin, models.Model):
         return f"Campaign #{self.pk}"
 
 
-class CampaignAction(models.Model):
+class CampaignAction(MatchAction):
     """Action number ``seq`` (from 1) with every event it produced, unfiltered."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
     side = models.CharField(max_length=10, choices=Side.choices)
-    action = models.JSONField()
-    events = models.JSONField(default=list)
-    auto = models.BooleanField(default=False,
-                               help_text="Played for the player by auto-play (play/autoplay.py):"
-                                         " a forced move or a pass with no answer held.")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["campaign", "seq"]

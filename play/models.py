@@ -1,0 +1,100 @@
+"""What every match stores, whatever the game: the abstract models a kind's own tables extend
+(``battles.Battle``, ``campaigns.Campaign``; a new game's a few lines: its setup columns, its
+``status`` choices and its ``Meta``).
+
+A match is its setup plus an append-only log of actions (``MatchAction``: ``seq`` unique per
+match, so two requests from the same ``seq`` can never both be recorded), and a snapshot of the
+game's state after the last one (``state``: a cache the log rebuilds). Seats: a side without a
+player is the computer's when ``bot`` is set, else a seat still to take (``waiting``: anyone's,
+or reserved for ``invited``). Nothing secret leaves the server as it is: the seed, the
+records, the state and the unfiltered events go out only through the game's per-viewer view.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+
+from .seats import SeatsMixin
+
+USER = django_settings.AUTH_USER_MODEL
+
+
+class Match(SeatsMixin, models.Model):
+    french_player = models.ForeignKey(USER, null=True, blank=True, on_delete=models.CASCADE,
+                                      related_name="+",
+                                      help_text="Null: the computer plays this side (bot "
+                                                "set), or the seat is empty (waiting).")
+    allied_player = models.ForeignKey(USER, null=True, blank=True, on_delete=models.CASCADE,
+                                      related_name="+",
+                                      help_text="Null: the computer plays this side (bot "
+                                                "set), or the seat is empty (waiting).")
+    bot = models.CharField(max_length=20, blank=True, default="",
+                           help_text="Set only when the computer plays: the side without a "
+                                     "player. Empty: two people play.")
+    invited = models.ForeignKey(USER, null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="+",
+                                help_text="The user the empty seat is reserved for (null: "
+                                          "open to anyone); kept once they join.")
+    seed = models.BigIntegerField(help_text="Secret until the match ends: its deal and dice.")
+    seed_hash = models.CharField(max_length=64, help_text="sha256 hex of str(seed).")
+    settings = models.JSONField(default=dict, help_text="The game's settings (turn_cap, ...).")
+    card_records = models.JSONField(
+        default=list, blank=True,
+        help_text="Secret: the catalogue records the match plays with, as at setup, so that "
+                  "a later catalogue correction cannot change it or its replay.")
+    seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
+    state = models.JSONField(null=True, blank=True,
+                             help_text="The game's to_json after action seq (a cache the log "
+                                       "rebuilds); null until the match starts.")
+    to_move = models.CharField(max_length=10, blank=True, default="",
+                               help_text="The side that must act now, copied from the state "
+                                         "(empty: not started, or over).")
+    outcome = models.JSONField(null=True, blank=True,
+                               help_text="{winner, reason, ...}: the game's own end, or "
+                                         "resigned / time / absent (play.turns.finish).")
+    rated = models.BooleanField(default=False,
+                                help_text="Between two people only: the result updates both "
+                                          "players' ratings (the computer's never do).")
+    public = models.BooleanField(default=True,
+                                 help_text="Anyone may watch it (spectator view); private: "
+                                           "only its players.")
+    # Time (play/clock.py): {} untimed; {"kind": "live", "base": s, "increment": s} or
+    # {"kind": "correspondence", "days": n}. The clocks run on the server.
+    time_control = models.JSONField(default=dict, blank=True)
+    clocks = models.JSONField(default=dict, blank=True,
+                              help_text="side -> seconds left when its clock last stopped.")
+    clock_started_at = models.DateTimeField(null=True, blank=True,
+                                            help_text="When the side to move's clock started.")
+    deadline = models.DateTimeField(null=True, blank=True,
+                                    help_text="When the side to move runs out of time (null: "
+                                              "untimed, or nobody's clock runs).")
+    expires_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="A waiting match nobody joined by then expires.")
+    paused_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Set while the organiser of its tournament has paused it: its clocks stand "
+                  "still and no action is accepted.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class MatchAction(models.Model):
+    """Action number ``seq`` (from 1) of a match, with every event it produced, unfiltered
+    (filtered per viewer on the way out by the game's ``events_for``). The concrete model
+    adds the foreign key to its match and the unique (match, seq) constraint."""
+
+    seq = models.PositiveIntegerField()
+    side = models.CharField(max_length=10)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    auto = models.BooleanField(default=False,
+                               help_text="Played for the player by auto-play (play/autoplay.py)"
+                                         ": a forced move or a pass with no answer held.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
