@@ -20,7 +20,7 @@ from django.db.models import Q
 
 from cards.models import Battle as BattleName
 from game import SIDE_NAMES, SIDES
-from play.models import Match, MatchAction
+from play.models import Match, MatchAction, action_constraints
 
 Side = models.TextChoices("Side", [(s.upper(), (s, SIDE_NAMES[s])) for s in SIDES])
 
@@ -149,10 +149,7 @@ class BattleAction(MatchAction):
 
     class Meta:
         ordering = ["battle", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["battle", "seq"], name="one_action_per_seq"),
-            models.CheckConstraint(condition=Q(seq__gte=1), name="action_seq_from_one"),
-        ]
+        constraints = action_constraints("battle", "one_action_per_seq", "action_seq_from_one")
 
     def __str__(self) -> str:
         return f"{self.battle_id}#{self.seq} {self.side}"

@@ -71,18 +71,6 @@ def waiting_for(battle: Battle, side: str) -> str | None:
     return "computer" if who == battle.computer_side() else "opponent"
 
 
-def opponent_name(battle: Battle, side: str) -> str | None:
-    """The other side's player: a username, ``computer (<bot>)``, or, while its seat is
-    empty, the invited user's name (None: open to anyone)."""
-    other = other_side(side)
-    if other == battle.computer_side():
-        return f"computer ({battle.bot})"
-    player = battle.player(other)
-    if player is not None:
-        return player.username
-    return battle.invited.username if battle.invited_id else None
-
-
 def battle_pk(value) -> int:
     """A battle id from a URL or a body; NotFound for anything that cannot be one."""
     value = getattr(value, "pk", value)
@@ -207,7 +195,7 @@ def side_view(battle: Battle, side: str, snap: Snapshot) -> dict:
         "id": battle.pk,
         "battle": battle.battle,
         "my_side": side,
-        "opponent": opponent_name(battle, side),
+        "opponent": battle.opponent_name(side),
         "seq": battle.seq,
         "status": battle.status,
         "view": seen,
@@ -315,7 +303,7 @@ def battle_summary(battle: Battle, user) -> dict:
         "id": battle.pk,
         "battle": battle.battle,
         "my_side": side,
-        "opponent": opponent_name(battle, side),
+        "opponent": battle.opponent_name(side),
         "invited": invited,
         "seq": battle.seq,
         "status": battle.status,

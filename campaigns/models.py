@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from battles.models import BotName, Side
-from play.models import Match, MatchAction
+from play.models import Match, MatchAction, action_constraints
 
 
 class Status(models.TextChoices):
@@ -83,10 +83,8 @@ class CampaignAction(MatchAction):
 
     class Meta:
         ordering = ["campaign", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["campaign", "seq"], name="one_campaign_action_per_seq"),
-            models.CheckConstraint(condition=Q(seq__gte=1), name="campaign_action_seq_from_one"),
-        ]
+        constraints = action_constraints("campaign", "one_campaign_action_per_seq",
+                                         "campaign_action_seq_from_one")
 
     def __str__(self) -> str:
         return f"campaign {self.campaign_id}#{self.seq} {self.side}"

@@ -12,7 +12,6 @@ from django.utils import timezone
 from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
-from game import other_side
 from play import clock
 
 from .kind import campaign_pk, core_of, side_of
@@ -64,18 +63,6 @@ def campaign_of(user, pk) -> Campaign:
     raise NotFound("no such campaign")
 
 
-def opponent_name(c: Campaign, side: str | None) -> str | None:
-    if side is None:
-        return None
-    other = other_side(side)
-    if other == c.computer_side():
-        return f"computer ({c.bot})"
-    player = c.player(other)
-    if player is not None:
-        return player.username
-    return c.invited.username if c.invited_id else None
-
-
 def player_names(c: Campaign) -> dict[str, str | None]:
     out = {}
     for side in SIDES:
@@ -98,7 +85,7 @@ def waiting_for(c: Campaign, side: str | None) -> str | None:
 
 def campaign_summary(c: Campaign, user) -> dict:
     side = side_of(c, user)
-    return {"id": c.pk, "my_side": side, "opponent": opponent_name(c, side),
+    return {"id": c.pk, "my_side": side, "opponent": c.opponent_name(side),
             "players": player_names(c), "status": c.status, "phase": c.phase,
             "seq": c.seq, "waiting_for": waiting_for(c, side),
             "winner": (c.outcome or {}).get("winner"),
@@ -136,7 +123,7 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
     return {
         "id": c.pk,
         "my_side": side,
-        "opponent": opponent_name(c, side),
+        "opponent": c.opponent_name(side),
         "players": player_names(c),
         "seq": c.seq,
         "status": c.status,

@@ -82,6 +82,13 @@ class Match(SeatsMixin, models.Model):
         abstract = True
 
 
+def action_constraints(match_field: str, one_per_seq: str, from_one: str) -> list:
+    """An action table's constraints (named as each table's migrations made them): one row
+    per (match, seq), and seq counts from 1."""
+    return [models.UniqueConstraint(fields=[match_field, "seq"], name=one_per_seq),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name=from_one)]
+
+
 class MatchAction(models.Model):
     """Action number ``seq`` (from 1) of a match, with every event it produced, unfiltered
     (filtered per viewer on the way out by the game's ``events_for``). The concrete model

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from config.errors import BadInput, NotFound
-from game import SIDES
+from game import SIDES, other_side
 
 
 def invitee(user: Any, opponent: str, noun: str) -> Any:
@@ -54,6 +54,20 @@ class SeatsMixin:
     def computer_side(self) -> str | None:
         """The side the computer plays (None: two people play)."""
         return self.empty_side() if self.bot else None
+
+    def opponent_name(self, side: str | None) -> str | None:
+        """The player facing ``side``: a username, ``computer (<bot>)``, or, while its seat
+        is empty, the invited user's name (None: open to anyone, or no side)."""
+        if side is None:
+            return None
+        other = other_side(side)
+        if other == self.computer_side():
+            return f"computer ({self.bot})"
+        player = self.player(other)
+        if player is not None:
+            return player.username
+        invited = getattr(self, "invited", None)
+        return invited.username if invited is not None else None
 
     def free_seat(self) -> str | None:
         """The human seat still to take (None once both are taken, or against the
