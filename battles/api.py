@@ -14,7 +14,6 @@ from rest_framework.views import APIView
 
 from . import presence, replays, selectors, services
 from .errors import BattleError
-from .live.serializers import SpectatorViewSerializer
 from .serializers import (
     ActInput,
     BattleCreateInput,
@@ -23,6 +22,7 @@ from .serializers import (
     BattleViewSerializer,
     JoinInput,
     OpenBattleListSerializer,
+    SpectatorViewSerializer,
     UndoInput,
 )
 
