@@ -1,5 +1,5 @@
-"""Each side's message of a change built once (battles/live/notify.py, messages.py) and the
-per-process safety net (battles/live/poller.py), issue 12 "Figures": what each socket receives
+"""Each side's message of a change built once (play/live/notify.py, messages.py) and the
+per-process safety net (play/live/poller.py), issue 12 "Figures": what each socket receives
 is unchanged, a message built for one side only ever travels to that side's group, and a
 socket that missed a change builds its own message instead of forwarding one that does not
 follow what it had."""
@@ -18,18 +18,19 @@ from django.db.backends.utils import CursorWrapper
 from django.test.utils import CaptureQueriesContext
 
 from battles import selectors, services
-from battles.live import consumers, messages, notify
+from play.live import consumers, messages, notify
 
 from . import test_live
 from .test_live import TIMEOUT, _receive, check_spectator, connect, hello, run, two_people_battle
 
 live_setup, people = test_live.live_setup, test_live.people  # the same fixtures
-FRESH = messages.battle_message  # a viewer's message built on its own (before any patch)
+FRESH = messages.message  # a viewer's message built on its own (before any patch)
 
 
 def fresh(battle_id: int, user, side: str | None, since: int) -> dict:
     """What a socket of ``side`` would have built itself, as it travels (JSON)."""
-    return json.loads(messages.encode(FRESH(messages.Viewer(battle_id, user, side), since)))
+    return json.loads(messages.encode(FRESH(messages.Viewer("battle", battle_id, user, side),
+                                            since)))
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -37,13 +38,13 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def quiet_poll(monkeypatch):
     """The safety net out of the way: what arrives comes from the groups."""
-    monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 60)
-    monkeypatch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 60)
+    monkeypatch.setattr(consumers.GameConsumer, "poll_seconds", 60)
+    monkeypatch.setattr(consumers.GameConsumer, "in_memory_poll_seconds", 60)
 
 
 @pytest.fixture
 def sent_to_groups(monkeypatch):
-    """Every (group, message) the battle's change listener sends."""
+    """Every (group, message) the change listener sends."""
     sent = []
     real = notify._send_all
 
@@ -59,13 +60,13 @@ def sent_to_groups(monkeypatch):
 def builds(monkeypatch):
     """The viewers for whom a consumer built its own message (a hello, or a fallback)."""
     made = []
-    real = messages.battle_message
+    real = messages.message
 
-    def counting(viewer, since):
+    def counting(viewer, since, *match):
         made.append((viewer.side, since))
-        return real(viewer, since)
+        return real(viewer, since, *match)
 
-    monkeypatch.setattr(messages, "battle_message", counting)
+    monkeypatch.setattr(messages, "message", counting)
     return made
 
 
@@ -111,7 +112,7 @@ def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_p
         return played
 
     played = run(scenario)
-    texts = [(group, m) for group, m in sent_to_groups if m["type"] == "battle.message"]
+    texts = [(group, m) for group, m in sent_to_groups if m["type"] == "match.message"]
     assert len(texts) == 3 * played  # both sides' and the spectators' messages, once each
     for group, m in texts:  # a class's message only ever goes to that class's group
         side = group.rsplit(".", 1)[1]
@@ -121,7 +122,7 @@ def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_p
             assert json.loads(m["text"])["legal_actions"] == []
     assert {group.rsplit(".", 1)[1] for group, _ in texts} == {"french", "allied", "watch"}
     # No nudge after the create's and the join's (seq 0): every action's message was text.
-    assert not [m for _, m in sent_to_groups if m["type"] != "battle.message" and m["seq"]]
+    assert not [m for _, m in sent_to_groups if m["type"] != "match.message" and m["seq"]]
 
 
 def _one_action(b, people) -> None:
@@ -137,11 +138,11 @@ def test_the_spectators_message_is_anyones_and_never_built_for_a_private_battle(
     public, private = two_people_battle(people), two_people_battle(people, public=False)
     for b in (public, private):
         _one_action(b, people)
-    change = messages.change_messages(public.pk, 0)
+    change = messages.change_messages("battle", public.pk, 0)
     assert set(change.texts) == {"french", "allied", None}
     for who in (None, people["alice"], people["bob"]):  # the viewer's user plays no part
         assert json.loads(change.texts[None]) == fresh(public.pk, who, None, 0)
-    assert set(messages.change_messages(private.pk, 0).texts) == {"french", "allied"}
+    assert set(messages.change_messages("battle", private.pk, 0).texts) == {"french", "allied"}
 
 
 def test_the_spectators_message_of_an_action_reads_nothing(people, monkeypatch):
@@ -212,10 +213,10 @@ def test_an_actions_queries_do_not_grow_with_its_spectators(people, quiet_poll, 
     counts = {}
     for n in (1, 5):
         with monkeypatch.context() as patch:
-            patch.setattr(consumers.BattleConsumer, "poll_seconds", 60)
-            patch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 60)
-            patch.setattr(messages, "watched", lambda battle, real=messages.watched:
-                          watched and real(battle))
+            patch.setattr(consumers.GameConsumer, "poll_seconds", 60)
+            patch.setattr(consumers.GameConsumer, "in_memory_poll_seconds", 60)
+            patch.setattr(messages, "watched", lambda kind, battle, real=messages.watched:
+                          watched and real(kind, battle))
             counts[n] = _queries_of_one_action(people, patch, n)
     print(f"queries of one action (spectators' message {'once' if watched else 'per socket'}):"
           f" 1 spectator {counts[1]}, 5 spectators {counts[5]}")
@@ -254,26 +255,28 @@ def test_a_socket_that_missed_a_change_builds_its_own_message(people, quiet_poll
     run(scenario)
 
 
-def reads(monkeypatch, module) -> list[list[int]]:
-    """The game ids each call of ``module.current`` (a poller's round: one query) read."""
+def reads(monkeypatch, kind: str) -> list[list[int]]:
+    """The ids of the matches of ``kind`` each call of ``messages.current`` (a poller's round:
+    one query) read."""
     made = []
-    real = module.current
+    real = messages.current
 
-    def recording(game_ids):
-        made.append(sorted(game_ids))
-        return real(game_ids)
+    def recording(of_kind, game_ids):
+        if of_kind == kind:
+            made.append(sorted(game_ids))
+        return real(of_kind, game_ids)
 
-    monkeypatch.setattr(module, "current", recording)
+    monkeypatch.setattr(messages, "current", recording)
     return made
 
 
 def test_one_poll_query_for_every_battle_with_open_sockets(people, monkeypatch):
     """The safety net reads all of a process's battles in one query per round, not one per
     socket; a change it finds is sent (the lost-nudge test in test_live.py covers one)."""
-    monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 0.1)
-    monkeypatch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 0.1)
+    monkeypatch.setattr(consumers.GameConsumer, "poll_seconds", 0.1)
+    monkeypatch.setattr(consumers.GameConsumer, "in_memory_poll_seconds", 0.1)
     first, second = two_people_battle(people), two_people_battle(people)
-    made = reads(monkeypatch, messages)
+    made = reads(monkeypatch, "battle")
     rounds: list[list[int]] = []
 
     async def scenario():

@@ -1,6 +1,8 @@
-"""The frames a game's socket takes, the same for battles and campaigns: one JSON object as
-text, ``{"type": "hello", "since": n}`` or ``{"type": "act", "seq": n, "action": {...}}``;
-anything else is answered ``{"type": "error", "code": "bad_input", "detail", "seq"}``.
+"""The frames a match's socket takes, the same for every kind: one JSON object as text,
+``{"type": "hello", "since": n}`` or ``{"type": "act", "seq": n, "action": {...}}``; anything
+else (not text, too long, not JSON, not an object, another type, a ``since`` that is not a
+whole number) is answered ``{"type": "error", "code": "bad_input", "detail", "seq"}`` and the
+socket stays open.
 
 A consumer mixes in ``HelloActFrames`` (before Channels' consumer class) and supplies
 ``viewer`` (None until connected), ``answer_hello(since)`` and ``_act(seq, action)``."""
