@@ -70,59 +70,74 @@ def builds(monkeypatch):
     return made
 
 
-def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_poll,
-                                                                  sent_to_groups, builds):
-    b = two_people_battle(people, settings={"turn_cap": 2})
-    rng = random.Random(12)
+async def play_forwarded(socks: dict, users: dict, rng: random.Random, steps: int, fresh,
+                         hidden, builds: list) -> tuple[int, int]:
+    """Hello on every socket (a side's player's, the spectators'), then up to ``steps``
+    random actions over the movers' sockets: every socket gets each change's message in its
+    own class, and it is exactly what that viewer's own build from the database gives
+    (``fresh(user, side, since)``, a message built once from the action's own position and
+    rows), forwarded as built (no consumer built one after the hellos, the mover's answer
+    included). ``hidden(msg, raw)`` checks a message and returns how many cards it had to
+    hide. Returns (actions played, cards hidden)."""
+    latest = {key: await hello(c) for key, c in socks.items()}
+    hellos = len(builds)
+    hid = played = 0
+    for _ in range(steps):
+        played += 1
+        mover = next(s for s in ("french", "allied") if latest[s]["waiting_for"] == "you")
+        seq = latest[mover]["seq"]
+        await socks[mover].send_json_to({"type": "act", "seq": seq,
+                                         "action": rng.choice(latest[mover]["legal_actions"])})
+        for key, c in socks.items():
+            latest[key], raw = await _receive(c)
+            assert latest[key]["my_side"] == key and latest[key]["since"] == seq
+            hid += await database_sync_to_async(hidden)(latest[key], raw)
+            assert latest[key]["seq"] > seq
+            assert latest[key] == await database_sync_to_async(fresh)(users[key], key, seq)
+        if latest["french"]["status"] != "active":
+            break
+    assert builds[hellos:] == []
+    for c in socks.values():
+        assert await c.receive_nothing(timeout=0.1)
+        await c.disconnect()
+    return played, hid
 
-    async def scenario():
-        socks = {"french": await connect(b.pk, people["alice"]),
-                 "allied": await connect(b.pk, people["bob"]),
-                 None: await connect(b.pk, None)}
-        latest = {key: await hello(c) for key, c in socks.items()}
-        hellos = len(builds)
-        hidden = [0]  # face-down and undrawn cards the spectator's messages had to hide
-        played = 0
-        for _ in range(12):
-            played += 1
-            mover = next(s for s in ("french", "allied") if latest[s]["waiting_for"] == "you")
-            seq = latest[mover]["seq"]
-            await socks[mover].send_json_to({"type": "act", "seq": seq,
-                                             "action": rng.choice(latest[mover]["legal_actions"])})
-            users = {"french": people["alice"], "allied": people["bob"], None: None}
-            for key, c in socks.items():
-                latest[key], raw = await _receive(c)
-                assert latest[key]["my_side"] == key and latest[key]["since"] == seq
-                if key is None:  # the forwarded text: no face-down card, no undrawn one
-                    hidden[0] += await database_sync_to_async(check_spectator)(latest[key], raw)
-                assert latest[key]["seq"] > seq
-                # Built once from the action's own position and rows, it is exactly what
-                # this viewer's own build from the database gives.
-                assert latest[key] == await database_sync_to_async(fresh)(
-                    b.pk, users[key], key, seq)
-            if latest["french"]["status"] != "active":
-                break
-        # Every message was forwarded as built (the mover's answer too): no consumer, a
-        # player's or the spectator's, built one after the hellos.
-        assert builds[hellos:] == []
-        assert hidden[0] > 50  # there were cards to leak, at many steps
-        for c in socks.values():
-            assert await c.receive_nothing(timeout=0.1)
-            await c.disconnect()
-        return played
 
-    played = run(scenario)
-    texts = [(group, m) for group, m in sent_to_groups if m["type"] == "match.message"]
+def sent_once_per_class(sent: list, played: int, kind: str, match_id: int) -> None:
+    """What the change listener sent while ``played`` actions were played on one match: each
+    action's three messages (both sides' and the spectators'), once each, as text, each only
+    to its own class's group; no nudge after the create's and the join's (seq 0)."""
+    texts = [(group, m) for group, m in sent if m["type"] == "match.message"]
     assert len(texts) == 3 * played  # both sides' and the spectators' messages, once each
     for group, m in texts:  # a class's message only ever goes to that class's group
-        side = group.rsplit(".", 1)[1]
+        group_kind, pk, side = group.split(".")
+        assert (group_kind, int(pk)) == (kind, match_id)
         mine = json.loads(m["text"])["my_side"]
         assert (mine, side) in (("french", "french"), ("allied", "allied"), (None, "watch"))
         if side == "watch":
             assert json.loads(m["text"])["legal_actions"] == []
     assert {group.rsplit(".", 1)[1] for group, _ in texts} == {"french", "allied", "watch"}
-    # No nudge after the create's and the join's (seq 0): every action's message was text.
-    assert not [m for _, m in sent_to_groups if m["type"] != "match.message" and m["seq"]]
+    assert not [m for _, m in sent if m["type"] != "match.message" and m["seq"]]
+
+
+def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_poll,
+                                                                  sent_to_groups, builds):
+    b = two_people_battle(people, settings={"turn_cap": 2})
+    users = {"french": people["alice"], "allied": people["bob"], None: None}
+
+    def spectators_hidden(msg: dict, raw: str) -> int:
+        """The forwarded spectators' text: no face-down card, no undrawn one."""
+        return check_spectator(msg, raw) if msg["my_side"] is None else 0
+
+    async def scenario():
+        socks = {key: await connect(b.pk, user) for key, user in users.items()}
+        return await play_forwarded(socks, users, random.Random(12), 12,
+                                    lambda user, side, since: fresh(b.pk, user, side, since),
+                                    spectators_hidden, builds)
+
+    played, hidden = run(scenario)
+    assert hidden > 50  # there were cards to leak, at many steps
+    sent_once_per_class(sent_to_groups, played, "battle", b.pk)
 
 
 def _one_action(b, people) -> None:
@@ -138,11 +153,20 @@ def test_the_spectators_message_is_anyones_and_never_built_for_a_private_battle(
     public, private = two_people_battle(people), two_people_battle(people, public=False)
     for b in (public, private):
         _one_action(b, people)
-    change = messages.change_messages("battle", public.pk, 0)
+    spectators_text_is_anyones("battle", public.pk, private.pk, fresh,
+                               (None, people["alice"], people["bob"]))
+
+
+def spectators_text_is_anyones(kind: str, public: int, private: int, fresh, anyone) -> None:
+    """After one action of each: the public match's change has both sides' texts and the
+    spectators', which is exactly what each of ``anyone`` (nobody, a stranger, a player: the
+    viewer's user plays no part) builds as a spectator (``fresh(match id, user, side,
+    since)``); the private one's has no spectators' text."""
+    change = messages.change_messages(kind, public, 0)
     assert set(change.texts) == {"french", "allied", None}
-    for who in (None, people["alice"], people["bob"]):  # the viewer's user plays no part
-        assert json.loads(change.texts[None]) == fresh(public.pk, who, None, 0)
-    assert set(messages.change_messages("battle", private.pk, 0).texts) == {"french", "allied"}
+    for who in anyone:
+        assert json.loads(change.texts[None]) == fresh(public, who, None, 0)
+    assert set(messages.change_messages(kind, private, 0).texts) == {"french", "allied"}
 
 
 def test_the_spectators_message_of_an_action_reads_nothing(people, monkeypatch):
