@@ -18,7 +18,6 @@ from rest_framework.views import APIView
 from play import api as games
 
 from . import presence, replays, selectors, services
-from .live.serializers import SpectatorViewSerializer
 from .serializers import (
     ActInput,
     BattleCreateInput,
@@ -27,6 +26,7 @@ from .serializers import (
     BattleViewSerializer,
     JoinInput,
     OpenBattleListSerializer,
+    SpectatorViewSerializer,
     UndoInput,
 )
 

@@ -1,7 +1,7 @@
 """The EAGLES battle as a kind of match of the game service (``play.registry``): its pure
 module (``battles.modules.BATTLE``) and what only this app knows (the ``Battle`` table, the
-card table a battle plays with, the columns read from a position, its clock). Registered in
-``BattlesConfig.ready()``."""
+card table a battle plays with, the columns read from a position, its clock, its part of the
+live channel: ``live_view``). Registered in ``BattlesConfig.ready()``."""
 
 from __future__ import annotations
 
@@ -47,5 +47,5 @@ KIND = MatchKind(
     game=BATTLE, model=Battle, action_model=BattleAction, match_field="battle",
     cards=cardcache.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
     save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
-    on_finish=_on_finish, noun="battle", lock=lock,
+    on_finish=_on_finish, noun="battle", lock=lock, live="battles.live_view.LIVE",
     off_board_outcome=lambda battle, outcome: {**outcome, "turn": battle.turn})

@@ -161,7 +161,8 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
 @dataclass(frozen=True)
 class Snapshot:
     """A battle's position (parsed once) and its log rows after some ``since``: read once,
-    it serves every viewer's view of one change (``live.messages.change_messages``)."""
+    it serves every viewer's view of one change (``play.live.messages.change_messages``,
+    which is handed the committing action's ``play.turns.Snapshot``: the same fields)."""
 
     state: State | None
     rows: list[tuple[int, str, dict, list, bool]]  # (seq, side, action, events, auto)
@@ -256,14 +257,9 @@ def timing(battle: Battle) -> dict:
 
 def _can_undo(battle: Battle, side: str, last: tuple[int, str, dict] | None = None) -> bool:
     from play import registry
-    from play.undo import can_undo, is_undo  # may my last action be taken back now
+    from play.undo import can_undo  # may my last action be taken back now
 
-    kind = registry.get("battle")
-    if last is not None and last[0] == battle.seq and not is_undo(last[2]):
-        # The log's last row is a plain action: it is the last one still counting, so it
-        # alone answers "did the opponent act since?" (an undo row needs the rows before it).
-        return can_undo(kind, battle, side, rows=[last])
-    return can_undo(kind, battle, side)
+    return can_undo(registry.get("battle"), battle, side, last=last)
 
 
 def deck_kinds(battle: Battle) -> dict[str, str]:

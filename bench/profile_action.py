@@ -6,9 +6,9 @@
 In one process, with the database of DATABASE_URL (migrated, catalogue loaded), it sets up
 ``--battles`` Quatre Bras battles between two scripted users and plays ``--moves`` random
 legal actions in each, doing per action what the server does: ``services.act`` (commit, the
-``battle_changed`` listeners: notifications, and ``live.notify``, which builds both players'
+``match_changed`` listeners: notifications, and ``play.live.notify``, which builds both players'
 messages of the change once and sends them to their sides' groups) then the spectator's
-message (``live.messages.battle_message``: a spectator's consumer builds its own).
+message (``play.live.messages.message``: a spectator's consumer builds its own).
 ``--per-socket`` instead builds every viewer's message as each socket did before the
 messages were built once (for a before/after in the same run). Prints the CPU milliseconds
 per action of each step; ``--profile`` adds cProfile's top functions by cumulative time
@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     from django.contrib.auth.models import User
 
     from battles import services
-    from battles.live import messages
     from battles.models import Battle
+    from play.live import messages
 
     users = [User.objects.create(username=f"prof{os.getpid()}_{i}")
              for i in range(2 * args.battles)]
@@ -58,12 +58,12 @@ def main(argv: list[str] | None = None) -> int:
                                    settings={"turn_cap": 2})
         services.join_battle(b.pk, users[2 * i + 1])
         battles.append(b.pk)
-    viewers = {pk: [messages.Viewer(pk, users[2 * i], "french"),
-                    messages.Viewer(pk, users[2 * i + 1], "allied"),
-                    messages.Viewer(pk, None, None)] for i, pk in enumerate(battles)}
+    viewers = {pk: [messages.Viewer("battle", pk, users[2 * i], "french"),
+                    messages.Viewer("battle", pk, users[2 * i + 1], "allied"),
+                    messages.Viewer("battle", pk, None, None)] for i, pk in enumerate(battles)}
     for vs in viewers.values():  # each socket has had its hello
         for v in vs:
-            messages.battle_message(v, 0)
+            messages.message(v, 0)
     rng = random.Random(1815)
     timings = {"act": 0.0, "messages": 0.0}
     actions = 0
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 side = battle.to_move
                 mover = next(v for v in viewers[pk] if v.side == side)
-                msg = messages.battle_message(mover, battle.seq)
+                msg = messages.message(mover, battle.seq)
                 if not msg["legal_actions"]:
                     continue
                 action = rng.choice(msg["legal_actions"])
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 t1 = time.process_time()
                 for v in viewers[pk]:
                     if args.per_socket or v.side is None:
-                        messages.battle_message(v, msg["seq"])
+                        messages.message(v, msg["seq"])
                 t2 = time.process_time()
                 if prof:
                     prof.disable()

@@ -1,7 +1,7 @@
 """The EAGLES Campaign Game as a kind of match of the game service (``play.registry``): its
 pure module (``battles.modules.CAMPAIGN``) and what only this app knows (the ``Campaign``
-table, its card table, the columns read from a position, its one clock per side).
-Registered in ``CampaignsConfig.ready()``."""
+table, its card table, the columns read from a position, its one clock per side, its part
+of the live channel: ``live_view``). Registered in ``CampaignsConfig.ready()``."""
 
 from __future__ import annotations
 
@@ -104,5 +104,5 @@ KIND = MatchKind(
     cards=cards_of, bot_cards=cards_of, setup=setup_campaign, save_state=save_state,
     final_outcome=lambda campaign, c: {"winner": c.winner, "reason": "campaign",
                                        "results": plain(c.results)},
-    on_finish=_on_finish, noun="campaign", lock=lock,
+    on_finish=_on_finish, noun="campaign", lock=lock, live="campaigns.live_view.LIVE",
     off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)})

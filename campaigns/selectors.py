@@ -110,14 +110,27 @@ def log_for(c: Campaign, side: str | None, since: int = 0) -> list[dict]:
     """The events of actions after ``since`` that ``side`` may see (None: public only)."""
     rows = (c.actions.filter(seq__gt=since, seq__lte=c.seq).order_by("seq")
             .values_list("seq", "side", "events"))
+    return entries_of(rows, side)
+
+
+def entries_of(rows, side: str | None) -> list[dict]:
+    """Log rows ``(seq, side, events)`` as ``side`` (None: a spectator) sees them: each event
+    ``events_for`` lets through, with its action's ``seq`` and side (``by``)."""
     return [{"seq": n, "by": who, **e} for n, who, events in rows
             for e in events_for(events, side)]
 
 
 def campaign_view(c: Campaign, user, since: int = 0) -> dict:
     """Everything ``user`` may know about campaign ``c`` (a spectator: both sides hidden)."""
-    side = side_of(c, user)
-    core = core_of(c)
+    return side_view(c, side_of(c, user), since)
+
+
+def side_view(c: Campaign, side: str | None, since: int = 0, snap=None) -> dict:
+    """``campaign_view`` for the player of ``side`` (None: anyone else, a spectator): it
+    depends on the side only, never on the user. From ``snap`` (``play.turns.Snapshot``: the
+    position as the action left it and the log rows after ``since``) when given: the live
+    channel's messages of one change, with no read of the position or the log."""
+    core = snap.state if snap is not None else core_of(c)
     finished = c.status == Status.FINISHED
     mine = c.status == Status.ACTIVE and side is not None and c.to_move == side
     return {
@@ -132,7 +145,8 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
         "view": view(core, side) if core is not None else None,
         "legal_actions": legal_actions(core, side) if mine and core is not None else [],
         "waiting_for": waiting_for(c, side),
-        "log": log_for(c, side, since),
+        "log": (log_for(c, side, since) if snap is None
+                else entries_of(((n, who, events) for n, who, _, events, _ in snap.rows), side)),
         "seed_hash": c.seed_hash,
         "seed": str(c.seed) if finished else None,
         "outcome": c.outcome,
@@ -142,12 +156,12 @@ def campaign_view(c: Campaign, user, since: int = 0) -> dict:
         "rated": c.rated,
         **clocks_of(c),
         "expires_at": _iso(c.expires_at) if c.status == Status.WAITING else None,
-        "can_undo": mine and _can_undo(c, side),
+        "can_undo": mine and _can_undo(c, side, snap.last if snap is not None else None),
     }
 
 
-def _can_undo(c: Campaign, side: str) -> bool:
+def _can_undo(c: Campaign, side: str, last: tuple[int, str, dict] | None = None) -> bool:
     from play import registry
     from play.undo import can_undo  # may my last action be taken back now
 
-    return can_undo(registry.get("campaign"), c, side)
+    return can_undo(registry.get("campaign"), c, side, last=last)

@@ -11,13 +11,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from battles.live.routing import websocket_urlpatterns  # noqa: E402
-from campaigns.live.routing import websocket_urlpatterns as campaign_sockets  # noqa: E402
+from play.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    # Live battles (battles/live/) and campaigns (campaigns/live/): the session's user, only
-    # from this site's own origins.
+    # Live matches of every kind (play/live/: ws/games/<kind>/<id>/, and ws/battles/<id>/,
+    # ws/campaigns/<id>/): the session's user, only from this site's own origins.
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(
-        websocket_urlpatterns + campaign_sockets))),
+        websocket_urlpatterns))),
 })

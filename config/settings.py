@@ -134,7 +134,7 @@ if REDIS_URL:
     if os.environ.get("EAGLES_LIVE_LAYER") == "lists":
         # The list-based layer (at least once within its expiry), with a pool that waits.
         # socket_timeout above the layer's 5 s blocking pop: redis-py's default is 5 s too, so
-        # an idle websocket's consumer died with "Timeout reading" (battles/live/, issue 12).
+        # an idle websocket's consumer died with "Timeout reading" (play/live/, issue 12).
         CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.WaitingRedisChannelLayer",
                                       "CONFIG": {"hosts": [{"address": REDIS_URL,
                                                             "socket_timeout": 30}]}}}

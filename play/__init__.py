@@ -11,7 +11,10 @@ in. The service owns everything else, once for every game, and never looks insid
   (after commit), one payload for every game;
 * ``enqueue`` / ``tasks``: the computer's turn, the flag fall and the beat's tick, sent by
   task name after commit;
-* ``turns``: recording actions, ending a match, the computer's turn, flag falls, expiry.
+* ``turns``: recording actions, ending a match, the computer's turn, flag falls, expiry;
+* ``live``: the one live channel (websockets at ``ws/games/<kind>/<id>/``): each viewer
+  class's message of a change built once where it commits, the safety net; a kind gives its
+  part (``MatchKind.live``).
 
 The EAGLES battle and the EAGLES Campaign Game are its first two kinds (registered by the
 ``battles`` and ``campaigns`` apps).

@@ -41,6 +41,9 @@ class MatchKind:
     lock: Callable[[Any, Any], tuple[Any, str]]
     # An end decided away from the board (time, resignation) -> the outcome stored.
     off_board_outcome: Callable[[Any, dict], dict] = lambda match, outcome: outcome
+    # The live channel's hooks (``play.live.hooks.LiveHooks``) by dotted path, imported on
+    # first use (they read the app's selectors, which import the kind); "": no sockets.
+    live: str = ""
 
     @property
     def kind(self) -> str:

@@ -106,7 +106,13 @@ def undo_target(kind: MatchKind, match: Match, side: str, rows: Sequence[Row] | 
 
 
 def can_undo(kind: MatchKind, match: Match, side: str | None,
-             rows: Sequence[Row] | None = None) -> bool:
+             rows: Sequence[Row] | None = None, last: Row | None = None) -> bool:
+    """Whether ``side`` may take an action back now. ``last``: the log's last row, when the
+    caller has it (an action just recorded): a plain action there is the last one still
+    counting, so it alone answers "did the opponent act since?" (an undo row needs the rows
+    before it)."""
+    if rows is None and last is not None and last[0] == match.seq and not is_undo(last[2]):
+        rows = [last]
     return side is not None and undo_target(kind, match, side, rows)[0] is not None
 
 

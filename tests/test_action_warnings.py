@@ -16,11 +16,11 @@ from django.test import Client
 from battles import services
 from battles.cardcache import cards_of
 from battles.engine import from_json, legal_actions, view
-from battles.live import messages
 from battles.models import Battle, Status
 from battles.warnings import action_warnings, warning
 from cards.catalogue.file import catalogue_records
 from frontend.battle import warnings as page_warnings
+from play.live import messages
 
 from .kinds import battle_tasks
 
@@ -85,7 +85,7 @@ def test_the_api_and_the_socket_carry_the_warnings_along_a_battle(user, sent, mo
     b = services.create_battle(user, "quatre-bras", "allied", bot="greedy")
     c = Client()
     c.force_login(user)
-    viewer = messages.Viewer(b.pk, user, "allied")
+    viewer = messages.Viewer("battle", b.pk, user, "allied")
     warned = 0
     for _ in range(60):
         b.refresh_from_db()
@@ -96,7 +96,7 @@ def test_the_api_and_the_socket_carry_the_warnings_along_a_battle(user, sent, mo
             continue
         bv = c.get(f"/api/battles/{b.pk}/").json()
         assert bv["warnings"] == expected(b, "allied")
-        msg = messages.battle_message(viewer, b.seq)  # what the websocket sends
+        msg = messages.message(viewer, b.seq)  # what the websocket sends
         assert msg["warnings"] == bv["warnings"] and msg["legal_actions"] == bv["legal_actions"]
         for w in bv["warnings"]:
             assert bv["legal_actions"][w["index"]]["type"] in ("move", "deployment_done")

@@ -1,4 +1,4 @@
-"""Live campaigns over websockets (campaigns/live/, issue 13 "live updates").
+"""Live campaigns over websockets (play/live/, issue 13 "live updates").
 
 Channels' ``WebsocketCommunicator`` against the campaign socket's router with the in-memory
 layer; the consumers read the database from other threads, so the tests are transactional.
@@ -27,9 +27,9 @@ from battles.campaign import view as core_view
 from battles.engine import SIDES, events_for
 from campaigns import selectors, services
 from campaigns.kind import cards_of
-from campaigns.live import consumers
-from campaigns.live.routing import websocket_urlpatterns
 from campaigns.models import Campaign, Status
+from play.live import consumers
+from play.live.routing import websocket_urlpatterns
 
 from .campaign.helpers import small_pools
 from .kinds import campaign_tasks
@@ -234,8 +234,8 @@ def test_the_safety_net_sends_a_lost_change(people, monkeypatch):
     """A nudge lost (or sent by another process to an in-memory layer): the consumer's own
     check of the campaign's seq sends the change within its poll period."""
     c0 = two_people(people)
-    monkeypatch.setattr(consumers.CampaignConsumer, "poll_seconds", 0.2)
-    monkeypatch.setattr("campaigns.live.notify.get_channel_layer", lambda: None)
+    monkeypatch.setattr(consumers.GameConsumer, "poll_seconds", 0.2)
+    monkeypatch.setattr("play.live.notify.get_channel_layer", lambda: None)
 
     async def scenario():
         bob = await connect(c0.pk, people["bob"])

@@ -1,5 +1,5 @@
-"""The campaign sockets' safety net, one per process (``CampaignPoller`` on
-``battles/live/poller.py``): one query a round reads every campaign with an open socket on
+"""The campaign sockets' safety net, one per process (``play/live/poller.py``, the campaigns'
+``Poller``): one query a round reads every campaign with an open socket on
 the event loop, not one per socket; a change whose nudge was lost still reaches every socket
 of its campaign (and no other), without a hidden card; a campaign that is over, a closed
 socket and a refused one are not polled; battle and campaign sockets on one loop each have
@@ -12,10 +12,9 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from battles.live import messages as battle_messages
-from battles.live.poller import BattlePoller, poller_for
 from campaigns import selectors, services
-from campaigns.live import consumers, messages
+from play.live import consumers
+from play.live.poller import poller_for
 
 from . import test_campaign_live, test_live
 from .test_campaign_live import TIMEOUT, _receive, check, connect, hello, run, two_people
@@ -29,15 +28,15 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 def rounds(monkeypatch):
     """The campaign ids each round of the safety net read (one list per query)."""
     # 0.1 s whichever layer is in force (in memory, or Redis with REDIS_URL)
-    monkeypatch.setattr(consumers.CampaignConsumer, "in_memory_poll_seconds", 0.1)
-    monkeypatch.setattr(consumers.CampaignConsumer, "poll_seconds", 0.1)
-    return reads(monkeypatch, messages)
+    monkeypatch.setattr(consumers.GameConsumer, "in_memory_poll_seconds", 0.1)
+    monkeypatch.setattr(consumers.GameConsumer, "poll_seconds", 0.1)
+    return reads(monkeypatch, "campaign")
 
 
 @pytest.fixture
 def lost_nudges(monkeypatch):
     """No change reaches the group: only the poller can carry it."""
-    monkeypatch.setattr("campaigns.live.notify.get_channel_layer", lambda: None)
+    monkeypatch.setattr("play.live.notify.get_channel_layer", lambda: None)
 
 
 def first_split(campaign, user) -> dict:
@@ -106,7 +105,7 @@ def test_over_closed_and_gone_campaigns_leave_the_poller(people, rounds, lost_nu
         bob = await connect(other.pk, people["bob"])
         for c in (alice, bob):
             await hello(c)
-        poller = poller_for(1.0, consumers.CampaignPoller)  # this loop's, made at connect
+        poller = poller_for(1.0, "campaign")  # this loop's, made at connect
         assert poller.period == 0.1 and set(poller.sockets) == {over.pk, other.pk}
         await database_sync_to_async(services.resign)(over.pk, people["bob"])
         m = await alice.receive_json_from(timeout=TIMEOUT)
@@ -125,18 +124,21 @@ def test_over_closed_and_gone_campaigns_leave_the_poller(people, rounds, lost_nu
 
 
 def test_battle_and_campaign_sockets_have_a_poller_each(people, rounds, monkeypatch):
-    monkeypatch.setattr(test_live.consumers.BattleConsumer, "in_memory_poll_seconds", 0.1)
-    monkeypatch.setattr(test_live.consumers.BattleConsumer, "poll_seconds", 0.1)
+    monkeypatch.setattr(test_live.consumers.GameConsumer, "in_memory_poll_seconds", 0.1)
+    monkeypatch.setattr(test_live.consumers.GameConsumer, "poll_seconds", 0.1)
     battle, campaign = test_live.two_people_battle(people), two_people(people)
-    battle_rounds = reads(monkeypatch, battle_messages)
+    battle_rounds = reads(monkeypatch, "battle")
 
     async def scenario():
         b = await test_live.connect(battle.pk, people["alice"])
         c = await connect(campaign.pk, people["alice"])
         await test_live.hello(b)
         await hello(c)
-        assert isinstance(poller_for(1.0), BattlePoller)
-        assert poller_for(1.0) is not poller_for(1.0, consumers.CampaignPoller)
+        battles, campaigns = poller_for(1.0, "battle"), poller_for(1.0, "campaign")
+        assert (battles.kind, campaigns.kind) == ("battle", "campaign") and battles is not campaigns
+        assert set(battles.sockets) == {battle.pk} and set(campaigns.sockets) == {campaign.pk}
+        # The battles' poller writes the players' presence from its rows; campaigns keep none.
+        assert battles.presence is not None and campaigns.presence is None
         await asyncio.sleep(0.35)
         await b.disconnect()
         await c.disconnect()

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 
 from battles import cardcache, services, setup
 from battles.engine import from_json, legal_actions, view
-from battles.live import messages
 from battles.models import Battle
+from play.live import messages
 
 pytestmark = [pytest.mark.django_db]
 
@@ -37,9 +37,9 @@ def battle_and_viewers(db):
     bob = User.objects.create_user("bob", "", "pw")
     b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
     services.join_battle(b.pk, bob)
-    return b.pk, {"french": messages.Viewer(b.pk, alice, "french"),
-                  "allied": messages.Viewer(b.pk, bob, "allied"),
-                  None: messages.Viewer(b.pk, None, None)}
+    return b.pk, {"french": messages.Viewer("battle", b.pk, alice, "french"),
+                  "allied": messages.Viewer("battle", b.pk, bob, "allied"),
+                  None: messages.Viewer("battle", b.pk, None, None)}
 
 
 def expected(battle_id: int, side: str | None) -> tuple[dict, list]:
@@ -59,18 +59,18 @@ def test_each_new_seq_is_answered_with_the_new_position_for_each_side(battle_and
     pk, viewers = battle_and_viewers
     rng = random.Random(12)
     for v in viewers.values():
-        messages.battle_message(v, 0)  # the cache is warm from here on
+        messages.message(v, 0)  # the cache is warm from here on
     played = 0
     for _ in range(12):
         b = Battle.objects.get(pk=pk)
         if b.status != "active":
             break
-        before = {side: messages.battle_message(v, 0) for side, v in viewers.items()}
+        before = {side: messages.message(v, 0) for side, v in viewers.items()}
         mover = before[b.to_move]
         services.act(pk, viewers[b.to_move].user, mover["seq"], rng.choice(mover["legal_actions"]))
         played += 1
         for side, v in viewers.items():
-            msg = messages.battle_message(v, before[side]["seq"])
+            msg = messages.message(v, before[side]["seq"])
             assert msg["seq"] > before[side]["seq"]  # never the old position again
             want_view, want_legal = expected(pk, side)
             assert plain(msg["view"]) == want_view
@@ -84,7 +84,7 @@ def test_each_new_seq_is_answered_with_the_new_position_for_each_side(battle_and
 
 def test_the_two_sides_and_a_spectator_never_get_each_others_view(battle_and_viewers):
     pk, viewers = battle_and_viewers
-    got = {side: messages.battle_message(v, 0) for side, v in viewers.items()}
+    got = {side: messages.message(v, 0) for side, v in viewers.items()}
     views = {side: plain(m["view"]) for side, m in got.items()}
     for side in views:
         assert views[side] == expected(pk, side)[0]
@@ -92,21 +92,21 @@ def test_the_two_sides_and_a_spectator_never_get_each_others_view(battle_and_vie
     assert views[None] not in (views["french"], views["allied"])
     assert got[None]["legal_actions"] == [] and got[None]["my_side"] is None
     # Again, from the cache: still each side's own.
-    again = {side: plain(messages.battle_message(v, 0)["view"]) for side, v in viewers.items()}
+    again = {side: plain(messages.message(v, 0)["view"]) for side, v in viewers.items()}
     assert again == views
 
 
 def test_the_card_table_is_built_once_and_the_records_are_not_read_again(battle_and_viewers):
     pk, viewers = battle_and_viewers
-    messages.battle_message(viewers["french"], 0)
+    messages.message(viewers["french"], 0)
     b = Battle.objects.get(pk=pk)
     assert cardcache.cards_of(b) is cardcache.cards_of(Battle.objects.get(pk=pk))
     with CaptureQueriesContext(connection) as seen:
         for v in viewers.values():
-            messages.battle_message(v, 0)
+            messages.message(v, 0)
         b = Battle.objects.get(pk=pk)
         services.act(pk, viewers[b.to_move].user, b.seq,
-                     messages.battle_message(viewers[b.to_move], 0)["legal_actions"][0])
+                     messages.message(viewers[b.to_move], 0)["legal_actions"][0])
     reads = [q["sql"] for q in seen.captured_queries if q["sql"].lstrip().startswith("SELECT")
              and "battles_battle" in q["sql"].split("FROM")[1][:40]]
     # Only the test's own Battle.objects.get reads the records; the service and messages not.

@@ -1,4 +1,4 @@
-"""Live battles over websockets (battles/live/, issue 12 "Live updates", "Spectators").
+"""Live battles over websockets (play/live/, issue 12 "Live updates", "Spectators").
 
 Channels' ``WebsocketCommunicator`` against the websocket router with the in-memory layer;
 the consumers read the database from other threads, so the tests are transactional. Every
@@ -28,9 +28,9 @@ from battles import selectors, services
 from battles.engine import events_for, from_json, view
 from battles.engine.board import SIDE_INDEX
 from battles.errors import Conflict
-from battles.live import consumers
-from battles.live.routing import websocket_urlpatterns
 from battles.models import Battle, Status
+from play.live import consumers
+from play.live.routing import websocket_urlpatterns
 
 from .kinds import battle_tasks
 from .kinds import battle_tasks as tasks
@@ -195,8 +195,8 @@ def test_the_safety_net_sends_a_lost_change(people, monkeypatch):
     """A nudge lost (or sent by another process to an in-memory layer): the consumer's own
     check of the battle's seq sends the change within its poll period."""
     b = two_people_battle(people)
-    monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 0.2)
-    monkeypatch.setattr("battles.live.notify.get_channel_layer", lambda: None)  # nudges lost
+    monkeypatch.setattr(consumers.GameConsumer, "poll_seconds", 0.2)
+    monkeypatch.setattr("play.live.notify.get_channel_layer", lambda: None)  # nudges lost
 
     async def scenario():
         alice = await connect(b.pk, people["alice"])

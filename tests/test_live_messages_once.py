@@ -1,5 +1,5 @@
-"""Each side's message of a change built once (battles/live/notify.py, messages.py) and the
-per-process safety net (battles/live/poller.py), issue 12 "Figures": what each socket receives
+"""Each side's message of a change built once (play/live/notify.py, messages.py) and the
+per-process safety net (play/live/poller.py), issue 12 "Figures": what each socket receives
 is unchanged, a message built for one side only ever travels to that side's group, and a
 socket that missed a change builds its own message instead of forwarding one that does not
 follow what it had."""
@@ -18,18 +18,19 @@ from django.db.backends.utils import CursorWrapper
 from django.test.utils import CaptureQueriesContext
 
 from battles import selectors, services
-from battles.live import consumers, messages, notify
+from play.live import consumers, messages, notify
 
 from . import test_live
 from .test_live import TIMEOUT, _receive, check_spectator, connect, hello, run, two_people_battle
 
 live_setup, people = test_live.live_setup, test_live.people  # the same fixtures
-FRESH = messages.battle_message  # a viewer's message built on its own (before any patch)
+FRESH = messages.message  # a viewer's message built on its own (before any patch)
 
 
 def fresh(battle_id: int, user, side: str | None, since: int) -> dict:
     """What a socket of ``side`` would have built itself, as it travels (JSON)."""
-    return json.loads(messages.encode(FRESH(messages.Viewer(battle_id, user, side), since)))
+    return json.loads(messages.encode(FRESH(messages.Viewer("battle", battle_id, user, side),
+                                            since)))
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -37,13 +38,13 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def quiet_poll(monkeypatch):
     """The safety net out of the way: what arrives comes from the groups."""
-    monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 60)
-    monkeypatch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 60)
+    monkeypatch.setattr(consumers.GameConsumer, "poll_seconds", 60)
+    monkeypatch.setattr(consumers.GameConsumer, "in_memory_poll_seconds", 60)
 
 
 @pytest.fixture
 def sent_to_groups(monkeypatch):
-    """Every (group, message) the battle's change listener sends."""
+    """Every (group, message) the change listener sends."""
     sent = []
     real = notify._send_all
 
@@ -59,69 +60,84 @@ def sent_to_groups(monkeypatch):
 def builds(monkeypatch):
     """The viewers for whom a consumer built its own message (a hello, or a fallback)."""
     made = []
-    real = messages.battle_message
+    real = messages.message
 
-    def counting(viewer, since):
+    def counting(viewer, since, *match):
         made.append((viewer.side, since))
-        return real(viewer, since)
+        return real(viewer, since, *match)
 
-    monkeypatch.setattr(messages, "battle_message", counting)
+    monkeypatch.setattr(messages, "message", counting)
     return made
 
 
-def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_poll,
-                                                                  sent_to_groups, builds):
-    b = two_people_battle(people, settings={"turn_cap": 2})
-    rng = random.Random(12)
+async def play_forwarded(socks: dict, users: dict, rng: random.Random, steps: int, fresh,
+                         hidden, builds: list) -> tuple[int, int]:
+    """Hello on every socket (a side's player's, the spectators'), then up to ``steps``
+    random actions over the movers' sockets: every socket gets each change's message in its
+    own class, and it is exactly what that viewer's own build from the database gives
+    (``fresh(user, side, since)``, a message built once from the action's own position and
+    rows), forwarded as built (no consumer built one after the hellos, the mover's answer
+    included). ``hidden(msg, raw)`` checks a message and returns how many cards it had to
+    hide. Returns (actions played, cards hidden)."""
+    latest = {key: await hello(c) for key, c in socks.items()}
+    hellos = len(builds)
+    hid = played = 0
+    for _ in range(steps):
+        played += 1
+        mover = next(s for s in ("french", "allied") if latest[s]["waiting_for"] == "you")
+        seq = latest[mover]["seq"]
+        await socks[mover].send_json_to({"type": "act", "seq": seq,
+                                         "action": rng.choice(latest[mover]["legal_actions"])})
+        for key, c in socks.items():
+            latest[key], raw = await _receive(c)
+            assert latest[key]["my_side"] == key and latest[key]["since"] == seq
+            hid += await database_sync_to_async(hidden)(latest[key], raw)
+            assert latest[key]["seq"] > seq
+            assert latest[key] == await database_sync_to_async(fresh)(users[key], key, seq)
+        if latest["french"]["status"] != "active":
+            break
+    assert builds[hellos:] == []
+    for c in socks.values():
+        assert await c.receive_nothing(timeout=0.1)
+        await c.disconnect()
+    return played, hid
 
-    async def scenario():
-        socks = {"french": await connect(b.pk, people["alice"]),
-                 "allied": await connect(b.pk, people["bob"]),
-                 None: await connect(b.pk, None)}
-        latest = {key: await hello(c) for key, c in socks.items()}
-        hellos = len(builds)
-        hidden = [0]  # face-down and undrawn cards the spectator's messages had to hide
-        played = 0
-        for _ in range(12):
-            played += 1
-            mover = next(s for s in ("french", "allied") if latest[s]["waiting_for"] == "you")
-            seq = latest[mover]["seq"]
-            await socks[mover].send_json_to({"type": "act", "seq": seq,
-                                             "action": rng.choice(latest[mover]["legal_actions"])})
-            users = {"french": people["alice"], "allied": people["bob"], None: None}
-            for key, c in socks.items():
-                latest[key], raw = await _receive(c)
-                assert latest[key]["my_side"] == key and latest[key]["since"] == seq
-                if key is None:  # the forwarded text: no face-down card, no undrawn one
-                    hidden[0] += await database_sync_to_async(check_spectator)(latest[key], raw)
-                assert latest[key]["seq"] > seq
-                # Built once from the action's own position and rows, it is exactly what
-                # this viewer's own build from the database gives.
-                assert latest[key] == await database_sync_to_async(fresh)(
-                    b.pk, users[key], key, seq)
-            if latest["french"]["status"] != "active":
-                break
-        # Every message was forwarded as built (the mover's answer too): no consumer, a
-        # player's or the spectator's, built one after the hellos.
-        assert builds[hellos:] == []
-        assert hidden[0] > 50  # there were cards to leak, at many steps
-        for c in socks.values():
-            assert await c.receive_nothing(timeout=0.1)
-            await c.disconnect()
-        return played
 
-    played = run(scenario)
-    texts = [(group, m) for group, m in sent_to_groups if m["type"] == "battle.message"]
+def sent_once_per_class(sent: list, played: int, kind: str, match_id: int) -> None:
+    """What the change listener sent while ``played`` actions were played on one match: each
+    action's three messages (both sides' and the spectators'), once each, as text, each only
+    to its own class's group; no nudge after the create's and the join's (seq 0)."""
+    texts = [(group, m) for group, m in sent if m["type"] == "match.message"]
     assert len(texts) == 3 * played  # both sides' and the spectators' messages, once each
     for group, m in texts:  # a class's message only ever goes to that class's group
-        side = group.rsplit(".", 1)[1]
+        group_kind, pk, side = group.split(".")
+        assert (group_kind, int(pk)) == (kind, match_id)
         mine = json.loads(m["text"])["my_side"]
         assert (mine, side) in (("french", "french"), ("allied", "allied"), (None, "watch"))
         if side == "watch":
             assert json.loads(m["text"])["legal_actions"] == []
     assert {group.rsplit(".", 1)[1] for group, _ in texts} == {"french", "allied", "watch"}
-    # No nudge after the create's and the join's (seq 0): every action's message was text.
-    assert not [m for _, m in sent_to_groups if m["type"] != "battle.message" and m["seq"]]
+    assert not [m for _, m in sent if m["type"] != "match.message" and m["seq"]]
+
+
+def test_each_side_gets_its_own_message_built_once_and_forwarded(people, quiet_poll,
+                                                                  sent_to_groups, builds):
+    b = two_people_battle(people, settings={"turn_cap": 2})
+    users = {"french": people["alice"], "allied": people["bob"], None: None}
+
+    def spectators_hidden(msg: dict, raw: str) -> int:
+        """The forwarded spectators' text: no face-down card, no undrawn one."""
+        return check_spectator(msg, raw) if msg["my_side"] is None else 0
+
+    async def scenario():
+        socks = {key: await connect(b.pk, user) for key, user in users.items()}
+        return await play_forwarded(socks, users, random.Random(12), 12,
+                                    lambda user, side, since: fresh(b.pk, user, side, since),
+                                    spectators_hidden, builds)
+
+    played, hidden = run(scenario)
+    assert hidden > 50  # there were cards to leak, at many steps
+    sent_once_per_class(sent_to_groups, played, "battle", b.pk)
 
 
 def _one_action(b, people) -> None:
@@ -137,11 +153,20 @@ def test_the_spectators_message_is_anyones_and_never_built_for_a_private_battle(
     public, private = two_people_battle(people), two_people_battle(people, public=False)
     for b in (public, private):
         _one_action(b, people)
-    change = messages.change_messages(public.pk, 0)
+    spectators_text_is_anyones("battle", public.pk, private.pk, fresh,
+                               (None, people["alice"], people["bob"]))
+
+
+def spectators_text_is_anyones(kind: str, public: int, private: int, fresh, anyone) -> None:
+    """After one action of each: the public match's change has both sides' texts and the
+    spectators', which is exactly what each of ``anyone`` (nobody, a stranger, a player: the
+    viewer's user plays no part) builds as a spectator (``fresh(match id, user, side,
+    since)``); the private one's has no spectators' text."""
+    change = messages.change_messages(kind, public, 0)
     assert set(change.texts) == {"french", "allied", None}
-    for who in (None, people["alice"], people["bob"]):  # the viewer's user plays no part
-        assert json.loads(change.texts[None]) == fresh(public.pk, who, None, 0)
-    assert set(messages.change_messages(private.pk, 0).texts) == {"french", "allied"}
+    for who in anyone:
+        assert json.loads(change.texts[None]) == fresh(public, who, None, 0)
+    assert set(messages.change_messages(kind, private, 0).texts) == {"french", "allied"}
 
 
 def test_the_spectators_message_of_an_action_reads_nothing(people, monkeypatch):
@@ -212,10 +237,10 @@ def test_an_actions_queries_do_not_grow_with_its_spectators(people, quiet_poll, 
     counts = {}
     for n in (1, 5):
         with monkeypatch.context() as patch:
-            patch.setattr(consumers.BattleConsumer, "poll_seconds", 60)
-            patch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 60)
-            patch.setattr(messages, "watched", lambda battle, real=messages.watched:
-                          watched and real(battle))
+            patch.setattr(consumers.GameConsumer, "poll_seconds", 60)
+            patch.setattr(consumers.GameConsumer, "in_memory_poll_seconds", 60)
+            patch.setattr(messages, "watched", lambda kind, battle, real=messages.watched:
+                          watched and real(kind, battle))
             counts[n] = _queries_of_one_action(people, patch, n)
     print(f"queries of one action (spectators' message {'once' if watched else 'per socket'}):"
           f" 1 spectator {counts[1]}, 5 spectators {counts[5]}")
@@ -254,26 +279,28 @@ def test_a_socket_that_missed_a_change_builds_its_own_message(people, quiet_poll
     run(scenario)
 
 
-def reads(monkeypatch, module) -> list[list[int]]:
-    """The game ids each call of ``module.current`` (a poller's round: one query) read."""
+def reads(monkeypatch, kind: str) -> list[list[int]]:
+    """The ids of the matches of ``kind`` each call of ``messages.current`` (a poller's round:
+    one query) read."""
     made = []
-    real = module.current
+    real = messages.current
 
-    def recording(game_ids):
-        made.append(sorted(game_ids))
-        return real(game_ids)
+    def recording(of_kind, game_ids):
+        if of_kind == kind:
+            made.append(sorted(game_ids))
+        return real(of_kind, game_ids)
 
-    monkeypatch.setattr(module, "current", recording)
+    monkeypatch.setattr(messages, "current", recording)
     return made
 
 
 def test_one_poll_query_for_every_battle_with_open_sockets(people, monkeypatch):
     """The safety net reads all of a process's battles in one query per round, not one per
     socket; a change it finds is sent (the lost-nudge test in test_live.py covers one)."""
-    monkeypatch.setattr(consumers.BattleConsumer, "poll_seconds", 0.1)
-    monkeypatch.setattr(consumers.BattleConsumer, "in_memory_poll_seconds", 0.1)
+    monkeypatch.setattr(consumers.GameConsumer, "poll_seconds", 0.1)
+    monkeypatch.setattr(consumers.GameConsumer, "in_memory_poll_seconds", 0.1)
     first, second = two_people_battle(people), two_people_battle(people)
-    made = reads(monkeypatch, messages)
+    made = reads(monkeypatch, "battle")
     rounds: list[list[int]] = []
 
     async def scenario():

@@ -27,7 +27,7 @@ page. While the computer is to move, the fragment polls the page every second; w
 another person's move, or nobody has taken the other seat yet, every two seconds (so the
 board appears once they join). A polled fragment also updates the opponent's name in the
 page's heading (an out-of-band swap). ``static/frontend/live.js`` (issue 12) opens the
-battle's websocket (``battles/live/``) and fetches the fragment when a newer ``seq`` arrives;
+battle's websocket (``play/live/``) and fetches the fragment when a newer ``seq`` arrives;
 while the socket is open it cancels this polling, which stays the no-websocket fallback.
 ``static/frontend/battles.js`` (optional) offers only the decks that fit the chosen battle and
 side in the new-battle form, and keeps the keyboard focus on the actions after a swap.

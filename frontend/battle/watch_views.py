@@ -2,7 +2,7 @@
 from nobody's side (``selectors.spectator_view``: the engine's ``view(state, None)``, the
 public events), to anyone, logged in or not; a private battle is 404 except to its players
 (who see it from nobody's side here too). ``static/frontend/live.js`` keeps it up to date
-over the battle's websocket (``battles/live/``); without JavaScript, reload. With
+over the battle's websocket (``play/live/``); without JavaScript, reload. With
 ``HX-Request`` the answer is the ``watch`` fragment only (what live.js swaps in).
 """
 

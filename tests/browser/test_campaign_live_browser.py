@@ -1,6 +1,6 @@
 """Two people play a campaign in two browsers over its websocket (issue 13, live updates):
 each click of one appears on the other's campaign page without a reload, brought by the
-socket (campaigns/live/), and neither page polls while the socket is open (every GET of the
+socket (play/live/), and neither page polls while the socket is open (every GET of the
 page's play area is one live.js asked for after a message, marked ``X-Eagles-Live``).
 
 As in test_live_browser.py the site runs in daphne in its own process (PostgreSQL only). The

@@ -1,5 +1,5 @@
-// Live battle and campaign pages (issues 12, 13): the game's websocket (battles/live/,
-// campaigns/live/) tells this page when the game moved; the page then fetches its play
+// Live battle and campaign pages (issues 12, 13): the game's websocket (play/live/, at
+// ws/battles/<id>/ or ws/campaigns/<id>/) tells this page when the game moved; it fetches its play
 // fragment (htmx) once, if the message's seq is newer than the board it shows (never a stale
 // board). While the socket is open the fragment's htmx polling is cancelled; if the socket
 // cannot open, polling goes on (the fallback). Without JavaScript the pages still work.

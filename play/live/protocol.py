@@ -1,6 +1,8 @@
-"""The frames a game's socket takes, the same for battles and campaigns: one JSON object as
-text, ``{"type": "hello", "since": n}`` or ``{"type": "act", "seq": n, "action": {...}}``;
-anything else is answered ``{"type": "error", "code": "bad_input", "detail", "seq"}``.
+"""The frames a match's socket takes, the same for every kind: one JSON object as text,
+``{"type": "hello", "since": n}`` or ``{"type": "act", "seq": n, "action": {...}}``; anything
+else (not text, too long, not JSON, not an object, another type, a ``since`` that is not a
+whole number) is answered ``{"type": "error", "code": "bad_input", "detail", "seq"}`` and the
+socket stays open.
 
 A consumer mixes in ``HelloActFrames`` (before Channels' consumer class) and supplies
 ``viewer`` (None until connected), ``answer_hello(since)`` and ``_act(seq, action)``."""
@@ -8,6 +10,7 @@ A consumer mixes in ``HelloActFrames`` (before Channels' consumer class) and sup
 from __future__ import annotations
 
 import json
+from typing import Any
 
 MAX_FRAME = 16_000  # a hello or an action is small; anything bigger is refused
 
@@ -17,6 +20,12 @@ def error(code: str, detail: str, seq=None) -> dict:
 
 
 class HelloActFrames:
+    # Supplied by the consumer this is mixed into (Channels' JSON consumer and the game's).
+    send_json: Any
+    answer_hello: Any
+    _act: Any
+    viewer: Any
+
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         if self.viewer is None:
             return

@@ -1,25 +1,27 @@
-"""``ws/battles/<id>/``: one battle, live, for a player (their side's view) or, for a public
-battle, a spectator (nobody's side).
+"""``ws/games/<kind>/<id>/`` (and the older ``ws/battles/<id>/``, ``ws/campaigns/<id>/``, the
+same consumer: ``routing``): one match of any kind, live, for a player (their side's view) or,
+for a match anyone may watch, a spectator (nobody's side).
 
-Protocol (JSON text frames; every battle message carries the battle's ``seq``):
+Protocol (JSON text frames, ``protocol``; every message carries the match's ``seq``):
 
 * client ``{"type": "hello", "since": n}`` on connect, on reconnect and whenever it sees a gap
-  → server ``{"type": "battle", "seq", "status", "events": [events after n, filtered for the
-  viewer], "since": n, ...the viewer's battle view (as ``GET /api/battles/<id>/?since=n``)}``.
-* client ``{"type": "act", "seq": n, "action": {...}}`` → ``services.act`` (same checks as
-  the POST API); a refusal is ``{"type": "error", "code", "detail", "seq"}``, a success is
-  followed by the viewer's battle message.
-* whenever the battle changes (``signals.battle_changed``, from the web process or a
-  worker) ``live.notify`` sends each viewer class's group (``battle.<id>.french``,
-  ``.allied``, ``.watch``) either that class's message of the change, built once (forwarded
-  as it is when this socket's last message was at its ``since``), or a nudge with its
-  ``seq`` (the consumer builds the events after what it last sent). Safety net (a lost
-  nudge, the in-memory layer while a worker is another process): every ``POLL_SECONDS``
-  (1 s on the in-memory layer) one query per process reads the ``(seq, status)`` of every
-  battle with an open socket there (``live.poller``) and a socket sends if its battle moved.
+  → server ``{"type": <kind>, "seq", "status", "events": [events after n, filtered for the
+  viewer], "since": n, "my_side", ...the viewer's view (as the kind's ``GET
+  /api/<kind>s/<id>/?since=n``)}``.
+* client ``{"type": "act", "seq": n, "action": {...}}`` → the kind's service ``act`` (same
+  checks as the POST API); a refusal is ``{"type": "error", "code", "detail", "seq"}``, a
+  success is followed by the viewer's message.
+* whenever the match changes (``play.signals.match_changed``, from the web process or a
+  worker) ``notify`` sends each viewer class's group (``<kind>.<id>.french``, ``.allied``,
+  ``.watch``) either that class's message of the change, built once (forwarded as it is when
+  this socket's last message was at its ``since``), or a nudge with its ``seq`` (the consumer
+  builds the events after what it last sent). Safety net (a lost nudge, the in-memory layer
+  while a worker is another process): every ``POLL_SECONDS`` (1 s on the in-memory layer)
+  one query per process and kind reads the ``(seq, status)`` of every match with an open
+  socket there (``poller``) and a socket sends if its match moved.
 
-Refusals at connect: the socket is accepted then closed with 4403, alike for no such battle
-and for a private battle the user does not play (its existence stays private).
+Refusals at connect: the socket is accepted then closed with 4403, alike for no such match
+(or kind) and for a private one the user may not look at (its existence stays private).
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 
-from battles import services
 from config.errors import ServiceError
 
 from . import messages, notify
@@ -45,23 +47,25 @@ log = logging.getLogger(__name__)
 # Redis layer alone carries a change from one process to another).
 POLL_SECONDS = float(os.environ.get("EAGLES_LIVE_POLL_SECONDS", "3"))
 IN_MEMORY_POLL_SECONDS = min(1.0, POLL_SECONDS)
-CLOSE_REFUSED = 4403  # no such battle, or a private one the user does not play
-
+CLOSE_REFUSED = 4403  # no such match, or a private one the user may not look at
 
 
 def act_for_socket(viewer: messages.Viewer, seq, action) -> messages.Change | None:
-    """``services.act`` for a socket's player; returns the change's messages built on its
-    commit (``live.notify``, in this thread), so the answer is not built a second time."""
-    notify.take_answer(viewer.battle_id)  # nothing left over from an earlier call
-    services.act(viewer.battle_id, viewer.user, seq, action)
-    return notify.take_answer(viewer.battle_id)
+    """The kind's ``act`` for a socket's player; returns the change's messages built on its
+    commit (``notify``, in this thread), so the answer is not built a second time."""
+    _, hooks = messages.live_kind(viewer.kind)
+    notify.take_answer(viewer.kind, viewer.match_id)  # nothing left over from an earlier call
+    hooks.act(viewer.match_id, viewer.user, seq, action)
+    return notify.take_answer(viewer.kind, viewer.match_id)
 
 
-class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
+class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
     poll_seconds = POLL_SECONDS
     # The in-memory layer (``make run``) never hears a worker's moves (another process): the
     # poll is then the only way the computer's moves arrive, as often as the old page polling.
     in_memory_poll_seconds = IN_MEMORY_POLL_SECONDS
+
+    viewer: Any  # the socket's messages.Viewer once connected (None before)
 
     async def connect(self):
         self.viewer = None
@@ -69,23 +73,25 @@ class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         self.lock = asyncio.Lock()
         self.poller = None
         self.tasks: set[asyncio.Task] = set()
-        raw = self.scope["url_route"]["kwargs"]["battle_id"]
+        route = self.scope["url_route"]["kwargs"]
         await self.accept()
         try:
             self.viewer = await in_db_thread(messages.viewer_for)(
-                self.scope.get("user"), raw)
+                route["kind"], self.scope.get("user"), route["match_id"])
         except ServiceError:
             await self.close(code=CLOSE_REFUSED)
             return
-        await in_db_thread(messages.present)(self.viewer)  # at the battle (battles/presence.py)
-        # presence.touch writes at most every TOUCH_EVERY s: the poller asks again only then.
+        await in_db_thread(messages.present)(self.viewer)  # at the match (a kind's presence)
+        # A side's presence is written at most every ``Presence.every`` s: the poller asks
+        # again only then.
         self.touched = asyncio.get_running_loop().time()
         # Only this viewer class's group: a message built for one side never comes here.
-        self.group = messages.class_group(self.viewer.battle_id, self.viewer.side)
+        self.group = messages.class_group(self.viewer.kind, self.viewer.match_id,
+                                          self.viewer.side)
         await self.channel_layer.group_add(self.group, self.channel_name)
         every = (self.in_memory_poll_seconds
                  if isinstance(self.channel_layer, InMemoryChannelLayer) else self.poll_seconds)
-        self.poller = poller_for(min(every, self.poll_seconds))
+        self.poller = poller_for(min(every, self.poll_seconds), self.viewer.kind)
         self.poller.add(self)
 
     async def disconnect(self, code):
@@ -101,7 +107,7 @@ class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         return messages.encode(content)
 
     async def answer_hello(self, since: int) -> None:
-        await self._send_battle(since=since)
+        await self._send_own(since=since)
 
     async def _act(self, seq, action) -> None:
         if self.viewer.side is None:
@@ -115,20 +121,24 @@ class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         if change is not None and await self._forward(change.since, change.seq, change.status,
                                                       change.texts.get(self.viewer.side)):
             return
-        await self._send_battle()
+        await self._send_own()
 
-    async def battle_changed(self, event):
+    async def match_changed(self, event):
         """A nudge: send what is new, if this viewer has not had it yet."""
-        await self._send_battle(seen=(event.get("seq"), event.get("status"),
-                                      bool(event.get("paused"))))
+        await self._send_own(seen=(event.get("seq"), event.get("status"),
+                                   bool(event.get("paused"))))
 
-    async def battle_message(self, event):
+    async def match_message(self, event):
         """This viewer class's message of a change (a side's, or the spectators'), built once
         by the committing process: forwarded as it is if it follows what this socket last
         sent, else this socket builds its own."""
         if not await self._forward(event["since"], event["seq"], event["status"],
                                    event["text"]):
-            await self._send_battle(seen=(event["seq"], event["status"]))
+            await self._send_own(seen=(event["seq"], event["status"]))
+
+    # What a process of the previous release sends to the same groups (a rolling restart).
+    battle_changed = campaign_changed = match_changed
+    battle_message = match_message
 
     async def _forward(self, since: int, seq: int, status: str, text: str | None) -> bool:
         """Send ``text`` (the change after ``since`` up to ``seq``) if this socket's last
@@ -145,15 +155,16 @@ class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
             return True
 
     def polled(self, now: tuple[int, str] | None) -> None:
-        """The poller's round (``live.poller``): send if the battle moved past what was sent."""
+        """The poller's round (``poller``): send if the match moved past what was sent."""
         if now is not None and self.sent is not None and tuple(now) != self.sent[:2]:
-            task = asyncio.get_running_loop().create_task(self._send_battle(seen=tuple(now)))
+            task = asyncio.get_running_loop().create_task(self._send_own(seen=tuple(now)))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-    async def _send_battle(self, since: int | None = None, seen=None) -> None:
-        """Send the viewer's battle message: after ``since`` (a hello), or after what was last
-        sent when the battle moved past it (``seen``: the nudge's or the poll's seq, status)."""
+    async def _send_own(self, since: int | None = None, seen=None) -> None:
+        """Build and send the viewer's message: after ``since`` (a hello), or after what was
+        last sent when the match moved past it (``seen``: the nudge's or the poll's seq,
+        status)."""
         async with self.lock:
             asked = since is not None  # a hello is always answered
             if not asked:
@@ -163,10 +174,20 @@ class BattleConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
                                          or tuple(seen) == self.sent[:len(seen)]):
                     return  # already sent (a nudge after the action's own answer, or late)
                 since = self.sent[0]
-            msg = await in_db_thread(messages.battle_message)(self.viewer, since)
+            viewer, msg = await in_db_thread(messages.own_message)(self.viewer, since)
+            if viewer != self.viewer:
+                await self._change_class(viewer)
             # (seq, status, paused): a tournament's pause changes neither seq nor status
             mark = (msg["seq"], msg["status"], bool(msg.get("paused")))
             if not asked and mark == self.sent:
                 return  # nothing new after all
             self.sent = mark
             await self.send_json(msg)
+
+    async def _change_class(self, viewer: messages.Viewer) -> None:
+        """The user now plays a side (an invitee who watched before joining): this socket
+        leaves the spectators' group for that side's."""
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        self.viewer = viewer
+        self.group = messages.class_group(viewer.kind, viewer.match_id, viewer.side)
+        await self.channel_layer.group_add(self.group, self.channel_name)
