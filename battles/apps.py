@@ -2,12 +2,7 @@ from django.apps import AppConfig
 
 
 class BattlesConfig(AppConfig):
+    """The EAGLES battle (its match kind, ``battles.kind``, is found by ``play``)."""
+
     default_auto_field = "django.db.models.BigAutoField"
     name = "battles"
-
-    def ready(self) -> None:
-        from play import registry
-
-        from .kind import KIND
-
-        registry.register(KIND)

@@ -1,7 +1,7 @@
 """The EAGLES battle as a kind of match of the game service (``play.registry``): its pure
 module (``battles.modules.BATTLE``) and what only this app knows (the ``Battle`` table, the
 card table a battle plays with, the columns read from a position, its clock, its part of the
-live channel: ``live_view``). Registered in ``BattlesConfig.ready()``."""
+live channel: ``live_view``). Found by ``play.registry.autodiscover``."""
 
 from __future__ import annotations
 

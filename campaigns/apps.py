@@ -2,12 +2,7 @@ from django.apps import AppConfig
 
 
 class CampaignsConfig(AppConfig):
+    """The EAGLES Campaign Game (its match kind, ``campaigns.kind``, is found by ``play``)."""
+
     default_auto_field = "django.db.models.BigAutoField"
     name = "campaigns"
-
-    def ready(self) -> None:
-        from play import registry
-
-        from .kind import KIND
-
-        registry.register(KIND)

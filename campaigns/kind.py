@@ -1,7 +1,7 @@
 """The EAGLES Campaign Game as a kind of match of the game service (``play.registry``): its
 pure module (``battles.modules.CAMPAIGN``) and what only this app knows (the ``Campaign``
 table, its card table, the columns read from a position, its one clock per side, its part
-of the live channel: ``live_view``). Registered in ``CampaignsConfig.ready()``."""
+of the live channel: ``live_view``). Found by ``play.registry.autodiscover``."""
 
 from __future__ import annotations
 

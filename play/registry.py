@@ -1,16 +1,19 @@
 """The games the site offers: each kind of match, its pure game module and where its matches
-are stored. An app registers its kinds in its ``AppConfig.ready()``; the service looks a kind
-up by name and never imports a game's app, so a new game is a module, its tables and pages,
-and its bots, with no change here.
+are stored. An app offers a kind with a module ``<app>/kind.py`` holding ``KIND``, found when
+Django starts (``autodiscover``); the service looks a kind up by name and never imports a
+game's app, so a new game is a module, its tables, pages and bots, with no change here.
 
 A ``MatchKind``'s hooks are the few things only the game's app knows: the card table a match
 plays with, its state before the first action, the columns read from a state, the outcome it
-stores, its clock. Everything else (recording, the computer's turn, time, expiry, the
-signals) is the service's, once (``play.turns``).
+stores, how a player's row is locked, its part of the live channel. Everything else
+(recording, the computer's turn, time, undo, expiry, the signals) is the service's, once
+(``play.turns``, ``play.undo``, ``play.clock``).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +62,17 @@ def register(kind: MatchKind) -> None:
     if known is not None and known is not kind:
         raise RuntimeError(f"the match kind {kind.kind!r} is registered twice")
     _kinds[kind.kind] = kind
+
+
+def autodiscover() -> None:
+    """Register the ``KIND`` of every installed app that has a ``kind`` module (as Django's
+    admin finds ``admin`` modules), in ``INSTALLED_APPS`` order."""
+    from django.apps import apps
+
+    for config in apps.get_app_configs():
+        name = f"{config.name}.kind"
+        if importlib.util.find_spec(name) is not None:
+            register(importlib.import_module(name).KIND)
 
 
 def get(kind: str) -> MatchKind:
