@@ -1,11 +1,13 @@
 """Where the server's time goes for one action between two people (issue 12, "Figures").
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/eagles_latency \\
-    .venv/bin/python bench/profile_action.py [--battles 5] [--moves 30] [--profile] [--top 30]
+    .venv/bin/python bench/profile_action.py [--kind battle|campaign] [--battles 5] \\
+        [--moves 30] [--profile] [--top 30]
 
 In one process, with the database of DATABASE_URL (migrated, catalogue loaded), it sets up
-``--battles`` Quatre Bras battles between two scripted users and plays ``--moves`` random
-legal actions in each, doing per action what the server does: ``services.act`` (commit, the
+``--battles`` Quatre Bras battles (``--kind campaign``: campaigns) between two scripted users
+and plays ``--moves`` random legal actions in each, doing per action what the server does:
+``services.act`` (commit, the
 ``match_changed`` listeners: notifications, and ``play.live.notify``, which builds both players'
 messages of the change once and sends them to their sides' groups) then the spectator's
 message (``play.live.messages.message``: a spectator's consumer builds its own).
@@ -33,7 +35,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--battles", type=int, default=5)
+    parser.add_argument("--kind", choices=("battle", "campaign"), default="battle")
+    parser.add_argument("--battles", type=int, default=5, help="matches played side by side")
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=35)
@@ -46,21 +49,33 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     from django.contrib.auth.models import User
 
-    from battles import services
-    from battles.models import Battle
+    from play import registry
     from play.live import messages
+
+    if args.kind == "battle":
+        from battles import services
+    else:
+        from campaigns import services
+    Battle = registry.get(args.kind).model  # noqa: N806 (the kind's match model)
 
     users = [User.objects.create(username=f"prof{os.getpid()}_{i}")
              for i in range(2 * args.battles)]
     battles = []
     for i in range(args.battles):
+        if args.kind == "campaign":
+            c = services.create_campaign(users[2 * i], "french", opponent="open",
+                                         settings={"turn_cap": 2})
+            services.join_campaign(c.pk, users[2 * i + 1])
+            battles.append(c.pk)
+            continue
         b = services.create_battle(users[2 * i], "quatre-bras", "french", opponent="open",
                                    settings={"turn_cap": 2})
         services.join_battle(b.pk, users[2 * i + 1])
         battles.append(b.pk)
-    viewers = {pk: [messages.Viewer("battle", pk, users[2 * i], "french"),
-                    messages.Viewer("battle", pk, users[2 * i + 1], "allied"),
-                    messages.Viewer("battle", pk, None, None)] for i, pk in enumerate(battles)}
+    kind = args.kind
+    viewers = {pk: [messages.Viewer(kind, pk, users[2 * i], "french"),
+                    messages.Viewer(kind, pk, users[2 * i + 1], "allied"),
+                    messages.Viewer(kind, pk, None, None)] for i, pk in enumerate(battles)}
     for vs in viewers.values():  # each socket has had its hello
         for v in vs:
             messages.message(v, 0)

@@ -12,10 +12,10 @@ from battles.campaign import Campaign as CoreCampaign
 from battles.campaign import to_move
 from battles.engine import load_cards
 from battles.modules import CAMPAIGN
-from config.errors import NotAllowed, NotFound
-from game import SIDES
+from config.errors import NotAllowed
 from play import clock
 from play.registry import MatchKind
+from play.seats import locker, match_pk
 
 from .models import Campaign, CampaignAction
 
@@ -59,39 +59,16 @@ def results(campaign: Campaign) -> dict:
     return plain(c.results) if c else {}
 
 
-def campaign_pk(value) -> int:
-    value = getattr(value, "pk", value)
-    if type(value) is int and value > 0:
-        return value
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 12:
-        return int(value)
-    raise NotFound("no such campaign")
-
-
-def side_of(campaign: Campaign, user) -> str | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    for side in SIDES:
-        if campaign.player_id(side) == user.pk:
-            return side
-    return None
-
-
 def require_user(user) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in to play")
 
 
-def lock(user, campaign_id) -> tuple[Campaign, str]:
-    """(the campaign, ``user``'s side) under its row lock; 401 for nobody logged in, 404
-    unless ``user`` plays it."""
-    require_user(user)
-    campaign = (Campaign.objects.select_for_update(of=("self",))
-                .filter(pk=campaign_pk(campaign_id)).first())
-    side = side_of(campaign, user) if campaign is not None else None
-    if side is None:
-        raise NotFound("no such campaign")
-    return campaign, side
+def campaign_pk(value) -> int:
+    return match_pk(value, "campaign")
+
+
+lock = locker(Campaign, "campaign")
 
 
 def _on_finish(campaign: Campaign, now) -> list[str]:

@@ -8,9 +8,10 @@ no presence.
 
 from __future__ import annotations
 
+from play import seats
 from play.live.hooks import LiveHooks
 
-from . import kind, selectors, services
+from . import selectors, services
 from .models import Campaign, Status
 
 
@@ -22,7 +23,7 @@ def watched(campaign: Campaign) -> bool:
 
 LIVE = LiveHooks(
     find=lambda user, campaign_id: selectors.campaign_of(user, campaign_id),
-    side_of=lambda campaign, user: kind.side_of(campaign, user),
+    side_of=lambda campaign, user: seats.side_of(campaign, user),
     view=lambda campaign, side, since, snap=None: selectors.side_view(campaign, side, since,
                                                                       snap),
     watched=watched,

@@ -13,8 +13,9 @@ from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
 from play import clock
+from play.seats import side_of
 
-from .kind import campaign_pk, core_of, side_of
+from .kind import campaign_pk, core_of
 from .models import Campaign, Status
 
 

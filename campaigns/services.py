@@ -33,10 +33,11 @@ from decks.selectors import owned_counts
 from game import other_side
 from play import clock, enqueue, seats, turns
 from play import undo as undo_rules
+from play.seats import side_of
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from .kind import KIND, campaign_pk, plain, save_state, setup_campaign, side_of
+from .kind import KIND, campaign_pk, plain, save_state, setup_campaign
 from .kind import require_user as _require_user
 from .models import Campaign, PoolChoice, Status
 

@@ -12,3 +12,7 @@ os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 
 from config.settings import *  # noqa: E402,F403
+
+# A third game for the tests only (tests/toygame): it plugs into the game service with no
+# change to play/, as Stratego: Waterloo and La Belle Alliance will.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.toygame"]  # noqa: F405

@@ -340,7 +340,7 @@ def urls(game: GameAPI | None, prefix: str, name: str) -> list[URLPattern]:
     ``game`` None for ``games/<str:kind>`` (the kind from the URL), else that kind's own
     (``battles``: the same views bound to it, documented with its own shapes)."""
     if game is None:
-        kinds = [k.kind for k in registry.kinds()]
+        kinds = [g.kind for g in offered()]
         parameters = [OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=kinds,
                                        description="A kind of match: GET /api/games/ lists "
                                                    "them (another is 404).")]

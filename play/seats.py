@@ -5,11 +5,12 @@ side). Two sides, each a user or not: a side without a player is the computer's 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from config.errors import BadInput, NotFound
+from config.errors import BadInput, NotAllowed, NotFound
 from game import SIDES, other_side
 
 
@@ -26,6 +27,42 @@ def invitee(user: Any, opponent: str, noun: str) -> Any:
         raise BadInput("you cannot invite yourself: invite another player by their "
                        f'username, or create an open {noun} (opponent "open")')
     return found
+
+
+def side_of(match: Any, user: Any) -> str | None:
+    """The side ``user`` plays in ``match`` (None: not a player, or nobody logged in)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for side in SIDES:
+        if match.player_id(side) == user.pk:
+            return side
+    return None
+
+
+def match_pk(value: Any, noun: str) -> int:
+    """A match id from a URL or a request (a positive whole number); 404 otherwise."""
+    value = getattr(value, "pk", value)
+    if type(value) is int and value > 0:
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 12:
+        return int(value)
+    raise NotFound(f"no such {noun}")
+
+
+def locker(model: Any, noun: str) -> Callable[[Any, Any], tuple[Any, str]]:
+    """A kind's ``lock``: (the match, ``user``'s side) under the row lock; 401 for nobody
+    logged in, 404 unless ``user`` plays it."""
+    def lock(user: Any, match_id: Any) -> tuple[Any, str]:
+        if user is None or not getattr(user, "is_authenticated", False):
+            raise NotAllowed("log in to play")
+        match = (model.objects.select_for_update(of=("self",))
+                 .filter(pk=match_pk(match_id, noun)).first())
+        side = side_of(match, user) if match is not None else None
+        if side is None:
+            raise NotFound(f"no such {noun}")
+        return match, side
+
+    return lock
 
 
 class SeatsMixin:

@@ -114,7 +114,7 @@ def test_the_games_are_listed_for_anyone():
     assert r.status_code == 200
     assert r.json() == {"results": [
         {"kind": k.kind, "title": k.game.title, "sides": list(k.game.sides)}
-        for k in registry.kinds()]}
+        for k in registry.kinds() if k.kind in ("battle", "campaign")]}  # the test game has no API
     assert [g["kind"] for g in r.json()["results"]] == ["battle", "campaign"]
     assert {g["title"] for g in r.json()["results"]} == {"EAGLES battle", "EAGLES Campaign Game"}
 

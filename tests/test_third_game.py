@@ -1,0 +1,121 @@
+"""A third game runs on the one game service with no change to it (issue: "a third game must
+need a module, its pages and its bots, and no change to the service").
+
+``tests/toygame`` is such a game: a pure module (``game.py``, Race to ten), its two tables
+(``models.py``, extending ``play.models``) and its match kind (``kind.py``), found by
+``play.registry.autodiscover`` like the EAGLES kinds. Everything below is the service's own
+code: acting with optimistic ``seq``, seeded dice, the computer's turn through the worker's
+task, undo and its window, clocks and the flag fall, resigning, replaying the log."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from config.errors import BadInput, Conflict
+from play import enqueue, registry, tasks, turns, undo
+from play.protocol import GameModule
+from play.seeds import new_seed, seed_hash
+from play.signals import match_finished
+from tests.toygame.game import GAME
+from tests.toygame.models import Race
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    calls: list[tuple] = []
+    monkeypatch.setattr(enqueue, "send_bot_move", lambda *args: calls.append(args))
+    monkeypatch.setattr(enqueue, "send_flag_fall", lambda *args: None)
+    return calls
+
+
+def race(french, allied=None, bot="", **fields) -> Race:
+    seed = new_seed()
+    state = GAME.setup(seed, {}, None)
+    return Race.objects.create(french_player=french, allied_player=allied, bot=bot, seed=seed,
+                               seed_hash=seed_hash(seed), state=GAME.to_json(state),
+                               to_move=GAME.to_move(state), **fields)
+
+
+def test_the_kind_is_found_and_its_module_keeps_the_protocol():
+    kind = registry.get("race")
+    assert kind.model is Race and isinstance(kind.game, GameModule)
+    assert {k.kind for k in registry.kinds()} >= {"battle", "campaign", "race"}
+
+
+def test_two_people_play_with_seq_dice_undo_and_replay(user, other_user, sent):
+    kind = registry.get("race")
+    r = race(user, other_user)
+    with pytest.raises(Conflict) as err:
+        turns.act(kind, r.pk, other_user, 0, {"type": "roll"})
+    assert "not your move" in err.value.message
+    events = turns.act(kind, r.pk, user, 0, {"type": "taunt"})
+    assert events == [{"type": "taunt", "side": "french", "visibility": "all"}]
+    with pytest.raises(Conflict) as err:  # the same seq again: refused, nothing twice
+        turns.act(kind, r.pk, user, 0, {"type": "taunt"})
+    assert err.value.code == "stale_seq"
+    r.refresh_from_db()
+    assert r.seq == 1 and r.state["taunts"] == 1
+    assert undo.undo(kind, r.pk, user, 1) == 1  # a taunt rolled no die: taken back
+    r.refresh_from_db()
+    assert r.seq == 2 and r.state["taunts"] == 0
+    with pytest.raises(BadInput, match="illegal action"):
+        turns.act(kind, r.pk, user, 2, {"type": "fly"})
+    turns.act(kind, r.pk, user, 2, {"type": "roll"})
+    with pytest.raises(Conflict) as err:  # a die was rolled: the window is closed
+        undo.undo(kind, r.pk, user, 3)
+    assert err.value.code == "cannot_undo"
+    for _ in range(200):  # both roll and hold until someone wins
+        r.refresh_from_db()
+        if r.status != "active":
+            break
+        mover = user if r.to_move == "french" else other_user
+        action = {"type": "roll" if r.state["pending"] < 5 else "hold"}
+        turns.act(kind, r.pk, mover, r.seq, action)
+    r.refresh_from_db()
+    assert r.status == "finished" and r.outcome["reason"] == "race"
+    # The log replays from the setup with each action's own seeded dice.
+    rebuilt = undo.rebuild(kind, r, kind.setup(r), r.actions.order_by("seq"))
+    assert GAME.to_json(rebuilt) == r.state
+
+
+def test_the_computer_plays_its_turn_through_the_workers_task(user, sent,
+                                                               django_capture_on_commit_callbacks):
+    r = race(user, bot="cautious")
+    with django_capture_on_commit_callbacks(execute=True):
+        turns.act(registry.get("race"), r.pk, user, 0, {"type": "hold"})
+    assert sent == [("race", r.pk, 1)]  # asked after commit, by task name
+    assert tasks.bot_move("race", r.pk, 1) >= 1
+    assert tasks.bot_move("race", r.pk, 1) == 0  # the same task again: nothing
+    r.refresh_from_db()
+    assert r.status == "finished" or r.to_move == "french"
+    assert all(a.side == "allied" for a in r.actions.filter(seq__gt=1))
+
+
+def test_time_and_resigning_end_it_through_the_service(user, other_user, sent):
+    kind = registry.get("race")
+    finished = []
+    match_finished.connect(lambda **kw: finished.append((kw["kind"], kw["match"].pk)),
+                           weak=False, dispatch_uid="third-game")
+    try:
+        now = timezone.now()
+        timed = race(user, other_user, time_control={"kind": "live", "base": 60,
+                                                      "increment": 0},
+                     clocks={"french": 60, "allied": 60}, clock_started_at=now,
+                     deadline=now - timedelta(seconds=1))
+        assert turns.overdue_flags(kind) == [(timed.pk, 0)]
+        assert tasks.flag_fall("race", timed.pk, 0) is True
+        timed.refresh_from_db()
+        assert timed.outcome == {"winner": "allied", "reason": "time", "loser": "french"}
+        other = race(user, other_user)
+        turns.end_by(kind, other.pk, other_user, "resign", lambda m, side: ("french",
+                                                                           "resigned"))
+        other.refresh_from_db()
+        assert other.outcome["winner"] == "french" and other.outcome["loser"] == "allied"
+    finally:
+        match_finished.disconnect(dispatch_uid="third-game")
+    assert finished == [("race", timed.pk), ("race", other.pk)]
