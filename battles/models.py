@@ -20,7 +20,7 @@ from django.db.models import Q
 
 from cards.models import Battle as BattleName
 from game import SIDE_NAMES, SIDES
-from play.models import Match, MatchAction, action_constraints
+from play.models import Match, MatchAction, MatchStatus, action_constraints
 
 Side = models.TextChoices("Side", [(s.upper(), (s, SIDE_NAMES[s])) for s in SIDES])
 
@@ -33,13 +33,7 @@ class BotName(models.TextChoices):
     SEARCH_HARD = "search-hard", "Search (hard)"
 
 
-class Status(models.TextChoices):
-    WAITING = "waiting", "Waiting for an opponent"
-    ACTIVE = "active", "Active"
-    FINISHED = "finished", "Finished"
-    CANCELLED = "cancelled", "Cancelled by its creator"
-    DECLINED = "declined", "Declined by the invited player"
-    EXPIRED = "expired", "Expired: nobody took the seat in time"
+Status = MatchStatus
 
 
 # Battles that never started: a human seat is (or stayed) empty and there is no engine state.
@@ -94,7 +88,6 @@ class Battle(Match):
                                             help_text="``state``'s turn (null: no position).")
     phase = models.CharField(max_length=20, blank=True, default="",
                              help_text="``state``'s phase (empty: no position).")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     seen = models.JSONField(default=dict, blank=True,
                             help_text="side -> when its player last looked at the battle (ISO "
                                       "time; battles/presence.py, the absence claim).")

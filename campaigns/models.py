@@ -16,15 +16,9 @@ from django.db import models
 from django.db.models import Q
 
 from battles.models import BotName, Side
-from play.models import Match, MatchAction, action_constraints
+from play.models import Match, MatchAction, MatchStatus, action_constraints
 
-
-class Status(models.TextChoices):
-    WAITING = "waiting", "Waiting for an opponent"
-    ACTIVE = "active", "Active"
-    FINISHED = "finished", "Finished"
-    CANCELLED = "cancelled", "Cancelled"
-    EXPIRED = "expired", "Expired: nobody took the seat in time"
+Status = MatchStatus
 
 
 class PoolChoice(models.TextChoices):
@@ -46,7 +40,6 @@ class Campaign(Match):
     board = models.CharField(max_length=12, blank=True, default="",
                              help_text="The battle to move on (empty: a campaign decision).")
     phase = models.CharField(max_length=10, blank=True, default="")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
 
     class Meta:
         ordering = ["-created_at", "-id"]

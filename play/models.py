@@ -20,6 +20,15 @@ from .seats import SeatsMixin
 USER = django_settings.AUTH_USER_MODEL
 
 
+class MatchStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for an opponent"
+    ACTIVE = "active", "Active"
+    FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled by its creator"
+    DECLINED = "declined", "Declined by the invited player"
+    EXPIRED = "expired", "Expired: nobody took the seat in time"
+
+
 class Match(SeatsMixin, models.Model):
     french_player = models.ForeignKey(USER, null=True, blank=True, on_delete=models.CASCADE,
                                       related_name="+",
@@ -50,6 +59,8 @@ class Match(SeatsMixin, models.Model):
     to_move = models.CharField(max_length=10, blank=True, default="",
                                help_text="The side that must act now, copied from the state "
                                          "(empty: not started, or over).")
+    status = models.CharField(max_length=10, choices=MatchStatus.choices,
+                              default=MatchStatus.ACTIVE)
     outcome = models.JSONField(null=True, blank=True,
                                help_text="{winner, reason, ...}: the game's own end, or "
                                          "resigned / time / absent (play.turns.finish).")

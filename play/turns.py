@@ -28,6 +28,7 @@ from config.errors import BadInput, Conflict, NotAllowed
 from game import other_side
 
 from . import autoplay, clock, enqueue
+from .models import MatchStatus
 from .registry import Match, MatchKind
 from .signals import match_changed, match_finished
 from .thinking import Thinking, busy
@@ -44,8 +45,8 @@ BOT_PATIENCE = 200
 BOT_MAX_ACTIONS = 400
 # A match nobody joins expires (open matches and invitations alike).
 EXPIRY = timedelta(days=7)
-ACTIVE, WAITING, FINISHED, EXPIRED = "active", "waiting", "finished", "expired"
-CANCELLED, DECLINED = "cancelled", "declined"
+ACTIVE, WAITING, FINISHED = MatchStatus.ACTIVE, MatchStatus.WAITING, MatchStatus.FINISHED
+CANCELLED, DECLINED, EXPIRED = MatchStatus.CANCELLED, MatchStatus.DECLINED, MatchStatus.EXPIRED
 
 
 @dataclass

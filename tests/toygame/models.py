@@ -4,7 +4,7 @@ from play.models import Match, MatchAction, action_constraints
 
 
 class Race(Match):
-    status = models.CharField(max_length=10, default="active")
+    pass
 
 
 class RaceAction(MatchAction):
