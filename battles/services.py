@@ -248,33 +248,9 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
 
 
 def cancel_battle(battle_id, user) -> Battle:
-    """End a battle nobody has joined yet: its creator cancels it (``cancelled``), the
-    invited user declines it (``declined``). Once started it cannot be (409): resign
-    instead; once expired, 409 ``expired``."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("log in to play")
-    with transaction.atomic():
-        battle = _lock_any(battle_id)
-        creator = side_of(battle, user) is not None
-        invitee = not creator and battle.invited_id == user.pk
-        if not (creator or invitee):
-            if battle.status == Status.WAITING and not battle.invited_id:
-                raise NotAllowed("only its creator can cancel an open battle")
-            raise NotFound("no such battle")
-        if battle.status == Status.CANCELLED:
-            raise Conflict("the battle was already cancelled")
-        if battle.status == Status.DECLINED:
-            raise Conflict("the invitation was already declined")
-        if battle.status == Status.EXPIRED:
-            raise Conflict("the battle expired: nobody took the seat in time", code="expired")
-        if battle.status != Status.WAITING:
-            raise Conflict("the battle has started: it can no longer be cancelled; resign "
-                           "instead")
-        battle.status = Status.DECLINED if invitee else Status.CANCELLED
-        battle.finished_at = timezone.now()
-        battle.save(update_fields=["status", "finished_at"])
-        changed(battle)
-    return battle
+    """End a battle nobody has joined yet: its creator cancels it, the invited user declines
+    it (``play.turns.cancel``)."""
+    return turns.cancel(KIND, battle_id, user)
 
 
 # --- Playing --------------------------------------------------------------------------------

@@ -213,26 +213,9 @@ def join_campaign(campaign_id, user, pool: str = "set") -> Campaign:
 
 
 def cancel_campaign(campaign_id, user) -> Campaign:
-    """Cancel my campaign nobody has joined (or decline an invitation to one)."""
-    _require_user(user)
-    with transaction.atomic():
-        campaign = (Campaign.objects.select_for_update(of=("self",))
-                    .filter(pk=campaign_pk(campaign_id)).first())
-        mine = campaign is not None and side_of(campaign, user) is not None
-        invitee = campaign is not None and campaign.invited_id == user.pk
-        if not (mine or invitee):
-            raise NotFound("no such campaign")
-        if campaign.status == Status.EXPIRED:
-            raise Conflict("the campaign expired: nobody took the seat in time",
-                           code="expired")
-        if campaign.status != Status.WAITING:
-            raise Conflict("the campaign has started: it can no longer be cancelled; resign "
-                           "instead", seq=campaign.seq)
-        campaign.status = Status.CANCELLED
-        campaign.finished_at = timezone.now()
-        campaign.save(update_fields=["status", "finished_at"])
-        changed(campaign)
-    return campaign
+    """End a campaign nobody has joined yet: its creator cancels it, the invited user declines
+    it (``play.turns.cancel``)."""
+    return turns.cancel(KIND, campaign_id, user)
 
 
 # --- Playing --------------------------------------------------------------------------------

@@ -24,12 +24,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from config.errors import BadInput, Conflict, NotAllowed
+from config.errors import BadInput, Conflict, NotAllowed, NotFound
 from game import other_side
 
 from . import autoplay, clock, enqueue
 from .models import MatchStatus
 from .registry import Match, MatchKind
+from .seats import match_pk, side_of
 from .signals import match_changed, match_finished
 from .thinking import Thinking, busy
 
@@ -156,6 +157,42 @@ def refuse_if_paused(kind: MatchKind, match: Match) -> None:
 def paused_message(kind: MatchKind) -> str:
     return (f"the tournament's organiser has paused this {kind.noun}: no action is taken and "
             "the clocks stand still until they resume the tournament")
+
+
+# --- Before the start -----------------------------------------------------------------------
+
+def cancel(kind: MatchKind, match_id: Any, user: Any) -> Match:
+    """End a match nobody has joined yet: its creator cancels it (``cancelled``), the invited
+    user declines it (``declined``). Once started it cannot be (409: resign instead); once
+    expired, 409 ``expired``."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+    with transaction.atomic():
+        match = (kind.model.objects.select_for_update(of=("self",))
+                 .filter(pk=match_pk(match_id, kind.noun)).first())
+        if match is None:
+            raise NotFound(f"no such {kind.noun}")
+        creator = side_of(match, user) is not None
+        invitee = not creator and match.invited_id == user.pk
+        if not (creator or invitee):
+            if match.status == WAITING and not match.invited_id:
+                raise NotAllowed(f"only its creator can cancel an open {kind.noun}")
+            raise NotFound(f"no such {kind.noun}")
+        if match.status == CANCELLED:
+            raise Conflict(f"the {kind.noun} was already cancelled")
+        if match.status == DECLINED:
+            raise Conflict("the invitation was already declined")
+        if match.status == EXPIRED:
+            raise Conflict(f"the {kind.noun} expired: nobody took the seat in time",
+                           code="expired")
+        if match.status != WAITING:
+            raise Conflict(f"the {kind.noun} has started: it can no longer be cancelled; "
+                           "resign instead", seq=match.seq)
+        match.status = DECLINED if invitee else CANCELLED
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "finished_at"])
+        changed(kind, match)
+    return match
 
 
 # --- Playing ---------------------------------------------------------------------------------
