@@ -7,7 +7,7 @@ battle and campaign was played with them, and their replays must stay exact.
 
 What closes an undo window is the same rule for both (``undo_refusal``): an action that
 rolled a die, revealed, drew or showed a card to the opponent, ended a turn, a deployment or
-a battle, cannot be taken back (battles/undo.py tells the whole rule).
+a battle, cannot be taken back (play/undo.py tells the whole rule).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ tournament's, so this order never deadlocks with one).
 While ``Battle.paused_at`` is set (ruling, tournaments/README.md *Pausing*):
 
 - **the clocks stand still** (``clock.stop``): the side to move keeps the time it had left, no
-  deadline, so the booked ``battles.flag_fall`` finds nothing to do and the beat's tick
-  (``services.overdue_flags``) skips it; nobody can be claimed against as absent (no clock
+  deadline, so the booked ``play.flag_fall`` finds nothing to do and the beat's tick
+  (``play.turns.overdue_flags``) skips it; nobody can be claimed against as absent (no clock
   runs: ``presence.absent_since`` is None) and a round's no-show deadline does not run either
   (the tournament's round timer is paused with it);
 - **every action is refused** (409 ``paused``): acting, undoing, resigning, claiming. A pause

@@ -14,7 +14,7 @@ A side's choice (``french_choice``, ``allied_choice``):
 
 The caller runs it inside its own transaction when it needs one (a tournament pairs a round and
 creates every battle in one transaction); nothing is sent to the players here but the
-``battle_changed`` signal after commit (``services.changed``).
+``play.signals.match_changed`` signal after commit (``services.changed``).
 """
 
 from __future__ import annotations

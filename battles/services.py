@@ -262,7 +262,7 @@ def act(battle_id, user, seq, action) -> list[dict]:
     return turns.act(KIND, battle_id, user, seq, action)
 
 
-# --- Time: flag fall, resigning, absence, expiry (battles/clock.py, presence.py) ---------
+# --- Time: flag fall, resigning, absence, expiry (play/clock.py, presence.py) -----------
 
 def _refuse_if_paused(battle: Battle) -> None:
     """A battle its tournament's organiser paused takes no action (409 ``paused``,
@@ -310,6 +310,6 @@ def replay(battle: Battle) -> State:
     seed does not re-deal the recorded decks (2.0 deal, battles/dealing.py)."""
     if battle.deck_choices and dealing.redeal(battle, setup.engine_cards(battle)) != battle.decks:
         raise RuntimeError(f"battle {battle.pk}: the seed does not deal the recorded decks")
-    # Undone actions and the undos are skipped (battles/undo.py: effective_actions).
+    # Undone actions and the undos are skipped (play/undo.py: effective_actions).
     return undo_rules.rebuild(KIND, battle, setup.setup_state(battle),
                               battle.actions.order_by("seq"))

@@ -1,5 +1,5 @@
 """What an undo costs in a campaign: the campaign is rebuilt from its setup with the actions
-still counting (campaigns/undo.py), so its cost grows with the log. Plays whole greedy
+still counting (play/undo.py), so its cost grows with the log. Plays whole greedy
 campaigns (no turn cap) and times the rebuild of each from its setup, one core.
 
     .venv/bin/python bench/campaign_undo.py [--games N]

@@ -4,8 +4,8 @@ Each write runs in one transaction under the campaign's row lock (``select_for_u
 raises a ``config.errors`` refusal on bad input, changing nothing. The pure core
 (``battles.campaign``) decides what is legal and what happens; this module persists, checks
 who may act and when (optimistic concurrency on ``seq``: a stale one is 409 ``stale_seq``),
-and asks a worker for the computer's decisions (``campaigns.bot_move``, idempotent by seq;
-``campaigns.tick`` re-sends lost ones).
+and asks a worker for the computer's decisions (the game service's ``play.bot_move``,
+idempotent by seq; ``play.tick`` re-sends lost ones).
 
 Dice and the computer's tie-breaks for action number ``n`` come from the secret seed and
 ``n`` alone (``dice_for``, ``bot_rng``), so the setup plus the action list replays the
@@ -116,7 +116,7 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
     """A new campaign of ``user`` playing ``side`` with ``pool`` (``set`` or
     ``collection``). ``opponent``: ``computer`` (``bot`` plays the other side with the whole
     set; the campaign starts at once), ``open`` or a username (``waiting`` until they
-    ``join_campaign``, or it expires after ``EXPIRY``). ``time_control``: ``battles.clock``'s
+    ``join_campaign``, or it expires after ``EXPIRY``). ``time_control``: ``play.clock``'s
     (default untimed; one clock per side for the whole campaign, RULINGS 16-o); ``rated``:
     between two people only."""
     _require_user(user)
@@ -234,7 +234,7 @@ def resign(campaign_id, user) -> Campaign:
                         lambda campaign, side: (other_side(side), "resigned"))
 
 
-# --- Time (campaigns/clock.py, RULINGS 16-o) -------------------------------------------------
+# --- Time (play/clock.py, RULINGS 16-o) ------------------------------------------------------
 
 def end_if_out_of_time(campaign: Campaign) -> Conflict | None:
     """End the locked, active ``campaign`` by time if the side to move is out of time (that

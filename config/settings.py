@@ -164,8 +164,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-# The tournament clock's safety-net ``tick`` (celery beat; tournaments/tasks.py): its period in
-# seconds (tests run beat with 1). Beat's schedule file lives in var/, never the repo root.
+# The safety-net ticks (celery beat: play.tick in play/tasks.py, tournaments.tick,
+# matchups.tick, notifications.deadline_near): their period in seconds (tests run beat with
+# 1). Beat's schedule file lives in var/, never the repo root.
 EAGLES_TICK_SECONDS = float(os.environ.get("EAGLES_TICK_SECONDS", "30"))
 if EAGLES_TICK_SECONDS <= 0:
     raise ValueError("EAGLES_TICK_SECONDS must be a positive number of seconds")

@@ -32,7 +32,7 @@ from .selectors import ratings_of
 
 TIME_KINDS = ("untimed", "live", "correspondence")
 # The time control of a battle "play now" opens when nobody is waiting: the kind asked for,
-# at the new-battle form's first preset of that kind (battles/clock.py).
+# at the new-battle form's first preset of that kind (play/clock.py).
 NEW_TIME_CONTROL = {"untimed": {}, "live": clock.PRESET_CONTROLS["live-15-10"],
                     "correspondence": clock.PRESET_CONTROLS["corr-3"]}
 DECK_KINDS = ("dealt", "custom")

@@ -1,12 +1,13 @@
 """Writing ratings: a finished rated battle between two people updates both players'
 Glicko-2 ratings and their records for that battle and side, once.
 
-``rate_finished_battle`` listens to ``play.signals.match_finished``, which
-``battles.services.finish_battle`` sends *inside* the transaction that ends the battle (the
-battle row is locked there): the rating is written with the end or not at all. Both players'
-``Rating`` rows are locked (``select_for_update``) one after the other in user-id order, so
-two battles ending at once between the same people (in any seats) cannot deadlock; the
-``RatedBattle`` row (one per battle) makes a second call change nothing.
+``rate_finished_battle`` listens to ``play.signals.match_finished`` (through
+``listeners.on_match_finished``), which ``play.turns.finish``, the one way a battle ends
+(``battles.services.finish_battle`` calls it), sends *inside* the transaction that ends the
+battle (the battle row is locked there): the rating is written with the end or not at all.
+Both players' ``Rating`` rows are locked (``select_for_update``) one after the other in
+user-id order, so two battles ending at once between the same people (in any seats) cannot
+deadlock; the ``RatedBattle`` row (one per battle) makes a second call change nothing.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def rate_players(french_id: int, allied_id: int, score: float, now: datetime) ->
 
 def rate_finished_battle(sender=None, battle: Battle | None = None,
                          **kwargs) -> RatedBattle | None:
-    """The ``battle_finished`` listener (an error here rolls the end of the battle back)."""
+    """A battle's ``match_finished`` listener (``listeners.on_match_finished``; an error here
+    rolls the end of the battle back)."""
     if battle is None:
         return None
     return rate_battle(battle)

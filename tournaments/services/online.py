@@ -25,7 +25,7 @@ from .errors import TournamentError
 
 
 def clean_time_control(value) -> dict:
-    """The tournament's time control, checked as a battle's is (``battles.clock.validate``:
+    """The tournament's time control, checked as a battle's is (``play.clock.validate``:
     ``{}`` untimed, live base + increment, correspondence days), since its battles get it;
     "" (an empty form field) is untimed. A ``TournamentError`` names the problem."""
     if value == "":
