@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from battles.campaign import split_plan
 from campaigns import services
+from campaigns.kind import core_of
 from campaigns.services import undo as undo_service
 from config.errors import Conflict, ServiceError
 from frontend.errors import page_message, refuse
@@ -45,7 +46,7 @@ def split(request: HttpRequest, pk: int) -> HttpResponse:
     """The split editor's form: one choice per free card -> one ``split`` action."""
     c = campaign_or_404(request, pk)
     side = services.side_of(c, request.user)
-    core = services.core_of(c)
+    core = core_of(c)
     posted = request.POST
     try:
         if side is None or core is None or c.to_move != side or core.step != "split":

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from battles.campaign import view as core_view
 from battles.engine import SIDES
 from campaigns import selectors, services
-from campaigns.kind import cards_of
+from campaigns.kind import cards_of, core_of
 from campaigns.models import Campaign, PoolChoice, Status
 from config.errors import BadInput, NotFound, ServiceError
 from frontend.battle.board_svg import board_svg
@@ -246,7 +246,7 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
         "clocks": clock_rows(cv, side), "time_control_text": clock.describe(cv["time_control"]),
         "pool_choices": PoolChoice.choices,
         "joinable": c.status == Status.WAITING and side is None,
-        "split": split_context(services.core_of(c), side, cv["legal_actions"], cards, posted)
+        "split": split_context(core_of(c), side, cv["legal_actions"], cards, posted)
         if cards is not None and any(a.get("type") == "split" for a in cv["legal_actions"])
         else None,
         "undo_notes": undo_notes(cv["log"], side),

@@ -13,7 +13,9 @@ pages passes through this thread, one at a time (SQLite, as in test_battle_brows
 import pytest
 from playwright.sync_api import expect
 
+from battles.campaign import legal_actions
 from campaigns import services
+from campaigns.kind import core_of
 from campaigns.models import Campaign
 
 from ..campaign.helpers import TABLE, small_pools
@@ -92,7 +94,7 @@ def test_two_people_play_the_first_phase_into_the_branch(logged_in_page, browser
         editor = alice.get_by_test_id("split-editor")
         expect(editor).to_be_visible()
         c.refresh_from_db()
-        first = services.legal_actions(services.core_of(c), "french")[0]["decks"]
+        first = legal_actions(core_of(c), "french")[0]["decks"]
         card = first["quatre-bras"][0]
         count = editor.get_by_test_id("split-count-ligny")
         bp = editor.get_by_test_id("split-bp-ligny")
