@@ -30,8 +30,9 @@ from config.errors import BadInput, NotFound, ServiceError
 from frontend.battle.board_svg import board_svg
 from frontend.battle.words import describe_actions
 from frontend.campaigns.chart import NAMES, losses_svg
-from frontend.campaigns.clocks import clock_rows, outcome_text
+from frontend.campaigns.clocks import outcome_text
 from frontend.errors import page_message, refuse
+from frontend.play import frame
 from game import SIDE_NAMES
 from play import clock
 
@@ -243,7 +244,9 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
         "moving_side": SIDE_NAMES.get(to_move.get("side") or "", ""),
         "moving_board": battle_name(to_move.get("board")) if to_move.get("board") else "",
         "poll": poll, "poll_seconds": POLL_SECONDS, "outcome": outcome_text(cv["outcome"]),
-        "clocks": clock_rows(cv, side), "time_control_text": clock.describe(cv["time_control"]),
+        "clocks": frame.clock_rows(cv["clocks"], side, to_move.get("side") if cv["deadline"]
+                                   and c.status == Status.ACTIVE else None),
+        "time_control_text": clock.describe(cv["time_control"]),
         "pool_choices": PoolChoice.choices,
         "joinable": c.status == Status.WAITING and side is None,
         "split": split_context(core_of(c), side, cv["legal_actions"], cards, posted)
