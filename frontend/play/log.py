@@ -6,8 +6,8 @@
   (``new``: what the opponent did since; marked on the page);
 - ``log_groups(events, lines, board_of, board_name)``: the lines in groups, one per turn
   ("Deployment" before the first), or, for a game of several boards, one per board and
-  turn, the game's own events (no board) in groups of their own; the newest group and any
-  group with a new line are ``open``.
+  turn (in the order each began), the game's own events (no board) in groups of their own
+  between them; the group of the newest line and any group with a new line are ``open``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,9 @@ def log_groups(events: Sequence[Mapping], lines: Sequence[Mapping],
                  "open": True}]
     turns: dict[Any, tuple] = {}
     groups: list[dict] = []
+    by_key: dict[tuple, dict] = {}  # a board's turn gathers its lines, though boards alternate
     board: Any = ""
+    last: dict = {}
     for e, line in zip(events, lines, strict=True):
         if board_of is not None:
             found = board_of(e)
@@ -65,10 +67,17 @@ def log_groups(events: Sequence[Mapping], lines: Sequence[Mapping],
         if e.get("type") == "turn" and isinstance(e.get("turn"), int):
             turns[board] = (e["turn"], SIDE_NAMES.get(str(e.get("side")), ""))
         turn = turns.get(board) if board is not None else None
-        if not groups or groups[-1]["key"] != (board, turn):
-            groups.append({"key": (board, turn), "title": _title(board, turn, board_name),
-                           "turn": turn[0] if turn else 0, "board": board, "lines": []})
-        groups[-1]["lines"].append(line)
-    for i, g in enumerate(groups):
-        g["open"] = i == len(groups) - 1 or any(line.get("new") for line in g["lines"])
+        key = (board, turn)
+        group = by_key.get(key) if board is not None else (
+            groups[-1] if groups and groups[-1]["key"] == key else None)
+        if group is None:
+            group = {"key": key, "title": _title(board, turn, board_name),
+                     "turn": turn[0] if turn else 0, "board": board, "lines": []}
+            groups.append(group)
+            if board is not None:
+                by_key[key] = group
+        group["lines"].append(line)
+        last = group
+    for g in groups:
+        g["open"] = g is last or any(line.get("new") for line in g["lines"])
     return groups
