@@ -24,13 +24,13 @@ def log_lines(events: Sequence[Mapping], texts: Sequence[str], side: str | None,
               since: int | None, *, by: str = "side") -> list[dict]:
     """The worded log: ``texts`` line up with ``events`` (else they are shown unmarked);
     ``by`` is the event's key naming the side that acted; ``since`` the viewer's last action
-    (None: a spectator, nothing is new)."""
+    (None: none yet, everything is new; a spectator, ``side`` None, sees nothing new)."""
     if len(texts) != len(events):
         return [{"seq": None, "text": text, "mine": False, "new": False} for text in texts]
     out = []
     for e, text in zip(events, texts, strict=True):
         seq = e.get("seq")
-        new = side is not None and since is not None and isinstance(seq, int) and seq > since
+        new = side is not None and isinstance(seq, int) and seq > (since or 0)
         out.append({"seq": seq, "text": text, "mine": side is not None and e.get(by) == side,
                     "new": new})
     return out

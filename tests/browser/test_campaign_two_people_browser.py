@@ -3,8 +3,8 @@
 her cards with the split editor (its totals recount as she moves a card); bob deploys a card
 and takes it back with Undo (alice's page says only that he took something back); both
 then play through the page's own buttons, bob retreating from Quatre Bras and Ligny at the
-first chance (16.0: conceding each battle), so the French win both and the campaign goes on
-to Wavre and Waterloo, whose boards both pages show.
+first chance (16.0: conceding each battle, confirmed on the page), so the French win both
+and the campaign goes on to Wavre and Waterloo, whose boards both pages show.
 
 Small collections (``small_pools``) and a fixed seed keep it short; every request of both
 pages passes through this thread, one at a time (SQLite, as in test_battle_browser.py).
@@ -59,6 +59,9 @@ def click_preferred(page, side: str) -> str:
     kind = next((k for k in PREFERENCE[side] if k in kinds), kinds[0])
     buttons.nth(kinds.index(kind)).click()
     page.wait_for_load_state()
+    if kind == "retreat":  # it concedes the battle: the page asks first
+        page.get_by_test_id("confirm-button").click()
+        page.wait_for_load_state()
     return kind
 
 
