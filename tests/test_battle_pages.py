@@ -440,9 +440,11 @@ def test_join_an_open_battle_from_the_list(alice, user, other_user, sent):
     alice_page = alice.get(f"/battles/{b.pk}/").content.decode()
     assert 'data-testid="board"' in alice_page and posted_actions(alice_page)[1] == []
     assert 'hx-trigger="every 2s"' in alice_page and "bob is to move" in alice_page
-    # a polled fragment also updates the opponent's name in the heading
+    # a polled fragment also updates the opponent's name in the heading (the frame's header,
+    # swapped out of band)
     frag = alice.get(f"/battles/{b.pk}/", headers=HX).content.decode()
-    assert '<strong id="battle-opponent" data-testid="opponent" hx-swap-oob="true">bob' in frag
+    head = frag[frag.index('<header class="b-head" id="game-head" hx-swap-oob="true">'):]
+    assert '<strong id="battle-opponent" data-testid="opponent">bob</strong>' in head
     # it is no longer open: a second joiner finds the seat taken
     carol = client_for(type(user).objects.create_user("carol", "c@example.com", "pw-1815-x"))
     assert f'data-testid="open-{b.pk}"' not in carol.get("/battles/").content.decode()

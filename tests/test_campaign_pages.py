@@ -1,18 +1,22 @@
 """Campaign pages: the list with its create form, a campaign's page (boards, actions, pools,
-losses chart, timeline), acting through forms, resign, the replay, the losses chart."""
+losses chart, timeline; the game page frame's log per board and turn, last dice and
+confirmations), acting through forms, resign, the replay, the losses chart."""
 
 from __future__ import annotations
 
+import html
 import json
+import random
 import re
 
 import pytest
 from django.test import Client
 
-from campaigns import services
-from campaigns.kind import cards_of
+from campaigns import selectors, services
+from campaigns.kind import cards_of, core_of
 from campaigns.models import Campaign
 from frontend.campaigns.chart import losses, losses_svg
+from game import ENDING_ACTIONS
 
 from .campaign.helpers import small_pools
 from .kinds import campaign_tasks as tasks
@@ -140,3 +144,140 @@ def test_public_campaigns_under_way_can_be_watched_from_the_list(user, other_use
     client.force_login(user)
     assert f'data-testid="watch-{public.pk}"' not in client.get("/campaigns/").content.decode()
     assert Campaign.objects.filter(status="active", public=True).count() == 1
+
+
+# --- the game page frame on a campaign: log, dice, confirmations ------------------------------
+
+SEED = 1815  # a campaign whose first battles roll dice with these choices
+
+
+def _section(page: str, testid: str) -> str:
+    """The HTML of the page's ``<section ... data-testid=testid>``."""
+    start = page.index(f'data-testid="{testid}"')
+    return page[start:page.index("</section>", start)]
+
+
+def _forms(page: str) -> list[tuple[dict, str]]:
+    """Each action form's action and its opening tag."""
+    out = []
+    for m in re.finditer(r'<form [^>]*class="b-act"[^>]*>', page):
+        raw = re.search(r'name="action" value="([^"]*)"', page[m.end():]).group(1)
+        out.append((json.loads(html.unescape(raw)), m.group(0)))
+    return out
+
+
+def _play_on(alice, user, c, pick, steps: int, stop=lambda c, page: False) -> str:
+    """The computer plays the French (it splits first), alice the Allies through the page's
+    forms, choosing with ``pick(actions)``; returns her last page."""
+    page = ""
+    for _ in range(steps):
+        c.refresh_from_db()
+        if c.status != "active":
+            break
+        if c.to_move == "french":
+            tasks.bot_move(c.pk, c.seq)
+            continue
+        page = alice.get(f"/campaigns/{c.pk}/").content.decode()
+        if stop(c, page):
+            break
+        forms = _forms(page)
+        assert forms, "alice's move and no button"
+        action = pick([a for a, _tag in forms])
+        r = alice.post(f"/campaigns/{c.pk}/act/", {"seq": str(c.seq), "action": json.dumps(action),
+                                                   "confirm": "1"})
+        assert r.status_code == 302, r.content.decode()[:2000]
+    c.refresh_from_db()
+    return alice.get(f"/campaigns/{c.pk}/").content.decode()
+
+
+def test_the_page_shows_the_log_per_board_and_turn_the_dice_and_no_hidden_card(
+        alice, user, small, monkeypatch):
+    """The frame's log on a campaign: grouped per board and turn (the campaign's own events
+    in groups of their own), what the computer did since alice's last action marked, the
+    last dice drawn (with their board), the fair-dice check after them; and never a card
+    alice may not know (the log comes from her view only)."""
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": 4})
+    rng = random.Random("campaign-log")
+    attacks = ("fire", "shock", "roll_morale")
+
+    def pick(actions):  # fight: attack, deploy everything, move; end a phase now and then
+        for kinds in (attacks, ("deploy",)):
+            if chosen := [a for a in actions if a["type"] in kinds]:
+                return rng.choice(chosen)
+        ending = [a for a in actions if a["type"] in ENDING_ACTIONS]
+        other = [a for a in actions if a["type"] not in ENDING_ACTIONS + ("retreat",)]
+        return rng.choice(ending if ending and (not other or rng.random() < 0.3) else other)
+
+    def enough(c, page):
+        return 'data-testid="dice"' in page and page.count('data-testid="log-turn"') >= 4
+
+    page = _play_on(alice, user, c, pick, 300, enough)
+    assert enough(c, page), "no dice rolled: choose another SEED"
+    log = _section(page, "log")
+    assert 'data-board="quatre-bras"' in log and 'data-board="ligny"' in log
+    titles = re.findall(r"<summary>([^<]+) <small", log)
+    assert "The campaign" in titles
+    assert any(re.fullmatch(r"(Quatre Bras|Ligny) · Turn \d+ \((French|Allied)\)", t)
+               for t in titles), titles
+    assert "The French split their cards: " in log  # counts only: the French decks stay hidden
+    assert 'class="mine' in log and 'class="theirs' in log
+    if c.status == "active" and c.to_move == "allied":
+        assert 'data-new="1"' in log  # the computer's moves since alice's last action
+    assert page.index('data-testid="dice"') < page.index('data-testid="seed"')
+    dice = page[page.index('data-testid="dice"'):]
+    dice = dice[:dice.index("</figure>")]
+    assert "<svg" in dice and re.search(r"\((Quatre Bras|Ligny), action \d+\)", dice)
+    assert "Fair dice" in _section(page, "seed")
+    # hidden information: no card alice may not know is named in the log (nor anywhere)
+    tables = cards_of(c)
+    hidden = hidden_from(c, "allied")
+    known = [tables[n].name for n in tables if n not in hidden]
+    secret = {tables[n].name for n in hidden} - {name for name in known}
+    secret = {name for name in secret if not any(name in other for other in known)}
+    face_down = {p.num for st in core_of(c).boards.values()
+                 for p in st.pieces.values() if p.side == 0 and not p.up}
+    assert face_down, "the French hold face-down cards on a board"
+    assert secret and not [name for name in secret if html.escape(name) in log]
+    assert not [name for name in secret if f">{html.escape(name)}<" in page]
+
+
+def test_a_retreat_is_asked_first_and_a_board_loss_warning_marks_its_button(
+        alice, user, small, monkeypatch):
+    """Retreat concedes a battle: the page asks first, as Resign does (nothing is played
+    until confirm=1). A board action that can lose that battle (4.3) is marked and asked
+    too, with the battle page's words."""
+    from frontend.campaigns.views import action_warning
+
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": 4})
+    rng = random.Random("campaign-retreat")
+    warned = []
+
+    def pick(actions):
+        return rng.choice([a for a in actions if a["type"] != "retreat"] or actions)
+
+    def can_retreat(c, page):
+        cv = selectors.campaign_view(c, user)
+        for action, tag in _forms(page):
+            said = action_warning(cv, action, cards_of(c))
+            assert ('data-warn="1"' in tag) == bool(said), (action, said)
+            if said and action["type"] != "retreat":
+                warned.append(said)
+        return any(a["type"] == "retreat" for a in cv["legal_actions"])
+
+    page = _play_on(alice, user, c, pick, 200, can_retreat)
+    c.refresh_from_db()
+    retreat = next(a for a, _tag in _forms(page) if a["type"] == "retreat")
+    seq = c.seq
+    data = {"seq": str(seq), "action": json.dumps(retreat)}
+    r = alice.post(f"/campaigns/{c.pk}/act/", data)
+    text = r.content.decode()
+    assert r.status_code == 200 and 'data-testid="confirm"' in text
+    assert "You concede that battle" in text and 'name="confirm" value="1"' in text
+    c.refresh_from_db()
+    assert c.seq == seq  # asked, nothing played
+    assert alice.post(f"/campaigns/{c.pk}/act/", {**data, "confirm": "1"}).status_code == 302
+    c.refresh_from_db()
+    assert c.seq > seq and c.actions.get(seq=seq + 1).action["type"] == "retreat"
+    assert warned and all("without a troop card" in w for w in warned)

@@ -9,8 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from battles.campaign import legal_actions as campaign_legal_actions
-from battles.campaign import split_plan
+from battles.campaign import legal_actions, split_plan
 from campaigns import services
 from campaigns.kind import core_of
 from campaigns.models import Campaign
@@ -55,7 +54,7 @@ def test_the_editor_lists_each_free_card_with_totals_per_deck(alice, user, small
         assert f'name="card-{n}" value="quatre-bras"' in html
         assert f'name="card-{n}" value="ligny"' in html
     # the totals are those of the first proposal (checked by default), forced cards included
-    proposal = campaign_legal_actions(core_of(c), "french")[0]["decks"]
+    proposal = legal_actions(core_of(c), "french")[0]["decks"]
     for b in ("quatre-bras", "ligny"):
         mine = proposal[b] + forced[b]
         assert f'data-testid="split-count-{b}">{len(mine)}<' in html
@@ -91,7 +90,7 @@ def test_a_bad_split_is_refused_with_the_cores_message_and_the_choice_kept(alice
             "twice: [])") in html
     # what the player chose is shown again: a card the proposal sends to Quatre Bras stays
     # at Ligny, where it was posted
-    proposal = campaign_legal_actions(core_of(c), "french")[0]["decks"]
+    proposal = legal_actions(core_of(c), "french")[0]["decks"]
     moved = next(n for n in free[1:] if n in proposal["quatre-bras"])
     assert re.search(rf'name="card-{moved}" value="ligny"[^>]*checked', html)
     # a card that is not free (an Allied one) is named by the core too

@@ -6,11 +6,11 @@ and the other pure renderers of ``frontend.battle``).
   it aims at (``data-target``: ``place:<name>`` or ``piece:<id>``), and whether it is the
   plain choice (no formation, terrain or special options: a click on the target plays it);
 - ``annotate(sections, view, side, cards)``: those keys and the loss warning
-  (``warnings.warning``) on every button of ``views.action_sections``;
+  (``warnings.warning``) on every button of ``frontend.play.actions.action_sections``;
 - ``changed_marks(log, since)``: the pieces and places named by the events after my last
   action (the opponent's moves, marked with a ring on the board);
 - ``log_by_turn(events, lines)``: the log grouped per turn (the newest group open);
-- ``extras(...)``: all of these plus the last dice (``dice_svg``) for the page.
+- ``extras(...)``: all of these for the page (the frame, ``frontend.play``, draws the dice).
 
 Only the player's view and their filtered log are read: nothing hidden.
 """
@@ -20,10 +20,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from game import SIDE_NAMES
+from frontend.play.log import log_groups
+from game import ENDING_ACTIONS
 
-from .dice_svg import dice_svg, last_roll
 from .warnings import warning
+
+# The legal actions of a board, in sections (``frontend.play.actions``); within a section,
+# actions on the same card or piece form a group worded as one sentence ("Deploy Cooke
+# (general) to your [Left] [Centre] [Right]").
+BOARD_SECTIONS = (
+    ("finish", "Finish", ENDING_ACTIONS),
+    ("deploy", "Deploy", ("deploy", "decoy")),
+    ("terrain", "Terrain", ("play_terrain",)),
+    ("attack", "Fire and shock", ("fire", "shock")),
+    ("move", "Move", ("move",)),
+    ("formation", "Formation", ("change_formation",)),
+    ("occupy", "Occupy terrain", ("occupy",)),
+    ("special", "Special cards", ("play_special",)),
+)
 
 PLACE_KEYS = ("to", "at", "from")
 PIECE_KEYS = ("piece", "target", "terrain")
@@ -87,24 +101,8 @@ def changed_marks(log: Sequence[Mapping], since: int | None) -> tuple[set, set]:
 
 def log_by_turn(events: Sequence[Mapping], lines: Sequence[Mapping]) -> list[dict]:
     """The log lines in groups, one per turn (``Deployment`` before turn 1), oldest first, the
-    last one ``open``. ``lines`` are the worded events (``views._log``), one per event when
-    they line up; otherwise one group holds them all."""
-    if not lines:
-        return []
-    if len(lines) != len(events):
-        return [{"title": "The whole battle", "turn": None, "lines": list(lines),
-                 "open": True}]
-    groups: list[dict] = [{"title": "Deployment", "turn": 0, "lines": []}]
-    for e, line in zip(events, lines, strict=True):
-        if e.get("type") == "turn" and isinstance(e.get("turn"), int):
-            who = SIDE_NAMES.get(str(e.get("side")), "")
-            groups.append({"title": f"Turn {e['turn']}" + (f" ({who})" if who else ""),
-                           "turn": e["turn"], "lines": []})
-        groups[-1]["lines"].append(line)
-    groups = [g for g in groups if g["lines"]]
-    for i, g in enumerate(groups):
-        g["open"] = i == len(groups) - 1
-    return groups
+    last one ``open`` (``frontend.play.log.log_groups``, one board)."""
+    return log_groups(events, lines)
 
 
 def extras(bv: Mapping, side: str, cards: Mapping | None, sections: list[dict],
@@ -113,7 +111,6 @@ def extras(bv: Mapping, side: str, cards: Mapping | None, sections: list[dict],
     view = bv.get("view")
     log = bv.get("log") or []
     annotate(sections, view, side, cards)
-    seq, rolls = last_roll(log)
     pieces, places = changed_marks(log, my_last_seq if my_last_seq is not None else 0)
-    return {"dice": dice_svg(rolls), "dice_seq": seq, "marked_pieces": pieces,
-            "marked_places": places, "log_turns": log_by_turn(log, lines)}
+    return {"marked_pieces": pieces, "marked_places": places,
+            "log_turns": log_by_turn(log, lines)}

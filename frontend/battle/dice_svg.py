@@ -1,7 +1,8 @@
 """The last dice rolled, drawn as dice (pure: the stdlib and ``frontend.svg``).
 
 ``last_roll(log)`` finds the last action (``seq``) of the player's log whose events rolled
-dice (fire, shock: 7.0; morale: 6.0; a General's morale: 12.4) and returns its rolls;
+dice (fire, shock: 7.0; morale: 6.0; a General's morale: 12.4; a campaign's retreat check
+after a battle, 16.0, as ``dice: [roll]``) and returns its rolls;
 ``dice_svg(rolls)`` draws them as an accessible SVG: one row per roll, each die with its pips,
 hits (fire and shock: at least ``7 - power``, 7.2) and failed morale rolls marked.
 """
@@ -20,7 +21,7 @@ PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
 SIZE, GAP, ROW = 26, 6, 34
 GOOD, BAD = "#0b6b2f", "#a3161a"
 KINDS = {"fire": "Fire", "shock": "Shock", "morale": "Morale", "general_morale":
-         "General's morale"}
+         "General's morale", "retreat_check": "Retreat check"}
 
 
 def _roll(e: Mapping) -> dict | None:
@@ -40,6 +41,9 @@ def _roll(e: Mapping) -> dict | None:
     elif kind == "general_morale":
         marked = [d != 6 for d in dice]
         summary = "killed" if e.get("killed") else "survived"
+    elif kind == "retreat_check":  # the Campaign Game's check after a battle (16.0)
+        marked = [bool(e.get("passed"))] * len(dice)
+        summary = "held" if e.get("passed") else "lost"
     else:
         marked = [True] * len(dice)
         summary = ""

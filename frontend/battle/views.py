@@ -20,28 +20,31 @@ and my battles (Cancel for a waiting one); each is a plain POST form (``join/``,
 ``cancel/``: cancelling an invitation declines it), and a refusal is the list again with the
 service's message and status (409 the seat is taken, 404, 403).
 
+The page is the game page frame's (``frontend.play``, ``templates/frontend/play/game.html``)
+with the battle's board, Reserve and legend inside: the frame draws the header, the status,
+the clocks, the actions, Undo, Resign, the log per turn, the last dice and the seed.
+
 htmx, as progressive enhancement: each legal action is a small form posting ``seq`` and the
-action (JSON) to ``act/``; with ``HX-Request`` the answer is the play fragment
-(``{% partialdef play %}``: board, actions, Reserve, log, seed), otherwise a redirect to the
-page. While the computer is to move, the fragment polls the page every second; while it is
-another person's move, or nobody has taken the other seat yet, every two seconds (so the
-board appears once they join). A polled fragment also updates the opponent's name in the
-page's heading (an out-of-band swap). ``static/frontend/live.js`` (issue 12) opens the
-battle's websocket (``play/live/``) and fetches the fragment when a newer ``seq`` arrives;
-while the socket is open it cancels this polling, which stays the no-websocket fallback.
-``static/frontend/battles.js`` (optional) offers only the decks that fit the chosen battle and
-side in the new-battle form, and keeps the keyboard focus on the actions after a swap.
+action (JSON) to ``act/``; with ``HX-Request`` the answer is the play fragment (the frame's
+play area, and its header swapped out of band: the opponent's name, the "your move" badge,
+Resign), otherwise a redirect to the page. While the computer is to move, the fragment polls
+the page every second; while it is another person's move, or nobody has taken the other seat
+yet, every two seconds (so the board appears once they join). ``static/frontend/live.js``
+(issue 12) opens the battle's websocket (``play/live/``) and fetches the fragment when a newer ``seq``
+arrives; while the socket is open it cancels this polling, which stays the no-websocket
+fallback. ``static/frontend/battles.js`` (optional) offers only the decks that fit the chosen
+battle and side in the new-battle form, and keeps the keyboard focus on the actions after a
+swap.
 """
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -56,10 +59,15 @@ from battles.setup import engine_cards
 from decks.selectors import decks_of, playable_version
 from frontend.battle import play
 from frontend.battle.board_svg import board_svg
+from frontend.battle.board_ux import BOARD_SECTIONS
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
-from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, ENDING_ACTIONS, SIDE_NAMES, other_side
+from frontend.play import actions as frame_actions
+from frontend.play import frame
+from frontend.play.frame import int_or_raw, is_htmx
+from frontend.play.log import log_lines
+from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
 from play import clock
 
 TEMPLATES = "frontend/battles/"
@@ -82,28 +90,7 @@ WAITING = {"you": "Your move", "computer": "The computer's move",
            "opponent": "Your opponent's move"}
 STATUS_LABELS = dict(Status.choices)
 
-# The legal actions, in sections; within a section, actions on the same card or piece form a
-# group worded as one sentence ("Deploy Cooke (general) to your [Left] [Centre] [Right]").
-SECTIONS = [
-    ("finish", "Finish", ENDING_ACTIONS),
-    ("deploy", "Deploy", ("deploy", "decoy")),
-    ("terrain", "Terrain", ("play_terrain",)),
-    ("attack", "Fire and shock", ("fire", "shock")),
-    ("move", "Move", ("move",)),
-    ("formation", "Formation", ("change_formation",)),
-    ("occupy", "Occupy terrain", ("occupy",)),
-    ("special", "Special cards", ("play_special",)),
-]
-SECTION_OF = {t: key for key, _title, types in SECTIONS for t in types}
-
-
 # --- helpers -------------------------------------------------------------------------------
-
-def is_htmx(request: HttpRequest) -> bool:
-    """An htmx request wants a fragment (a history restore wants the whole page)."""
-    return (request.headers.get("HX-Request") == "true"
-            and request.headers.get("HX-History-Restore-Request") != "true")
-
 
 def get_battle(request: HttpRequest, pk) -> Battle:
     try:
@@ -132,17 +119,6 @@ def outcome_text(outcome: dict | None, side: str | None) -> str:
         who = "you" if loser == side else SIDE_THE[loser]
         return f"The battle is over: {result}: {words.format(who=who)}"
     return describe_event({"type": "battle_over", **outcome}, side)
-
-
-def _int_or_raw(value: str):
-    """A whole number from a form field, the raw text otherwise (the service says why it is
-    wrong), None when empty."""
-    value = (value or "").strip()
-    if not value:
-        return None
-    if value.isascii() and value.isdigit() and len(value) < 12:
-        return int(value)
-    return value
 
 
 # --- my battles and a new one ----------------------------------------------------------------
@@ -191,7 +167,7 @@ def _create_from_form(request: HttpRequest, form: dict) -> Battle:
     """Create the battle the form describes (``BattleError`` from the service, or for an
     invitation without a name)."""
     settings = {"decoys": form["decoys"]}
-    turn_cap = _int_or_raw(form["turn_cap"])
+    turn_cap = int_or_raw(form["turn_cap"])
     if turn_cap is not None:
         settings["turn_cap"] = turn_cap
     opponent = form["opponent"]
@@ -221,7 +197,7 @@ def deck_choice(value: str, historical: bool) -> tuple[object, dict | None]:
         return None, {"pool": value, "historical": historical}
     if not value:
         return None, None
-    return _int_or_raw(value), None
+    return int_or_raw(value), None
 
 
 def _scale_options() -> list[dict]:
@@ -354,83 +330,15 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- a battle --------------------------------------------------------------------------------
 
-def _common_prefix(labels: list[str]) -> str:
-    """The longest common start of ``labels``, cut back to a whole word ("" unless it has
-    two words at least: a shared verb alone says too little)."""
-    first, last = min(labels), max(labels)
-    n = 0
-    while n < len(first) and first[n] == last[n]:
-        n += 1
-    prefix = first[:n]
-    prefix = prefix[:prefix.rfind(" ") + 1] if " " in prefix else ""
-    return prefix if len(prefix.split()) >= 2 else ""
-
-
-def _common_suffix(labels: list[str]) -> str:
-    """The longest common end of ``labels``, from a whole word on (two words at least)."""
-    suffix = _common_prefix([label[::-1] for label in labels])[::-1]
-    return suffix if len(suffix.split()) >= 2 else ""
-
-
-def _split_group(items: list[dict]) -> tuple[str, str]:
-    """A group's shared words, as a title before its buttons ("Deploy Cooke (general) to
-    your" [Left] [Centre]) or after them ([Form column] [Form square] "Vincke's Brigade in
-    your Left"); each item gets ``short``, the words that differ."""
-    labels = [it["label"] for it in items]
-    if len(items) > 1:
-        prefix = _common_prefix(labels)
-        if prefix and all(len(label) > len(prefix) for label in labels):
-            for it in items:
-                it["short"] = it["label"][len(prefix):]
-            return prefix.rstrip(), "before"
-        suffix = _common_suffix(labels)
-        shorts = [label[:len(label) - len(suffix)].rstrip(" :,") for label in labels]
-        if suffix and all(shorts):
-            for it, short in zip(items, shorts, strict=True):
-                it["short"] = short
-            return suffix.strip().lstrip(":,").strip(), "after"
-    for it in items:
-        it["short"] = it["label"]
-    return "", ""
-
-
-def _group_key(action: dict, index: int) -> tuple:
-    t = action.get("type")
-    if t in ("deploy", "decoy", "play_special"):
-        return (t, action.get("card"))
-    if t == "move":
-        if "piece" not in action:
-            return ("enter", action.get("card"))
-        withdraw = str(action.get("to", "")).endswith("reserve")
-        return ("withdraw" if withdraw else "move", action.get("piece"))
-    if t in ("fire", "shock", "change_formation", "occupy"):
-        return (t, action.get("piece"))
-    return (t, "#", index)  # one button each
-
-
 def action_sections(actions: list[dict], view: dict, cards=None) -> list[dict]:
-    """The legal actions in sections of groups, each button with its full label (from
-    ``describe_action``) and, in a group of several, the short words that differ."""
-    labels = describe_actions(actions, view, cards)
-    sections: dict[str, dict] = {}
-    for key, title, _types in SECTIONS:
-        sections[key] = {"key": key, "title": title, "groups": {}}
-    sections["other"] = {"key": "other", "title": "Other", "groups": {}}
-    for i, (action, label) in enumerate(zip(actions, labels, strict=True)):
-        section = sections[SECTION_OF.get(action.get("type"), "other")]
-        group = section["groups"].setdefault(_group_key(action, i), [])
-        group.append({"action": action, "label": label, "type": action.get("type"),
-                      "json": json.dumps(action, separators=(",", ":"))})
-    out = []
-    for section in sections.values():
-        groups = []
-        for items in section["groups"].values():
-            title, where = _split_group(items)
-            groups.append({"title": title, "where": where, "items": items})
-        if groups:
-            out.append({"key": section["key"], "title": section["title"], "groups": groups,
-                        "count": sum(len(g["items"]) for g in groups)})
-    return out
+    """The legal actions in sections of groups (``frontend.play.actions``), each button with
+    its full label (from ``describe_action``) and, in a group of several, the short words
+    that differ."""
+    return frame_actions.action_sections(actions, describe_actions(actions, view, cards),
+                                         BOARD_SECTIONS)
+
+
+_split_group = frame_actions.split_group  # the words a group shares (tests)
 
 
 def _reserve(view: dict, side: str, cards=None) -> dict:
@@ -471,13 +379,9 @@ def status_line(view: dict, side: str, waiting: str | None) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _log(bv: dict, side: str, cards=None) -> list[dict]:
+def _log(bv: dict, side: str, since: int | None, cards=None) -> list[dict]:
     events = bv["log"]
-    lines = describe_events(events, side, cards, view=bv["view"])
-    if len(lines) != len(events):  # describe_events dropped none (the log is filtered)
-        return [{"seq": None, "text": text, "mine": False} for text in lines]
-    return [{"seq": e.get("seq"), "text": text, "mine": e.get("side") == side}
-            for e, text in zip(events, lines, strict=True)]
+    return log_lines(events, describe_events(events, side, cards, view=bv["view"]), side, since)
 
 
 def battle_context(battle: Battle, user, **extra) -> dict:
@@ -485,7 +389,19 @@ def battle_context(battle: Battle, user, **extra) -> dict:
     bv = selectors.battle_view(battle, user)
     side, view = bv["my_side"], bv["view"]
     waiting = bv["waiting_for"]
+    running = bv["deadline"] and bv["status"] == Status.ACTIVE and (
+        side if waiting == "you" else other_side(side))
     context = {
+        "game": frame.game(
+            "battle", bv, noun="battle", list_url=reverse("battles"), list_name="Battles",
+            log_title="Battle log", can_resign=bv["status"] == "active" and not bv["paused"],
+            resign_summary="Resign…",
+            resign_question="Resign this battle? Your opponent wins; this cannot be undone.",
+            undo_title="Take back your last action: allowed in your turn until a die is "
+                       "rolled or a card is revealed",
+            replay_text="every action, from either side or with all cards shown, with every "
+                        "die re-derived from the seed."),
+        "since": frame.my_last_seq(battle, side),
         "bv": bv, "side": side, "side_name": SIDE_NAMES[side],
         "battle_name": battle_name(bv["battle"]),
         "deck_kinds": [(SIDE_NAMES[s], bv["decks"][s]) for s in SIDES],
@@ -497,7 +413,7 @@ def battle_context(battle: Battle, user, **extra) -> dict:
         "over": bv["status"] != Status.ACTIVE,
         "board": "", "reserve": None, "sections": [], "log": [],
         "status_line": STATUS_LABELS.get(bv["status"], bv["status"]),
-        "clocks": clock_rows(bv, side),
+        "clocks": frame.clock_rows(bv["clocks"], side, running),
         "time_control_text": clock.describe(bv["time_control"]),
         "absence_limit": presence.ABSENCE_LIMIT,
         **extra,
@@ -508,22 +424,15 @@ def battle_context(battle: Battle, user, **extra) -> dict:
             board=mark_safe(board_svg(view, side, cards)),  # noqa: S308 (escaped by renderer)
             reserve=_reserve(view, side, cards), status_line=status_line(view, side, waiting),
             sections=action_sections(bv["legal_actions"], view, cards),
-            log=_log(bv, side, cards))
-        play.add_board_ux(context, battle, cards)  # marks, dice, log per turn, action keys
+            log=_log(bv, side, context["since"], cards), **frame.last_dice(bv["log"]))
+        play.add_board_ux(context, battle, cards)  # marks, log per turn, action keys
     return context
 
 
 def _render_battle(request: HttpRequest, battle: Battle, status: int = 200,
                    **extra) -> HttpResponse:
-    fragment = is_htmx(request)
-    context = battle_context(battle, request.user, fragment=fragment, **extra)
-    template = TEMPLATES + "battle.html"
-    if fragment:
-        response = render(request, template + "#play", context, status=status)
-    else:
-        response = render(request, template, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    context = battle_context(battle, request.user, **extra)
+    return frame.render_game(request, TEMPLATES + "battle.html", context, status=status)
 
 
 @login_required
@@ -531,32 +440,6 @@ def battle_page(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle(request, pk)
     presence.touch(battle, selectors.side_of(battle, request.user))
     return _render_battle(request, battle)
-
-
-def clock_rows(bv: dict, side: str) -> list[dict]:
-    """Both clocks for the page (mine first): seconds left, as text, and which one runs."""
-    if not bv["clocks"]:
-        return []
-    running = bv["deadline"] and bv["status"] == Status.ACTIVE and (
-        side if bv["waiting_for"] == "you" else other_side(side))
-    rows = []
-    for s in (side, other_side(side)):
-        left = bv["clocks"].get(s, 0)
-        rows.append({"side": s, "name": SIDE_NAMES[s], "mine": s == side, "seconds": left,
-                     "text": clock_text(left), "running": running == s})
-    return rows
-
-
-def clock_text(seconds: int) -> str:
-    """3 d 04:05:06, 1:02:03, 12:34 (as static/frontend/clock.js writes it)."""
-    days, rest = divmod(max(0, int(seconds)), 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days} d {hours:02d}:{minutes:02d}:{secs:02d}"
-    if hours:
-        return f"{hours}:{minutes:02d}:{secs:02d}"
-    return f"{minutes}:{secs:02d}"
 
 
 def _end_request(request: HttpRequest, pk: int, service) -> HttpResponse:
@@ -585,30 +468,19 @@ def claim(request: HttpRequest, pk: int) -> HttpResponse:
     return _end_request(request, pk, services.claim_absence)
 
 
-def _posted(data) -> tuple[object, object]:
-    """``seq`` and ``action`` from the form (the service refuses what they are not)."""
-    seq = _int_or_raw(data.get("seq", ""))
-    raw = data.get("action", "")
-    try:
-        action = json.loads(raw) if raw else None
-    except ValueError:
-        action = raw
-    return seq, action
-
-
 @login_required
 @require_POST
 def act(request: HttpRequest, pk: int) -> HttpResponse:
     """Play one legal action; a stale ``seq`` (409) or an illegal action (400) shows the
     message with the battle as it is now."""
     battle = get_battle(request, pk)
-    seq, action = _posted(request.POST)
+    seq, action = frame.posted(request.POST)
     error, status = "", 200
     warn = "" if request.POST.get("confirm") else play.confirm_warning(
         battle, request.user, seq, action)
     if warn:  # an action that can lose the battle: the page asks first (confirm=1)
-        return _render_battle(request, battle, confirm={
-            "message": warn, "seq": seq, "action": request.POST.get("action", "")})
+        return _render_battle(request, battle, confirm=frame.confirm(
+            warn, seq, request.POST.get("action", "")))
     try:
         services.act(battle.pk, request.user, seq, action)
     except BattleError as exc:
@@ -630,7 +502,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle(request, pk)
     error, status = "", 200
     try:
-        services.undo(battle.pk, request.user, _int_or_raw(request.POST.get("seq", "")))
+        services.undo(battle.pk, request.user, int_or_raw(request.POST.get("seq", "")))
     except BattleError as exc:
         refuse(exc)
         status, error = exc.status, page_message(exc, capitalise=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from battles.campaign import split_plan
@@ -13,18 +13,9 @@ from campaigns import services
 from campaigns.kind import core_of
 from campaigns.services import undo as undo_service
 from config.errors import Conflict, ServiceError
-from frontend.errors import page_message, refuse
 
 from .editing import split_action
-from .views import TEMPLATES, campaign_context, campaign_or_404, int_or_raw
-
-
-def _refused(request: HttpRequest, pk, exc: ServiceError, **extra) -> HttpResponse:
-    refuse(exc)
-    c = campaign_or_404(request, pk)
-    return render(request, TEMPLATES + "campaign.html",
-                  campaign_context(request, c, error=page_message(exc, capitalise=True), **extra),
-                  status=exc.status)
+from .views import campaign_or_404, int_or_raw, refused
 
 
 @login_required
@@ -36,7 +27,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         undo_service(c.pk, request.user, int_or_raw(request.POST.get("seq", "")))
     except ServiceError as exc:
-        return _refused(request, pk, exc)
+        return refused(request, pk, exc)
     return redirect("campaign", pk=pk)
 
 
@@ -55,5 +46,5 @@ def split(request: HttpRequest, pk: int) -> HttpResponse:
         action = split_action(side, list(forced), free, posted)
         services.act(c.pk, request.user, int_or_raw(posted.get("seq", "")), action)
     except ServiceError as exc:
-        return _refused(request, pk, exc, posted=posted)
+        return refused(request, pk, exc, posted=posted)
     return redirect("campaign", pk=pk)

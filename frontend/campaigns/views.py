@@ -3,21 +3,28 @@
 actions as buttons) and a finished campaign's replay.
 
 Thin: every rule is in ``campaigns.services`` (writes) and ``campaigns.selectors`` (reads).
-What a page shows comes from ``selectors.campaign_view`` only (the core's view of my side),
-drawn by ``frontend.battle.board_svg`` per board: a face-down enemy card is never named.
-While it is not my move the play area polls the page (htmx ``hx-select``); each action is a
-plain POST form (redirect back), so the page works without JavaScript too.
+What a page shows comes from ``selectors.campaign_view`` only (the core's view of my side,
+its legal actions and the log filtered for my side), drawn by ``frontend.battle.board_svg``
+per board and worded by ``frontend.battle.words`` and ``words``: a face-down enemy card is
+never named. The page is the game page frame's (``frontend.play``): header, status, clocks,
+actions in sections, Undo, Resign, the log per board and turn (what the opponent did since
+my last action marked, on the boards too), the last dice and the fair-dice check, and the
+live wiring; the boards, the split editor, the pools, the losses and the timeline are the
+campaign's own. A Retreat (it concedes that battle) and a board action that can lose that
+battle (4.3, ``battles.warnings``) are asked first, as on a battle's page. While it is not my
+move the play area polls the page (htmx, the fragment with the header out of band); each
+action is a plain POST form (redirect back), so the page works without JavaScript too.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -28,11 +35,20 @@ from campaigns.kind import cards_of, core_of
 from campaigns.models import Campaign, PoolChoice, Status
 from config.errors import BadInput, NotFound, ServiceError
 from frontend.battle.board_svg import board_svg
+from frontend.battle.board_ux import BOARD_SECTIONS, action_keys, changed_marks
+from frontend.battle.dice_svg import last_roll
+from frontend.battle.view_context import SIDE_PEOPLE
+from frontend.battle.warnings import WARNED, warning
 from frontend.battle.words import describe_actions
-from frontend.campaigns.chart import NAMES, losses_svg
-from frontend.campaigns.clocks import clock_rows, outcome_text
+from frontend.campaigns.chart import losses_svg
+from frontend.campaigns.clocks import outcome_text
+from frontend.campaigns.words import battle_name, log_texts, timeline
 from frontend.errors import page_message, refuse
-from game import SIDE_NAMES
+from frontend.play import frame
+from frontend.play.actions import action_sections
+from frontend.play.frame import int_or_raw
+from frontend.play.log import SAME, log_groups, log_lines
+from game import SIDE_NAMES, other_side
 from play import clock
 
 TEMPLATES = "frontend/campaigns/"
@@ -45,22 +61,11 @@ BOTS = (("greedy", "Greedy"), ("random", "Random"), ("search-easy", "Search (eas
         ("search", "Search (normal)"), ("search-hard", "Search (hard)"))
 
 
-def battle_name(b: str | None) -> str:
-    return NAMES.get(b or "", (b or "").replace("-", " ").title())
-
-
 def campaign_or_404(request: HttpRequest, pk) -> Campaign:
     try:
         return selectors.campaign_of(request.user, pk)
     except NotFound as exc:
         raise Http404(exc.message) from None
-
-
-def int_or_raw(value: str):
-    value = (value or "").strip()
-    if value.isascii() and value.isdigit() and len(value) < 12:
-        return int(value)
-    return value or None
 
 
 # --- my campaigns and a new one ------------------------------------------------------------
@@ -137,7 +142,13 @@ def _list_with_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
 
 # --- a campaign ------------------------------------------------------------------------------
 
-def _action_label(a: Mapping, board_view: Mapping | None, cards) -> str:
+CAMPAIGN_SECTIONS = (("campaign", "Campaign", ("split", "retreat", "reinforce", "keep")),
+                     *BOARD_SECTIONS)
+STEPS = {"split": "split their cards", "reinforce": "decide on reinforcing", "play": "move"}
+
+
+def _action_label(a: Mapping) -> str:
+    """A campaign decision in words (a board's actions: ``describe_actions``)."""
     kind = a.get("type")
     if kind == "split":
         decks = a.get("decks") or {}
@@ -148,79 +159,128 @@ def _action_label(a: Mapping, board_view: Mapping | None, cards) -> str:
     if kind == "reinforce":
         return f"Reinforce {battle_name(a.get('to'))} with the survivors of " \
                f"{battle_name(a.get('from'))}"
-    if kind == "keep":
-        return f"Keep the survivors of {battle_name(a.get('from'))} for a later battle"
-    if board_view is None:
-        return str(kind)
-    plain = {k: v for k, v in a.items() if k != "board"}
-    return describe_actions([plain], board_view, cards)[0]
+    return f"Keep the survivors of {battle_name(a.get('from'))} for a later battle"
 
 
-def _timeline(history: list[Mapping]) -> list[str]:
-    out = []
-    for h in history:
-        t = h.get("type")
-        if t == "start":
-            p = h.get("pools") or [0, 0]
-            out.append(f"The campaign begins: {p[0]} French and {p[1]} Allied cards.")
-        elif t == "phase":
-            out.append({"first": "Quatre Bras and Ligny", "second": "Wavre and Waterloo",
-                        "charleroi": "The Battle of Charleroi",
-                        "over": "The campaign is over"}.get(h.get("phase"), h.get("phase")))
-        elif t == "split":
-            counts = h.get("counts") or {}
-            out.append(f"The {SIDE_NAMES.get(h.get('side'), '')} split their cards: " + ", ".join(
-                f"{n} to {battle_name(b)}" for b, n in counts.items()) + ".")
-        elif t == "battle":
-            cards = h.get("cards") or {}
-            out.append(f"{battle_name(h.get('battle'))} begins ({cards.get('french', 0)} French, "
-                       f"{cards.get('allied', 0)} Allied cards).")
-        elif t == "retreat":
-            out.append(f"The {SIDE_NAMES.get(h.get('side'), '')} retreat from "
-                       f"{battle_name(h.get('battle'))} (turn {h.get('turn')}).")
-        elif t == "result":
-            w = h.get("winner")
-            who = f"won by the {SIDE_NAMES[w]}" if w in SIDE_NAMES else "drawn"
-            out.append(f"{battle_name(h.get('battle'))} {who} ({h.get('reason')}, turn "
-                       f"{h.get('turn')}).")
-        elif t in ("reinforce", "keep"):
-            verb = "reinforce" if t == "reinforce" else "keep back"
-            out.append(f"The {SIDE_NAMES.get(h.get('side'), '')} {verb} {h.get('count')} "
-                       f"survivors of {battle_name(h.get('from'))}"
-                       + (f" into {battle_name(h.get('to'))}." if t == "reinforce" else "."))
-        elif t == "over":
-            out.append(f"The {SIDE_NAMES.get(h.get('winner'), '')} win the campaign.")
-    return out
+def _plain(action: Mapping) -> dict:
+    """A board action as the battle engine reads it (without its ``board``)."""
+    return {k: v for k, v in action.items() if k != "board"}
 
 
-def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board") -> list[dict]:
+def retreat_warning(action: Mapping, side: str) -> str:
+    """What the page asks before a Retreat (16.0: the battle is conceded)."""
+    return (f"Retreat from {battle_name(action.get('board'))}? You concede that battle: "
+            f"{SIDE_PEOPLE[other_side(side)]} win it, and your cards there go back to your "
+            f"pool (16.0). This cannot be undone. Confirm?")
+
+
+def action_warning(cv: Mapping, action: Mapping, cards) -> str:
+    """The question to ask before ``action``, one of my legal actions (a Retreat always;
+    a board action that can lose that battle, 4.3, as on a battle's page), or ""."""
+    side = cv["my_side"]
+    if action.get("type") == "retreat":
+        return retreat_warning(action, side)
+    if action.get("type") not in WARNED:
+        return ""
+    board = ((cv["view"] or {}).get("boards") or {}).get(action.get("board"))
+    return warning(board, side, _plain(action), cards)
+
+
+def _sections(cv: Mapping, cards) -> list[dict]:
+    """My legal actions in the frame's sections, each with its warning mark."""
+    legal = cv["legal_actions"]
+    boards = (cv["view"] or {}).get("boards") or {}
+    on_board = [a for a in legal if a.get("board") in boards and a.get("type") != "retreat"]
+    words = dict(zip(map(id, on_board), describe_actions(
+        [_plain(a) for a in on_board], boards.get(cv["board"]) or {}, cards), strict=True))
+    labels = [words.get(id(a)) or _action_label(a) for a in legal]
+    sections = action_sections(legal, labels, CAMPAIGN_SECTIONS)
+    for s in sections:
+        for g in s["groups"]:
+            for it in g["items"]:
+                it.update(action_keys(it["action"]))
+                it["warn"] = bool(action_warning(cv, it["action"], cards))
+    return sections
+
+
+def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board",
+            log: list[Mapping] | None = None, since: int | None = None) -> list[dict]:
+    """Each board of the view, drawn from ``side``'s point of view; with ``log`` (the
+    viewer's), what the opponent changed there since ``since`` (my last action) is ringed."""
     boards = []
     to_move = v.get("to_move") or {}
     results = v.get("results") or {}
     for b, bv in (v.get("boards") or {}).items():
         moving = to_move.get("board") == b
+        marked: tuple = ((), ())
+        if log is not None and side is not None:
+            marked = changed_marks([e for e in log if e.get("board") == b], since or 0)
         boards.append({
             "key": b, "name": battle_name(b), "turn": bv.get("turn"),
-            "result": results.get(b),
+            "result": results.get(b), "marked": len(marked[0]) + len(marked[1]),
             "moving": SIDE_NAMES.get(to_move.get("side"), "") if moving else "",
             "svg": mark_safe(board_svg(bv, side or "french", cards,  # noqa: S308 (escaped)
-                                       id_prefix=f"{prefix}-{b}")),
+                                       id_prefix=f"{prefix}-{b}", marked=marked)),
         })
     return boards
 
 
+def status_line(cv: Mapping, joinable: bool) -> str:
+    """Where the campaign stands, from the viewer's side."""
+    status = cv["status"]
+    to_move = (cv["view"] or {}).get("to_move") or {}
+    step = STEPS.get(to_move.get("step"), "")
+    at = f" at {battle_name(to_move['board'])}" if to_move.get("board") else ""
+    if status == Status.WAITING:
+        return "Waiting for an opponent to join" + (
+            "." if joinable else ": this page updates by itself.")
+    if status in (Status.CANCELLED, Status.EXPIRED, Status.FINISHED):
+        return {Status.CANCELLED: "This campaign was cancelled.",
+                Status.EXPIRED: "This campaign expired: nobody took the seat in time.",
+                Status.FINISHED: "The campaign is over."}[status]
+    if cv["waiting_for"] == "you":
+        return f"Your move: {step}{at}."
+    return (f"The {SIDE_NAMES.get(to_move.get('side') or '', '')} {step}{at}; this page "
+            f"updates by itself.")
+
+
+def _dice_log(log: list[Mapping]) -> list[Mapping]:
+    """The viewer's log with each retreat check's die as ``dice`` (drawn as the others)."""
+    return [{**e, "dice": [e["roll"]]} if e.get("type") == "retreat_check"
+            and isinstance(e.get("roll"), int) else e for e in log]
+
+
+def _log_context(cv: Mapping, side: str | None, cards, since: int | None) -> dict[str, Any]:
+    """The log per board and turn, what is new since my last action, the last dice: from
+    the viewer's log (``campaign_view``) only."""
+    log = cv["log"]
+    boards = (cv["view"] or {}).get("boards") or {}
+    lines = log_lines(log, log_texts(log, side, cards, boards), side, since, by="by")
+
+    def board_of(e: Mapping):
+        if e.get("type") in ("undone", "auto_played"):
+            return SAME
+        if e.get("type") in ("battle_start", "campaign_battle_over"):
+            return e.get("battle")
+        return e.get("board")
+
+    dice_log = _dice_log(log)
+    seq, _rolls = last_roll(dice_log)
+    where = next((battle_name(e.get("board")) for e in dice_log
+                  if e.get("seq") == seq and e.get("dice") and e.get("board")), "")
+    return {"log": lines, "log_turns": log_groups(log, lines, board_of, battle_name),
+            "log_new": sum(1 for line in lines if line["new"]),
+            **frame.last_dice(dice_log, where)}
+
+
 def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
-                     posted: Mapping[str, str] | None = None) -> dict[str, Any]:
+                     posted: Mapping[str, str] | None = None, **extra: Any) -> dict[str, Any]:
     from .editing import split_context, undo_notes
 
     cv = selectors.campaign_view(c, request.user)
     side = cv["my_side"]
     cards = cards_of(c) if c.state is not None else None
     v = cv["view"] or {}
-    board_views = v.get("boards") or {}
-    actions = [{"label": _action_label(a, board_views.get(a.get("board")), cards),
-                "json": json.dumps(a, separators=(",", ":")), "type": a.get("type")}
-               for a in cv["legal_actions"]]
     pools = {}
     for s in SIDES:
         p = (v.get("pools") or {}).get(s) or {}
@@ -232,49 +292,77 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
     to_move = v.get("to_move") or {}
     poll = c.status == Status.WAITING or (c.status == Status.ACTIVE
                                           and cv["waiting_for"] != "you")
+    joinable = c.status == Status.WAITING and side is None
+    since = frame.my_last_seq(c, side)
     return {
+        "game": frame.game(
+            "campaign", cv, noun="campaign", list_url=reverse("campaigns"),
+            list_name="Campaigns", log_title="Campaign log",
+            can_resign=c.status == Status.ACTIVE and side is not None,
+            resign_summary="Resign the campaign…",
+            resign_question="Resign the whole campaign? The other side wins it. (To give up "
+                            "one battle only, retreat from it when the rules allow.)",
+            undo_title="Take back your last action: allowed in your turn on a board until a "
+                       "die is rolled, a card revealed or a campaign decision made",
+            replay_text="the campaign step by step, as your side saw it.",
+            clock_note="one clock per side for the whole campaign", htmx=False),
         "cv": cv, "side": side, "side_name": SIDE_NAMES.get(side or "", "spectator"),
-        "boards": _boards(v, side, cards) if cards is not None else [],
-        "actions": actions, "pools": [pools[s] for s in SIDES],
+        "boards": _boards(v, side, cards, log=cv["log"], since=since)
+        if cards is not None else [],
+        "sections": _sections(cv, cards), "pools": [pools[s] for s in SIDES],
         "chart": mark_safe(losses_svg(v.get("history") or ())),  # noqa: S308 (escaped)
-        "timeline": _timeline(v.get("history") or ()), "error": error,
-        "step_name": {"split": "split their cards", "reinforce": "decide on reinforcing",
-                      "play": "move"}.get(to_move.get("step"), ""),
-        "moving_side": SIDE_NAMES.get(to_move.get("side") or "", ""),
-        "moving_board": battle_name(to_move.get("board")) if to_move.get("board") else "",
+        "timeline": timeline(v.get("history") or ()), "error": error,
+        "status_line": status_line(cv, joinable),
         "poll": poll, "poll_seconds": POLL_SECONDS, "outcome": outcome_text(cv["outcome"]),
-        "clocks": clock_rows(cv, side), "time_control_text": clock.describe(cv["time_control"]),
-        "pool_choices": PoolChoice.choices,
-        "joinable": c.status == Status.WAITING and side is None,
+        "clocks": frame.clock_rows(cv["clocks"], side, to_move.get("side") if cv["deadline"]
+                                   and c.status == Status.ACTIVE else None),
+        "time_control_text": clock.describe(cv["time_control"]),
+        "pool_choices": PoolChoice.choices, "joinable": joinable,
         "split": split_context(core_of(c), side, cv["legal_actions"], cards, posted)
         if cards is not None and any(a.get("type") == "split" for a in cv["legal_actions"])
         else None,
         "undo_notes": undo_notes(cv["log"], side),
+        **_log_context(cv, side, cards, since),
+        **extra,
     }
 
 
+def render_campaign(request: HttpRequest, c: Campaign, *, status: int = 200,
+                    **extra: Any) -> HttpResponse:
+    """The campaign's page (htmx: its play fragment, the header out of band)."""
+    return frame.render_game(request, TEMPLATES + "campaign.html",
+                             campaign_context(request, c, **extra), status=status)
+
+
 def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
-    c = campaign_or_404(request, pk)
-    return render(request, TEMPLATES + "campaign.html", campaign_context(request, c))
+    return render_campaign(request, campaign_or_404(request, pk))
+
+
+def refused(request: HttpRequest, pk, exc: ServiceError, **extra: Any) -> HttpResponse:
+    """The page as it is now, with the service's refusal (its status)."""
+    refuse(exc)
+    return render_campaign(request, campaign_or_404(request, pk), status=exc.status,
+                           error=page_message(exc, capitalise=True), **extra)
 
 
 @login_required
 @require_POST
 def act(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play one legal action; a Retreat, or a board action that can lose that battle, is
+    asked first (the page again with the question; ``confirm=1`` plays it)."""
     c = campaign_or_404(request, pk)
-    raw = request.POST.get("action", "")
+    seq, action = frame.posted(request.POST)
+    if not request.POST.get("confirm"):
+        cv = selectors.campaign_view(c, request.user)
+        if frame.is_legal_now(cv, seq, action):
+            warn = action_warning(cv, action, cards_of(c))
+            if warn:
+                return render_campaign(request, c, confirm=frame.confirm(
+                    warn, seq, request.POST.get("action", "")))
     try:
-        action = json.loads(raw) if raw else None
-    except ValueError:
-        action = raw
-    try:
-        services.act(c.pk, request.user, int_or_raw(request.POST.get("seq", "")), action)
+        services.act(c.pk, request.user, seq, action)
     except ServiceError as exc:
-        refuse(exc)
-        c = campaign_or_404(request, pk)
-        return render(request, TEMPLATES + "campaign.html",
-                      campaign_context(request, c, error=page_message(exc, capitalise=True)),
-                      status=exc.status)
+        return refused(request, pk, exc)
     return redirect("campaign", pk=pk)
 
 
@@ -285,11 +373,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.resign(c.pk, request.user)
     except ServiceError as exc:
-        refuse(exc)
-        c = campaign_or_404(request, pk)
-        return render(request, TEMPLATES + "campaign.html",
-                      campaign_context(request, c, error=page_message(exc, capitalise=True)),
-                      status=exc.status)
+        return refused(request, pk, exc)
     return redirect("campaign", pk=pk)
 
 
@@ -314,7 +398,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "next": min(step + 1, c.seq),
         "boards": _boards(shown, side, cards, prefix="replay"),
         "chart": mark_safe(losses_svg(shown.get("history") or ())),  # noqa: S308
-        "timeline": _timeline(shown.get("history") or ()),
+        "timeline": timeline(shown.get("history") or ()),
         "by": SIDE_NAMES.get(row.side, "") if row else "",
         "undoes": row.action.get("undoes") if row and row.action.get("type") == "undo" else None,
     })

@@ -76,9 +76,9 @@ def test_a_campaign_against_the_computer_until_alice_resigns(logged_in_page, liv
 def test_a_campaign_against_the_computer_ends_by_itself_when_alice_concedes_both_battles(
         logged_in_page, live_server, worker):
     """alice (French) concedes Quatre Bras and Ligny with the page's Retreat button at the
-    first chance (16.0: retreat, the battle is conceded); the computer plays its side as it
-    is asked; with both first battles lost the campaign ends by itself: the Allies win it,
-    nobody resigned."""
+    first chance (16.0: retreat, the battle is conceded; the page asks first); the computer
+    plays its side as it is asked; with both first battles lost the campaign ends by itself:
+    the Allies win it, nobody resigned."""
     page = logged_in_page
     page.goto("/campaigns/")
     page.select_option("#nc-side", "french")
@@ -106,6 +106,11 @@ def test_a_campaign_against_the_computer_ends_by_itself_when_alice_concedes_both
         retreats += kind == "retreat"
         buttons.nth(kinds.index(kind)).click()
         page.wait_for_load_state()
+        if kind == "retreat":  # it concedes the battle: the page asks first
+            expect(page.get_by_test_id("confirm")).to_contain_text("You concede that battle")
+            assert Campaign.objects.get(pk=c.pk).seq == c.seq  # nothing played yet
+            page.get_by_test_id("confirm-button").click()
+            page.wait_for_load_state()
     c.refresh_from_db()
     assert c.status == "finished" and retreats == 2
     assert c.outcome["winner"] == "allied" and c.outcome["reason"] == "campaign"

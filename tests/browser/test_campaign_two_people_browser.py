@@ -3,8 +3,8 @@
 her cards with the split editor (its totals recount as she moves a card); bob deploys a card
 and takes it back with Undo (alice's page says only that he took something back); both
 then play through the page's own buttons, bob retreating from Quatre Bras and Ligny at the
-first chance (16.0: conceding each battle), so the French win both and the campaign goes on
-to Wavre and Waterloo, whose boards both pages show.
+first chance (16.0: conceding each battle, confirmed on the page), so the French win both
+and the campaign goes on to Wavre and Waterloo, whose boards both pages show.
 
 Small collections (``small_pools``) and a fixed seed keep it short; every request of both
 pages passes through this thread, one at a time (SQLite, as in test_battle_browser.py).
@@ -13,7 +13,7 @@ pages passes through this thread, one at a time (SQLite, as in test_battle_brows
 import pytest
 from playwright.sync_api import expect
 
-from battles.campaign import legal_actions as campaign_legal_actions
+from battles.campaign import legal_actions
 from campaigns import services
 from campaigns.kind import core_of
 from campaigns.models import Campaign
@@ -59,6 +59,9 @@ def click_preferred(page, side: str) -> str:
     kind = next((k for k in PREFERENCE[side] if k in kinds), kinds[0])
     buttons.nth(kinds.index(kind)).click()
     page.wait_for_load_state()
+    if kind == "retreat":  # it concedes the battle: the page asks first
+        page.get_by_test_id("confirm-button").click()
+        page.wait_for_load_state()
     return kind
 
 
@@ -94,7 +97,7 @@ def test_two_people_play_the_first_phase_into_the_branch(logged_in_page, browser
         editor = alice.get_by_test_id("split-editor")
         expect(editor).to_be_visible()
         c.refresh_from_db()
-        first = campaign_legal_actions(core_of(c), "french")[0]["decks"]
+        first = legal_actions(core_of(c), "french")[0]["decks"]
         card = first["quatre-bras"][0]
         count = editor.get_by_test_id("split-count-ligny")
         bp = editor.get_by_test_id("split-bp-ligny")

@@ -4,8 +4,9 @@
 // board). While the socket is open the fragment's htmx polling is cancelled; if the socket
 // cannot open, polling goes on (the fallback). Without JavaScript the pages still work.
 // The page's element with data-live-url says what to listen to: data-live-type is the
-// socket's message type ("battle" by default, "campaign"); data-live-select="1" when the
-// fragment URL answers the whole page (htmx picks the element out of it).
+// socket's message type ("battle" by default, "campaign"); data-live-select="1": htmx picks
+// the element out of the answer (the game page frame answers its play area, with the header
+// swapped out of band).
 (function () {
   "use strict";
   var first = document.querySelector("[data-live-url]");

@@ -1,0 +1,14 @@
+"""The game page frame: what every game's page shows around its board, written once.
+
+A game's page (``frontend.battle``, ``frontend.campaigns``) builds a context with
+``frame.game_context`` and renders its template, which extends
+``templates/frontend/play/game.html`` and fills the board (and its side panels) in; the
+frame draws the rest: the header (players, sides, the "your move" badge, Resign), the status
+line, the clocks, the actions grouped in sections (``actions``) with a confirmation for the
+risky ones, Undo, the log grouped per turn (``log``; per board and turn for a campaign), the
+last dice, the fair-dice check, and the live-update wiring (``static/frontend/live.js`` and
+the htmx polling fallback). An htmx request gets the play area with the header swapped out
+of band (``frame.render_game``), so a live update refreshes the whole page.
+
+``log`` and ``actions`` are pure (the stdlib and ``game``); ``frame`` is the Django side.
+"""

@@ -1,0 +1,140 @@
+"""The game page frame's view side: the context every game's page hands to
+``templates/frontend/play/game.html`` and how it is rendered (see ``frontend.play``).
+
+A page's context holds ``game`` (``game(...)``: ids, whose move, the URLs, the words that
+differ between games) and the frame's parts: ``status_line``, ``outcome``, ``error``,
+``confirm`` (``confirm(...)``), ``clocks`` (``clock_rows``), ``poll`` and ``poll_seconds``,
+``sections`` (``actions.action_sections``), ``log`` and ``log_turns`` (``log``), ``dice``
+and ``dice_caption`` (``last_dice``). Everything shown comes from the selectors' view of
+the viewer (a player's side, or a spectator's): never the raw events or the state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+
+from frontend.battle.dice_svg import dice_svg, last_roll
+from game import SIDE_NAMES, SIDES, other_side
+
+PAGE = "frontend/play/_page.html"  # the whole page: header, then the play area
+FRAGMENT = "frontend/play/_fragment.html"  # htmx: the play area, the header out of band
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    """An htmx request wants a fragment (a history restore wants the whole page)."""
+    return (request.headers.get("HX-Request") == "true"
+            and request.headers.get("HX-History-Restore-Request") != "true")
+
+
+def render_game(request: HttpRequest, template: str, context: dict, *,
+                status: int = 200) -> HttpResponse:
+    """``template`` (which extends ``frontend/play/game.html``) as a whole page, or, for
+    htmx, as the play fragment with the header swapped out of band."""
+    fragment = is_htmx(request)
+    response = render(request, template, {**context, "fragment": fragment,
+                                           "frame": FRAGMENT if fragment else PAGE},
+                      status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def int_or_raw(value: str | None):
+    """A whole number from a form field, the raw text otherwise (the service says why it is
+    wrong), None when empty."""
+    value = (value or "").strip()
+    if value.isascii() and value.isdigit() and len(value) < 12:
+        return int(value)
+    return value or None
+
+
+def posted(data: Mapping[str, str]) -> tuple[Any, Any]:
+    """``seq`` and ``action`` (JSON) from an action form (the service refuses what they are
+    not)."""
+    raw = data.get("action", "")
+    try:
+        action = json.loads(raw) if raw else None
+    except ValueError:
+        action = raw
+    return int_or_raw(data.get("seq", "")), action
+
+
+def game(kind: str, view: Mapping, **words: Any) -> dict[str, Any]:
+    """The frame's ``game``: from the selectors' view (``id``, ``seq``, ``status``,
+    ``waiting_for``, ``can_undo``, ``seed_hash``, ``seed``, ``opponent``, ``paused``), the
+    URLs of the kind's pages (named ``<kind>``, ``<kind>-act``, ``-undo``, ``-resign``,
+    ``-replay``) and its socket, and the ``words`` that differ between games (``noun``,
+    ``title``, ``list_url``, ``list_name``, ``resign_summary``, ``resign_question``,
+    ``undo_title``, ``log_title``, ``replay_text``, ``clock_note``, ``htmx``: actions post
+    through htmx, ``can_resign``)."""
+    pk = view["id"]
+    url = {name: reverse(f"{kind}{name}", args=[pk])
+           for name in ("", "-act", "-undo", "-resign", "-replay")}
+    return {
+        "kind": kind, "id": pk, "seq": view["seq"], "status": view["status"],
+        "waiting_for": view.get("waiting_for"), "paused": bool(view.get("paused")),
+        "opponent": view.get("opponent"), "can_undo": bool(view.get("can_undo")),
+        "seed_hash": view.get("seed_hash"), "seed": view.get("seed"),
+        "dom_id": f"{kind}-play", "url": url[""], "act_url": url["-act"],
+        "undo_url": url["-undo"], "resign_url": url["-resign"], "replay_url": url["-replay"],
+        "live_url": f"/ws/{kind}s/{pk}/", "htmx": True, "can_resign": False,
+        **words,
+    }
+
+
+def is_legal_now(view: Mapping, seq: Any, action: Any) -> bool:
+    """``action`` is one of the viewer's legal actions at ``seq`` (a risky one is asked
+    about only then; anything else goes to the service, which accepts or refuses it)."""
+    return isinstance(action, dict) and seq == view["seq"] and action in view["legal_actions"]
+
+
+def confirm(message: str, seq: Any, action: str) -> dict[str, Any]:
+    """The question asked before a risky action (``confirm=1`` plays it)."""
+    return {"message": message, "seq": seq, "action": action}
+
+
+def my_last_seq(match: Any, side: str | None) -> int | None:
+    """The seq of ``side``'s last action (who acted is public), None before its first or
+    for a spectator."""
+    if side is None:
+        return None
+    return match.actions.filter(side=side).aggregate(m=Max("seq"))["m"]
+
+
+def clock_text(seconds: int) -> str:
+    """3 d 04:05:06, 1:02:03, 12:34 (as static/frontend/clock.js writes it)."""
+    days, rest = divmod(max(0, int(seconds)), 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours:02d}:{minutes:02d}:{secs:02d}"
+    if hours:
+        return f"{hours}:{minutes:02d}:{secs:02d}"
+    return f"{minutes}:{secs:02d}"
+
+
+def clock_rows(clocks: Mapping | None, side: str | None, running: str | None) -> list[dict]:
+    """Both clocks (the viewer's first; a spectator: French first): seconds left, as text,
+    and which one runs ([] untimed)."""
+    if not clocks:
+        return []
+    order = (side, other_side(side)) if side in SIDES else SIDES
+    return [{"side": s, "name": SIDE_NAMES[s], "mine": s == side,
+             "seconds": clocks.get(s, 0), "text": clock_text(clocks.get(s, 0)),
+             "running": running == s} for s in order]
+
+
+def last_dice(log: Sequence[Mapping], where: str = "") -> dict[str, Any]:
+    """The last dice rolled in the viewer's ``log`` (``dice``: an SVG, "" when none) and its
+    caption's note (``dice_caption``: "action 12", or ``where`` first)."""
+    seq, rolls = last_roll(log)
+    note = ", ".join(part for part in (where, f"action {seq}" if seq else "") if part)
+    return {"dice": mark_safe(dice_svg(rolls)), "dice_caption": note}  # noqa: S308 (escaped)
