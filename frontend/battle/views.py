@@ -30,11 +30,11 @@ play area, and its header swapped out of band: the opponent's name, the "your mo
 Resign), otherwise a redirect to the page. While the computer is to move, the fragment polls
 the page every second; while it is another person's move, or nobody has taken the other seat
 yet, every two seconds (so the board appears once they join). ``static/frontend/live.js``
-(issue 12) opens the battle's websocket (``play/live/``) and fetches the fragment when a newer ``seq``
-arrives; while the socket is open it cancels this polling, which stays the no-websocket
-fallback. ``static/frontend/battles.js`` (optional) offers only the decks that fit the chosen
-battle and side in the new-battle form, and keeps the keyboard focus on the actions after a
-swap.
+(issue 12) opens the battle's websocket (``play/live/``) and fetches the fragment when a
+newer ``seq`` arrives; while the socket is open it cancels this polling, which stays the
+no-websocket fallback. ``static/frontend/battles.js`` (optional) offers only the decks that
+fit the chosen battle and side in the new-battle form, and keeps the keyboard focus on the
+actions after a swap.
 """
 
 from __future__ import annotations
