@@ -20,7 +20,7 @@ from django.db.models import Q
 
 from cards.models import Battle as BattleName
 from game import SIDE_NAMES, SIDES
-from play.models import Match, MatchAction, MatchStatus, action_constraints
+from play.models import Match, MatchAction, MatchStatus, action_constraints, match_indexes
 
 Side = models.TextChoices("Side", [(s.upper(), (s, SIDE_NAMES[s])) for s in SIDES])
 
@@ -94,18 +94,9 @@ class Battle(Match):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["french_player", "-created_at"]),
-                   models.Index(fields=["allied_player", "-created_at"]),
+        indexes = [*match_indexes("battles_computer_to_move_idx", "battles_deadline_idx"),
                    models.Index(fields=["-created_at"], condition=Q(status="waiting"),
-                                name="battles_waiting_idx"),
-                   # The beat's stalled-computer check: active battles against the computer.
-                   models.Index(fields=["to_move"],
-                                condition=Q(status="active") & ~Q(bot=""),
-                                name="battles_computer_to_move_idx"),
-                   # The beat's flag-fall safety net: active battles with a running clock.
-                   models.Index(fields=["deadline"],
-                                condition=Q(status="active", deadline__isnull=False),
-                                name="battles_deadline_idx")]
+                                name="battles_waiting_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),

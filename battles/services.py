@@ -11,8 +11,8 @@ battle's ``seq``), and asks a worker for the computer's moves. What a player see
 ``selectors.battle_view`` only (re-exported here).
 
 Dice and the computer's tie-breaks for action number ``n`` come from the secret seed and
-``n`` alone (``dice_for``, ``bot_rng``), so the setup plus the action list replays the battle
-exactly (``replay``), whoever played, whenever.
+``n`` alone (the module's ``dice`` and ``bot_rng``), so the setup plus the action list
+replays the battle exactly (``replay``), whoever played, whenever.
 
 Two people: ``create_battle(..., opponent="open" | "<username>")`` seats the creator and
 leaves the other seat empty (anyone's, or reserved for the invited user); the battle is
@@ -24,7 +24,6 @@ nothing about the joiner's deck ever shows in what the creator saw before.
 from __future__ import annotations
 
 import logging
-import random
 
 from django.db import transaction
 from django.utils import timezone
@@ -40,14 +39,12 @@ from .bots import BOTS
 from .engine import (
     DEFAULT_SETTINGS,
     SIDES,
-    SeededDice,
     State,
 )
 from .engine.state import BATTLES
 from .errors import BattleError, Conflict, NotAllowed, NotFound
 from .kind import KIND, save_state
 from .models import Battle, Status
-from .modules import BATTLE
 from .selectors import (  # noqa: F401 (reads, part of the service's API)
     Snapshot,
     battle_list,
@@ -73,15 +70,6 @@ COMPUTER, OPEN = "computer", "open"  # the opponents create_battle knows besides
 
 
 # --- Helpers --------------------------------------------------------------------------------
-
-def dice_for(seed: int, seq: int) -> SeededDice:
-    """The dice of action number ``seq``: an endless stream fixed by the seed and ``seq``."""
-    return BATTLE.dice(seed, seq)
-
-
-def bot_rng(seed: int, seq: int) -> random.Random:
-    return BATTLE.bot_rng(seed, seq)
-
 
 def changed(battle: Battle) -> None:
     """Tell listeners once this transaction commits (``play.signals.match_changed``)."""

@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from battles.models import BotName, Side
-from play.models import Match, MatchAction, MatchStatus, action_constraints
+from play.models import Match, MatchAction, MatchStatus, action_constraints, match_indexes
 
 Status = MatchStatus
 
@@ -43,14 +43,7 @@ class Campaign(Match):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["french_player", "-created_at"]),
-                   models.Index(fields=["allied_player", "-created_at"]),
-                   models.Index(fields=["to_move"], condition=Q(status="active") & ~Q(bot=""),
-                                name="campaigns_computer_idx"),
-                   # The beat's flag-fall safety net: active campaigns with a running clock.
-                   models.Index(fields=["deadline"],
-                                condition=Q(status="active", deadline__isnull=False),
-                                name="campaigns_deadline_idx")]
+        indexes = match_indexes("campaigns_computer_idx", "campaigns_deadline_idx")
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),

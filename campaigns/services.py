@@ -8,14 +8,13 @@ and asks a worker for the computer's decisions (the game service's ``play.bot_mo
 idempotent by seq; ``play.tick`` re-sends lost ones).
 
 Dice and the computer's tie-breaks for action number ``n`` come from the secret seed and
-``n`` alone (``dice_for``, ``bot_rng``), so the setup plus the action list replays the
+``n`` alone (the module's ``dice`` and ``bot_rng``), so the setup plus the action list replays the
 campaign exactly (``replay``). What a player sees: ``selectors.campaign_view`` only.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,7 +22,7 @@ from django.utils import timezone
 from battles.campaign import Campaign as CoreCampaign
 from battles.campaign import apply
 from battles.campaign.core import FIRST_BATTLES
-from battles.engine import SIDES, SeededDice
+from battles.engine import SIDES
 from battles.engine.board import ARMY_SIDE
 from battles.models import BotName
 from battles.modules import CAMPAIGN
@@ -49,26 +48,6 @@ TURN_CAP_MAX = 100
 
 
 # --- Helpers --------------------------------------------------------------------------------
-
-def dice_for(seed: int, seq: int) -> SeededDice:
-    """The dice of action number ``seq``: fixed by the seed and ``seq``."""
-    return CAMPAIGN.dice(seed, seq)
-
-
-def bot_rng(seed: int, seq: int) -> random.Random:
-    return CAMPAIGN.bot_rng(seed, seq)
-
-
-def changed(campaign: Campaign) -> None:
-    """Tell listeners once this transaction commits (``play.signals.match_changed``)."""
-    turns.changed(KIND, campaign)
-
-
-def finish(campaign: Campaign, outcome: dict, fields: list[str] | None = None) -> None:
-    """End ``campaign`` (locked, in its transaction) with ``outcome``: the one way a campaign
-    ends (``play.turns.finish``)."""
-    turns.finish(KIND, campaign, outcome, fields)
-
 
 # --- Creating, joining, cancelling ------------------------------------------------------------
 
@@ -162,7 +141,7 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
             _start(campaign, records)
         campaign.save()
         enqueue.flag_fall_on_commit(KIND.kind, campaign)
-        changed(campaign)
+        turns.changed(KIND, campaign)
         if bot and campaign.to_move == other:
             enqueue.bot_move_on_commit(KIND.kind, campaign.pk, campaign.seq)
     return campaign
@@ -208,7 +187,7 @@ def join_campaign(campaign_id, user, pool: str = "set") -> Campaign:
         _start(campaign, records)
         campaign.save()
         enqueue.flag_fall_on_commit(KIND.kind, campaign)
-        changed(campaign)
+        turns.changed(KIND, campaign)
     return campaign
 
 
@@ -266,7 +245,7 @@ def states(campaign: Campaign):
         if is_undo(row.action):
             c = undo_rules.rebuild(KIND, campaign, setup_campaign(campaign), done)
         else:
-            apply(c, row.action, dice_for(campaign.seed, row.seq))
+            apply(c, row.action, CAMPAIGN.dice(campaign.seed, row.seq))
         yield row.seq, c
 
 

@@ -93,6 +93,21 @@ class Match(SeatsMixin, models.Model):
         abstract = True
 
 
+def match_indexes(computer_to_move: str, deadline: str) -> list:
+    """The indexes every match table has (named as each table's migrations made them): each
+    seat's matches newest first; the beat's stalled-computer check (active matches against
+    the computer, by whose move it is) and its flag-fall safety net (active matches with a
+    running clock)."""
+    active = models.Q(status="active")
+    return [models.Index(fields=["french_player", "-created_at"]),
+            models.Index(fields=["allied_player", "-created_at"]),
+            models.Index(fields=["to_move"], condition=active & ~models.Q(bot=""),
+                         name=computer_to_move),
+            models.Index(fields=["deadline"],
+                         condition=models.Q(status="active", deadline__isnull=False),
+                         name=deadline)]
+
+
 def action_constraints(match_field: str, one_per_seq: str, from_one: str) -> list:
     """An action table's constraints (named as each table's migrations made them): one row
     per (match, seq), and seq counts from 1."""

@@ -21,6 +21,7 @@ from battles.engine import (
     view,
 )
 from battles.models import Status
+from battles.modules import BATTLE
 from cards.catalogue.loader import current_version
 from cards.models import Card, CatalogueRelease
 from decks.catalogue import cards_by_number
@@ -84,7 +85,7 @@ def test_replay_after_a_catalogue_correction_reproduces_the_battle(catalogue, us
     diverged = False
     for row in b.actions.order_by("seq"):
         try:
-            got = apply(state, row.action, services.dice_for(b.seed, row.seq))
+            got = apply(state, row.action, BATTLE.dice(b.seed, row.seq))
         except IllegalAction:
             diverged = True
             break

@@ -19,6 +19,7 @@ from battles import modules, services
 from battles.bots import Bot
 from battles.engine import events_for, from_json, legal_actions, new_battle, to_json
 from battles.models import Battle, BattleAction, Status
+from battles.modules import BATTLE
 from battles.services import BattleError, Conflict, NotFound
 from cards.catalogue.file import catalogue_records
 from play import autoplay, thinking, turns
@@ -357,10 +358,10 @@ def test_a_computer_stuck_past_the_hard_cap_stops_and_is_not_asked_again(
 # --- Dice, seed, decks, settings ------------------------------------------------------------
 
 def test_dice_come_from_the_seed_and_the_action_number():
-    a, b = services.dice_for(7, 3), services.dice_for(7, 3)
+    a, b = BATTLE.dice(7, 3), BATTLE.dice(7, 3)
     assert [next(a) for _ in range(20)] == [next(b) for _ in range(20)]
-    c = services.dice_for(7, 4)
-    assert [next(c) for _ in range(20)] != [next(services.dice_for(7, 3)) for _ in range(20)]
+    c = BATTLE.dice(7, 4)
+    assert [next(c) for _ in range(20)] != [next(BATTLE.dice(7, 3)) for _ in range(20)]
 
 
 def test_seed_is_secret_and_hashed(user, sent):

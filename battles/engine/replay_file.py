@@ -51,7 +51,7 @@ class ReplayMismatch(ValueError):
 
 def action_dice(seed: int | str, seq: int) -> SeededDice:
     """The dice of action number ``seq``: an endless stream fixed by the seed and ``seq``
-    (the site's ``services.dice_for``)."""
+    (the site's: ``battles.modules.BATTLE.dice``)."""
     return SeededDice(f"{seed}:{seq}")
 
 
