@@ -2,13 +2,13 @@
 in the web process or a Celery worker), for every kind with a live channel: ONE listener,
 connected once (``play.apps.PlayConfig.ready``).
 
-After an action (the signal carries ``since``: the seq before it) the players' messages and,
-for a match that may be watched, the spectators' one are built here once
+After actions, an undo included (the signal carries ``since``: the seq before them) the
+players' messages and, for a match that may be watched, the spectators' one are built here once
 (``messages.change_messages``, from the signal's ``match`` and ``snap`` when it has them)
 and each is sent to its own class's group (``<kind>.<id>.french`` / ``.allied`` /
 ``.watch``) as text: a receiving consumer whose last message was at ``since`` forwards it
 without touching the database, any other builds its own. Every other change (a join, a
-resignation, a flag fall, an undo, a pause) gets a nudge with only ``seq``, ``status`` and
+resignation, a flag fall, a pause) gets a nudge with only ``seq``, ``status`` and
 ``paused``: each consumer builds its own viewer's message. The messages built in a socket's
 own ``act`` are kept for that thread (``take_answer``): the mover's answer is its side's
 message, not a second build.
