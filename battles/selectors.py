@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from game import other_side
 from play import clock
+from play.seats import side_of
 
 from . import presence
 from .cardcache import cards_of
@@ -25,16 +26,6 @@ from .engine import SIDES, State, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
 from .warnings import action_warnings
-
-
-def side_of(battle: Battle, user) -> str | None:
-    """The side ``user`` plays in ``battle`` (None: not theirs)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    for side in SIDES:
-        if battle.player_id(side) == user.pk:
-            return side
-    return None
 
 
 def computer_side(battle: Battle) -> str | None:
