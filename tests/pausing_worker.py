@@ -5,8 +5,8 @@
 pairings are computed - inside the pairing transaction, the tournament row locked, nothing
 committed - it writes its pid to MARKER and sleeps SECONDS, so the test can SIGKILL it there.
 ``python -m tests.pausing_worker --bot SECONDS MARKER ...`` does the same inside the
-computer's move (``battles.services.bot_move``): its actions chosen and written, the battle's
-row locked, nothing committed. The seam lives here, on the test side; production code has no
+computer's move (``play.turns.bot_move``): its actions chosen and written, the match's row
+locked, nothing committed. The seam lives here, on the test side; production code has no
 hook."""
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ def main(argv: list[str]) -> None:
 
     django.setup()
     if bot:
-        from battles import services as module
+        from play import turns as module
 
-        name = "_record"  # ``bot_move`` looks it up in the module at call time
+        name = "record"  # ``turns.bot_move`` looks it up in the module at call time
     else:
         from tournaments.services import lifecycle as module
 

@@ -20,7 +20,6 @@ from celery import current_app
 from battles import services
 from battles.models import Battle, BattleAction
 
-from .kinds import battle_tasks as tasks
 from .test_tournament_worker import _restore_unacked
 from .tournament_helpers import wait_for, worker_session
 
@@ -33,7 +32,7 @@ def worker(tmp_path, monkeypatch):
         w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue
         # a killed worker's thinking mark (battles/thinking.py) lapses after this
         w.env_extra["EAGLES_THINKING_SECONDS"] = "3"
-        monkeypatch.setattr(tasks, "QUEUE", w.queue)
+        monkeypatch.setenv("EAGLES_PLAY_QUEUE", w.queue)  # play.enqueue reads it at each send
         yield w
 
 

@@ -13,7 +13,6 @@ from campaigns import selectors, services
 from campaigns.models import Campaign, CampaignAction, Status
 
 from .campaign.helpers import passive, small_pools
-from .kinds import campaign_tasks as tasks
 from .tournament_helpers import wait_for, worker_session
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -23,7 +22,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 def worker(tmp_path, monkeypatch):
     for w in worker_session(tmp_path, monkeypatch):
         w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue
-        monkeypatch.setattr(tasks, "QUEUE", w.queue)
+        monkeypatch.setenv("EAGLES_PLAY_QUEUE", w.queue)  # play.enqueue reads it at each send
         yield w
 
 

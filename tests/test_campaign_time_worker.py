@@ -34,7 +34,7 @@ SECONDS_LEFT = 3
 def worker(tmp_path, monkeypatch):
     for w in worker_session(tmp_path, monkeypatch):
         w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue  # a re-booked task comes back here too
-        monkeypatch.setattr(tasks, "QUEUE", w.queue)
+        monkeypatch.setenv("EAGLES_PLAY_QUEUE", w.queue)  # play.enqueue reads it at each send
         yield w
 
 
