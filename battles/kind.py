@@ -6,6 +6,7 @@ live channel: ``live_view``). Found by ``play.registry.autodiscover``."""
 from __future__ import annotations
 
 from play.registry import MatchKind
+from play.sql import Prepared
 
 from . import cardcache, setup
 from .engine import SIDES, State, to_json
@@ -26,12 +27,15 @@ def save_state(battle: Battle, state: State | None) -> list[str]:
     return ["state", "to_move", "turn", "phase"]
 
 
+_LOCKED = Prepared(lambda pk: Battle.objects.select_for_update(of=("self",)).filter(pk=pk)
+                   .select_related("french_player", "allied_player")
+                   .defer(*cardcache.DEFERRED), locking=True)
+
+
 def lock(user, battle_id) -> tuple[Battle, str]:
     """(the battle, ``user``'s side) under its row lock, without the card records
     (``cardcache``: read once per process, on first use); 404 unless ``user`` plays it."""
-    battle = (Battle.objects.select_for_update(of=("self",)).filter(pk=battle_pk(battle_id))
-              .select_related("french_player", "allied_player")
-              .defer(*cardcache.DEFERRED).first())
+    battle = _LOCKED.first(battle_pk(battle_id))
     side = side_of(battle, user) if battle is not None else None
     if side is None:
         raise NotFound("no such battle")

@@ -246,7 +246,7 @@ def timing(battle: Battle) -> dict:
             "deadline": battle.deadline.isoformat() if battle.deadline else None}
 
 
-def _can_undo(battle: Battle, side: str, last: tuple[int, str, dict] | None = None) -> bool:
+def _can_undo(battle: Battle, side: str, last: tuple | None = None) -> bool:
     from play import registry
     from play.undo import can_undo  # may my last action be taken back now
 

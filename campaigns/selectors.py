@@ -161,7 +161,7 @@ def side_view(c: Campaign, side: str | None, since: int = 0, snap=None) -> dict:
     }
 
 
-def _can_undo(c: Campaign, side: str, last: tuple[int, str, dict] | None = None) -> bool:
+def _can_undo(c: Campaign, side: str, last: tuple | None = None) -> bool:
     from play import registry
     from play.undo import can_undo  # may my last action be taken back now
 

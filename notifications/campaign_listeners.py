@@ -36,9 +36,12 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
     by, to_move = kwargs.get("by"), kwargs.get("to_move")
     if status == Status.ACTIVE and by is not None and by == to_move:
         return  # the same side still acting (past the other's auto-passes): no query
-    c = (Campaign.objects.filter(pk=campaign_id)
-         .select_related("french_player", "allied_player", "invited")
-         .only(*CAMPAIGN_FIELDS).first())
+    # After actions the signal carries the row as committed (its players read with it): no
+    # query. Else only the columns needed.
+    given = kwargs.get("match")
+    c = given or (Campaign.objects.filter(pk=campaign_id)
+                  .select_related("french_player", "allied_player", "invited")
+                  .only(*CAMPAIGN_FIELDS).first())
     if c is None or c.seq != seq or c.status != status:
         return  # gone, or moved on: the later change's own signal speaks for it
     url = reverse("campaign", args=[c.pk])
@@ -63,7 +66,9 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
     if mover not in humans or len(humans) < 2:
         return
     step = None
-    if not c.board:  # a campaign decision: which one is in the snapshot (one key read)
+    if not c.board and given is not None:  # a campaign decision: which one is in the snapshot
+        step = (c.state or {}).get("step")
+    elif not c.board:  # (one key read)
         step = Campaign.objects.filter(pk=c.pk).values_list("state__step", flat=True).first()
     opponent = next(u for side, u in humans.items() if side != mover)
     notify(humans[mover], Kind.YOUR_MOVE,

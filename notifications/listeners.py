@@ -48,10 +48,12 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
     if status == Status.ACTIVE and kwargs.get("by") and \
             kwargs.get("by") == kwargs.get("to_move"):
         return  # the player still acting in their own turn: nothing changed hands (no query)
-    # Only the columns needed: the snapshot and the card records are large JSON.
-    battle = (Battle.objects.filter(pk=battle_id)
-              .select_related("french_player", "allied_player", "invited")
-              .only(*BATTLE_FIELDS).first())
+    # After actions the signal carries the row as committed (its players read with it): no
+    # query. Else only the columns needed: the snapshot and the card records are large JSON.
+    battle = kwargs.get("match") or (
+        Battle.objects.filter(pk=battle_id)
+        .select_related("french_player", "allied_player", "invited")
+        .only(*BATTLE_FIELDS).first())
     if battle is None or battle.seq != seq:
         return  # gone, or moved on: the later change's own signal speaks for it
     url = reverse("battle", args=[battle.pk])

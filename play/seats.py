@@ -13,6 +13,8 @@ from django.contrib.auth import get_user_model
 from config.errors import BadInput, NotAllowed, NotFound
 from game import SIDES, other_side
 
+from .sql import Prepared
+
 
 def invitee(user: Any, opponent: str, noun: str) -> Any:
     """The active user invited by name (as they log in: case does not matter); 404 for no
@@ -52,11 +54,14 @@ def match_pk(value: Any, noun: str) -> int:
 def locker(model: Any, noun: str) -> Callable[[Any, Any], tuple[Any, str]]:
     """A kind's ``lock``: (the match, ``user``'s side) under the row lock; 401 for nobody
     logged in, 404 unless ``user`` plays it."""
+    # the players read with the row: the messages and notices of the change name them
+    locked = Prepared(lambda pk: model.objects.select_for_update(of=("self",)).filter(pk=pk)
+                      .select_related(*(f"{side}_player" for side in SIDES)), locking=True)
+
     def lock(user: Any, match_id: Any) -> tuple[Any, str]:
         if user is None or not getattr(user, "is_authenticated", False):
             raise NotAllowed("log in to play")
-        match = (model.objects.select_for_update(of=("self",))
-                 .filter(pk=match_pk(match_id, noun)).first())
+        match = locked.first(match_pk(match_id, noun))
         side = side_of(match, user) if match is not None else None
         if side is None:
             raise NotFound(f"no such {noun}")

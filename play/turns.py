@@ -27,7 +27,7 @@ from django.utils import timezone
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
 from game import other_side
 
-from . import autoplay, clock, enqueue
+from . import autoplay, clock, enqueue, sql
 from .models import MatchStatus
 from .registry import Match, MatchKind
 from .seats import match_pk, side_of
@@ -57,9 +57,9 @@ class Snapshot:
 
     state: Any
     rows: list[tuple[int, str, dict, list, bool]]  # (seq, side, action, events, auto)
-    # The log's last row as (seq, side, action), when the caller has it (an action just
-    # recorded): the undo check then reads less, or nothing.
-    last: tuple[int, str, dict] | None = None
+    # The log's last row as (seq, side, action, events), when the caller has it (an action
+    # just recorded): the undo check then reads less, or nothing.
+    last: tuple[int, str, dict, list] | None = None
 
 
 # --- Telling the site -----------------------------------------------------------------------
@@ -120,12 +120,11 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
     auto_from = len(moves) - auto
     rows = [(first + i, side, action, events, i >= auto_from)
             for i, (side, action, events) in enumerate(moves)]
-    try:
-        with transaction.atomic():
-            kind.action_model.objects.bulk_create([
-                kind.action_model(**{kind.match_field: match}, seq=seq, side=side,
-                                  action=action, events=events, auto=is_auto)
-                for seq, side, action, events, is_auto in rows])
+    try:  # no savepoint: a refusal rolls the caller's whole transaction back
+        with transaction.atomic(savepoint=False):
+            sql.insert([kind.action_model(**{kind.match_field: match}, seq=seq, side=side,
+                                          action=action, events=events, auto=is_auto)
+                        for seq, side, action, events, is_auto in rows])
     except IntegrityError:
         raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
                        seq=match.seq) from None
@@ -137,12 +136,12 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
     enqueue.flag_fall_on_commit(kind.kind, match)
     # The position and the new log rows as they are now: the websockets' messages of this
     # change are built from them after commit, without reading the match again.
-    snap = Snapshot(state, rows, last=(match.seq, moves[-1][0], moves[-1][1]))
+    snap = Snapshot(state, rows, last=(match.seq, *moves[-1]))
     if kind.game.outcome(state) is not None:
         finish(kind, match, kind.final_outcome(match, state), fields, since=first - 1,
                snap=snap)
         return
-    match.save(update_fields=fields)
+    sql.update(match, fields)
     changed(kind, match, by=moves[0][0], last_side=moves[-1][0], since=first - 1, snap=snap)
     if ask_computer and match.to_move and match.to_move == match.computer_side():
         enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)

@@ -72,11 +72,11 @@ def _rows_from_the_end(match: Match) -> Iterator[Row]:
         start += CHUNK
 
 
-def undo_target(kind: MatchKind, match: Match, side: str, rows: Sequence[Row] | None = None
-                ) -> tuple[int | None, str]:
+def undo_target(kind: MatchKind, match: Match, side: str, rows: Sequence[Row] | None = None,
+                known_events: tuple[int, list] | None = None) -> tuple[int | None, str]:
     """(the seq ``side`` may take back now, "") or (None, why not). ``rows``: the match's
     (seq, side, action) in seq order, if already read (the end of the log is enough when
-    it decides)."""
+    it decides); ``known_events``: (seq, its events), if already read."""
     game = kind.game
     if match.status != turns.ACTIVE or match.state is None:
         return None, f"the {kind.noun} is not under way"
@@ -92,7 +92,10 @@ def undo_target(kind: MatchKind, match: Match, side: str, rows: Sequence[Row] | 
     seq, who, action = last[0], last[1], last[2]
     if who != side or any(s != side for s in after):
         return None, "your opponent has acted since your last action"
-    events = match.actions.filter(seq=seq).values_list("events", flat=True).first() or []
+    if known_events is not None and known_events[0] == seq:
+        events = known_events[1]
+    else:
+        events = match.actions.filter(seq=seq).values_list("events", flat=True).first() or []
     why = game.undo_refusal(action, events, side, None, match.state)
     if why is not None and game.shown_cards(events, other_side(side)):
         # Only a card the opponent had not been shown before ends undo.
@@ -106,14 +109,17 @@ def undo_target(kind: MatchKind, match: Match, side: str, rows: Sequence[Row] | 
 
 
 def can_undo(kind: MatchKind, match: Match, side: str | None,
-             rows: Sequence[Row] | None = None, last: Row | None = None) -> bool:
-    """Whether ``side`` may take an action back now. ``last``: the log's last row, when the
-    caller has it (an action just recorded): a plain action there is the last one still
-    counting, so it alone answers "did the opponent act since?" (an undo row needs the rows
-    before it)."""
+             rows: Sequence[Row] | None = None, last: Sequence[Any] | None = None) -> bool:
+    """Whether ``side`` may take an action back now. ``last``: the log's last row as (seq,
+    side, action[, events]), when the caller has it (an action just recorded): a plain
+    action there is the last one still counting, so it alone answers "did the opponent act
+    since?" (an undo row needs the rows before it), and its events need no read."""
+    known = None
     if rows is None and last is not None and last[0] == match.seq and not is_undo(last[2]):
-        rows = [last]
-    return side is not None and undo_target(kind, match, side, rows)[0] is not None
+        rows = [(last[0], last[1], last[2])]
+        if len(last) > 3:
+            known = (last[0], last[3])
+    return side is not None and undo_target(kind, match, side, rows, known)[0] is not None
 
 
 def rebuild(kind: MatchKind, match: Match, start: Any, rows: Iterable[Any], *,

@@ -1,0 +1,137 @@
+"""The hot path's SQL, compiled once per database connection (issue 25, "derived data once
+per action"; issue 31).
+
+An action reads its match's row under a lock, appends its action rows and updates the row.
+Django's ORM compiles each of those statements anew every time, and on a match table that
+costs more CPU than the database spends running them (figures: ``bench/profile_action.py``;
+compiling the locking read alone took half of its 2 ms). Here each statement is compiled by
+the ORM once, kept on the connection (one per thread and database alias), and run again
+with new values, so its SQL, its column order and its value conversions stay the ORM's own.
+
+- ``Prepared(build)``: a query whose only variable is one value (a match's pk), built by
+  ``build(value)`` as an ordinary queryset; ``first(value)`` runs it and returns the model
+  instance (with its ``select_related`` rows), as ``queryset.first()`` would.
+- ``update(obj, fields)``: ``obj.save(update_fields=fields)`` without the compile (no model
+  signals are sent; no match model has a receiver, and the ORM's bulk operations send none
+  either).
+- ``insert(objs)``: ``bulk_create(objs)`` for rows whose ids nobody reads afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
+
+# The one value a prepared query varies on, recognised among the compiled SQL's parameters:
+# a valid value for any integer column (the ORM compiles a lookup out of a column's range to
+# "no rows") that no real query of the hot path uses.
+SENTINEL = 2_147_481_815
+
+
+def _cache(connection: Any) -> dict[Any, Any]:
+    """The statements compiled on this connection (a connection belongs to one thread)."""
+    cache = connection.__dict__.get("_play_sql")
+    if cache is None:
+        cache = connection.__dict__["_play_sql"] = {}
+    return cache
+
+
+class Prepared:
+    """A query of one value compiled once per connection; ``first(value)`` is
+    ``build(value).first()``. ``locking``: the query selects for update, so it must run in
+    a transaction (as the ORM requires)."""
+
+    def __init__(self, build: Callable[[Any], Any], *, locking: bool = False) -> None:
+        self.build = build
+        self.locking = locking
+
+    def _compiled(self, connection: Any, alias: str) -> tuple[Any, ...]:
+        cache = _cache(connection)
+        entry = cache.get(self)
+        if entry is None:
+            queryset = self.build(SENTINEL)[:1]
+            fetch_mode = queryset._fetch_mode  # the ORM's own (Django 6: lazy-load policy)
+            compiler = queryset.query.get_compiler(using=alias)
+            sql, params = compiler.as_sql()
+            where = [i for i, p in enumerate(params) if p == SENTINEL]
+            if len(where) != 1:
+                raise ValueError("a prepared query must use its value exactly once")
+            klass_info, select = compiler.klass_info, compiler.select
+            fields = klass_info["select_fields"]
+            start, end = fields[0], fields[-1] + 1
+            init = [column[0].target.attname for column in select[start:end]]
+            populators = get_related_populators(klass_info, select, alias, fetch_mode)
+            entry = cache[self] = (compiler, sql, list(params), where[0], klass_info["model"],
+                                   start, end, init, populators, fetch_mode)
+        return entry
+
+    def first(self, value: Any, using: str = DEFAULT_DB_ALIAS) -> Any:
+        connection = connections[using]
+        if self.locking and connection.get_autocommit():
+            raise TransactionManagementError("select_for_update cannot be used outside of a "
+                                             "transaction.")
+        compiler, sql, params, at, model, start, end, init, populators, fetch_mode = \
+            self._compiled(connection, using)
+        params = [*params]
+        params[at] = value
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if not rows:
+            return None
+        row = next(iter(compiler.results_iter(results=[rows])))
+        obj = model.from_db(using, init, row[start:end], fetch_mode=fetch_mode)
+        for populator in populators:
+            populator.populate(row, obj)
+        return obj
+
+
+def update(obj: Any, fields: Sequence[str], using: str = DEFAULT_DB_ALIAS) -> None:
+    """Write ``fields`` of ``obj`` to its row, as ``obj.save(update_fields=fields)`` does
+    (each field's ``pre_save`` and database preparation), the statement compiled once."""
+    connection = connections[using]
+    model = type(obj)
+    fields = tuple(dict.fromkeys(fields))
+    key = ("update", model, fields)
+    cache = _cache(connection)
+    entry = cache.get(key)
+    if entry is None:
+        meta = model._meta
+        concrete = [meta.get_field(name) for name in fields]
+        quote = connection.ops.quote_name
+        sets = ", ".join(f"{quote(f.column)} = %s" for f in concrete)
+        sql = (f"UPDATE {quote(meta.db_table)} SET {sets} "
+               f"WHERE {quote(meta.db_table)}.{quote(meta.pk.column)} = %s")
+        entry = cache[key] = (sql, concrete)
+    sql, concrete = entry
+    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in concrete]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, obj.pk])
+
+
+def insert(objs: Sequence[Any], using: str = DEFAULT_DB_ALIAS) -> None:
+    """Insert ``objs`` (one model, ids left to the database and not read back), as
+    ``bulk_create`` does; an ``IntegrityError`` is raised as the ORM's would be."""
+    if not objs:
+        return
+    connection = connections[using]
+    model = type(objs[0])
+    key = ("insert", model)
+    cache = _cache(connection)
+    entry = cache.get(key)
+    if entry is None:
+        meta = model._meta
+        concrete = [f for f in meta.concrete_fields if f is not meta.auto_field]
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(f.column) for f in concrete)
+        entry = cache[key] = (f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ",
+                              "(" + ", ".join(["%s"] * len(concrete)) + ")", concrete)
+    head, one, concrete = entry
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection)
+              for obj in objs for f in concrete]
+    with connection.cursor() as cursor:
+        cursor.execute(head + ", ".join([one] * len(objs)), values)
