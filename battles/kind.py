@@ -5,10 +5,11 @@ live channel: ``live_view``). Found by ``play.registry.autodiscover``."""
 
 from __future__ import annotations
 
+from play import tables
 from play.registry import MatchKind
 from play.sql import Prepared
 
-from . import cardcache, setup
+from . import setup
 from .engine import SIDES, State, to_json
 from .errors import NotFound
 from .models import Battle, BattleAction
@@ -29,12 +30,12 @@ def save_state(battle: Battle, state: State | None) -> list[str]:
 
 _LOCKED = Prepared(lambda pk: Battle.objects.select_for_update(of=("self",)).filter(pk=pk)
                    .select_related("french_player", "allied_player")
-                   .defer(*cardcache.DEFERRED), locking=True)
+                   .defer(*tables.DEFERRED), locking=True)
 
 
 def lock(user, battle_id) -> tuple[Battle, str]:
     """(the battle, ``user``'s side) under its row lock, without the card records
-    (``cardcache``: read once per process, on first use); 404 unless ``user`` plays it."""
+    (``play.tables``: read once per process, on first use); 404 unless ``user`` plays it."""
     battle = _LOCKED.first(battle_pk(battle_id))
     side = side_of(battle, user) if battle is not None else None
     if side is None:
@@ -49,7 +50,7 @@ def _on_finish(battle: Battle, now) -> list[str]:
 
 KIND = MatchKind(
     game=BATTLE, model=Battle, action_model=BattleAction, match_field="battle",
-    cards=cardcache.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
+    cards=setup.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
     save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
     on_finish=_on_finish, noun="battle", lock=lock, live="battles.live_view.LIVE",
     off_board_outcome=lambda battle, outcome: {**outcome, "turn": battle.turn})

@@ -10,9 +10,10 @@ every spectator); both from the change's ``Snapshot`` when the live channel has 
 
 from __future__ import annotations
 
+from play import tables
 from play.live.hooks import LiveHooks, Presence
 
-from . import cardcache, presence, selectors, services
+from . import presence, selectors, services
 from .models import Battle
 
 
@@ -35,6 +36,6 @@ LIVE = LiveHooks(
     side_of=lambda battle, user: selectors.side_of(battle, user),
     view=view, watched=watched,
     act=lambda battle_id, user, seq, action: services.act(battle_id, user, seq, action),
-    deferred=tuple(cardcache.DEFERRED),
+    deferred=tables.DEFERRED,
     presence=Presence(columns=("seen",), every=presence.TOUCH_EVERY,
                       touch=lambda battle, side, now=None: presence.touch(battle, side, now)))

@@ -21,10 +21,10 @@ from play import clock
 from play.seats import side_of
 
 from . import presence
-from .cardcache import cards_of
 from .engine import SIDES, State, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
+from .setup import cards_of
 from .warnings import action_warnings
 
 

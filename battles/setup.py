@@ -18,6 +18,7 @@ from cards.catalogue.file import catalogue_records, catalogue_version
 from cards.catalogue.loader import current_version
 from cards.catalogue.records import card_record
 from cards.models import Card
+from play import tables
 
 from .engine import CardTable, State, load_cards, new_battle
 from .models import Battle
@@ -64,6 +65,15 @@ def engine_cards(battle: Battle) -> CardTable:
     """The card table the battle plays with: its own records (a battle set up before they were
     recorded plays with the catalogue as it is now)."""
     return load_cards(battle.card_records or catalogue_now()[1])
+
+
+def cards_of(battle: Battle) -> CardTable:
+    """``engine_cards(battle)``, built once per started battle in this process
+    (``play.tables``); a waiting battle (no position yet) or one without its own records is
+    built each time. A ``battle`` read with ``card_records`` deferred loads them only on the
+    first use."""
+    return tables.kept("battle", battle, engine_cards, started=battle.status != "waiting",
+                       keep=lambda b: bool(b.card_records))  # its own records: fixed
 
 
 def bot_cards(battle: Battle) -> CardTable:

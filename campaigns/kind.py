@@ -13,7 +13,7 @@ from battles.campaign import to_move
 from battles.engine import load_cards
 from battles.modules import CAMPAIGN
 from config.errors import NotAllowed
-from play import clock
+from play import clock, tables
 from play.registry import MatchKind
 from play.seats import locker, match_pk
 
@@ -26,8 +26,10 @@ def plain(value: Any) -> Any:
 
 
 def cards_of(campaign: Campaign):
-    """The card table the campaign plays with (its own records, as at setup)."""
-    return load_cards(campaign.card_records)
+    """The card table the campaign plays with (its own records, as at setup), built once per
+    started campaign in this process (``play.tables``): its records never change after."""
+    return tables.kept("campaign", campaign, lambda c: load_cards(c.card_records),
+                       started=campaign.status != "waiting")
 
 
 def core_of(campaign: Campaign) -> CoreCampaign | None:
@@ -68,7 +70,7 @@ def campaign_pk(value) -> int:
     return match_pk(value, "campaign")
 
 
-lock = locker(Campaign, "campaign")
+lock = locker(Campaign, "campaign", defer=tables.DEFERRED)
 
 
 def _on_finish(campaign: Campaign, now) -> list[str]:

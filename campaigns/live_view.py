@@ -8,7 +8,7 @@ no presence.
 
 from __future__ import annotations
 
-from play import seats
+from play import seats, tables
 from play.live.hooks import LiveHooks
 
 from . import selectors, services
@@ -27,4 +27,5 @@ LIVE = LiveHooks(
     view=lambda campaign, side, since, snap=None: selectors.side_view(campaign, side, since,
                                                                       snap),
     watched=watched,
-    act=lambda campaign_id, user, seq, action: services.act(campaign_id, user, seq, action))
+    act=lambda campaign_id, user, seq, action: services.act(campaign_id, user, seq, action),
+    deferred=tables.DEFERRED)

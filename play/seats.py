@@ -51,12 +51,14 @@ def match_pk(value: Any, noun: str) -> int:
     raise NotFound(f"no such {noun}")
 
 
-def locker(model: Any, noun: str) -> Callable[[Any, Any], tuple[Any, str]]:
-    """A kind's ``lock``: (the match, ``user``'s side) under the row lock; 401 for nobody
-    logged in, 404 unless ``user`` plays it."""
+def locker(model: Any, noun: str, defer: tuple[str, ...] = ()
+           ) -> Callable[[Any, Any], tuple[Any, str]]:
+    """A kind's ``lock``: (the match, ``user``'s side) under the row lock, without the
+    ``defer`` columns; 401 for nobody logged in, 404 unless ``user`` plays it."""
     # the players read with the row: the messages and notices of the change name them
     locked = Prepared(lambda pk: model.objects.select_for_update(of=("self",)).filter(pk=pk)
-                      .select_related(*(f"{side}_player" for side in SIDES)), locking=True)
+                      .select_related(*(f"{side}_player" for side in SIDES)).defer(*defer),
+                      locking=True)
 
     def lock(user: Any, match_id: Any) -> tuple[Any, str]:
         if user is None or not getattr(user, "is_authenticated", False):

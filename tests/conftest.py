@@ -84,13 +84,13 @@ def fresh_abuse_limits():
 
 @pytest.fixture(autouse=True)
 def fresh_card_tables():
-    """Each test starts with no battle's card table kept (battles/cardcache.py): test databases
-    reuse ids, and a test may fix the seed, so (id, seed) may name another test's battle."""
-    from battles import cardcache
+    """Each test starts with no match's card table kept (play/tables.py): test databases
+    reuse ids, and a test may fix the seed, so (id, seed) may name another test's match."""
+    from play import tables
 
-    cardcache.forget()
+    tables.forget()
     yield
-    cardcache.forget()
+    tables.forget()
 
 
 class MailQueue(list):

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from battles import services
-from battles.cardcache import cards_of
+from battles.setup import cards_of
 from battles.engine import from_json, legal_actions, view
 from battles.models import Battle, Status
 from battles.warnings import action_warnings, warning

@@ -1,4 +1,4 @@
-"""The hot path's per-process cache (battles/cardcache.py, issue 12 "Figures"): a started
+"""The hot path's per-process cache (play/tables.py, issue 12 "Figures"): a started
 battle's card table is built once and the battle row is read without its card records; what
 each viewer is sent is unchanged (a new seq is never answered with the old position; each
 side gets its own view, a spectator nobody's)."""
@@ -13,9 +13,10 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from battles import cardcache, services, setup
+from battles import services, setup
 from battles.engine import from_json, legal_actions, view
 from battles.models import Battle
+from play import tables
 from play.live import messages
 
 pytestmark = [pytest.mark.django_db]
@@ -26,9 +27,9 @@ def fresh_cache(catalogue, monkeypatch):
     from .kinds import battle_tasks as tasks
 
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
-    cardcache.forget()
+    tables.forget()
     yield
-    cardcache.forget()
+    tables.forget()
 
 
 @pytest.fixture
@@ -100,7 +101,7 @@ def test_the_card_table_is_built_once_and_the_records_are_not_read_again(battle_
     pk, viewers = battle_and_viewers
     messages.message(viewers["french"], 0)
     b = Battle.objects.get(pk=pk)
-    assert cardcache.cards_of(b) is cardcache.cards_of(Battle.objects.get(pk=pk))
+    assert setup.cards_of(b) is setup.cards_of(Battle.objects.get(pk=pk))
     with CaptureQueriesContext(connection) as seen:
         for v in viewers.values():
             messages.message(v, 0)
@@ -116,21 +117,21 @@ def test_the_card_table_is_built_once_and_the_records_are_not_read_again(battle_
 def test_a_waiting_battle_is_never_kept(db):
     alice = User.objects.create_user("alice", "", "pw")
     b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
-    cardcache.cards_of(b)
-    assert (b.pk, b.seed) not in cardcache._tables
+    setup.cards_of(b)
+    assert not tables.is_kept("battle", b)
     bob = User.objects.create_user("bob", "", "pw")
     services.join_battle(b.pk, bob)
     started = Battle.objects.get(pk=b.pk)
-    table = cardcache.cards_of(started)
-    assert (b.pk, b.seed) in cardcache._tables
+    table = setup.cards_of(started)
+    assert tables.is_kept("battle", started)
     assert set(table) == set(setup.engine_cards(started))  # the joiner's cards are in it
 
 
 def test_an_id_used_again_by_another_battle_gets_its_own_table(battle_and_viewers):
     pk, viewers = battle_and_viewers
-    first = cardcache.cards_of(Battle.objects.get(pk=pk))
+    first = setup.cards_of(Battle.objects.get(pk=pk))
     other = Battle.objects.get(pk=pk)
     other.seed += 1  # the same id, another battle (SQLite reuses the ids of a rollback)
     other.card_records = [r for r in other.card_records if r["number"] != min(first)]
-    assert min(first) not in cardcache.cards_of(other)
-    assert cardcache.cards_of(Battle.objects.get(pk=pk)) is first
+    assert min(first) not in setup.cards_of(other)
+    assert setup.cards_of(Battle.objects.get(pk=pk)) is first
