@@ -235,7 +235,7 @@ def replay(campaign: Campaign) -> CoreCampaign:
 def states(campaign: Campaign):
     """(seq, core campaign) after each action, from the setup (seq 0): a replay's steps. After
     an undo the campaign is rebuilt without what it took back."""
-    from battles.engine.replay_file import is_undo
+    from play.log import is_undo
 
     c = setup_campaign(campaign)
     yield 0, c
