@@ -1,7 +1,8 @@
 """Battle API: the battle's part of the games API (``play.api``: the views every kind of
 match shares, under ``/api/games/battle/`` and, the same views bound to battles, under
-``/api/battles/``) and the views only battles have (claim, export, watch). All are thin, over
-``services`` (writes) and ``selectors`` (reads).
+``/api/battles/``) and the views only battles have (claim, watch); the export is the games
+API's (``play.api.Export``, over ``play.replays``). All are thin, over ``services`` (writes)
+and ``selectors`` (reads).
 
 Errors: ``{"detail", "code", ...}`` with the service error's status (400 bad input or illegal
 action, 403 not yours to cancel, 404 not one of your battles, 409 stale seq / not your move /
@@ -17,7 +18,7 @@ from rest_framework.views import APIView
 
 from play import api as games
 
-from . import presence, replays, selectors, services
+from . import presence, selectors, services
 from .serializers import (
     ActInput,
     BattleCreateInput,
@@ -69,7 +70,9 @@ GAME = games.register(games.GameAPI(
         notes={"act": "A warned action needs no confirmation (battles/README.md, Loss "
                       "warnings).",
                "undo": "Only in your turn, while no die has been rolled and no card revealed "
-                       "since."},
+                       "since.",
+               "export": "The eagles-battle/1 document: replay it offline with python -m "
+                         "battles.engine.replay_file."},
         mine_parameters=[OpenApiParameter("status", str, description="waiting, active, "
                                           "finished, cancelled or declined")])))
 
@@ -83,16 +86,6 @@ class Claim(games.MatchAction):
 
     def perform(self, pk, request) -> None:
         services.claim_absence(pk, request.user)
-
-
-class Export(APIView):
-    permission_classes = [permissions.AllowAny]  # a public battle's replay is anyone's
-
-    @extend_schema(responses=dict, summary="A finished battle's setup, seed and actions "
-                                           "(replay it with python -m "
-                                           "battles.engine.replay_file)")
-    def get(self, request, pk):
-        return Response(replays.export(replays.replayable(request.user, pk)))
 
 
 class Watch(APIView):

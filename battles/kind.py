@@ -11,6 +11,7 @@ from play.sql import Prepared
 
 from . import setup
 from .engine import SIDES, State, to_json
+from .engine.replay_file import FORMAT
 from .errors import NotFound
 from .models import Battle, BattleAction
 from .modules import BATTLE
@@ -43,6 +44,22 @@ def lock(user, battle_id) -> tuple[Battle, str]:
     return battle, side
 
 
+def export_setup(battle: Battle) -> dict:
+    """The setup columns of a battle's ``eagles-battle/1`` export (``play.replays.export``),
+    which ``battles.engine.replay_file`` replays offline."""
+    return {
+        "battle": battle.battle,
+        "settings": battle.settings,
+        "scale": battle.scale,
+        "deck_kinds": battle.deck_kinds,
+        "decks": battle.decks,
+        "catalogue_version": battle.catalogue_version,
+        # a battle set up before its records were kept plays with the catalogue as it is
+        # now (setup.engine_cards): the export carries those
+        "card_records": battle.card_records or setup.catalogue_now()[1],
+    }
+
+
 def _on_finish(battle: Battle, now) -> list[str]:
     battle.deadline = None  # the clocks as the last position left them, none running
     return ["deadline"]
@@ -53,4 +70,5 @@ KIND = MatchKind(
     cards=setup.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
     save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
     on_finish=_on_finish, noun="battle", lock=lock, live="battles.live_view.LIVE",
-    off_board_outcome=lambda battle, outcome: {**outcome, "turn": battle.turn})
+    off_board_outcome=lambda battle, outcome: {**outcome, "turn": battle.turn},
+    export_setup=export_setup, export_format=FORMAT)

@@ -157,6 +157,46 @@ def _campaign_turns_ended(before: Mapping[str, Any] | None, after: Mapping[str, 
     return out
 
 
+def merged_board_view(french: Mapping[str, Any], allied: Mapping[str, Any]) -> dict[str, Any]:
+    """One board with every card, from its French and Allied views (``engine.view``'s): the
+    French view, with the Allied view's own cards added (the match is over and the seed
+    public, so nothing is secret any more). Every piece is shown face up so that the
+    renderers name it (they never name another side's face-down card); ``face_down`` says
+    which were face down on the table."""
+    theirs = {p["piece"]: p for p in allied["pieces"]}
+    pieces = []
+    for p in french["pieces"]:
+        other = theirs.get(p["piece"], {})
+        pieces.append({**p, **({"card": other["card"]} if "card" in other else {}),
+                       "face_up": True, "face_down": not p["face_up"]})
+    return {**french, "viewer": None, "pieces": pieces,
+            "reserves": {"french": french["reserves"]["french"],
+                         "allied": allied["reserves"]["allied"]}}
+
+
+def merged_view(state: engine.State) -> dict[str, Any]:
+    """A battle's position with every card (``merged_board_view`` of its two sides' views)."""
+    return merged_board_view(engine.view(state, "french"), engine.view(state, "allied"))
+
+
+def revealed_campaign_view(c: core.Campaign) -> dict[str, Any]:
+    """A campaign with every card: the French view, each board merged
+    (``merged_board_view``), each side's own pool, set-aside cards and decision, and the
+    whole history (both sides' splits)."""
+    french, allied = core.view(c, "french"), core.view(c, "allied")
+    own = {"french": french, "allied": allied}
+    decision = french["decision"]
+    if decision is not None and decision.get("side") in own:
+        decision = own[decision["side"]]["decision"]
+    return {**french, "viewer": None, "can_retreat": False,
+            "boards": {b: merged_board_view(bv, allied["boards"][b])
+                       for b, bv in french["boards"].items()},
+            "pools": {s: own[s]["pools"][s] for s in engine.SIDES},
+            "set_aside": {s: own[s]["set_aside"][s] for s in engine.SIDES},
+            "decision": decision,
+            "history": [_plain(h) for h in c.history]}
+
+
 class EaglesBattle:
     """One EAGLES battle (rules 4-14). ``setup`` options: ``battle`` (its name), ``decks``
     (army -> card numbers), ``settings``, ``deck_kinds``; ``cards``: the ``CardTable``."""
@@ -230,6 +270,17 @@ class EaglesBattle:
 
     def bot(self, name: str, cards: Any) -> Any:
         return get_bot(name, cards)
+
+    # The replays' optional members (play.protocol.Replays).
+
+    def revealed_view(self, state: engine.State) -> dict[str, Any]:
+        return merged_view(state)
+
+    def copy_state(self, state: engine.State) -> engine.State:
+        return state.copy()
+
+    def turn_of(self, state: engine.State) -> int:
+        return state.turn
 
 
 class EaglesCampaign:
@@ -313,6 +364,14 @@ class EaglesCampaign:
 
     def bot(self, name: str, cards: Any) -> Any:
         return CampaignBot(name, cards)
+
+    # The replays' optional members (play.protocol.Replays; no turn: each board has its own).
+
+    def revealed_view(self, state: core.Campaign) -> dict[str, Any]:
+        return revealed_campaign_view(state)
+
+    def copy_state(self, state: core.Campaign) -> core.Campaign:
+        return state.copy()
 
 
 BATTLE = EaglesBattle()

@@ -19,6 +19,8 @@ from play.seats import locker, match_pk
 
 from .models import Campaign, CampaignAction
 
+EXPORT_FORMAT = "eagles-campaign/1"
+
 
 def plain(value: Any) -> Any:
     """``value`` as it reads back from a JSON column."""
@@ -73,6 +75,13 @@ def campaign_pk(value) -> int:
 lock = locker(Campaign, "campaign", defer=tables.DEFERRED)
 
 
+def export_setup(campaign: Campaign) -> dict:
+    """The setup columns of a campaign's ``eagles-campaign/1`` export (``play.replays``):
+    with the seed and the actions, ``setup_campaign`` and the module rebuild it."""
+    return {"pool_choices": campaign.pool_choices, "pools": campaign.pools,
+            "settings": campaign.settings, "card_records": campaign.card_records}
+
+
 def _on_finish(campaign: Campaign, now) -> list[str]:
     campaign.board = ""
     return [*clock.stop(campaign, now), "board"]
@@ -84,4 +93,5 @@ KIND = MatchKind(
     final_outcome=lambda campaign, c: {"winner": c.winner, "reason": "campaign",
                                        "results": plain(c.results)},
     on_finish=_on_finish, noun="campaign", lock=lock, live="campaigns.live_view.LIVE",
-    off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)})
+    off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)},
+    export_setup=export_setup, export_format=EXPORT_FORMAT)

@@ -20,17 +20,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.campaign import Campaign as CoreCampaign
-from battles.campaign import apply
 from battles.campaign.core import FIRST_BATTLES
 from battles.engine import SIDES
 from battles.engine.board import ARMY_SIDE
 from battles.models import BotName
-from battles.modules import CAMPAIGN
 from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotFound
 from decks.selectors import owned_counts
 from game import other_side
-from play import clock, enqueue, seats, turns
+from play import clock, enqueue, replays, seats, turns
 from play import undo as undo_rules
 from play.seats import side_of
 from play.seeds import new_seed, seed_hash
@@ -233,20 +231,11 @@ def replay(campaign: Campaign) -> CoreCampaign:
 
 
 def states(campaign: Campaign):
-    """(seq, core campaign) after each action, from the setup (seq 0): a replay's steps. After
-    an undo the campaign is rebuilt without what it took back."""
-    from battles.engine.replay_file import is_undo
-
-    c = setup_campaign(campaign)
-    yield 0, c
-    done = []
-    for row in campaign.actions.order_by("seq"):
-        done.append(row)
-        if is_undo(row.action):
-            c = undo_rules.rebuild(KIND, campaign, setup_campaign(campaign), done)
-        else:
-            apply(c, row.action, CAMPAIGN.dice(campaign.seed, row.seq))
-        yield row.seq, c
+    """(seq, core campaign) after each action of the log, from the setup (seq 0): the replay
+    page's steps (``play.replays.replay_book`` with ``log``: after an undo, the campaign
+    rebuilt without what it took back)."""
+    for step in replays.replay_book(KIND, campaign, log=True).steps:
+        yield step.seq or 0, step.state
 
 
 def undo(campaign_id, user, seq) -> int:

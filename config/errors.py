@@ -66,6 +66,7 @@ CODES = {
     "stale_seq": "the battle has moved on since the seq you sent (409; with seq)",
     "cannot_undo": "that action cannot be taken back now (409; with seq and reason)",
     "battle_not_over": "the seed stays secret until the battle ends (409)",
+    "campaign_not_over": "the seed stays secret until the campaign ends (409)",
     "deck_locked": "the deck has a version locked by a tournament (409)",
     "out_of_time": "the side to move ran out of time: the battle ended by time (409)",
     "expired": "a waiting battle nobody joined in time (409)",

@@ -3,7 +3,8 @@
 
 ``GET /api/games/`` lists the games; under ``/api/games/<kind>/`` every kind has the same
 endpoints: my matches (GET) and a new one (POST), ``open/``, and for one match ``<id>/``
-(GET, ``?since=<seq>``), ``act/``, ``undo/``, ``join/``, ``cancel/``, ``resign/``.
+(GET, ``?since=<seq>``), ``act/``, ``undo/``, ``join/``, ``cancel/``, ``resign/`` and, once
+it is over, ``export/`` (``play.replays``).
 
 The views here are the only copy of that logic. What only a kind's app knows (how a match is
 created and joined, which matches a user may look at, its view and summary, the services
@@ -16,7 +17,7 @@ the kind's own shapes.
 Refusals keep the house shape (``config.errors``: ``{"detail", "code", ...}``): a kind the
 site does not offer is 404 ``not_found`` ("no such game: 'chess'"), and so is a match the
 user may not see. Permissions are every kind's: logged in for everything but the list of
-games.
+games and a finished match's export (a public match's replay is anyone's).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from rest_framework.views import APIView
 
 from config.errors import BadInput, NotFound
 
-from . import registry
+from . import registry, replays
 
 MAX_LIST = 200  # rows of a list answer at the most
 
@@ -47,7 +48,7 @@ MAX_LIST = 200  # rows of a list answer at the most
 class Docs:
     """How a kind's answers and bodies are documented (drf-spectacular): its serializers, and
     for its operations (``list``, ``create``, ``open``, ``detail``, ``act``, ``undo``,
-    ``join``, ``cancel``, ``resign``) a description where it has more to say."""
+    ``join``, ``cancel``, ``resign``, ``export``) a description where it has more to say."""
 
     view: Any  # a match as a player sees it
     summary: Any  # one row of my list
@@ -228,6 +229,18 @@ class Cancel(GameView):
         return Response(self.game.summary(self.game.cancel(pk, request.user), request.user))
 
 
+# A finished match's export (``play.replays``): anyone for a public one, logged in or not; a
+# private one of others or one never played is 404, one not over 409 ``<noun>_not_over``.
+class Export(GameView):
+    permission_classes = [permissions.AllowAny]
+    operations = {"get": "export"}
+
+    def get(self, request, pk, kind=None):
+        match_kind = registry.get(self.game.kind)
+        return Response(replays.export(match_kind,
+                                       replays.replayable(match_kind, request.user, pk)))
+
+
 class GameKindSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="The name in the URL: /api/games/<kind>/.")
     title = serializers.CharField(help_text="What a person calls it.")
@@ -287,6 +300,7 @@ SUMMARIES = {
     "act": "Play one of your legal actions",
     "undo": "Take back your last action",
     "resign": "Resign my {noun} (any moment while it is active): the opponent wins",
+    "export": "A finished {noun}'s setup, revealed seed and actions, each with its events",
 }
 NOTES = {  # said of every kind, after the kind's own notes
     "join": "409 expired once nobody joined in time.",
@@ -296,6 +310,9 @@ NOTES = {  # said of every kind, after the kind's own notes
     "undo": "409 stale_seq; 409 cannot_undo with the reason.",
     "resign": "Reason resigned. Past the mover's deadline: 409 out_of_time (the {noun} ended "
               "by time instead).",
+    "export": "Anyone may export a public {noun}, logged in or not. 404 for a private {noun} "
+              "of others or one never played; 409 {noun}_not_over before the end (the seed "
+              "stays secret until then).",
 }
 SINCE = OpenApiParameter("since", int, description="Only log events of actions after this seq "
                                                    "(default 0: the whole log).")
@@ -315,6 +332,7 @@ def _schema(operation: str, docs: Docs, noun: str, operation_ids: str,
         "join": {"request": docs.join, "responses": docs.view},
         "cancel": {"request": None, "responses": docs.summary},
         "resign": {"request": None, "responses": docs.view},
+        "export": {"responses": dict},
     }
     words = {"noun": noun, "Noun": noun.capitalize()}
     notes = [docs.notes.get(operation), NOTES.get(operation, "").format(**words)]
@@ -332,6 +350,7 @@ ROUTES = (  # (the route under a kind's prefix, the view, its URL name's ending)
     ("<int:pk>/join/", Join, "join"),
     ("<int:pk>/cancel/", Cancel, "cancel"),
     ("<int:pk>/resign/", Resign, "resign"),
+    ("<int:pk>/export/", Export, "export"),
 )
 
 

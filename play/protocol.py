@@ -106,3 +106,20 @@ class GameModule(Protocol):
 
     def bot(self, name: str, cards: Any) -> Bot:
         """The computer player ``name`` (one of the game's bot names) for this game."""
+
+
+class Replays(Protocol):
+    """What a game module MAY add for the replays of its finished matches (``play.replays``);
+    each member is optional, looked up on the module (``getattr``), with the default said.
+    Not part of ``GameModule``'s check: a game without them replays all the same."""
+
+    def revealed_view(self, state: Any) -> dict[str, Any]:
+        """The position with every card shown (the match is over, its seed public): the
+        replay's ``all`` viewpoint. Default: the spectator's ``view(state, None)``."""
+
+    def copy_state(self, state: Any) -> Any:
+        """An independent copy of ``state`` (a replay keeps the position after each step).
+        Default: ``copy.deepcopy``."""
+
+    def turn_of(self, state: Any) -> int | None:
+        """The game's turn in ``state``, for a replay's list of turns. Default: None."""

@@ -5,9 +5,10 @@ game's app, so a new game is a module, its tables, pages and bots, with no chang
 
 A ``MatchKind``'s hooks are the few things only the game's app knows: the card table a match
 plays with, its state before the first action, the columns read from a state, the outcome it
-stores, how a player's row is locked, its part of the live channel. Everything else
-(recording, the computer's turn, time, undo, expiry, the signals) is the service's, once
-(``play.turns``, ``play.undo``, ``play.clock``).
+stores, how a player's row is locked, its part of the live channel, the setup columns of its
+export. Everything else (recording, the computer's turn, time, undo, expiry, replays and
+export, the signals) is the service's, once (``play.turns``, ``play.undo``, ``play.clock``,
+``play.replays``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ class MatchKind:
     # The live channel's hooks (``play.live.hooks.LiveHooks``) by dotted path, imported on
     # first use (they read the app's selectors, which import the kind); "": no sockets.
     live: str = ""
+    # Its exports (``play.replays.export``): the setup columns that, with the seed and the
+    # actions, rebuild a finished match (the game's own: a battle's decks, a campaign's
+    # pools; the card records it played with), and the document's ``format`` ("": "<kind>/1").
+    export_setup: Callable[[Any], dict] = lambda match: {}
+    export_format: str = ""
 
     @property
     def kind(self) -> str:

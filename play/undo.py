@@ -27,11 +27,11 @@ from typing import Any
 
 from django.db import transaction
 
-from battles.engine.replay_file import UNDO, UNDONE, effective_actions, is_undo, plain
 from config.errors import BadInput, Conflict
 from game import other_side
 
 from . import turns
+from .log import UNDO, UNDONE, effective_actions, is_undo, plain
 from .registry import Match, MatchKind
 
 Row = tuple[int, str, dict]  # (seq, side, action)

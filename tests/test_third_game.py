@@ -5,7 +5,8 @@ need a module, its pages and its bots, and no change to the service").
 (``models.py``, extending ``play.models``) and its match kind (``kind.py``), found by
 ``play.registry.autodiscover`` like the EAGLES kinds. Everything below is the service's own
 code: acting with optimistic ``seq``, seeded dice, the computer's turn through the worker's
-task, undo and its window, clocks and the flag fall, resigning, replaying the log."""
+task, undo and its window, clocks and the flag fall, resigning, replaying the log, its replay
+book and its export (``play.replays``)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config.errors import BadInput, Conflict
-from play import enqueue, registry, tasks, turns, undo
+from config.errors import BadInput, Conflict, NotFound
+from play import enqueue, registry, replays, tasks, turns, undo
+from play.log import count_dice, effective_actions
 from play.protocol import GameModule
 from play.seeds import new_seed, seed_hash
 from play.signals import match_finished
@@ -31,6 +33,13 @@ def sent(monkeypatch):
     monkeypatch.setattr(enqueue, "send_bot_move", lambda *args: calls.append(args))
     monkeypatch.setattr(enqueue, "send_flag_fall", lambda *args: None)
     return calls
+
+
+@pytest.fixture
+def carol(db):
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("carol", "carol@example.com", "s3cret-pass-1815")
 
 
 def race(french, allied=None, bot="", **fields) -> Race:
@@ -119,3 +128,59 @@ def test_time_and_resigning_end_it_through_the_service(user, other_user, sent):
     finally:
         match_finished.disconnect(dispatch_uid="third-game")
     assert finished == [("race", timed.pk), ("race", other.pk)]
+
+
+def test_its_replay_book_and_export_are_the_services(user, other_user, carol, sent):
+    kind = registry.get("race")
+    r = race(user, other_user, public=False)
+    turns.act(kind, r.pk, user, 0, {"type": "taunt"})
+    undo.undo(kind, r.pk, user, 1)
+    r.refresh_from_db()
+    # Not over: the seed stays secret (409 to its players, 404 to anyone else).
+    with pytest.raises(Conflict) as err:
+        replays.replayable(kind, user, r.pk)
+    assert err.value.code == "race_not_over"
+    assert err.value.message == "the race is not over: the seed stays secret until the race ends"
+    with pytest.raises(Conflict):
+        replays.export(kind, r)
+    with pytest.raises(NotFound, match="no such race"):
+        replays.replayable(kind, carol, r.pk)
+    for _ in range(200):
+        r.refresh_from_db()
+        if r.status != "active":
+            break
+        mover = user if r.to_move == "french" else other_user
+        turns.act(kind, r.pk, mover, r.seq,
+                  {"type": "roll" if r.state["pending"] < 5 else "hold"})
+    assert r.status == "finished"
+    assert replays.replayable(kind, other_user, r.pk) == r
+    with pytest.raises(NotFound):  # private: still nobody else's
+        replays.replayable(kind, carol, r.pk)
+    # The book: rebuilt with the module's own dice, every die checked, the undo skipped.
+    book = replays.replay_book(kind, r)
+    rows = list(r.actions.order_by("seq"))
+    kept = effective_actions(rows)
+    assert book.check.ok and book.undone == 1 and book.check.actions == len(kept)
+    assert book.check.dice == sum(count_dice(row.events) for row in kept) > 0
+    assert [s.seq for s in book.steps[1:]] == [row.seq for row in kept]
+    assert GAME.to_json(book.steps[-1].state) == r.state
+    # a side's view is the module's; "all": no revealed_view, so a spectator's
+    assert book.view(1, "allied") == GAME.view(book.steps[1].state, "allied")
+    assert book.view(1, "all") == GAME.view(book.steps[1].state, None)
+    assert book.turns()[0] == (None, 0)  # no turn_of: one "turn"
+    # With ``log``: every row of the log, the undo's step the position before the taunt.
+    steps = replays.replay_book(kind, r, log=True).steps
+    assert [s.seq for s in steps[1:]] == [row.seq for row in rows]
+    assert steps[1].state["taunts"] == 1 and steps[2].state["taunts"] == 0
+    assert steps[2].undoes == 1
+    # A changed die is named.
+    row = next(row for row in kept if count_dice(row.events))
+    row.events[0]["dice"] = [7 - row.events[0]["dice"][0]]
+    row.save()
+    assert replays.replay_book(kind, r).check.mismatch == row.seq
+    # The export: the kind's format (none given: "<kind>/1"), no setup columns of its own.
+    doc = replays.export(kind, r)
+    assert doc["format"] == "race/1" and doc["id"] == r.pk and doc["seed"] == str(r.seed)
+    assert list(doc) == ["format", "id", "seed", "seed_hash", "actions", "outcome"]
+    assert [a["seq"] for a in doc["actions"]] == [row.seq for row in rows]
+    assert doc["outcome"] == r.outcome and doc["outcome"]["reason"] == "race"

@@ -6,8 +6,8 @@ every recorded action in order, undos included (``{"type": "undo", "undoes": k}`
 with the events the site recorded for it. ``replay_export(doc)`` rebuilds the battle:
 
 - the position is set up with ``new_battle`` exactly as the site set it up;
-- undone actions and the undos themselves are skipped (``effective_actions``: the one
-  function every replay uses, the site's included);
+- undone actions and the undos themselves are skipped (``effective_actions``, from the game
+  service's pure ``play.log``: the one function every replay uses, the site's included);
 - action ``n`` rolls ``action_dice(seed, n)``, the dice the site gave it, and is checked for
   legality; its events must equal the recorded ones, so every die is re-derived from the
   seed and compared;
@@ -27,9 +27,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from play.log import (
+    UNDO,
+    UNDONE,
+    ReplayMismatch,
+    count_dice,
+    effective_actions,
+    is_undo,
+    plain,
+    row_field,
+)
 
 from .dice import SeededDice
 from .engine import apply
@@ -37,58 +48,21 @@ from .errors import IllegalAction
 from .state import State, new_battle
 
 FORMAT = "eagles-battle/1"
-UNDO = "undo"  # the action type of an undo row: {"type": "undo", "undoes": <seq>}
-UNDONE = "undone"  # its one event: {"type": "undone", "undoes": <seq>, "side", "visibility"}
 # Ends the site decides away from the board (battles.models.EndReason): the replayed position
 # has no outcome of its own then, and the recorded one stands.
 ENDED_OFF_THE_BOARD = ("resigned", "time", "absent")
 
-
-
-class ReplayMismatch(ValueError):
-    """The export does not replay as recorded (a changed die, action, event or outcome)."""
+# The log's own helpers are the game service's (``play.log``: pure), re-exported here for the
+# code and the exports that name them from this module.
+__all__ = ["FORMAT", "UNDO", "UNDONE", "ReplayMismatch", "ReplayResult", "action_dice",
+           "count_dice", "effective_actions", "is_undo", "main", "outcome_words", "plain",
+           "replay_export", "setup_from_export"]
 
 
 def action_dice(seed: int | str, seq: int) -> SeededDice:
     """The dice of action number ``seq``: an endless stream fixed by the seed and ``seq``
     (the site's: ``battles.modules.BATTLE.dice``)."""
     return SeededDice(f"{seed}:{seq}")
-
-
-def _get(row: Any, name: str) -> Any:
-    return row[name] if isinstance(row, Mapping) else getattr(row, name)
-
-
-def is_undo(action: Any) -> bool:
-    return isinstance(action, Mapping) and action.get("type") == UNDO
-
-
-def effective_actions[Row](rows: Iterable[Row]) -> list[Row]:
-    """The actions that count, in order: ``rows`` (dicts or objects with ``seq``, ``side``
-    and ``action``, in seq order) without the undo rows and the actions they took back.
-
-    An undo takes back the last action still counting, of its own side (the only undo the
-    site offers); anything else is a corrupt log (``ReplayMismatch``)."""
-    kept: list[Row] = []
-    for row in rows:
-        action = _get(row, "action")
-        if not is_undo(action):
-            kept.append(row)
-            continue
-        target = action.get("undoes")
-        if not kept or _get(kept[-1], "seq") != target:
-            raise ReplayMismatch(f"action {_get(row, 'seq')} undoes {target!r}, which is not "
-                                 "the last action still counting")
-        if _get(kept[-1], "side") != _get(row, "side"):
-            raise ReplayMismatch(f"action {_get(row, 'seq')} undoes an action of the other "
-                                 "side")
-        kept.pop()
-    return kept
-
-
-def plain(value: Any) -> Any:
-    """``value`` as it reads back from JSON."""
-    return json.loads(json.dumps(value))
 
 
 @dataclass
@@ -108,16 +82,12 @@ def setup_from_export(doc: Mapping[str, Any]) -> State:
                       cards=doc["card_records"], deck_kinds=doc.get("deck_kinds") or None)
 
 
-def count_dice(events: Iterable[Mapping[str, Any]]) -> int:
-    return sum(len(e.get("dice") or ()) for e in events)
-
-
 def replay_export(doc: Mapping[str, Any]) -> ReplayResult:
     """Replay an export; ``ReplayMismatch`` names the first thing that differs."""
     state = setup_from_export(doc)
     rows = list(doc.get("actions") or ())
     for i, row in enumerate(rows, 1):
-        if _get(row, "seq") != i:
+        if row_field(row, "seq") != i:
             raise ReplayMismatch(f"the actions are not numbered 1, 2, ...: {i} is missing")
     kept = effective_actions(rows)
     dice = 0

@@ -3,16 +3,15 @@
 For its players and, if the battle is public, anyone (a private battle of others is a 404;
 a battle not over yet is refused with 409: its seed and face-down cards are still secret).
 The battle is rebuilt once per request from its setup and revealed seed
-(``battles.replays.replay_book``: every position kept, every action's events compared with
-those recorded), so any step is drawn without replaying again, and the page says whether
-every die re-derived from the seed matches what was rolled. The board is drawn by the battle
+(``play.replays.replay_book``, bound to battles by ``battles.replays``: every action's events
+compared with those recorded, the positions drawn kept), so any step is drawn without
+replaying again, and the page says whether every die re-derived from the seed matches what
+was rolled (``frontend.play.replay``). The board is drawn by the battle
 page's renderer (``board_svg``) from the chosen viewpoint: a side's own view, or ``all`` (both
 sides' views merged: every card).
 """
 
 from __future__ import annotations
-
-import hashlib
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -27,6 +26,7 @@ from frontend.battle.board_svg import board_svg
 from frontend.battle.views import battle_name, outcome_text
 from frontend.battle.words import describe_action, describe_event, describe_events
 from frontend.errors import page_message, refuse
+from frontend.play.replay import dice_sentence, seed_ok
 
 TEMPLATE = "frontend/battles/replay.html"
 VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"), ("all", "All cards"))
@@ -39,15 +39,6 @@ def _step(raw: str | None, last: int) -> int:
         raise BattleError("step must be a whole number: 0 is the position before the first "
                           "action")
     return min(int(raw), last)
-
-
-def dice_sentence(book: replays.ReplayBook, seed: int) -> str:
-    check = book.check
-    if check.ok:
-        return (f"All {check.dice} dice rolls re-derived from the revealed seed {seed}: "
-                "they match")
-    return (f"The dice do not match: action {check.mismatch} replays differently from the "
-            f"revealed seed {seed} ({check.detail})")
 
 
 def _events_seen(events: list[dict], viewpoint: str) -> tuple[list[dict], str | None]:
@@ -90,7 +81,6 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     action_text = ""
     if step.action is not None:
         action_text = describe_action(step.action, before or shown, cards)
-    seed_ok = hashlib.sha256(str(battle.seed).encode()).hexdigest() == battle.seed_hash
     return render(request, TEMPLATE, {
         "battle": battle, "battle_id": battle.pk, "battle_name": battle_name(battle.battle),
         "players": {s: (battle.player(s).username if battle.player(s) else
@@ -103,6 +93,6 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "action_text": action_text,
         "lines": lines, "undone": book.undone,
         "dice": dice_sentence(book, battle.seed), "dice_ok": book.check.ok,
-        "seed": str(battle.seed), "seed_hash": battle.seed_hash, "seed_ok": seed_ok,
+        "seed": str(battle.seed), "seed_hash": battle.seed_hash, "seed_ok": seed_ok(battle),
         "outcome": outcome_text(battle.outcome, viewpoint if viewpoint in SIDES else None),
     })

@@ -28,10 +28,9 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from battles.campaign import view as core_view
 from battles.engine import SIDES
 from campaigns import selectors, services
-from campaigns.kind import cards_of, core_of
+from campaigns.kind import KIND, cards_of, core_of
 from campaigns.models import Campaign, PoolChoice, Status
 from config.errors import BadInput, NotFound, ServiceError
 from frontend.battle.board_svg import board_svg
@@ -48,8 +47,9 @@ from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import SAME, log_groups, log_lines
+from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, other_side
-from play import clock
+from play import clock, replays
 
 TEMPLATES = "frontend/campaigns/"
 POLL_SECONDS = 2
@@ -377,28 +377,43 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("campaign", pk=pk)
 
 
+REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),
+                     ("all", "All cards"))
+
+
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    """A finished campaign, step by step (``?step=n``: after action n), as the viewer's side
-    saw it (a spectator: both sides hidden)."""
-    c = campaign_or_404(request, pk)
-    if c.status != Status.FINISHED or c.state is None:
-        raise Http404("a campaign's replay is shown once it is over")
+    """A finished campaign, step by step (``?step=n``: after action n of the log, an undo
+    included), as the viewer's side saw it (a spectator: both sides hidden), or from
+    ``?as=french|allied|all`` (``all``: every card). Rebuilt once per request from the
+    revealed seed (``play.replays.replay_book``), every die checked against those rolled."""
+    try:
+        c = replays.replayable(KIND, request.user, pk)
+    except ServiceError as exc:  # 404, or not over yet (409): shown once it is over
+        raise Http404("a campaign's replay is shown once it is over") from exc
     step = int_or_raw(request.GET.get("step", "0"))
     step = min(step if type(step) is int else 0, c.seq)
     side = services.side_of(c, request.user)
-    shown = None
-    for n, core in services.states(c):
-        if n == step:
-            shown = core_view(core, side)
-            break
+    chosen = request.GET.get("as")
+    # unasked (or not one of them): a player's own side; a spectator's view, both sides hidden
+    viewpoint = chosen if chosen in (*SIDES, replays.ALL) else side
+    book = replays.replay_book(KIND, c, keep=lambda i, last: i == min(step, last), log=True)
+    last = len(book.steps) - 1
+    step = min(step, last)
+    shown = book.view(step, viewpoint)
+    at = book.steps[step]
     cards = cards_of(c)
-    row = c.actions.filter(seq=step).first()
     return render(request, TEMPLATES + "replay.html", {
-        "c": c, "step": step, "last": c.seq, "prev": max(step - 1, 0),
-        "next": min(step + 1, c.seq),
-        "boards": _boards(shown, side, cards, prefix="replay"),
+        "c": c, "step": step, "last": last, "prev": max(step - 1, 0),
+        "next": min(step + 1, last),
+        "viewpoint": viewpoint or "", "viewpoints": REPLAY_VIEWPOINTS,
+        "as_query": f"&as={viewpoint}" if chosen == viewpoint else "",
+        "boards": _boards(shown, viewpoint if viewpoint in SIDES else side, cards,
+                          prefix="replay"),
         "chart": mark_safe(losses_svg(shown.get("history") or ())),  # noqa: S308
         "timeline": timeline(shown.get("history") or ()),
-        "by": SIDE_NAMES.get(row.side, "") if row else "",
-        "undoes": row.action.get("undoes") if row and row.action.get("type") == "undo" else None,
+        "by": SIDE_NAMES.get(at.side or "", ""),
+        "undoes": at.undoes,
+        "dice": dice_sentence(book, c.seed), "dice_ok": book.check.ok,
+        "seed": str(c.seed), "seed_hash": c.seed_hash, "seed_ok": seed_ok(c),
+        "undone": book.undone,
     })
