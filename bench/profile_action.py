@@ -13,8 +13,8 @@ class's message of the change once, both players' and the spectators', and sends
 class's group): that is the server's whole CPU for an action. ``--per-socket`` also builds
 every viewer's message as each socket did before the messages were built once (for a
 before/after in the same run). Before 376f2e4 a spectator's consumer built its own message:
-the bench of those commits adds it as a second figure, to be added to the first. Prints the CPU milliseconds
-per action of each step; ``--profile`` adds cProfile's top functions by cumulative time
+the bench of those commits adds it as a second figure, to be added to the first. Prints
+the CPU milliseconds per action; ``--profile`` adds cProfile's top functions by cumulative time
 (``SORT=tottime`` for own time). The battles and users it made are deleted afterwards.
 """
 

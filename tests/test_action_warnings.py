@@ -14,9 +14,9 @@ import pytest
 from django.test import Client
 
 from battles import services
-from battles.setup import cards_of
 from battles.engine import from_json, legal_actions, view
 from battles.models import Battle, Status
+from battles.setup import cards_of
 from battles.warnings import action_warnings, warning
 from cards.catalogue.file import catalogue_records
 from frontend.battle import warnings as page_warnings
