@@ -10,5 +10,4 @@ urlpatterns = [
     *games.urls(api.GAME, "battles", "battle"),
     path("battles/<int:pk>/watch/", api.Watch.as_view(), name="battle-watch"),
     path("battles/<int:pk>/export/", api.Export.as_view(), name="battle-export"),
-    path("battles/<int:pk>/claim/", api.Claim.as_view(), name="battle-claim"),
 ]

@@ -3,7 +3,8 @@
 
 ``GET /api/games/`` lists the games; under ``/api/games/<kind>/`` every kind has the same
 endpoints: my matches (GET) and a new one (POST), ``open/``, and for one match ``<id>/``
-(GET, ``?since=<seq>``), ``act/``, ``undo/``, ``join/``, ``cancel/``, ``resign/``.
+(GET, ``?since=<seq>``), ``act/``, ``undo/``, ``join/``, ``cancel/``, ``resign/``,
+``claim/`` (an absent opponent: ``play.presence``, the service's own for every kind).
 
 The views here are the only copy of that logic. What only a kind's app knows (how a match is
 created and joined, which matches a user may look at, its view and summary, the services
@@ -38,7 +39,7 @@ from rest_framework.views import APIView
 
 from config.errors import BadInput, NotFound
 
-from . import registry
+from . import presence, registry
 
 MAX_LIST = 200  # rows of a list answer at the most
 
@@ -221,6 +222,13 @@ class Resign(MatchAction):
         self.game.resign(pk, request.user)
 
 
+class Claim(MatchAction):
+    operations = {"post": "claim"}
+
+    def perform(self, pk, request) -> None:
+        presence.claim(registry.get(self.game.kind), pk, request.user)
+
+
 class Cancel(GameView):
     operations = {"post": "cancel"}
 
@@ -287,6 +295,8 @@ SUMMARIES = {
     "act": "Play one of your legal actions",
     "undo": "Take back your last action",
     "resign": "Resign my {noun} (any moment while it is active): the opponent wins",
+    "claim": "Claim a live {noun} whose opponent has the move and has been away too long: "
+             "I win",
 }
 NOTES = {  # said of every kind, after the kind's own notes
     "join": "409 expired once nobody joined in time.",
@@ -296,6 +306,10 @@ NOTES = {  # said of every kind, after the kind's own notes
     "undo": "409 stale_seq; 409 cannot_undo with the reason.",
     "resign": "Reason resigned. Past the mover's deadline: 409 out_of_time (the {noun} ended "
               "by time instead).",
+    "claim": "Only a live {noun} between two people, the opponent to move and away for more "
+             "than " + str(presence.ABSENCE_LIMIT) + " s (play/presence.py): reason absent. "
+             "Otherwise 409 not_claimable with the reason; 409 paused while its tournament "
+             "is paused.",
 }
 SINCE = OpenApiParameter("since", int, description="Only log events of actions after this seq "
                                                    "(default 0: the whole log).")
@@ -315,6 +329,7 @@ def _schema(operation: str, docs: Docs, noun: str, operation_ids: str,
         "join": {"request": docs.join, "responses": docs.view},
         "cancel": {"request": None, "responses": docs.summary},
         "resign": {"request": None, "responses": docs.view},
+        "claim": {"request": None, "responses": docs.view},
     }
     words = {"noun": noun, "Noun": noun.capitalize()}
     notes = [docs.notes.get(operation), NOTES.get(operation, "").format(**words)]
@@ -332,6 +347,7 @@ ROUTES = (  # (the route under a kind's prefix, the view, its URL name's ending)
     ("<int:pk>/join/", Join, "join"),
     ("<int:pk>/cancel/", Cancel, "cancel"),
     ("<int:pk>/resign/", Resign, "resign"),
+    ("<int:pk>/claim/", Claim, "claim"),
 )
 
 
