@@ -205,8 +205,8 @@ def test_act_undo_and_resign_through_the_games_api(duel, user, other_user):
 
 def test_an_absence_claim_through_the_games_api(duel, user, other_user):
     """claim/ is the service's (play.presence) for every kind; the kind's own URL is its
-    alias. Untimed: refused with the same reason under both URLs, then a 404 for a stranger,
-    an unknown kind's 404."""
+    alias. Untimed: refused with the same reason under both URLs; logged out: refused; an
+    unknown kind: 404."""
     alice = client_for(user)
     data = same(*both(alice, "post", duel, "claim/"))
     assert data["code"] == "not_claimable" and data["detail"] == (
