@@ -1,8 +1,8 @@
 """Battle API: the battle's part of the games API (``play.api``: the views every kind of
 match shares, under ``/api/games/battle/`` and, the same views bound to battles, under
-``/api/battles/``) and the views only battles have (claim, watch); the export is the games
-API's (``play.api.Export``, over ``play.replays``). All are thin, over ``services`` (writes)
-and ``selectors`` (reads).
+``/api/battles/``, the absence claim among them: ``play.presence``) and the view only battles
+have (watch); the export is the games API's (``play.api.Export``, over ``play.replays``). All
+are thin, over ``services`` (writes) and ``selectors`` (reads).
 
 Errors: ``{"detail", "code", ...}`` with the service error's status (400 bad input or illegal
 action, 403 not yours to cancel, 404 not one of your battles, 409 stale seq / not your move /
@@ -11,14 +11,15 @@ over / waiting for an opponent / the seat is taken); nothing changes.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from play import api as games
+from play import presence
 
-from . import presence, selectors, services
+from . import selectors, services
 from .serializers import (
     ActInput,
     BattleCreateInput,
@@ -53,16 +54,12 @@ def _join(pk, user, data: dict) -> None:
                          deal=data.get("deal"))
 
 
-def _looked_at(battle, user) -> None:
-    presence.touch(battle, selectors.side_of(battle, user))
-
-
 GAME = games.register(games.GameAPI(
     kind="battle", match_of=selectors.battle_of, view=selectors.battle_view,
     summary=selectors.battle_summary, mine=_mine, open=selectors.open_battles,
     open_row=lambda battle, user: selectors.open_summary(battle), create=_create, join=_join,
     cancel=services.cancel_battle, act=services.act, undo=services.undo,
-    resign=services.resign, looked_at=_looked_at,
+    resign=services.resign, looked_at=presence.looked_at,
     docs=games.Docs(
         view=BattleViewSerializer, summary=BattleSummarySerializer, mine=BattleListSerializer,
         open=OpenBattleListSerializer, create=BattleCreateInput, join=JoinInput, act=ActInput,
@@ -77,15 +74,6 @@ GAME = games.register(games.GameAPI(
                                           "finished, cancelled or declined")])))
 
 
-@extend_schema_view(post=extend_schema(
-    request=None, responses=BattleViewSerializer,
-    summary="Claim a live battle whose opponent has the move and has been away too long "
-            "(battles/presence.py): I win"))
-class Claim(games.MatchAction):
-    kind = "battle"
-
-    def perform(self, pk, request) -> None:
-        services.claim_absence(pk, request.user)
 
 
 class Watch(APIView):

@@ -9,5 +9,4 @@ from . import api
 urlpatterns = [
     *games.urls(api.GAME, "battles", "battle"),
     path("battles/<int:pk>/watch/", api.Watch.as_view(), name="battle-watch"),
-    path("battles/<int:pk>/claim/", api.Claim.as_view(), name="battle-claim"),
 ]

@@ -1,12 +1,13 @@
 """The EAGLES battle as a kind of match of the game service (``play.registry``): its pure
 module (``battles.modules.BATTLE``) and what only this app knows (the ``Battle`` table, the
 card table a battle plays with, the columns read from a position, its clock, its part of the
-live channel: ``live_view``). Found by ``play.registry.autodiscover``."""
+live channel: ``live_view``, a tournament's battle seated from the start: ``seated``). Found by
+``play.registry.autodiscover``."""
 
 from __future__ import annotations
 
 from play import tables
-from play.registry import MatchKind
+from play.registry import MatchKind, imported
 from play.sql import Prepared
 
 from . import setup
@@ -65,10 +66,21 @@ def _on_finish(battle: Battle, now) -> list[str]:
     return ["deadline"]
 
 
+# A tournament's battle, both players seated (``play.seating``): ``seated.py`` deals the decks
+# and builds the position (it imports this module: imported on first use).
+_create_seated = imported("battles.seated.create_seated_battle")
+
+
+def seat(french_user, allied_user, options: dict) -> Battle:
+    """``seated.create_seated_battle(french_user, allied_user, **options)``: ``battle`` (the
+    scenario), ``scale``, ``french_choice`` / ``allied_choice``, ``time_control``, ..."""
+    return _create_seated(french_user, allied_user, **options)
+
+
 KIND = MatchKind(
     game=BATTLE, model=Battle, action_model=BattleAction, match_field="battle",
     cards=setup.cards_of, bot_cards=setup.bot_cards, setup=setup.setup_state,
     save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
     on_finish=_on_finish, noun="battle", lock=lock, live="battles.live_view.LIVE",
     off_board_outcome=lambda battle, outcome: {**outcome, "turn": battle.turn},
-    export_setup=export_setup, export_format=FORMAT)
+    export_setup=export_setup, export_format=FORMAT, seat=seat)

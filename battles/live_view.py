@@ -1,6 +1,7 @@
 """A battle's part of the live channel (``play/live/``; ``KIND.live`` names ``LIVE``): who may
 look at a battle, what each viewer class sees of it, who may watch it, how a socket's player
-acts, and the players' presence (``presence.py``: an open socket is being at the battle).
+acts, and the players' presence (``play/presence.py``: an open socket is being at the
+battle).
 
 A player gets ``selectors.side_view`` (their side's view, their legal actions, the log
 filtered for their side), a spectator ``selectors.spectator_view`` (nobody's side: both
@@ -10,10 +11,10 @@ every spectator); both from the change's ``Snapshot`` when the live channel has 
 
 from __future__ import annotations
 
-from play import tables
-from play.live.hooks import LiveHooks, Presence
+from play import presence, tables
+from play.live.hooks import LiveHooks
 
-from . import presence, selectors, services
+from . import selectors, services
 from .models import Battle
 
 
@@ -37,5 +38,4 @@ LIVE = LiveHooks(
     view=view, watched=watched,
     act=lambda battle_id, user, seq, action: services.act(battle_id, user, seq, action),
     deferred=tables.DEFERRED,
-    presence=Presence(columns=("seen",), every=presence.TOUCH_EVERY,
-                      touch=lambda battle, side, now=None: presence.touch(battle, side, now)))
+    presence=presence.SOCKET)

@@ -88,9 +88,6 @@ class Battle(Match):
                                             help_text="``state``'s turn (null: no position).")
     phase = models.CharField(max_length=20, blank=True, default="",
                              help_text="``state``'s phase (empty: no position).")
-    seen = models.JSONField(default=dict, blank=True,
-                            help_text="side -> when its player last looked at the battle (ISO "
-                                      "time; battles/presence.py, the absence claim).")
 
     class Meta:
         ordering = ["-created_at", "-id"]

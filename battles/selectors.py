@@ -17,10 +17,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import other_side
-from play import clock
+from play import clock, presence
 from play.seats import side_of
 
-from . import presence
 from .engine import SIDES, State, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
@@ -177,7 +176,7 @@ def side_view(battle: Battle, side: str, snap: Snapshot) -> dict:
     """``battle_view`` for the player of ``side`` (the caller knows they play it)."""
     state = snap.state
     cards = cards_of(battle)
-    # Paused by a tournament's organiser (battles/pausing.py): no action is offered.
+    # Paused by a tournament's organiser (play/pausing.py): no action is offered.
     mine = priority(battle) == side and battle.paused_at is None
     entries = entries_of(snap.rows, side)
     finished = battle.status == Status.FINISHED

@@ -29,12 +29,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import other_side
-from play import clock, enqueue, seats, turns
+from play import clock, enqueue, presence, seats, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from . import dealing, presence, setup
+from . import dealing, setup
 from .bots import BOTS
 from .engine import (
     DEFAULT_SETTINGS,
@@ -250,11 +250,11 @@ def act(battle_id, user, seq, action) -> list[dict]:
     return turns.act(KIND, battle_id, user, seq, action)
 
 
-# --- Time: flag fall, resigning, absence, expiry (play/clock.py, presence.py) -----------
+# --- Time: flag fall, resigning, absence, expiry (play/clock.py, play/presence.py) ------
 
 def _refuse_if_paused(battle: Battle) -> None:
     """A battle its tournament's organiser paused takes no action (409 ``paused``,
-    ``battles/pausing.py``)."""
+    ``play/pausing.py``)."""
     turns.refuse_if_paused(KIND, battle)
 
 
@@ -276,15 +276,8 @@ def resign(battle_id, user) -> Battle:
 def claim_absence(battle_id, user) -> Battle:
     """``user`` claims a live battle whose opponent has the move and has been away for more
     than ``presence.ABSENCE_LIMIT`` seconds: ``user`` wins, reason ``absent``; otherwise 409
-    ``not_claimable`` with the reason (``presence.claim_refusal``)."""
-    def outcome(battle, side):
-        why = presence.claim_refusal(battle, side, timezone.now())
-        if why is not None:
-            raise Conflict(f"you cannot claim this battle: {why}", code="not_claimable",
-                           seq=battle.seq)
-        return side, "absent"
-
-    return turns.end_by(KIND, battle_id, user, "claim it", outcome)
+    ``not_claimable`` with the reason (``play.presence.claim``)."""
+    return presence.claim(KIND, battle_id, user)
 
 
 def undo(battle_id, user, seq) -> int:

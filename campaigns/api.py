@@ -6,6 +6,7 @@ match shares, under ``/api/games/campaign/`` and, the same views bound to campai
 from __future__ import annotations
 
 from play import api as games
+from play import presence
 
 from . import selectors, services
 from .serializers import (
@@ -36,7 +37,7 @@ GAME = games.register(games.GameAPI(
     summary=selectors.campaign_summary, mine=lambda user, query: selectors.campaigns_of(user),
     open=selectors.open_campaigns, open_row=selectors.campaign_summary, create=_create,
     join=_join, cancel=services.cancel_campaign, act=services.act, undo=services.undo,
-    resign=services.resign,
+    resign=services.resign, looked_at=presence.looked_at,
     docs=games.Docs(
         view=CampaignViewSerializer, summary=CampaignSummarySerializer,
         mine=CampaignListSerializer, open=CampaignListSerializer, create=CampaignCreateInput,

@@ -2,13 +2,13 @@
 may look at a campaign (``selectors.campaign_of``: the page's and the API's rule), what each
 viewer class sees of it (``selectors.side_view``: a player their side's view of both boards,
 their pools, their legal actions and the log filtered for their side; anyone else nobody's
-side), who may watch it, and how a socket's player acts (``services.act``). Campaigns keep
-no presence.
+side), who may watch it, how a socket's player acts (``services.act``), and the players'
+presence (``play/presence.py``: an open socket is being at the campaign).
 """
 
 from __future__ import annotations
 
-from play import seats, tables
+from play import presence, seats, tables
 from play.live.hooks import LiveHooks
 
 from . import selectors, services
@@ -28,4 +28,5 @@ LIVE = LiveHooks(
                                                                       snap),
     watched=watched,
     act=lambda campaign_id, user, seq, action: services.act(campaign_id, user, seq, action),
-    deferred=tables.DEFERRED)
+    deferred=tables.DEFERRED,
+    presence=presence.SOCKET)

@@ -12,10 +12,10 @@ from django.utils import timezone
 from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
-from play import clock
+from play import clock, presence
 from play.seats import side_of
 
-from .kind import campaign_pk, core_of
+from .kind import KIND, campaign_pk, core_of
 from .models import Campaign, Status
 
 
@@ -133,7 +133,9 @@ def side_view(c: Campaign, side: str | None, since: int = 0, snap=None) -> dict:
     channel's messages of one change, with no read of the position or the log."""
     core = snap.state if snap is not None else core_of(c)
     finished = c.status == Status.FINISHED
-    mine = c.status == Status.ACTIVE and side is not None and c.to_move == side
+    # Paused by a tournament's organiser (play/pausing.py): no action is offered.
+    mine = (c.status == Status.ACTIVE and side is not None and c.to_move == side
+            and c.paused_at is None)
     return {
         "id": c.pk,
         "my_side": side,
@@ -158,6 +160,8 @@ def side_view(c: Campaign, side: str | None, since: int = 0, snap=None) -> dict:
         **clocks_of(c),
         "expires_at": _iso(c.expires_at) if c.status == Status.WAITING else None,
         "can_undo": mine and _can_undo(c, side, snap.last if snap is not None else None),
+        "can_claim": presence.claimable(c, side, timezone.now(), KIND),
+        "paused": c.paused_at is not None,
     }
 
 

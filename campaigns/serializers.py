@@ -103,6 +103,12 @@ class CampaignViewSerializer(serializers.Serializer):
     can_undo = serializers.BooleanField(help_text="Whether undo/ would take back your last "
                                         "action now (your turn on a board, no die rolled, no "
                                         "card revealed since).")
+    can_claim = serializers.BooleanField(help_text="A live campaign whose opponent has the "
+                                                   "move and has been away too long: POST "
+                                                   "claim/ (play/presence.py).")
+    paused = serializers.BooleanField(help_text="Paused by its tournament's organiser: the "
+                                                "clocks stand still and every action is 409 "
+                                                "paused until the resume.")
 
 
 class CampaignUndoInput(serializers.Serializer):

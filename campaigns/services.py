@@ -28,7 +28,7 @@ from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotFound
 from decks.selectors import owned_counts
 from game import other_side
-from play import clock, enqueue, replays, seats, turns
+from play import clock, enqueue, presence, replays, seats, turns
 from play import undo as undo_rules
 from play.seats import side_of
 from play.seeds import new_seed, seed_hash
@@ -209,6 +209,13 @@ def resign(campaign_id, user) -> Campaign:
     battle only, retreat from it: a legal action, 16.0.)"""
     return turns.end_by(KIND, campaign_id, user, "resign",
                         lambda campaign, side: (other_side(side), "resigned"))
+
+
+def claim_absence(campaign_id, user) -> Campaign:
+    """``user`` claims a live campaign whose opponent has the move and has been away for more
+    than ``presence.ABSENCE_LIMIT`` seconds: ``user`` wins it, reason ``absent`` (as a
+    battle's: ``play.presence.claim``); otherwise 409 ``not_claimable`` with the reason."""
+    return presence.claim(KIND, campaign_id, user)
 
 
 # --- Time (play/clock.py, RULINGS 16-o) ------------------------------------------------------

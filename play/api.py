@@ -3,7 +3,8 @@
 
 ``GET /api/games/`` lists the games; under ``/api/games/<kind>/`` every kind has the same
 endpoints: my matches (GET) and a new one (POST), ``open/``, and for one match ``<id>/``
-(GET, ``?since=<seq>``), ``act/``, ``undo/``, ``join/``, ``cancel/``, ``resign/`` and, once
+(GET, ``?since=<seq>``), ``act/``, ``undo/``, ``join/``, ``cancel/``, ``resign/``,
+``claim/`` (an absent opponent: ``play.presence``, the service's own for every kind) and, once
 it is over, ``export/`` (``play.replays``).
 
 The views here are the only copy of that logic. What only a kind's app knows (how a match is
@@ -39,7 +40,7 @@ from rest_framework.views import APIView
 
 from config.errors import BadInput, NotFound
 
-from . import registry, replays
+from . import presence, registry, replays
 
 MAX_LIST = 200  # rows of a list answer at the most
 
@@ -222,6 +223,13 @@ class Resign(MatchAction):
         self.game.resign(pk, request.user)
 
 
+class Claim(MatchAction):
+    operations = {"post": "claim"}
+
+    def perform(self, pk, request) -> None:
+        presence.claim(registry.get(self.game.kind), pk, request.user)
+
+
 class Cancel(GameView):
     operations = {"post": "cancel"}
 
@@ -301,6 +309,8 @@ SUMMARIES = {
     "undo": "Take back your last action",
     "resign": "Resign my {noun} (any moment while it is active): the opponent wins",
     "export": "A finished {noun}'s setup, revealed seed and actions, each with its events",
+    "claim": "Claim a live {noun} whose opponent has the move and has been away too long: "
+             "I win",
 }
 NOTES = {  # said of every kind, after the kind's own notes
     "join": "409 expired once nobody joined in time.",
@@ -313,6 +323,10 @@ NOTES = {  # said of every kind, after the kind's own notes
     "export": "Anyone may export a public {noun}, logged in or not. 404 for a private {noun} "
               "of others or one never played; 409 {noun}_not_over before the end (the seed "
               "stays secret until then).",
+    "claim": "Only a live {noun} between two people, the opponent to move and away for more "
+             "than " + str(presence.ABSENCE_LIMIT) + " s (play/presence.py): reason absent. "
+             "Otherwise 409 not_claimable with the reason; 409 paused while its tournament "
+             "is paused.",
 }
 SINCE = OpenApiParameter("since", int, description="Only log events of actions after this seq "
                                                    "(default 0: the whole log).")
@@ -333,6 +347,7 @@ def _schema(operation: str, docs: Docs, noun: str, operation_ids: str,
         "cancel": {"request": None, "responses": docs.summary},
         "resign": {"request": None, "responses": docs.view},
         "export": {"responses": dict},
+        "claim": {"request": None, "responses": docs.view},
     }
     words = {"noun": noun, "Noun": noun.capitalize()}
     notes = [docs.notes.get(operation), NOTES.get(operation, "").format(**words)]
@@ -351,6 +366,7 @@ ROUTES = (  # (the route under a kind's prefix, the view, its URL name's ending)
     ("<int:pk>/cancel/", Cancel, "cancel"),
     ("<int:pk>/resign/", Resign, "resign"),
     ("<int:pk>/export/", Export, "export"),
+    ("<int:pk>/claim/", Claim, "claim"),
 )
 
 

@@ -86,6 +86,9 @@ class Match(SeatsMixin, models.Model):
         null=True, blank=True,
         help_text="Set while the organiser of its tournament has paused it: its clocks stand "
                   "still and no action is accepted.")
+    seen = models.JSONField(default=dict, blank=True,
+                            help_text="side -> when its player last looked at the match (ISO "
+                                      "time; play/presence.py, the absence claim).")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -53,6 +53,12 @@ class MatchKind:
     # pools; the card records it played with), and the document's ``format`` ("": "<kind>/1").
     export_setup: Callable[[Any], dict] = lambda match: {}
     export_format: str = ""
+    # A match with both players seated from the start (a tournament's game, ``play.seating``):
+    # (french_user, allied_user, options) -> the new active match, created in the caller's
+    # transaction; the options are the kind's own (a battle's scenario, decks, time control).
+    # None: a tournament cannot seat this kind. Usually ``imported("app.module.function")``:
+    # the app's creation code imports the kind, so the kind cannot import it.
+    seat: Callable[[Any, Any, dict], Any] | None = None
 
     @property
     def kind(self) -> str:
@@ -92,3 +98,23 @@ def get(kind: str) -> MatchKind:
 def kinds() -> Iterator[MatchKind]:
     """Every registered kind, in registration order."""
     return iter(list(_kinds.values()))
+
+
+def kind_of(match: Match) -> MatchKind:
+    """The registered kind whose model ``match`` is a row of; ``LookupError`` otherwise."""
+    for kind in list(_kinds.values()):
+        if isinstance(match, kind.model):
+            return kind
+    raise LookupError(f"no kind of match stores {type(match).__name__} rows")
+
+
+def imported(path: str) -> Callable[..., Any]:
+    """The function at dotted ``path``, imported on its first call (a kind's hook living in
+    a module that imports the kind: ``seat``)."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        from django.utils.module_loading import import_string
+
+        return import_string(path)(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = f"imported({path!r})"
+    return call

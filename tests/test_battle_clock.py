@@ -12,12 +12,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from battles import presence, services, setup
+from battles import services, setup
 from battles.engine import from_json, legal_actions
 from battles.models import Battle, Status
 from battles.modules import BATTLE
 from config.errors import CODES, BadInput
-from play import clock
+from play import clock, presence
 from play.signals import match_finished
 
 from .kinds import battle_tasks as tasks

@@ -137,8 +137,8 @@ def test_battle_and_campaign_sockets_have_a_poller_each(people, rounds, monkeypa
         battles, campaigns = poller_for(1.0, "battle"), poller_for(1.0, "campaign")
         assert (battles.kind, campaigns.kind) == ("battle", "campaign") and battles is not campaigns
         assert set(battles.sockets) == {battle.pk} and set(campaigns.sockets) == {campaign.pk}
-        # The battles' poller writes the players' presence from its rows; campaigns keep none.
-        assert battles.presence is not None and campaigns.presence is None
+        # Each poller writes its players' presence from its rows (play/presence.py).
+        assert battles.presence is not None and campaigns.presence is not None
         await asyncio.sleep(0.35)
         await b.disconnect()
         await c.disconnect()

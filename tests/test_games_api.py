@@ -203,6 +203,24 @@ def test_act_undo_and_resign_through_the_games_api(duel, user, other_user):
     assert r.status_code == 409 and r.json()["code"] == "conflict"
 
 
+def test_an_absence_claim_through_the_games_api(duel, user, other_user):
+    """claim/ is the service's (play.presence) for every kind; the kind's own URL is its
+    alias. Untimed: refused with the same reason under both URLs; logged out: refused; an
+    unknown kind: 404."""
+    alice = client_for(user)
+    data = same(*both(alice, "post", duel, "claim/"))
+    assert data["code"] == "not_claimable" and data["detail"] == (
+        f"you cannot claim this {duel.kind}: only a live {duel.kind} can be claimed for "
+        "absence (this one is untimed)")
+    assert client_for(user).get(duel.new).json()["can_claim"] is False
+    r = client_for().post(duel.new + "claim/")
+    assert r.status_code in (401, 403)
+    r = client_for(user).post("/api/games/chess/1/claim/")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    assert {"/api/games/{kind}/{id}/claim/", f"/api/{OLD[duel.kind]}/{{id}}/claim/"} <= set(paths)
+
+
 @pytest.mark.parametrize("method,tail", [
     ("get", ""), ("post", "act/"), ("post", "undo/"), ("post", "resign/"), ("post", "join/"),
     ("post", "cancel/"),

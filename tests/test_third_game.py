@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from config.errors import BadInput, Conflict, NotFound
@@ -184,3 +185,60 @@ def test_its_replay_book_and_export_are_the_services(user, other_user, carol, se
     assert list(doc) == ["format", "id", "seed", "seed_hash", "actions", "outcome"]
     assert [a["seq"] for a in doc["actions"]] == [row.seq for row in rows]
     assert doc["outcome"] == r.outcome and doc["outcome"]["reason"] == "race"
+
+
+def test_absence_pause_and_seating_come_with_the_service(user, other_user, sent, monkeypatch,
+                                                         django_capture_on_commit_callbacks):
+    """The service's presence, absence claim and pause serve the toy game as they do the
+    EAGLES ones (``play.presence``, ``play.pausing``); it has no ``seat``, so a tournament
+    cannot seat it (``play.seating``)."""
+    from play import pausing, presence, seating
+
+    kind = registry.get("race")
+    booked: list[tuple] = []
+    monkeypatch.setattr(enqueue, "send_flag_fall", lambda *args: booked.append(args))
+    now = timezone.now()
+    live = {"kind": "live", "base": 600, "increment": 0}
+    r = race(user, other_user, time_control=live, clocks={"french": 600, "allied": 600},
+             clock_started_at=now, deadline=now + timedelta(seconds=600))
+    assert presence.touch(r, "french", now) is True and presence.last_seen(r, "french") == now
+    assert presence.claim_refusal(r, "allied", now + timedelta(seconds=60)) == (
+        f"your opponent has been away 60 s; a claim needs more than {presence.ABSENCE_LIMIT} s")
+    with pytest.raises(Conflict) as err:
+        presence.claim(kind, r.pk, other_user)
+    assert err.value.code == "not_claimable" and "you cannot claim this race: " in str(err.value)
+    untimed = race(user, other_user)
+    assert presence.claim_refusal(untimed, "allied", now) == (
+        "only a live race can be claimed for absence (this one is untimed)")
+
+    # paused: the clocks stand still, every action is refused, no claim
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        assert pausing.pause("race", [r.pk, untimed.pk], now) == [r.pk, untimed.pk]
+    r.refresh_from_db()
+    assert r.deadline is None and r.clock_started_at is None and r.paused_at == now
+    with pytest.raises(Conflict) as err:
+        turns.act(kind, r.pk, user, 0, {"type": "roll"})
+    assert err.value.code == "paused" and "paused this race" in err.value.message
+    assert presence.claim_refusal(r, "allied", now) == (
+        "the race is paused by its tournament's organiser")
+    later = now + timedelta(minutes=5)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        assert pausing.resume(kind, [r.pk], later) == [r.pk]
+    r.refresh_from_db()
+    assert r.paused_at is None and r.clock_started_at == later and booked == [
+        ("race", r.pk, 0, r.deadline)]
+
+    # away past the limit since the resume: the claim wins, through turns.end_by
+    Race.objects.filter(pk=r.pk).update(
+        seen={"french": (later - timedelta(hours=1)).isoformat()},
+        clock_started_at=timezone.now() - timedelta(seconds=presence.ABSENCE_LIMIT + 1))
+    presence.claim(kind, r.pk, other_user)
+    r.refresh_from_db()
+    assert r.status == "finished"
+    assert r.outcome == {"winner": "allied", "reason": "absent", "loser": "french"}
+
+    assert kind.seat is None and not seating.can_seat("race") and seating.can_seat("battle")
+    with pytest.raises(BadInput, match="a race cannot be seated by a tournament"):
+        seating.seat("race", user, other_user)
+    with pytest.raises(BadInput, match="no such game: 'chess'"):
+        seating.seat("chess", user, other_user)

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from functools import partial
 from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
-from battles import presence
 from battles import services as battle_services
 from battles.engine import from_json, legal_actions
 from battles.errors import Conflict
 from battles.models import Battle
 from battles.models import Status as BattleStatus
-from play import clock
+from play import clock, presence
 from tournaments import enqueue as tournament_enqueue
 from tournaments import services
 from tournaments.models import Match, MatchBattle, Round, Status
@@ -303,7 +303,7 @@ def test_a_pause_and_a_resume_reach_the_open_sockets(catalogue, monkeypatch):
     from django.contrib.auth.models import User
     from django.db import transaction
 
-    from battles import pausing
+    from play import pausing
 
     from .test_live import connect, hello, run
 
@@ -323,13 +323,13 @@ def test_a_pause_and_a_resume_reach_the_open_sockets(catalogue, monkeypatch):
         watcher = await connect(b.pk, None)
         for c in (*players, watcher):
             assert (await hello(c))["paused"] is False
-        await database_sync_to_async(pause_or_resume)(pausing.pause_battles)
+        await database_sync_to_async(pause_or_resume)(partial(pausing.pause, "battle"))
         for c in (*players, watcher):
             m = await c.receive_json_from(timeout=10)
             assert m["paused"] is True and m["seq"] == 0 and m["events"] == []
             assert m["legal_actions"] == [] and m.get("deadline") is None
             assert await c.receive_nothing(timeout=0.2)  # once
-        await database_sync_to_async(pause_or_resume)(pausing.resume_battles)
+        await database_sync_to_async(pause_or_resume)(partial(pausing.resume, "battle"))
         for c in (*players, watcher):
             assert (await c.receive_json_from(timeout=10))["paused"] is False
         for c in (*players, watcher):

@@ -48,7 +48,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from battles import presence, selectors, services
+from battles import selectors, services
 from battles.bots import BOTS
 from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
@@ -68,7 +68,7 @@ from frontend.play import frame
 from frontend.play.frame import int_or_raw, is_htmx
 from frontend.play.log import log_lines
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
-from play import clock
+from play import clock, presence
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200
@@ -415,7 +415,6 @@ def battle_context(battle: Battle, user, **extra) -> dict:
         "status_line": STATUS_LABELS.get(bv["status"], bv["status"]),
         "clocks": frame.clock_rows(bv["clocks"], side, running),
         "time_control_text": clock.describe(bv["time_control"]),
-        "absence_limit": presence.ABSENCE_LIMIT,
         **extra,
     }
     if view is not None:  # None: no position yet (a battle between people not yet joined)
@@ -438,7 +437,7 @@ def _render_battle(request: HttpRequest, battle: Battle, status: int = 200,
 @login_required
 def battle_page(request: HttpRequest, pk: int) -> HttpResponse:
     battle = get_battle(request, pk)
-    presence.touch(battle, selectors.side_of(battle, request.user))
+    presence.looked_at(battle, request.user)
     return _render_battle(request, battle)
 
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("<int:pk>/join/", views.join, name="campaign-join"),
     path("<int:pk>/cancel/", views.cancel, name="campaign-cancel"),
     path("<int:pk>/resign/", views.resign, name="campaign-resign"),
+    path("<int:pk>/claim/", views.claim, name="campaign-claim"),
     path("<int:pk>/replay/", views.replay, name="campaign-replay"),
     path("<int:pk>/undo/", edit_views.undo, name="campaign-undo"),
     path("<int:pk>/split/", edit_views.split, name="campaign-split"),

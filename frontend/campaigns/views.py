@@ -49,7 +49,7 @@ from frontend.play.frame import int_or_raw
 from frontend.play.log import SAME, log_groups, log_lines
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, other_side
-from play import clock, replays
+from play import clock, presence, replays
 
 TEMPLATES = "frontend/campaigns/"
 POLL_SECONDS = 2
@@ -335,7 +335,9 @@ def render_campaign(request: HttpRequest, c: Campaign, *, status: int = 200,
 
 
 def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
-    return render_campaign(request, campaign_or_404(request, pk))
+    c = campaign_or_404(request, pk)
+    presence.looked_at(c, request.user)  # a player at the page is not absent
+    return render_campaign(request, c)
 
 
 def refused(request: HttpRequest, pk, exc: ServiceError, **extra: Any) -> HttpResponse:
@@ -372,6 +374,18 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
     c = campaign_or_404(request, pk)
     try:
         services.resign(c.pk, request.user)
+    except ServiceError as exc:
+        return refused(request, pk, exc)
+    return redirect("campaign", pk=pk)
+
+
+@login_required
+@require_POST
+def claim(request: HttpRequest, pk: int) -> HttpResponse:
+    """Claim a live campaign whose opponent has the move and has been away too long."""
+    c = campaign_or_404(request, pk)
+    try:
+        services.claim_absence(c.pk, request.user)
     except ServiceError as exc:
         return refused(request, pk, exc)
     return redirect("campaign", pk=pk)

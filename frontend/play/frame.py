@@ -24,6 +24,7 @@ from django.utils.safestring import mark_safe
 
 from frontend.battle.dice_svg import dice_svg, last_roll
 from game import SIDE_NAMES, SIDES, other_side
+from play import presence
 
 PAGE = "frontend/play/_page.html"  # the whole page: header, then the play area
 FRAGMENT = "frontend/play/_fragment.html"  # htmx: the play area, the header out of band
@@ -69,19 +70,22 @@ def posted(data: Mapping[str, str]) -> tuple[Any, Any]:
 
 def game(kind: str, view: Mapping, **words: Any) -> dict[str, Any]:
     """The frame's ``game``: from the selectors' view (``id``, ``seq``, ``status``,
-    ``waiting_for``, ``can_undo``, ``seed_hash``, ``seed``, ``opponent``, ``paused``), the
-    URLs of the kind's pages (named ``<kind>``, ``<kind>-act``, ``-undo``, ``-resign``,
-    ``-replay``) and its socket, and the ``words`` that differ between games (``noun``,
+    ``waiting_for``, ``can_undo``, ``can_claim``, ``seed_hash``, ``seed``, ``opponent``,
+    ``paused``), the URLs of the kind's pages (named ``<kind>``, ``<kind>-act``, ``-undo``,
+    ``-resign``, ``-claim``, ``-replay``) and its socket, the absence limit
+    (``play.presence``: the claim form), and the ``words`` that differ between games (``noun``,
     ``title``, ``list_url``, ``list_name``, ``resign_summary``, ``resign_question``,
     ``undo_title``, ``log_title``, ``replay_text``, ``clock_note``, ``htmx``: actions post
     through htmx, ``can_resign``)."""
     pk = view["id"]
     url = {name: reverse(f"{kind}{name}", args=[pk])
-           for name in ("", "-act", "-undo", "-resign", "-replay")}
+           for name in ("", "-act", "-undo", "-resign", "-claim", "-replay")}
     return {
         "kind": kind, "id": pk, "seq": view["seq"], "status": view["status"],
         "waiting_for": view.get("waiting_for"), "paused": bool(view.get("paused")),
         "opponent": view.get("opponent"), "can_undo": bool(view.get("can_undo")),
+        "can_claim": bool(view.get("can_claim")), "claim_url": url["-claim"],
+        "absence_limit": presence.ABSENCE_LIMIT,
         "seed_hash": view.get("seed_hash"), "seed": view.get("seed"),
         "dom_id": f"{kind}-play", "url": url[""], "act_url": url["-act"],
         "undo_url": url["-undo"], "resign_url": url["-resign"], "replay_url": url["-replay"],

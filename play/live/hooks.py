@@ -23,7 +23,7 @@ from play.registry import MatchKind
 @dataclass(frozen=True)
 class Presence:
     """A player's open socket counts as being at the match (a kind whose absence rules need
-    it: battles, ``battles/presence.py``)."""
+    it: ``play.presence.SOCKET``, for battles and campaigns)."""
 
     columns: tuple[str, ...]  # the row's columns ``touch`` reads (the poll reads them too)
     every: float  # a side's visit is written at most this often (seconds)

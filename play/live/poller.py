@@ -5,8 +5,8 @@ A nudge can be lost (a Redis hiccup), and with the in-memory layer (``make run``
 changes never reach the web process at all. So every ``period`` seconds ONE query reads the
 ``(seq, status, ...)`` of every match of a kind with an open socket in this process
 (``messages.current``); a socket whose match moved past what it last sent builds and sends
-the change. For a kind that keeps presence (``LiveHooks.presence``: battles,
-``battles/presence.py``) the same rows also write the players' last visit for the sockets
+the change. For a kind that keeps presence (``LiveHooks.presence``: battles and campaigns,
+``play/presence.py``) the same rows also write the players' last visit for the sockets
 whose last write is ``Presence.every`` old (no read per socket). Before: every socket read
 its match every 3 s (400 sockets: ~130 queries/s) and a battle socket its presence every 10 s.
 """

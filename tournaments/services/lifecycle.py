@@ -545,7 +545,7 @@ def _with_battles_locked(tournament_id, user, step):
 def pause(tournament_id, user, now=None) -> Tournament:
     """Stop the clock: the round timer keeps its remaining time, nothing is paired, and
     every battle of an online tournament stops its clocks and takes no action until the
-    resume (``battles/pausing.py``)."""
+    resume (``play/pausing.py``)."""
     now = now or timezone.now()
 
     def step(t: Tournament, battle_ids: list[int]) -> Tournament:

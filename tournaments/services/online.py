@@ -6,22 +6,24 @@ battle-finished listener, no-shows at the deadline) is in ``online_results``.
 A one-game match is one battle (the sides as paired); a two-game match two battles, game 1
 with the match's French player on the French side, game 2 with the sides swapped. Decks:
 the entries' registered versions (custom, historical) or a deal from the tournament's pool
-(dealt); the tournament's scale and time control; unrated, public.
+(dealt); the tournament's scale and time control; unrated, public. The battles are seated
+through the game service (``play.seating``, the battle kind's ``seat``: its decks dealt by
+``battles.seated``) and paused and resumed by it (``play.pausing``).
 """
 
 from __future__ import annotations
 
-from battles import pausing
 from battles.models import Battle
 from battles.models import Status as BattleStatus
-from battles.seated import create_seated_battle
 from battles.setup import catalogue_now, table
 from config.errors import ServiceError
 from game import SIDES, other_side
-from play import clock
+from play import clock, pausing, seating
 
 from ..models import DeckKind, Match, MatchBattle, Round, Tournament
 from .errors import TournamentError
+
+BATTLE = "battle"  # the kind of match a tournament's games are (``tournaments.MatchBattle``)
 
 
 def clean_time_control(value) -> dict:
@@ -67,8 +69,8 @@ def create_match_battles(t: Tournament, rnd: Round) -> list[MatchBattle]:
         if t.games_per_match == 2:
             seats.append((m.allied, m.french))
         for game, (fr, al) in enumerate(seats, start=1):
-            battle = create_seated_battle(
-                fr.user, al.user, t.battle, scale=t.scale,
+            battle = seating.seat(
+                BATTLE, fr.user, al.user, battle=t.battle, scale=t.scale,
                 french_choice=_side_choice(t, fr, "french"),
                 allied_choice=_side_choice(t, al, "allied"),
                 time_control=t.time_control or {}, rated=False, public=True,
@@ -117,9 +119,9 @@ def lock_running_battles(tournament_id: int) -> list[int]:
 
 def pause_battles(ids: list[int], now) -> list[int]:
     """Stop the clocks of these (locked) battles; no action is taken until the resume."""
-    return pausing.pause_battles(ids, now)
+    return pausing.pause(BATTLE, ids, now)
 
 
 def resume_battles(ids: list[int], now) -> list[int]:
     """Restart their clocks with the time they had; the flag falls are booked again."""
-    return pausing.resume_battles(ids, now)
+    return pausing.resume(BATTLE, ids, now)
