@@ -30,7 +30,7 @@ def value(p: Any) -> float:
 
 
 class RandomBot:
-    needs_view = True
+    needs_view = False  # it chooses blindly
 
     def choose(self, view: dict[str, Any] | None, legal: list[Action], rng: random.Random
                ) -> Action:

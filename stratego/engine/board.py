@@ -99,3 +99,20 @@ def time_of_turn(turn: int) -> str:
     """The time track: turn 1 starts at 11:00, each turn half an hour (turn 12: 16:30)."""
     minutes = 11 * 60 + 30 * (turn - 1)
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _ray(square: int, dcol: int, drow: int) -> tuple[int, ...]:
+    out = []
+    s: int | None = step(square, dcol, drow)
+    while s is not None:
+        out.append(s)
+        s = step(s, dcol, drow)
+    return tuple(out)
+
+
+# Precomputed geometry (speed): each square's rays in the four STEPS directions, and its
+# orthogonal neighbours.
+RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_ray(s, dc, dr) for dc, dr in STEPS) for s in range(SQUARES))
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r[0] for r in RAYS[s] if r) for s in range(SQUARES))

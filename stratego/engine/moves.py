@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import STEPS, step, to_pair
+from .board import NEIGHBOURS, RAYS, to_pair
 from .combat import fire_target
 from .pieces import CAVALRY, INFANTRY_MOVE
 from .state import Piece, State
@@ -21,9 +21,8 @@ def walk(st: State, start: int, reach: int) -> dict[int, int]:
     for d in range(1, reach + 1):
         nxt = []
         for s in frontier:
-            for dc, dr in STEPS:
-                n = step(s, dc, dr)
-                if n is not None and n not in dist and n not in st.board:
+            for n in NEIGHBOURS[s]:
+                if n not in dist and n not in st.board:
                     dist[n] = d
                     nxt.append(n)
         frontier = nxt
@@ -39,20 +38,16 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
     if p.type in CAVALRY:
         # 001 §4: cavalry moves 'as long as the spaces in between are vacant - though only in
         # one single direction per action'; it may attack the first piece in that line.
-        for dc, dr in STEPS:
-            s: int | None = p.square
+        board = st.board
+        for ray in RAYS[p.square]:
             last = p.square
-            while True:
-                assert s is not None
-                s = step(s, dc, dr)
-                if s is None:
-                    break
-                other = st.at(s)
-                if other is None:
+            for s in ray:
+                other_id = board.get(s)
+                if other_id is None:
                     out.append({"type": "move", "side": side, "from": here, "to": to_pair(s)})
                     last = s
                     continue
-                if other.side != side:
+                if st.pieces[other_id].side != side:
                     out.append({"type": "attack", "side": side, "from": here,
                                 "via": to_pair(last), "target": to_pair(s)})
                 break
@@ -76,9 +71,8 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
     for s, d in sorted(dist.items()):
         if d >= reach:
             continue
-        for dc, dr in STEPS:
-            n = step(s, dc, dr)
-            if n is None or (s, n) in seen:
+        for n in NEIGHBOURS[s]:
+            if (s, n) in seen:
                 continue
             other = st.at(n)
             if other is not None and other.side != side:
