@@ -21,8 +21,8 @@ from .board import (
     home_squares,
     lines_of_retreat,
     other,
-    to_pair,
     time_of_turn,
+    to_pair,
 )
 from .combat import attack, fire, roll
 from .moves import piece_actions
@@ -180,8 +180,9 @@ def deploy(st: State, side: str, action: Action, dice: Iterator[int],
     for pid, s in placement.items():
         st.put(st.pieces[pid], s)
     events.append({"type": "deployed", "side": side,
-                   "squares": sorted((to_pair(s) for s in placement.values())),
-                   "backs": {str(s): BACK[st.pieces[pid].type] for pid, s in placement.items()},
+                   # by square, never in the pieces' order (which would tell who is where)
+                   "backs": [{"square": to_pair(s), "back": BACK[st.pieces[pid].type]}
+                             for s, pid in sorted((s, pid) for pid, s in placement.items())],
                    "reserve": sum(1 for p in st.side_pieces(side) if p.where == "reserve"
                                   and p.spec.army != "prussian"),
                    "secret": {"for": side, "placement": {pid: to_pair(s) for pid, s
@@ -231,7 +232,7 @@ def start_turn(st: State, events: list[Event]) -> None:
 def prussians_arrive(st: State, events: list[Event]) -> None:
     """001 §9: two Prussians 'without looking at them ... with the rank turned towards him on
     the Black Prussian flag' (R14: each Allied turn from the 13th, as room allows)."""
-    placed = []
+    placed: list[tuple[int, Piece]] = []
     for s in PRUSSIAN_FLAG:
         if not st.prussian_pool or len(placed) == 2:
             break
