@@ -43,6 +43,7 @@ class GreedyBot:
 
     def __init__(self, table: PieceTable) -> None:
         self.table = table
+        self.current_goals: list[tuple[int, int]] = []  # this choice's (``goals``)
 
     # --- what the bot believes -------------------------------------------------------------
 
@@ -67,6 +68,7 @@ class GreedyBot:
             return self.deploy(view, me, rng)
         board = {tuple(p["square"]): p for p in view["board"]}
         unseen = self.unseen(view, me)
+        self.current_goals = self.goals(me, board, BACK_ROW[other(me)])
         best: list[Action] = []
         top = -1e9
         for a in legal:
@@ -134,16 +136,17 @@ class GreedyBot:
             p = self.win_chance(mine, target, direction, unseen)
             gain = p * self.expected_value(target, unseen) - (1 - p) * value(mine)
             if p > 0.5 and a["target"][1] == enemy_back:
-                gain += 3
+                gain += p * self.back_row_bonus(a["target"][0], me, board, enemy_back)
             return gain + 0.5
         # a move: ground gained towards the enemy's back row, less the danger where it ends
         fr, to = a["from"], a["to"]
         gained = (to[1] - fr[1]) * FORWARD[me]
-        score = 0.3 * gained
+        goals = self.current_goals
+        score = 0.6 * (self.distance(fr, goals) - self.distance(to, goals))
         if to[1] == enemy_back:
-            friends = sum(1 for sq, p in board.items() if sq[1] == enemy_back
-                          and p["side"] == me)
-            score += 4 + 3 * friends
+            score += self.back_row_bonus(to[0], me, board, enemy_back)
+        if fr[1] == enemy_back and self.back_row_bonus(fr[0], me, board, enemy_back) >= 1:
+            score -= 6.0  # it holds a square that may be on his lines
         if mine["type"] in ("commander", "commander_in_chief"):
             score = -0.2 * abs(gained) - 0.5
         danger = 0.0
@@ -154,6 +157,35 @@ class GreedyBot:
             p = self.win_chance(mine, n, -dr if dr else 0, unseen)
             danger = max(danger, (1 - p) * value(mine))
         return score - 0.6 * danger
+
+    @staticmethod
+    def goals(me: str, board: dict[tuple[int, ...], dict[str, Any]], enemy_back: int
+              ) -> list[tuple[int, int]]:
+        """The enemy back-row squares that may still be on his lines and are not ours."""
+        out = []
+        for col in range(12):
+            sector = col // 4
+            friends = sum(1 for sq, p in board.items() if sq[1] == enemy_back
+                          and p["side"] == me and sq[0] // 4 == sector)
+            mine = board.get((col, enemy_back))
+            if friends < 2 and (mine is None or mine["side"] != me):
+                out.append((col, enemy_back))
+        return out
+
+    @staticmethod
+    def distance(square: list[int], goals: list[tuple[int, int]]) -> int:
+        return min((abs(square[0] - c) + abs(square[1] - r) for c, r in goals), default=0)
+
+    @staticmethod
+    def back_row_bonus(col: int, me: str, board: dict[tuple[int, ...], dict[str, Any]],
+                       enemy_back: int) -> float:
+        """A unit on the enemy's back row may be on his lines of retreat (one sector of four
+        columns, 001 §3): worth most as the second in a sector, nothing more as a third (two
+        there and no victory: not his lines)."""
+        sector = col // 4
+        friends = sum(1 for sq, p in board.items() if sq[1] == enemy_back
+                      and p["side"] == me and sq[0] // 4 == sector)
+        return (4.0, 9.0)[friends] if friends < 2 else 0.5
 
     # --- set-up ----------------------------------------------------------------------------
 

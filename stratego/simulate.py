@@ -32,7 +32,9 @@ def play(seed: int, bots: dict[str, Any], cap: int, table: PieceTable) -> dict[s
 def match(first: str, second: str, games: int, table: PieceTable | None = None,
           cap: int = 60) -> dict[str, Any]:
     table = table or load_pieces()
-    wins = {first: 0, second: 0, "draw": 0}
+    # the same bot on both sides: wins are counted by side
+    wins = {"french": 0, "allied": 0, "draw": 0} if first == second else \
+        {first: 0, second: 0, "draw": 0}
     reasons: dict[str, int] = {}
     actions = 0
     started = time.perf_counter()
@@ -44,8 +46,7 @@ def match(first: str, second: str, games: int, table: PieceTable | None = None,
         winner = out["winner"]
         key = "draw" if winner is None else first if winner == a_side else second
         if first == second and winner is not None:
-            key = f"{winner}"
-            wins.setdefault(key, 0)
+            key = winner
         wins[key] += 1
         reasons[out["reason"]] = reasons.get(out["reason"], 0) + 1
         actions += out["actions"]
