@@ -221,6 +221,8 @@ def start_turn(st: State, events: list[Event]) -> None:
     lost, away = lost_actions(st, side)
     base = 3 + (1 if side == ALLIED and st.turn >= PRUSSIANS_FROM else 0)
     st.actions_left = max(0, base - lost)
+    if away and st.actions_left == 0:
+        st.actions_left = 1  # R10: one action to bring the commander back, which it refunds
     st.refund = away
     st.used = {}
     events.append({"type": "turn", "side": side, "turn": st.turn, "time": time_of_turn(st.turn),

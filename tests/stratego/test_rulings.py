@@ -89,3 +89,17 @@ def test_ruling_r16_a_commander_lost_during_a_turn_costs_from_the_next():
     apply(st, act(st, type="end_turn"), [])
     apply(st, act(st, type="end_turn"), [])
     assert st.actions_left == 2 and at(st, 0, 0) == F4
+
+
+def test_ruling_r10_a_player_left_no_action_by_a_withdrawn_commander_may_bring_him_back():
+    ney = find("french", "commander")
+    nap = find("french", "commander_in_chief")
+    st = position({F4: (0, 0)}, active="allied", start=False)
+    st.lift(st.pieces[nap], "eliminated")
+    st.pieces[ney].where = "withdrawn"
+    st.pieces[ney].back_from = 0
+    st.actions_left = 3
+    apply(st, act(st, type="end_turn"), [])
+    assert st.active == "french" and st.actions_left == 1
+    apply(st, act(st, type="enter", piece=ney, to=[5, 0]), [])
+    assert st.active == "french" and st.actions_left == 1  # the refund: one more action
