@@ -1,0 +1,1 @@
+"""Stratego: Waterloo (seed 001), a pure game module: its engine, data, rulings and bots."""

@@ -1,0 +1,82 @@
+"""What a piece may do on the board (001 §4, §7, §8): its moves, attacks, fire and rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import NEIGHBOURS, RAYS, to_pair
+from .combat import fire_target
+from .pieces import CAVALRY, INFANTRY_MOVE
+from .state import Piece, State
+
+Action = dict[str, Any]
+
+
+def walk(st: State, start: int, reach: int) -> dict[int, int]:
+    """Empty squares within ``reach`` orthogonal steps through empty squares (001 §7: 'pieces
+    cannot jump over other pieces'; §4: 'This need not be in a straight line'), by distance;
+    the start itself at 0."""
+    dist = {start: 0}
+    frontier = [start]
+    for d in range(1, reach + 1):
+        nxt = []
+        for s in frontier:
+            for n in NEIGHBOURS[s]:
+                if n not in dist and n not in st.board:
+                    dist[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def piece_actions(st: State, p: Piece) -> list[Action]:
+    """Every move, attack and fire of ``p`` (on the board, its side to act)."""
+    assert p.square is not None
+    side = p.side
+    here = to_pair(p.square)
+    out: list[Action] = []
+    if p.type in CAVALRY:
+        # 001 §4: cavalry moves 'as long as the spaces in between are vacant - though only in
+        # one single direction per action'; it may attack the first piece in that line.
+        board = st.board
+        for ray in RAYS[p.square]:
+            last = p.square
+            for s in ray:
+                other_id = board.get(s)
+                if other_id is None:
+                    out.append({"type": "move", "side": side, "from": here, "to": to_pair(s)})
+                    last = s
+                    continue
+                if st.pieces[other_id].side != side:
+                    out.append({"type": "attack", "side": side, "from": here,
+                                "via": to_pair(last), "target": to_pair(s)})
+                break
+        if p.type == "heavy_cavalry" and p.weakened and st.half >= p.charged_at + 2:
+            # 001 §4: off the board to regain strength, 'AFTER the opponent has had the
+            # opportunity to counter charge at least once'; it costs no action.
+            out.append({"type": "rest", "side": side, "from": here})
+        return out
+    reach = INFANTRY_MOVE[p.type]
+    dist = walk(st, p.square, reach)
+    for s, d in sorted(dist.items()):
+        if d:
+            out.append({"type": "move", "side": side, "from": here, "to": to_pair(s)})
+    if p.type == "artillery":
+        # R9: artillery does not attack by moving; it fires (001 §4).
+        target = fire_target(st, p)
+        if target is not None:
+            out.append({"type": "fire", "side": side, "from": here, "target": to_pair(target)})
+        return out
+    seen: set[tuple[int, int]] = set()
+    for s, d in sorted(dist.items()):
+        if d >= reach:
+            continue
+        for n in NEIGHBOURS[s]:
+            if (s, n) in seen:
+                continue
+            other = st.at(n)
+            if other is not None and other.side != side:
+                seen.add((s, n))
+                out.append({"type": "attack", "side": side, "from": here, "via": to_pair(s),
+                            "target": to_pair(n)})
+    return out

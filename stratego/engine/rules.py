@@ -1,0 +1,376 @@
+"""Set-up, turns, actions and victory (001 §1-§9, Part II; RULINGS.md).
+
+``legal_actions(st, side)`` lists what ``side`` may do now; ``apply(st, action, dice)`` plays
+one action in place and returns its events, unfiltered (``view.events_for`` masks them).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from .board import (
+    ALLIED,
+    BACK_ROW,
+    COLS,
+    FRENCH,
+    PRUSSIAN_FLAG,
+    SECTORS,
+    from_pair,
+    home_squares,
+    lines_of_retreat,
+    other,
+    time_of_turn,
+    to_pair,
+)
+from .combat import attack, fire, roll
+from .moves import piece_actions
+from .pieces import BACK, PieceTable
+from .state import Piece, State
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+PRUSSIANS_FROM = 13  # 001 §9: 'Staring from the 13th turn, the Prussians join the battle.'
+MAX_RESERVE = 10  # 001 §6: 'a maximum of 10 pieces in reserve'
+COMMANDERS = ("commander", "commander_in_chief")
+MODES = ("basic", "standard")
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now: nothing was changed."""
+
+
+def new_game(seed: int, table: PieceTable, mode: str = "basic",
+             turn_cap: int | None = None) -> State:
+    """The game before set-up. From the seed (not from the dice: nothing here is a roll):
+    each player's Line of Retreat card (001 §3, R3) and the Prussians' order (001 §2:
+    'shuffle them')."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode: {mode!r}")
+    rng = random.Random(f"stratego-setup:{seed}")
+    lines = {FRENCH: rng.choice(SECTORS), ALLIED: rng.choice(SECTORS)}
+    pieces: dict[str, Piece] = {}
+    pool = []
+    for spec in table.specs.values():
+        side = FRENCH if spec.army == "french" else ALLIED
+        where = "pool" if spec.army == "prussian" else "reserve"
+        pieces[spec.id] = Piece(spec, side, where)
+        if spec.army == "prussian":
+            pool.append(spec.id)
+    rng.shuffle(pool)
+    # 001 §6: 'the Allied player will start setting up his army'.
+    return State(table, seed, mode, pieces, lines, pool, phase="setup", active=ALLIED,
+                 turn_cap=turn_cap)
+
+
+# --- listing -----------------------------------------------------------------------------
+
+def allowed_armies(st: State, by_army: Mapping[str, list[Action]]) -> set[str]:
+    """001 §9: 'at least one action must be carried out by the Prussians and one by the
+    Allied forces' (R15: an army may take an action only if enough actions stay for the other
+    army's first, when that army has anything it could do)."""
+    armies = {a for a, acts in by_army.items() if acts}
+    if st.active != ALLIED or st.turn < PRUSSIANS_FROM:
+        return armies
+    unmet = {a for a in ("allied", "prussian") if not st.used.get(a) and by_army.get(a)}
+    return {a for a in armies if st.actions_left - 1 >= len(unmet - {a})}
+
+
+def legal_actions(st: State, side: str) -> list[Action]:
+    if st.phase == "over" or st.active != side:
+        return []
+    if st.phase == "setup":
+        # Any valid placement is legal (``deploy``'s ``placement``); the listed one asks the
+        # engine for a random set-up drawn with the dice.
+        return [{"type": "deploy", "side": side, "random": True}]
+    by_army: dict[str, list[Action]] = {}
+    free: list[Action] = []
+    for p in sorted(st.side_pieces(side), key=lambda q: (q.square if q.square is not None
+                                                          else -1, q.id)):
+        army = p.spec.army
+        acts = by_army.setdefault(army, [])
+        if p.where == "board":
+            for a in piece_actions(st, p):
+                (free if a["type"] == "rest" else acts).append(a)
+        elif p.where == "reserve" or (p.where in ("withdrawn", "resting")
+                                      and p.back_from <= st.half):
+            for s in entry_squares(st, p):
+                acts.append({"type": "enter", "side": side, "piece": p.id, "to": to_pair(s)})
+    allowed = allowed_armies(st, by_army)
+    out = [a for army in sorted(by_army) if army in allowed for a in by_army[army]]
+    out += free
+    if st.draw_offer == other(side):
+        out.append({"type": "accept_draw", "side": side})
+    elif st.draw_offer is None:
+        out.append({"type": "offer_draw", "side": side})
+    out.append({"type": "end_turn", "side": side})
+    return out
+
+
+def entry_squares(st: State, p: Piece) -> list[int]:
+    """001 §7: a reserve or regenerated piece 'will always be placed on the bottom row'
+    (R14: a Prussian on the Prussian flag)."""
+    if p.spec.army == "prussian":
+        squares = list(PRUSSIAN_FLAG)
+    else:
+        row = BACK_ROW[p.side]
+        squares = [row * COLS + c for c in range(COLS)]
+    return [s for s in squares if s not in st.board]
+
+
+# --- set-up ------------------------------------------------------------------------------
+
+def randbelow(n: int, dice: Iterator[int]) -> int:
+    """A uniform integer in [0, n) from d6 rolls (base-6 digits, rejection)."""
+    while True:
+        span, value = 1, 0
+        while span < n:
+            value = value * 6 + roll(dice) - 1
+            span *= 6
+        limit = span - span % n
+        if value < limit:
+            return value % n
+
+
+def random_placement(st: State, side: str, dice: Iterator[int]) -> dict[str, int]:
+    ids = [p.id for p in st.side_pieces(side) if p.where == "reserve"]
+    squares = list(home_squares(side))
+    for i in range(len(squares) - 1, 0, -1):
+        j = randbelow(i + 1, dice)
+        squares[i], squares[j] = squares[j], squares[i]
+    return dict(zip(ids, squares, strict=False))
+
+
+def check_placement(st: State, side: str, placement: object) -> dict[str, int]:
+    if not isinstance(placement, Mapping):
+        raise IllegalAction("placement: a mapping of piece id to [col, row]")
+    mine = {p.id for p in st.side_pieces(side) if p.spec.army != "prussian"}
+    out: dict[str, int] = {}
+    home = set(home_squares(side))
+    for pid, pair in placement.items():
+        if pid not in mine:
+            raise IllegalAction(f"not one of your pieces: {pid!r}")
+        try:
+            s = from_pair(pair)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        if s not in home:
+            # 001 §6: 'on any open square on the four bottom rows of their side'.
+            raise IllegalAction(f"{pair!r} is not in your four set-up rows")
+        out[pid] = s
+    if len(set(out.values())) != len(out):
+        raise IllegalAction("two pieces on one square")
+    if len(mine) - len(out) > MAX_RESERVE:
+        raise IllegalAction(f"at most {MAX_RESERVE} pieces in reserve")
+    for pid in mine - set(out):
+        if st.pieces[pid].type in COMMANDERS:
+            # 001 §6: 'Commanders and Commanders in Chief must ALWAYS be placed on the board!'
+            raise IllegalAction(f"{st.pieces[pid].spec.name} must be placed on the board")
+    return out
+
+
+def deploy(st: State, side: str, action: Action, dice: Iterator[int],
+           events: list[Event]) -> None:
+    if action.get("random"):
+        placement = random_placement(st, side, dice)
+    else:
+        placement = check_placement(st, side, action.get("placement"))
+    for pid, s in placement.items():
+        st.put(st.pieces[pid], s)
+    events.append({"type": "deployed", "side": side,
+                   # by square, never in the pieces' order (which would tell who is where)
+                   "backs": [{"square": to_pair(s), "back": BACK[st.pieces[pid].type]}
+                             for s, pid in sorted((s, pid) for pid, s in placement.items())],
+                   "reserve": sum(1 for p in st.side_pieces(side) if p.where == "reserve"
+                                  and p.spec.army != "prussian"),
+                   "secret": {"for": side, "placement": {pid: to_pair(s) for pid, s
+                                                         in sorted(placement.items())}}})
+    if side == ALLIED:
+        st.active = FRENCH  # 001 §6: 'Afterwards, the French player can set up his army'
+        return
+    st.phase = "play"
+    st.turn = 1
+    st.active = ALLIED  # 001 §7: 'The Allied player starts the battle.'
+    start_turn(st, events)
+
+
+# --- turns -------------------------------------------------------------------------------
+
+def lost_actions(st: State, side: str) -> tuple[int, list[str]]:
+    """001 §5: a commander is worth one action, a commander-in-chief two; §8: a commander
+    withdrawn 'behind the lines' too, unless it comes back this turn (the ids returned)."""
+    lost = 0
+    away = []
+    for p in st.side_pieces(side):
+        if p.type not in COMMANDERS or p.where in ("pool",):
+            continue
+        if p.where == "eliminated":
+            lost += 2 if p.type == "commander_in_chief" else 1
+        elif p.where == "withdrawn":
+            lost += 2 if p.type == "commander_in_chief" else 1
+            away.append(p.id)
+    return lost, away
+
+
+def start_turn(st: State, events: list[Event]) -> None:
+    side = st.active
+    if side == ALLIED and st.turn >= PRUSSIANS_FROM:
+        prussians_arrive(st, events)
+    lost, away = lost_actions(st, side)
+    base = 3 + (1 if side == ALLIED and st.turn >= PRUSSIANS_FROM else 0)
+    st.actions_left = max(0, base - lost)
+    if away and st.actions_left == 0:
+        st.actions_left = 1  # R10: one action to bring the commander back, which it refunds
+    st.refund = away
+    st.used = {}
+    events.append({"type": "turn", "side": side, "turn": st.turn, "time": time_of_turn(st.turn),
+                   "actions": st.actions_left})
+    if st.actions_left == 0:
+        end_turn(st, events)
+
+
+def prussians_arrive(st: State, events: list[Event]) -> None:
+    """001 §9: two Prussians 'without looking at them ... with the rank turned towards him on
+    the Black Prussian flag' (R14: each Allied turn from the 13th, as room allows)."""
+    placed: list[tuple[int, Piece]] = []
+    for s in PRUSSIAN_FLAG:
+        if not st.prussian_pool or len(placed) == 2:
+            break
+        if s in st.board:
+            continue
+        p = st.pieces[st.prussian_pool.pop(0)]
+        st.put(p, s)
+        placed.append((s, p))
+    if placed:
+        events.append({"type": "prussians_arrive", "squares": [to_pair(s) for s, _ in placed],
+                       "backs": [BACK[p.type] for _, p in placed],
+                       "secret": {"for": ALLIED, "pieces": [p.id for _, p in placed]}})
+
+
+def end_turn(st: State, events: list[Event]) -> None:
+    if st.draw_offer == other(st.active):
+        st.draw_offer = None  # R21: an offer stands for the opponent's next turn only
+    st.half += 1
+    if st.active == FRENCH:
+        if st.turn_cap is not None and st.turn >= st.turn_cap:
+            finish(st, None, "turn_cap", events)
+            return
+        st.turn += 1
+    st.active = other(st.active)
+    start_turn(st, events)
+
+
+def finish(st: State, winner: str | None, reason: str, events: list[Event]) -> None:
+    st.phase = "over"
+    st.outcome = {"winner": winner, "reason": reason, "turn": st.turn}
+    st.actions_left = 0
+    events.append({"type": "game_over", "winner": winner, "reason": reason,
+                   "lines": dict(st.lines)})
+
+
+def check_victory(st: State, events: list[Event]) -> bool:
+    first = st.active
+    for side in (first, other(first)):
+        enemy = other(side)
+        squares = lines_of_retreat(enemy, st.lines[enemy])
+        held = sum(1 for s in squares if (p := st.at(s)) is not None and p.side == side)
+        if held >= 2:
+            # 001 §3: 'Two units on your opponent's lines of retreat mean immediate victory.'
+            finish(st, side, "lines_of_retreat", events)
+            return True
+    for side in (first, other(first)):
+        chiefs = [p for p in st.side_pieces(side) if p.type == "commander_in_chief"]
+        if st.mode == "standard" and any(p.where == "eliminated" for p in chiefs):
+            # Part II: 'If the Napoleon or Wellington piece is captured, the game will
+            # automatically end'.
+            finish(st, other(side), "commander_in_chief", events)
+            return True
+        main = [p for p in st.side_pieces(side) if p.type in COMMANDERS
+                and p.spec.army != "prussian"]
+        if all(p.where == "eliminated" for p in main):
+            # 001 §1: 'the game is also lost if a player loses his commander and commander
+            # in chief'.
+            finish(st, other(side), "commanders_lost", events)
+            return True
+    return False
+
+
+# --- apply -------------------------------------------------------------------------------
+
+def normal(action: Mapping[str, Any]) -> Action:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in action.items()}
+
+
+def apply(st: State, action: Mapping[str, Any], dice: Iterable[int],
+          legal: list[Action] | None = None, check: bool = True) -> list[Event]:
+    side = st.active
+    act = normal(action)
+    if st.phase == "over":
+        raise IllegalAction("the game is over")
+    if act.get("side", side) != side:
+        raise IllegalAction(f"it is {side}'s turn")
+    act["side"] = side
+    it = iter(dice)
+    events: list[Event] = []
+    if st.phase == "setup":
+        if act.get("type") != "deploy":
+            raise IllegalAction("set up your army first (deploy)")
+        deploy(st, side, act, it, events)
+        return events
+    if check:
+        listed = legal if legal is not None else legal_actions(st, side)
+        if act not in listed:
+            raise IllegalAction(f"not a legal action now: {act!r}")
+    kind = act["type"]
+    if kind == "end_turn":
+        end_turn(st, events)
+        return events
+    if kind == "offer_draw":
+        st.draw_offer = side
+        events.append({"type": "draw_offered", "side": side})
+        return events
+    if kind == "accept_draw":
+        events.append({"type": "draw_accepted", "side": side})
+        finish(st, None, "agreement", events)
+        return events
+    if kind == "enter":
+        p = st.pieces[act["piece"]]
+        army = p.spec.army
+        st.put(p, from_pair(act["to"]))
+        events.append({"type": "enter", "side": side, "to": act["to"], "back": BACK[p.type],
+                       **({"piece": p.id} if p.revealed else
+                          {"secret": {"for": side, "piece": p.id}})})
+        if p.id in st.refund:
+            st.refund.remove(p.id)
+            st.actions_left += 2 if p.type == "commander_in_chief" else 1  # 001 §8
+    else:
+        p_or_none = st.at(from_pair(act["from"]))
+        assert p_or_none is not None
+        p = p_or_none
+        army = p.spec.army
+        if kind == "rest":
+            st.lift(p, "resting")
+            p.weakened = 0
+            p.back_from = st.half + 2  # R11: off for a full game turn
+            events.append({"type": "rest", "side": side, "from": act["from"], "piece": p.id})
+            return events  # 001 §4: 'Taking them off the board does not cost an action'
+        if kind == "move":
+            st.put(p, from_pair(act["to"]))
+            events.append({"type": "move", "side": side, "from": act["from"], "to": act["to"],
+                           **({"piece": p.id} if p.revealed else
+                              {"secret": {"for": side, "piece": p.id}})})
+        elif kind == "attack":
+            attack(st, p, from_pair(act["via"]), from_pair(act["target"]), it, events)
+        elif kind == "fire":
+            fire(st, p, from_pair(act["target"]), events)
+        else:
+            raise IllegalAction(f"unknown action: {kind!r}")
+    st.used[army] = st.used.get(army, 0) + 1
+    st.actions_left -= 1
+    if check_victory(st, events):
+        return events
+    if st.actions_left <= 0:
+        end_turn(st, events)
+    return events

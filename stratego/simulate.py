@@ -1,0 +1,70 @@
+"""Bot against bot, from the command line: ``python -m stratego.simulate --games 200``.
+
+Each game: seed = its number, sides alternate (the first bot is Allied in even games), the
+bots' turn cap (RULINGS R21). Prints wins, draws, reasons and complete games per second."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from .engine.pieces import PieceTable
+from .loader import load_pieces
+from .module import GAME
+
+
+def play(seed: int, bots: dict[str, Any], cap: int, table: PieceTable) -> dict[str, Any]:
+    st = GAME.setup(seed, {"turn_cap": cap}, table)
+    seq = 0
+    while (side := GAME.to_move(st)) is not None:
+        legal = GAME.legal_actions(st, side)
+        bot = bots[side]
+        seen = GAME.view(st, side) if bot.needs_view else None
+        action = bot.choose(seen, legal, GAME.bot_rng(seed, seq))
+        GAME.apply(st, action, GAME.dice(seed, seq), legal=legal if action in legal else None)
+        seq += 1
+    out = GAME.outcome(st)
+    assert out is not None
+    return {**out, "actions": seq}
+
+
+def match(first: str, second: str, games: int, table: PieceTable | None = None,
+          cap: int = 60) -> dict[str, Any]:
+    table = table or load_pieces()
+    # the same bot on both sides: wins are counted by side
+    wins = {"french": 0, "allied": 0, "draw": 0} if first == second else \
+        {first: 0, second: 0, "draw": 0}
+    reasons: dict[str, int] = {}
+    actions = 0
+    started = time.perf_counter()
+    for g in range(games):
+        a_side = "allied" if g % 2 == 0 else "french"
+        b_side = "french" if a_side == "allied" else "allied"
+        bots = {a_side: GAME.bot(first, table), b_side: GAME.bot(second, table)}
+        out = play(g, bots, cap, table)
+        winner = out["winner"]
+        key = "draw" if winner is None else first if winner == a_side else second
+        if first == second and winner is not None:
+            key = winner
+        wins[key] += 1
+        reasons[out["reason"]] = reasons.get(out["reason"], 0) + 1
+        actions += out["actions"]
+    seconds = time.perf_counter() - started
+    return {"games": games, "wins": wins, "reasons": reasons, "seconds": round(seconds, 2),
+            "games_per_second": round(games / seconds, 2) if seconds else None,
+            "actions": actions}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first", default="greedy")
+    parser.add_argument("--second", default="random")
+    parser.add_argument("--cap", type=int, default=60)
+    args = parser.parse_args()
+    print(match(args.first, args.second, args.games, cap=args.cap))
+
+
+if __name__ == "__main__":
+    main()
