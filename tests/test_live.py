@@ -421,6 +421,10 @@ def test_watch_page_and_the_live_list(people, client):
     fragment = client.get(f"/battles/{public.pk}/watch/", headers={"HX-Request": "true"})
     assert fragment.status_code == 200 and b"<html" not in fragment.content
     assert b'data-seq="1"' in fragment.content
+    # the game frame's log (grouped per turn, as the players' page) and fair-dice panel
+    assert 'data-testid="log-turn"' in html and "Deployment" in html
+    assert f'<code class="b-hash" data-testid="seed-hash">{now.seed_hash}</code>' in html
+    assert 'data-testid="seed-value"' not in html  # the seed is shown once it is over
     assert client.get(f"/battles/{private.pk}/watch/").status_code == 404
     client.force_login(people["carol"])
     assert client.get(f"/battles/{private.pk}/watch/").status_code == 404

@@ -10,7 +10,7 @@ from django.utils.safestring import mark_safe
 
 from battles import selectors
 from battles.models import Battle
-from battles.setup import engine_cards
+from battles.setup import cards_of
 from frontend.play.frame import is_legal_now
 
 from .board_svg import board_svg
@@ -25,7 +25,7 @@ def add_board_ux(context: dict, battle: Battle, cards: Mapping | None = None) ->
     view = bv["view"]
     if view is None:
         return
-    cards = cards if cards is not None else engine_cards(battle)
+    cards = cards if cards is not None else cards_of(battle)
     ux = extras(bv, side, cards, context["sections"], context["log"], context["since"])
     marked = (ux.pop("marked_pieces"), ux.pop("marked_places"))
     context.update(ux, marked_count=len(marked[0]),
@@ -40,4 +40,4 @@ def confirm_warning(battle: Battle, user, seq, action) -> str:
     bv = selectors.battle_view(battle, user)
     if bv["view"] is None or not is_legal_now(bv, seq, action):
         return ""
-    return warning(bv["view"], bv["my_side"], action, engine_cards(battle))
+    return warning(bv["view"], bv["my_side"], action, cards_of(battle))

@@ -21,7 +21,7 @@ from battles import replays
 from battles.engine import SIDES
 from battles.errors import BattleError
 from battles.selectors import side_of
-from battles.setup import engine_cards
+from battles.setup import cards_of
 from frontend.battle.board_svg import board_svg
 from frontend.battle.views import battle_name, outcome_text
 from frontend.battle.words import describe_action, describe_event, describe_events
@@ -68,7 +68,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     book = replays.replay_book(battle, keep=lambda i, last: _step(raw, last) - i in (0, 1))
     last = len(book.steps) - 1
     n = _step(raw, last)
-    cards = engine_cards(battle)
+    cards = cards_of(battle)
     step = book.steps[n]
     shown = book.view(n, viewpoint)
     facing = viewpoint if viewpoint in SIDES else (mine or "french")

@@ -45,7 +45,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from battles import selectors, services
@@ -55,10 +54,9 @@ from battles.engine import DEFAULT_SETTINGS, SIDES
 from battles.engine.board import ARMY_SIDE
 from battles.errors import BattleError, NotFound
 from battles.models import Battle, Status
-from battles.setup import engine_cards
+from battles.setup import cards_of
 from decks.selectors import decks_of, playable_version
 from frontend.battle import play
-from frontend.battle.board_svg import board_svg
 from frontend.battle.board_ux import BOARD_SECTIONS
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
@@ -418,13 +416,12 @@ def battle_context(battle: Battle, user, **extra) -> dict:
         **extra,
     }
     if view is not None:  # None: no position yet (a battle between people not yet joined)
-        cards = engine_cards(battle)  # the battle's own card records (issue 10)
+        cards = cards_of(battle)  # the battle's own card records (issue 10), built once
         context.update(
-            board=mark_safe(board_svg(view, side, cards)),  # noqa: S308 (escaped by renderer)
             reserve=_reserve(view, side, cards), status_line=status_line(view, side, waiting),
             sections=action_sections(bv["legal_actions"], view, cards),
             log=_log(bv, side, context["since"], cards), **frame.last_dice(bv["log"]))
-        play.add_board_ux(context, battle, cards)  # marks, log per turn, action keys
+        play.add_board_ux(context, battle, cards)  # the board (marked), log per turn, keys
     return context
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
@@ -17,9 +18,10 @@ from battles import selectors
 from battles.engine import SIDES
 from battles.errors import NotFound
 from battles.models import Status
-from battles.setup import engine_cards
+from battles.setup import cards_of
 from frontend.battle.board_svg import board_svg
 from frontend.battle.words import describe_event, describe_events
+from frontend.play.log import log_groups, log_lines
 from game import SIDE_NAMES
 
 from .views import STATUS_LABELS, battle_name, is_htmx, status_line
@@ -36,24 +38,25 @@ def watch_context(battle) -> dict:
         "status_line": STATUS_LABELS.get(sv["status"], sv["status"]),
         "outcome": describe_event({"type": "battle_over", **sv["outcome"]}, None)
         if sv["outcome"] else "",
-        "board": "", "log": [],
+        "board": "", "log": [], "log_turns": [],
+        # the frame's log and fair-dice panels (frontend/play/_log.html, _seed.html)
+        "game": {"noun": "battle", "log_title": "Battle log", "seed_hash": sv["seed_hash"],
+                 "seed": sv["seed"], "replay_url": reverse("battle-replay", args=[sv["id"]]),
+                 "replay_text": "every action, from either side or with all cards shown, "
+                                "with every die re-derived from the seed."},
     }
     if view is not None:
-        cards = engine_cards(battle)
+        cards = cards_of(battle)
         line = status_line(view, "", None)
         if sv["to_move"] and sv["status"] == Status.ACTIVE:
             line += f" · {SIDE_NAMES[sv['to_move']]} to move ({players[sv['to_move']]})"
         context.update(
             board=mark_safe(board_svg(view, "french", cards)),  # noqa: S308 (escaped by renderer)
             status_line=line,
-            log=_log(sv["log"], describe_events(sv["log"], None, cards, view=view)))
+            log=log_lines(sv["log"], describe_events(sv["log"], None, cards, view=view), None,
+                          None))
+        context["log_turns"] = log_groups(sv["log"], context["log"])  # per turn, as players see
     return context
-
-
-def _log(events: list[dict], lines: list[str]) -> list[dict]:
-    if len(lines) != len(events):  # lines merged: no seq per line
-        return [{"seq": None, "text": text} for text in lines]
-    return [{"seq": e.get("seq"), "text": text} for e, text in zip(events, lines, strict=True)]
 
 
 def watch_page(request: HttpRequest, pk: int) -> HttpResponse:
