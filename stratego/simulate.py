@@ -1,7 +1,8 @@
 """Bot against bot, from the command line: ``python -m stratego.simulate --games 200``.
 
-Each game (``--variant basic|standard|expert``): seed = its number, sides alternate (the first bot is Allied in even games), the
-bots' turn cap (RULINGS R21). Prints wins, draws, reasons and complete games per second."""
+Each game (``--variant basic|standard|expert``): seed = its number, sides alternate (the
+first bot is Allied in even games), the bots' turn cap (RULINGS R20).
+Prints wins, draws, reasons and complete games per second."""
 
 from __future__ import annotations
 

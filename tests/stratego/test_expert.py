@@ -85,7 +85,7 @@ def test_plancenoit_cavalry_and_artillery_cross_it_and_fire_chooses_units_or_vil
     assert (9, 2) in moves
     fires = [a for a in legal_actions(st, "french") if a["type"] == "fire"]
     assert {a.get("building") for a in fires} == {"plancenoit"}
-    st2 = exp({FA: (10, 0), A3: (10, 3)})
+    st2 = exp({FA: (10, 0), A3: (10, 2)})
     fires = [a for a in legal_actions(st2, "french") if a["type"] == "fire"]
     assert sorted(str(a.get("building")) for a in fires) == ["None", "plancenoit"]
 
