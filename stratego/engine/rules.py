@@ -335,7 +335,8 @@ def start_turn(st: State, events: list[Event]) -> None:
         prussians_arrive(st, events)
         if st.turn == PRUSSIANS_FROM and st.cards is not None and (
                 st.cards["discards"][FRENCH] or st.cards["discards"][ALLIED]):
-            st.due.append("take_cards")  # 001 §11, R31
+            st.due.append("take_cards")  # 001 §11, R31: he sees the discard pile
+            st.cards["seen_discards"] = sorted({*st.cards["seen_discards"], ALLIED})
     if (side == ALLIED and st.turn == GROUCHY_TURN and st.options.get("grouchy")
             and "prussians" not in st.options):
         st.due.append("roll_for_prussians")  # 001 §14 'Where are the Prussians?'
