@@ -125,7 +125,7 @@ class StrategoWaterloo:
         return None
 
     def shown_cards(self, events: Sequence[dict[str, Any]], viewer: str) -> set[int]:
-        return set()  # no card is shown in the Basic game (manoeuvre cards: not yet built)
+        return set()  # manoeuvre cards have no numbers: the hands are in the view (cards)
 
     def dice(self, seed: int, seq: int) -> Iterator[int]:
         return dice_stream(seed, seq)
