@@ -18,6 +18,10 @@ from .engine.pieces import BACK, PieceSpec, PieceTable
 
 Action = dict[str, Any]
 
+# How much the greedy bot wants each manoeuvre card (001 §11).
+CARD_RANK = {"combined_attack": 5, "initiative": 4, "fighting_spirit": 3, "grand_battery": 2,
+             "reconnaissance": 1}
+
 VALUE = {"light_infantry": 1.0, "line_infantry": 3.0, "light_cavalry": 2.5,
          "heavy_cavalry": 4.5, "artillery": 4.0, "commander": 9.0, "commander_in_chief": 14.0}
 
@@ -69,15 +73,134 @@ class GreedyBot:
         board = {tuple(p["square"]): p for p in view["board"]}
         unseen = self.unseen(view, me)
         self.current_goals = self.goals(me, board, BACK_ROW[other(me)])
+        kind = legal[0]["type"] if legal else ""
+        if kind == "draft":
+            return self.draft(legal)
+        if kind == "take_cards":
+            return max(legal, key=lambda a: sum(CARD_RANK[c] for c in a["cards"]))
+        if kind in ("fighting_spirit", "decline", "rampage"):
+            return self.respond(legal, board, unseen, me)
+        self.card_scores = self.card_values(legal, me, board, unseen, view)
         best: list[Action] = []
         top = -1e9
-        for a in legal:
-            score = self.score(a, me, board, unseen, view)
+        for i, a in enumerate(legal):
+            score = self.card_scores[i] if i in self.card_scores else \
+                self.score(a, me, board, unseen, view)
             if score > top + 1e-9:
                 best, top = [a], score
             elif abs(score - top) <= 1e-9:
                 best.append(a)
         return rng.choice(best)
+
+    # --- the manoeuvre cards (Standard, Expert) ----------------------------------------------
+
+    card_scores: dict[int, float] = {}  # noqa: RUF012 (set per choice)
+
+    @staticmethod
+    def draft(legal: list[Action]) -> Action:
+        """Keep the card it values most; discard the best of the rest (the opponent's pick)."""
+        return max(legal, key=lambda a: (CARD_RANK[a["keep"]],
+                                         CARD_RANK.get(a["discard"] or "", 0)))
+
+    def respond(self, legal: list[Action], board: dict[tuple[int, ...], dict[str, Any]],
+                unseen: dict[str, list[PieceSpec]], me: str) -> Action:
+        if legal[0]["type"] == "rampage":
+            def gain(a: Action) -> float:
+                t = board.get(tuple(a["target"]))
+                if t is None:
+                    return 0.0
+                v = self.expected_value(t, unseen)
+                return -v if t["side"] == me else v
+            return max(legal, key=gain)
+        spirit = [a for a in legal if a["type"] == "fighting_spirit"]
+        if spirit:
+            mine = board.get(tuple(spirit[0]["square"]))
+            if mine is not None and "type" in mine and value(mine) >= 4.5:
+                return spirit[0]
+        return next(a for a in legal if a["type"] == "decline")
+
+    def card_values(self, legal: list[Action], me: str,
+                    board: dict[tuple[int, ...], dict[str, Any]],
+                    unseen: dict[str, list[PieceSpec]], view: dict[str, Any]) -> dict[int, float]:
+        """What playing each card listed is worth: the best actions it would allow, less the
+        action it costs."""
+        plays = [i for i, a in enumerate(legal) if a["type"] == "card"]
+        if not plays:
+            return {}
+        singles = [(a, self.score(a, me, board, unseen, view)) for a in legal
+                   if a["type"] in ("move", "attack", "fire")]
+        best_single = max((sc for _, sc in singles), default=0.0)
+        out: dict[int, float] = {}
+        for i in plays:
+            a = legal[i]
+            card = a["card"]
+            if card == "initiative":
+                gains = self.best_per_piece(singles, ("move",))
+                total = sum(sorted(gains, reverse=True)[:3])
+            elif card == "combined_attack":
+                kinds: dict[str, float] = {}
+                for b, sc in singles:
+                    if b["type"] in ("attack", "fire") and sc > 0:
+                        k = board[tuple(b["from"])]["type"]
+                        kind = "infantry" if "infantry" in k else (
+                            "artillery" if k == "artillery" else "cavalry")
+                        kinds[kind] = max(kinds.get(kind, 0.0), sc)
+                total = sum(kinds.values())
+            elif card == "grand_battery":
+                group = self.battery(a["from"], board, me)
+                gains = self.best_per_piece([(b, sc) for b, sc in singles if b["type"] == "fire"
+                                             and tuple(b["from"]) in group], ("fire",))
+                total = sum(gains)
+            elif card == "fighting_spirit":
+                total = self.spirit_gain(a["square"], legal, me, board, unseen) + best_single
+            else:  # reconnaissance
+                hidden = sum(1 for p in board.values() if p["side"] != me and "type" not in p)
+                total = 1.0 if hidden >= 8 else 0.0
+            out[i] = total - 0.3
+        return out
+
+    @staticmethod
+    def best_per_piece(scored: list[tuple[Action, float]], types: tuple[str, ...]
+                       ) -> list[float]:
+        best: dict[tuple[int, ...], float] = {}
+        for a, sc in scored:
+            if a["type"] in types and sc > 0:
+                k = tuple(a["from"])
+                best[k] = max(best.get(k, 0.0), sc)
+        return list(best.values())
+
+    @staticmethod
+    def battery(start: list[int], board: dict[tuple[int, ...], dict[str, Any]], me: str
+                ) -> set[tuple[int, ...]]:
+        seen = {tuple(start)}
+        todo = [tuple(start)]
+        while todo:
+            c, r = todo.pop()
+            for n in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+                p = board.get(n)
+                if n not in seen and p is not None and p["side"] == me \
+                        and p.get("type") == "artillery":
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    def spirit_gain(self, square: list[int], legal: list[Action], me: str,
+                    board: dict[tuple[int, ...], dict[str, Any]],
+                    unseen: dict[str, list[PieceSpec]]) -> float:
+        mine = board[tuple(square)]
+        if mine.get("strength") is None:
+            return -1.0
+        stronger = {**mine, "strength": min(6, mine["strength"] + 1)}
+        best = -1.0
+        for a in legal:
+            if a["type"] == "attack" and a["from"] == square:
+                target = board[tuple(a["target"])]
+                direction = a["target"][1] - a["via"][1]
+                p1 = self.win_chance(mine, target, direction, unseen)
+                p2 = self.win_chance(stronger, target, direction, unseen)
+                best = max(best, (p2 - p1) * (self.expected_value(target, unseen)
+                                              + value(mine)) - 1.0)
+        return best
 
     # --- scoring ---------------------------------------------------------------------------
 
@@ -118,11 +241,22 @@ class GreedyBot:
             return -0.5 if kind == "end_turn" else -5.0
         if kind == "accept_draw":
             return -3.0
+        if kind == "end_card":
+            return 0.0
+        if kind == "look":
+            seen_p = board.get(tuple(a["square"]))
+            return 1.0 if seen_p is not None and "type" not in seen_p else 0.1
+        if kind in ("roll_for_prussians", "card"):
+            return 0.0
         if kind == "rest":
             return 0.8
         if kind == "enter":
             return 0.6
         mine = board[tuple(a["from"])]
+        if kind == "fire" and "building" in a:
+            held = [p for sq, p in board.items() if p["side"] != me
+                    and self.in_building(view, a["building"], sq)]
+            return 1.0 + 0.6 * len(held)
         if kind == "fire":
             target = board[tuple(a["target"])]
             if "type" in target:
@@ -157,6 +291,11 @@ class GreedyBot:
             p = self.win_chance(mine, n, -dr if dr else 0, unseen)
             danger = max(danger, (1 - p) * value(mine))
         return score - 0.6 * danger
+
+    @staticmethod
+    def in_building(view: dict[str, Any], name: str, square: tuple[int, ...]) -> bool:
+        return any(t["name"] == name and list(square) in t["squares"]
+                   for t in view.get("terrain", ()))
 
     @staticmethod
     def goals(me: str, board: dict[tuple[int, ...], dict[str, Any]], enemy_back: int
@@ -207,6 +346,12 @@ class GreedyBot:
             squares.extend([c, row] for c in cols)
         # the front row is the last in ``squares``; the last ranked pieces go there
         placement: dict[str, list[int]] = {}
+        if view.get("mode") == "expert" and me == "allied":
+            # R35: two infantry hold Hougoumont from the start
+            garrison = [p for p in ranked if p["type"] == "line_infantry"][:2]
+            for p, s in zip(garrison, ([1, 5], [2, 5]), strict=True):
+                placement[p["id"]] = s
+                ranked.remove(p)
         for p, s in zip(ranked, squares[len(squares) - len(ranked):], strict=True):
             placement[p["id"]] = s
         return {"type": "deploy", "side": me, "placement": placement}

@@ -1,6 +1,8 @@
 """Stratego: Waterloo as a game module of the game service (``play.protocol.GameModule``).
-Pure: no Django. ``setup`` options: ``mode`` ("basic", "standard"), ``turn_cap`` (bots only:
-RULINGS R21); ``cards``: the piece table (``stratego.loader.load_pieces``)."""
+Pure: no Django. ``setup`` options: ``variant`` ("basic", "standard", "expert"; ``mode`` is
+its older name, still read), ``turn_cap`` (bots only: RULINGS R20), and for the Expert game
+the scenarios ``early_start`` and ``grouchy`` (001 §14); ``cards``: the piece table
+(``stratego.loader.load_pieces``)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,11 @@ CLOSING = {
     "deployed": "it ended your deployment",
     "game_over": "it ended the game",
     "draw_offered": "it offered a draw",
+    "draft": "it drafted a card",
+    "take_cards": "it took cards",
+    "look": "it looked at a piece",
+    "asked": "it asked the other player",
+    "card": "it played a card",
 }
 
 
@@ -44,12 +51,14 @@ class StrategoWaterloo:
     kind = "stratego"
     title = "Stratego: Waterloo"
     sides: tuple[str, ...] = engine.SIDES
-    ending_actions = frozenset({"end_turn", "deploy"})
+    ending_actions = frozenset({"end_turn", "deploy", "end_card", "decline"})
     IllegalAction: type[Exception] = engine.IllegalAction
 
     def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> engine.State:
-        return engine.new_game(seed, table_of(cards), options.get("mode", "basic"),
-                               options.get("turn_cap"))
+        variant = options.get("variant", options.get("mode", "basic"))
+        scenarios = {k: options[k] for k in ("early_start", "grouchy") if options.get(k)}
+        return engine.new_game(seed, table_of(cards), variant, options.get("turn_cap"),
+                               scenarios)
 
     def legal_actions(self, state: engine.State, side: str) -> list[dict[str, Any]]:
         return engine.legal_actions(state, side)
@@ -69,7 +78,7 @@ class StrategoWaterloo:
         return None
 
     def to_move(self, state: engine.State) -> str | None:
-        return None if state.phase == "over" else state.active
+        return engine.to_move(state)
 
     def outcome(self, state: engine.State) -> dict[str, Any] | None:
         return None if state.outcome is None else dict(state.outcome)
@@ -100,8 +109,11 @@ class StrategoWaterloo:
         return out
 
     def undo_turn_refusal(self, doc: Mapping[str, Any], side: str) -> str | None:
-        return None if doc.get("active") == side and doc.get("phase") != "over" \
-            else "it is not your turn"
+        if doc.get("phase") == "over":
+            return "it is not your turn"
+        pending = doc.get("pending")
+        mover = pending["for"] if pending else doc.get("active")
+        return None if mover == side else "it is not your turn"
 
     def undo_refusal(self, action: dict[str, Any], events: Sequence[dict[str, Any]],
                      side: str, known: set[int] | None, doc: Mapping[str, Any]) -> str | None:
@@ -113,7 +125,7 @@ class StrategoWaterloo:
         return None
 
     def shown_cards(self, events: Sequence[dict[str, Any]], viewer: str) -> set[int]:
-        return set()  # no card is shown in the Basic game (manoeuvre cards: not yet built)
+        return set()  # manoeuvre cards have no numbers: the hands are in the view (cards)
 
     def dice(self, seed: int, seq: int) -> Iterator[int]:
         return dice_stream(seed, seq)

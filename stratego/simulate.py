@@ -1,7 +1,8 @@
 """Bot against bot, from the command line: ``python -m stratego.simulate --games 200``.
 
-Each game: seed = its number, sides alternate (the first bot is Allied in even games), the
-bots' turn cap (RULINGS R21). Prints wins, draws, reasons and complete games per second."""
+Each game (``--variant basic|standard|expert``): seed = its number, sides alternate (the
+first bot is Allied in even games), the bots' turn cap (RULINGS R20).
+Prints wins, draws, reasons and complete games per second."""
 
 from __future__ import annotations
 
@@ -14,8 +15,12 @@ from .loader import load_pieces
 from .module import GAME
 
 
-def play(seed: int, bots: dict[str, Any], cap: int, table: PieceTable) -> dict[str, Any]:
-    st = GAME.setup(seed, {"turn_cap": cap}, table)
+def play(seed: int, bots: dict[str, Any], cap: int, table: PieceTable,
+         variant: str = "basic") -> dict[str, Any]:
+    opts: dict[str, Any] = {"turn_cap": cap}
+    if variant != "basic":
+        opts["variant"] = variant
+    st = GAME.setup(seed, opts, table)
     seq = 0
     while (side := GAME.to_move(st)) is not None:
         legal = GAME.legal_actions(st, side)
@@ -30,7 +35,7 @@ def play(seed: int, bots: dict[str, Any], cap: int, table: PieceTable) -> dict[s
 
 
 def match(first: str, second: str, games: int, table: PieceTable | None = None,
-          cap: int = 60) -> dict[str, Any]:
+          cap: int = 60, variant: str = "basic") -> dict[str, Any]:
     table = table or load_pieces()
     # the same bot on both sides: wins are counted by side
     wins = {"french": 0, "allied": 0, "draw": 0} if first == second else \
@@ -42,7 +47,7 @@ def match(first: str, second: str, games: int, table: PieceTable | None = None,
         a_side = "allied" if g % 2 == 0 else "french"
         b_side = "french" if a_side == "allied" else "allied"
         bots = {a_side: GAME.bot(first, table), b_side: GAME.bot(second, table)}
-        out = play(g, bots, cap, table)
+        out = play(g, bots, cap, table, variant)
         winner = out["winner"]
         key = "draw" if winner is None else first if winner == a_side else second
         if first == second and winner is not None:
@@ -62,8 +67,9 @@ def main() -> None:
     parser.add_argument("--first", default="greedy")
     parser.add_argument("--second", default="random")
     parser.add_argument("--cap", type=int, default=60)
+    parser.add_argument("--variant", default="basic", choices=("basic", "standard", "expert"))
     args = parser.parse_args()
-    print(match(args.first, args.second, args.games, cap=args.cap))
+    print(match(args.first, args.second, args.games, cap=args.cap, variant=args.variant))
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ game's extra victory (RULINGS.md says what is ruled; README.md what is not yet b
 from .board import SIDES
 from .combat import FACE_NAMES, DiceExhausted
 from .pieces import PieceSpec, PieceTable
-from .rules import IllegalAction, apply, legal_actions, new_game
+from .rules import IllegalAction, apply, legal_actions, new_game, to_move
 from .state import FORMAT, Piece, State, from_json, to_json
 from .view import events_for, view
 
 __all__ = [
     "FACE_NAMES", "FORMAT", "SIDES", "DiceExhausted", "IllegalAction", "Piece", "PieceSpec",
     "PieceTable", "State", "apply", "events_for", "from_json", "legal_actions", "new_game",
-    "to_json", "view",
+    "to_json", "to_move", "view",
 ]

@@ -41,6 +41,22 @@ TERRAIN: dict[str, tuple[str, tuple[int, ...]]] = {
     "mont_st_jean": ("hill", (7 * COLS + 5, 7 * COLS + 6, 8 * COLS + 5, 8 * COLS + 6)),
 }
 
+# R33 (Expert game): Plancenoit, a village on the French right flank, 2 x 2 in the French
+# set-up rows next to the Prussians' road.
+PLANCENOIT: tuple[str, tuple[int, ...]] = (
+    "village", (2 * COLS + 9, 2 * COLS + 10, 3 * COLS + 9, 3 * COLS + 10))
+
+
+def terrain_of(mode: str) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """The tiles on the board in ``mode``: none in the Basic game (001 §2), R6's three in
+    the Standard game, and Plancenoit as well in the Expert game (001 §11)."""
+    if mode == "basic":
+        return {}
+    if mode == "standard":
+        return dict(TERRAIN)
+    return {**TERRAIN, "plancenoit": PLANCENOIT}
+
+
 # Orthogonal steps: (dcol, drow).
 STEPS: tuple[tuple[int, int], ...] = ((0, 1), (0, -1), (1, 0), (-1, 0))
 

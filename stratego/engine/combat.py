@@ -11,6 +11,16 @@ from typing import Any
 
 from .board import FORWARD, FRENCH, col_row, step, to_pair
 from .state import Piece, State
+from .terrain import (
+    adjoining_in_building,
+    bombard,
+    bonuses,
+    building_at,
+    combat_strength,
+    kind_of,
+    may_enter,
+    on_hill,
+)
 
 Event = dict[str, Any]
 
@@ -72,10 +82,12 @@ def attacked_from_front(art: Piece, dvec: tuple[int, int]) -> bool:
 
 
 def fight(st: State, att: Piece, dfn: Piece, dvec: tuple[int, int], dice: Iterator[int],
-          events: list[Event], rampage: bool = False) -> None:
-    """``att`` (next to ``dfn``) attacks it, moving by ``dvec``; '+' goes on (R7, R8)."""
+          events: list[Event], rampage: bool = False) -> dict[str, Any] | None:
+    """``att`` (next to ``dfn``) attacks it, moving by ``dvec``; '+' goes on (R7, R8).
+    Returns a choice the rampaging piece's player must make first (R25), or None."""
     sa, sd = att.square, dfn.square
     assert sa is not None and sd is not None
+    flat = st.mode == "basic"
     friendly = att.side == dfn.side
     att.revealed = dfn.revealed = True  # 001 §8: 'Both pieces are then revealed.'
     ev: Event = {"type": "combat", "side": st.active, "rampage": rampage,
@@ -98,7 +110,16 @@ def fight(st: State, att: Piece, dfn: Piece, dvec: tuple[int, int], dice: Iterat
     elif att.type == "commander_in_chief":
         winner, why = att, "commander_in_chief_attacks"  # 001 §5: 'can destroy ALL units'
     else:
-        s_att, s_dfn = att.strength or 0, dfn.strength or 0
+        if flat:
+            s_att, s_dfn = att.strength or 0, dfn.strength or 0
+        else:
+            b_att, b_dfn = bonuses(st, att, sd, False), bonuses(st, dfn, sa, True)
+            if b_att or b_dfn:
+                ev["bonus"] = {"attacker": b_att, "defender": b_dfn}
+            s_att = combat_strength(st, att, sd, False)
+            s_dfn = combat_strength(st, dfn, sa, True)
+            if b_att or b_dfn:
+                ev["strengths"] = [s_att, s_dfn]
         if s_att != s_dfn:
             winner, why = (att, "strength") if s_att > s_dfn else (dfn, "strength")
         else:
@@ -126,24 +147,48 @@ def fight(st: State, att: Piece, dfn: Piece, dvec: tuple[int, int], dice: Iterat
     if winner is att:
         st.put(att, sd)  # 001 §8: 'it will take the place of the unit ... eliminated'
     elif plus:
+        if not flat and not may_enter(st, dfn, sa):
+            # R25: cavalry never enters a building: it stays, and its '+' ends there.
+            events.append({"type": "rampage_ends", "at": to_pair(sd)})
+            return None
         st.put(dfn, sa)  # 001 §8 '+': 'may now take the place of the Blue piece'
     if not plus:
-        return
+        return None
     # 001 §8 '+': 'attack the next adjacent piece ... from the same direction as the original
     # attack was made' (R7: along the line of the attack, away from where it came from).
     d = dvec if winner is att else (-dvec[0], -dvec[1])
+    w = winner.square
+    assert w is not None
+    nxt = step(w, d[0], d[1])
+    options = [] if nxt is None or nxt not in st.board else [nxt]
+    if not flat:
+        # 001 §10: 'When a Battle die is rolled IN a building and a '+' (frenzy) has been
+        # rolled, the victorious unit may choose which piece to attack in the building.'
+        options += [n for n in adjoining_in_building(st, w) if n not in options]
+        options = [n for n in options if may_enter(st, winner, n)]
+    if not options:
+        events.append({"type": "rampage_ends", "at": to_pair(w)})
+        return None
+    if len(options) > 1:
+        return {"kind": "rampage", "for": winner.side, "winner": winner.id,
+                "options": [to_pair(n) for n in sorted(options)]}
+    return rampage_on(st, winner, options[0], dice, events)
+
+
+def rampage_on(st: State, winner: Piece, target: int, dice: Iterator[int],
+               events: list[Event]) -> dict[str, Any] | None:
     assert winner.square is not None
-    nxt = step(winner.square, d[0], d[1])
-    target = None if nxt is None else st.at(nxt)
-    if target is None:
-        events.append({"type": "rampage_ends", "at": to_pair(winner.square)})
-        return
-    fight(st, winner, target, d, dice, events, rampage=True)
+    wc, wr = col_row(winner.square)
+    tc, tr = col_row(target)
+    dfn = st.at(target)
+    assert dfn is not None
+    return fight(st, winner, dfn, (tc - wc, tr - wr), dice, events, rampage=True)
 
 
 def attack(st: State, piece: Piece, via: int, target: int, dice: Iterator[int],
-           events: list[Event]) -> None:
-    """One attack action: move to ``via`` (the square the attack is made from), then fight."""
+           events: list[Event]) -> dict[str, Any] | None:
+    """One attack action: move to ``via`` (the square the attack is made from), then fight.
+    Returns a choice another player makes before it goes on (R29, R25), or None (done)."""
     assert piece.square is not None
     start = piece.square
     if via != start:
@@ -154,7 +199,20 @@ def attack(st: State, piece: Piece, via: int, target: int, dice: Iterator[int],
     tc, tr = col_row(target)
     events.append({"type": "attack", "side": piece.side, "from": to_pair(start),
                    "via": to_pair(via), "target": to_pair(target)})
-    fight(st, piece, dfn, (tc - vc, tr - vr), dice, events)
+    dvec = (tc - vc, tr - vr)
+    if st.cards is not None and st.cards["hands"][dfn.side]:
+        # R29: the defender holding a card is asked whether he plays Fighting spirit.
+        return {"kind": "defend", "for": dfn.side, "attacker": piece.id,
+                "target": to_pair(target), "dvec": list(dvec)}
+    out = fight(st, piece, dfn, dvec, dice, events)
+    if out is not None:
+        out["attacker"] = piece.id
+        return out
+    after_attack(st, piece, events)
+    return None
+
+
+def after_attack(st: State, piece: Piece, events: list[Event]) -> None:
     # 001 §4: 'Heavy Cavalry pieces lose 1 strength each time they charge a piece' (R11: once
     # per attack action, after it, if it is still on the board).
     if piece.type == "heavy_cavalry" and piece.where == "board":
@@ -179,11 +237,67 @@ def fire_target(st: State, art: Piece) -> int | None:
     return None
 
 
-def fire(st: State, art: Piece, target: int, events: list[Event]) -> None:
+def own_inside(st: State, name: str, side: str) -> bool:
+    return any(building_at(st, s) == name and st.pieces[pid].side == side
+               for s, pid in st.board.items())
+
+
+def fire_targets(st: State, art: Piece) -> list[tuple[int, str | None]]:
+    """What ``art`` may fire on: (square, None) a piece, (square, name) a building (R26).
+    Basic game: ``fire_target``. On the hill (001 §10): 4 squares ahead and to both sides,
+    over pieces (R25); never a cannon on the hill from the ground."""
     assert art.square is not None
+    if st.mode == "basic":
+        t = fire_target(st, art)
+        return [] if t is None else [(t, None)]
+    hill = on_hill(st, art.square)
+    dirs = ((0, FORWARD[art.side]), (-1, 0), (1, 0)) if hill else ((0, FORWARD[art.side]),)
+    out: list[tuple[int, str | None]] = []
+    done: set[str] = set()
+    for dc, dr in dirs:
+        square: int | None = art.square
+        for _ in range(4 if hill else 3):
+            assert square is not None
+            square = step(square, dc, dr)
+            if square is None:
+                break
+            name = building_at(st, square)
+            other = st.at(square)
+            if name is not None:
+                # 001 §10: 'Artillery cannot fire on units within a building, they will always
+                # fire ON the building first'; §12: Plancenoit, 'the units OR the village'.
+                if name not in done and not own_inside(st, name, art.side):
+                    done.add(name)
+                    out.append((square, name))
+                if (other is not None and other.side != art.side
+                        and kind_of(name, st) == "village"):
+                    out.append((square, None))
+                if not hill:
+                    break
+                continue
+            if other is None:
+                continue
+            if other.side != art.side and not (other.type == "artillery" and not hill
+                                               and on_hill(st, square)):
+                # 001 §10: 'Artillery on a hill CANNOT be destroyed by Artillery on the ground!'
+                out.append((square, None))
+            if not hill:
+                break
+    return out
+
+
+def fire(st: State, art: Piece, target: int, events: list[Event],
+         building: str | None = None) -> None:
+    assert art.square is not None
+    art.revealed = True  # R12: a cannon that fires shows what it is
+    if building is not None:
+        events.append({"type": "fire", "side": art.side, "from": to_pair(art.square),
+                       "target": to_pair(target), "artillery": public(art),
+                       "building": building, "result": "building_hit"})
+        bombard(st, building, events)
+        return
     victim = st.at(target)
     assert victim is not None
-    art.revealed = True  # R12: a cannon that fires shows what it is
     ev: Event = {"type": "fire", "side": art.side, "from": to_pair(art.square),
                  "target": to_pair(target), "artillery": public(art)}
     events.append(ev)

@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from .board import NEIGHBOURS, RAYS, to_pair
-from .combat import fire_target
+from .combat import fire_targets
 from .pieces import CAVALRY, INFANTRY_MOVE
 from .state import Piece, State
+from .terrain import may_enter
 
 Action = dict[str, Any]
 
 
-def walk(st: State, start: int, reach: int) -> dict[int, int]:
+def walk(st: State, start: int, reach: int, p: Piece | None = None) -> dict[int, int]:
     """Empty squares within ``reach`` orthogonal steps through empty squares (001 §7: 'pieces
     cannot jump over other pieces'; §4: 'This need not be in a straight line'), by distance;
     the start itself at 0."""
@@ -22,7 +23,7 @@ def walk(st: State, start: int, reach: int) -> dict[int, int]:
         nxt = []
         for s in frontier:
             for n in NEIGHBOURS[s]:
-                if n not in dist and n not in st.board:
+                if n not in dist and n not in st.board and (p is None or may_enter(st, p, n)):
                     dist[n] = d
                     nxt.append(n)
         frontier = nxt
@@ -39,9 +40,12 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
         # 001 §4: cavalry moves 'as long as the spaces in between are vacant - though only in
         # one single direction per action'; it may attack the first piece in that line.
         board = st.board
+        flat = st.mode == "basic"
         for ray in RAYS[p.square]:
             last = p.square
             for s in ray:
+                if not flat and not may_enter(st, p, s):
+                    break  # 001 §10: cavalry 'cannot enter nor attack a building tile'
                 other_id = board.get(s)
                 if other_id is None:
                     out.append({"type": "move", "side": side, "from": here, "to": to_pair(s)})
@@ -57,15 +61,15 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
             out.append({"type": "rest", "side": side, "from": here})
         return out
     reach = INFANTRY_MOVE[p.type]
-    dist = walk(st, p.square, reach)
+    dist = walk(st, p.square, reach, p if p.type == "artillery" else None)
     for s, d in sorted(dist.items()):
         if d:
             out.append({"type": "move", "side": side, "from": here, "to": to_pair(s)})
     if p.type == "artillery":
         # R9: artillery does not attack by moving; it fires (001 §4).
-        target = fire_target(st, p)
-        if target is not None:
-            out.append({"type": "fire", "side": side, "from": here, "target": to_pair(target)})
+        for target, building in fire_targets(st, p):
+            out.append({"type": "fire", "side": side, "from": here, "target": to_pair(target),
+                        **({"building": building} if building else {})})
         return out
     seen: set[tuple[int, int]] = set()
     for s, d in sorted(dist.items()):

@@ -10,6 +10,7 @@ import random
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from . import cards
 from .board import (
     ALLIED,
     BACK_ROW,
@@ -17,6 +18,7 @@ from .board import (
     FRENCH,
     PRUSSIAN_FLAG,
     SECTORS,
+    TERRAIN,
     from_pair,
     home_squares,
     lines_of_retreat,
@@ -24,10 +26,11 @@ from .board import (
     time_of_turn,
     to_pair,
 )
-from .combat import attack, fire, roll
+from .combat import after_attack, attack, fight, fire, rampage_on, roll
 from .moves import piece_actions
 from .pieces import BACK, PieceTable
 from .state import Piece, State
+from .terrain import initial_buildings, update_flags
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -35,7 +38,15 @@ Event = dict[str, Any]
 PRUSSIANS_FROM = 13  # 001 §9: 'Staring from the 13th turn, the Prussians join the battle.'
 MAX_RESERVE = 10  # 001 §6: 'a maximum of 10 pieces in reserve'
 COMMANDERS = ("commander", "commander_in_chief")
-MODES = ("basic", "standard")
+MODES = ("basic", "standard", "expert")
+GROUCHY_TURN = 9  # 001 §14: 'roll the Battle die at game turn 9 (3 o'clock)'
+EARLY_TURNS = 3  # 001 §14: 'start the battle three turns earlier, thus at 9:30 am'
+# 001 §14 'Start the battle early!': 'The following 14 blue pieces will remain off the board
+# during the army set-up' (R36: by type and strength).
+EARLY_HELD_BACK = (("light_infantry", 1, 1), ("line_infantry", 3, 5), ("line_infantry", 5, 2),
+                   ("line_infantry", 6, 1), ("heavy_cavalry", 4, 2), ("heavy_cavalry", 6, 1),
+                   ("artillery", None, 2))
+HOUGOUMONT = TERRAIN["hougoumont"][1]
 
 
 class IllegalAction(ValueError):
@@ -43,12 +54,16 @@ class IllegalAction(ValueError):
 
 
 def new_game(seed: int, table: PieceTable, mode: str = "basic",
-             turn_cap: int | None = None) -> State:
+             turn_cap: int | None = None, options: Mapping[str, Any] | None = None) -> State:
     """The game before set-up. From the seed (not from the dice: nothing here is a roll):
     each player's Line of Retreat card (001 §3, R3) and the Prussians' order (001 §2:
-    'shuffle them')."""
+    'shuffle them'). ``options`` (Expert only): ``early_start``, ``grouchy`` (001 §14)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode: {mode!r}")
+    opts = {k: bool(v) for k, v in (options or {}).items()
+            if k in ("early_start", "grouchy") and v}
+    if opts and mode != "expert":
+        raise ValueError("the scenarios are played in the Expert game (001 §14)")
     rng = random.Random(f"stratego-setup:{seed}")
     lines = {FRENCH: rng.choice(SECTORS), ALLIED: rng.choice(SECTORS)}
     pieces: dict[str, Piece] = {}
@@ -60,9 +75,42 @@ def new_game(seed: int, table: PieceTable, mode: str = "basic",
         if spec.army == "prussian":
             pool.append(spec.id)
     rng.shuffle(pool)
+    if mode == "expert":
+        lines = {}  # 001 §11 Expert: 'The Lines of Retreat cards are not used.'
+    if opts.get("early_start"):
+        for typ, strength, n in EARLY_HELD_BACK:
+            ids = [sp.id for sp in table.army("french")
+                   if sp.type == typ and sp.strength == strength][:n]
+            for pid in ids:
+                pieces[pid].where = "delayed"
     # 001 §6: 'the Allied player will start setting up his army'.
-    return State(table, seed, mode, pieces, lines, pool, phase="setup", active=ALLIED,
-                 turn_cap=turn_cap)
+    st = State(table, seed, mode, pieces, lines, pool, phase="setup", active=ALLIED,
+               turn_cap=turn_cap, options=opts)
+    if mode != "basic":
+        st.cards = cards.new_cards()
+        st.buildings = initial_buildings(mode)
+        if mode == "expert":
+            st.buildings["hougoumont"]["owner"] = ALLIED  # R35: garrisoned, so held
+    return st
+
+
+def first_side(st: State) -> str:
+    """001 §7: 'The Allied player starts the battle'; §14 early start: 'It is also the French
+    player who will move first.'"""
+    return FRENCH if st.options.get("early_start") else ALLIED
+
+
+def prussians_come(st: State) -> bool:
+    """False once Grouchy has held them (001 §14 'Where are the Prussians?')."""
+    return st.options.get("prussians", True) is not False
+
+
+def to_move(st: State) -> str | None:
+    if st.phase == "over":
+        return None
+    if st.pending is not None:
+        return str(st.pending["for"])
+    return st.active
 
 
 # --- listing -----------------------------------------------------------------------------
@@ -72,19 +120,33 @@ def allowed_armies(st: State, by_army: Mapping[str, list[Action]]) -> set[str]:
     Allied forces' (R15: an army may take an action only if enough actions stay for the other
     army's first, when that army has anything it could do)."""
     armies = {a for a, acts in by_army.items() if acts}
-    if st.active != ALLIED or st.turn < PRUSSIANS_FROM:
+    if st.active != ALLIED or st.turn < PRUSSIANS_FROM or not prussians_come(st):
         return armies
     unmet = {a for a in ("allied", "prussian") if not st.used.get(a) and by_army.get(a)}
     return {a for a in armies if st.actions_left - 1 >= len(unmet - {a})}
 
 
 def legal_actions(st: State, side: str) -> list[Action]:
-    if st.phase == "over" or st.active != side:
+    if st.phase == "over":
+        return []
+    if st.pending is not None:
+        return pending_actions(st, side) if st.pending["for"] == side else []
+    if st.active != side:
         return []
     if st.phase == "setup":
         # Any valid placement is legal (``deploy``'s ``placement``); the listed one asks the
         # engine for a random set-up drawn with the dice.
         return [{"type": "deploy", "side": side, "random": True}]
+    if st.phase == "draft":
+        return cards.draft_actions(st, side)
+    if st.due:
+        if st.due[0] == "take_cards":
+            return cards.take_actions(st, side)
+        return [{"type": "roll_for_prussians", "side": side}]
+    if st.card is not None:
+        acts = [a for p in st.side_pieces(side) if p.where == "board"
+                for a in piece_actions(st, p) if a["type"] != "rest"]
+        return cards.step_actions(st, side, acts)
     by_army: dict[str, list[Action]] = {}
     free: list[Action] = []
     for p in sorted(st.side_pieces(side), key=lambda q: (q.square if q.square is not None
@@ -101,12 +163,30 @@ def legal_actions(st: State, side: str) -> list[Action]:
     allowed = allowed_armies(st, by_army)
     out = [a for army in sorted(by_army) if army in allowed for a in by_army[army]]
     out += free
+    if st.cards is not None and card_allowed(st, by_army):
+        out += cards.play_actions(st, side, [a for acts in by_army.values() for a in acts])
     if st.draw_offer == other(side):
         out.append({"type": "accept_draw", "side": side})
     elif st.draw_offer is None:
         out.append({"type": "offer_draw", "side": side})
     out.append({"type": "end_turn", "side": side})
     return out
+
+
+def card_allowed(st: State, by_army: Mapping[str, list[Action]]) -> bool:
+    """R15 for a card: it is an action of the player's own army (R28), so it leaves one for
+    the Prussians when they have not acted yet."""
+    if st.active != ALLIED or st.turn < PRUSSIANS_FROM or not prussians_come(st):
+        return True
+    unmet = {a for a in ("allied", "prussian") if not st.used.get(a) and by_army.get(a)}
+    return st.actions_left - 1 >= len(unmet - {"allied"})
+
+
+def pending_actions(st: State, side: str) -> list[Action]:
+    assert st.pending is not None
+    if st.pending["kind"] == "defend":
+        return cards.defend_actions(st, side)
+    return [{"type": "rampage", "side": side, "target": t} for t in st.pending["options"]]
 
 
 def entry_squares(st: State, p: Piece) -> list[int]:
@@ -134,21 +214,39 @@ def randbelow(n: int, dice: Iterator[int]) -> int:
             return value % n
 
 
+def garrisoned(st: State, side: str) -> bool:
+    """001 §11 Expert: 'The Terrain tile Hougemont ... is occupied by two Allied Infantry
+    pieces at the start of' the game (R35)."""
+    return st.mode == "expert" and side == ALLIED
+
+
 def random_placement(st: State, side: str, dice: Iterator[int]) -> dict[str, int]:
     ids = [p.id for p in st.side_pieces(side) if p.where == "reserve"]
+    out: dict[str, int] = {}
+    if garrisoned(st, side):
+        infantry = [pid for pid in ids if st.pieces[pid].type in ("light_infantry",
+                                                                   "line_infantry")]
+        for square in HOUGOUMONT[:2]:
+            pid = infantry.pop(randbelow(len(infantry), dice))
+            out[pid] = square
+            ids.remove(pid)
     squares = list(home_squares(side))
     for i in range(len(squares) - 1, 0, -1):
         j = randbelow(i + 1, dice)
         squares[i], squares[j] = squares[j], squares[i]
-    return dict(zip(ids, squares, strict=False))
+    out.update(zip(ids, squares, strict=False))
+    return out
 
 
 def check_placement(st: State, side: str, placement: object) -> dict[str, int]:
     if not isinstance(placement, Mapping):
         raise IllegalAction("placement: a mapping of piece id to [col, row]")
-    mine = {p.id for p in st.side_pieces(side) if p.spec.army != "prussian"}
+    mine = {p.id for p in st.side_pieces(side) if p.spec.army != "prussian"
+            and p.where != "delayed"}
     out: dict[str, int] = {}
     home = set(home_squares(side))
+    if garrisoned(st, side):
+        home |= set(HOUGOUMONT)
     for pid, pair in placement.items():
         if pid not in mine:
             raise IllegalAction(f"not one of your pieces: {pid!r}")
@@ -162,6 +260,12 @@ def check_placement(st: State, side: str, placement: object) -> dict[str, int]:
         out[pid] = s
     if len(set(out.values())) != len(out):
         raise IllegalAction("two pieces on one square")
+    if garrisoned(st, side):
+        inside = [pid for pid, s in out.items() if s in HOUGOUMONT]
+        if len(inside) != 2 or any(st.pieces[pid].type not in ("light_infantry",
+                                                               "line_infantry")
+                                   for pid in inside):
+            raise IllegalAction("Hougoumont is held by two Allied infantry pieces (R35)")
     if len(mine) - len(out) > MAX_RESERVE:
         raise IllegalAction(f"at most {MAX_RESERVE} pieces in reserve")
     for pid in mine - set(out):
@@ -190,9 +294,18 @@ def deploy(st: State, side: str, action: Action, dice: Iterator[int],
     if side == ALLIED:
         st.active = FRENCH  # 001 §6: 'Afterwards, the French player can set up his army'
         return
+    if st.cards is not None:
+        # R30: the draft of the manoeuvre cards, the Allied player first, after the set-ups.
+        st.phase = "draft"
+        st.active = ALLIED
+        return
+    begin_battle(st, events)
+
+
+def begin_battle(st: State, events: list[Event]) -> None:
     st.phase = "play"
-    st.turn = 1
-    st.active = ALLIED  # 001 §7: 'The Allied player starts the battle.'
+    st.turn = 1 - EARLY_TURNS if st.options.get("early_start") else 1
+    st.active = first_side(st)  # 001 §7: 'The Allied player starts the battle.'
     start_turn(st, events)
 
 
@@ -216,10 +329,25 @@ def lost_actions(st: State, side: str) -> tuple[int, list[str]]:
 
 def start_turn(st: State, events: list[Event]) -> None:
     side = st.active
-    if side == ALLIED and st.turn >= PRUSSIANS_FROM:
+    st.due = []
+    coming = prussians_come(st)
+    if side == ALLIED and st.turn >= PRUSSIANS_FROM and coming:
         prussians_arrive(st, events)
+        if st.turn == PRUSSIANS_FROM and st.cards is not None and (
+                st.cards["discards"][FRENCH] or st.cards["discards"][ALLIED]):
+            st.due.append("take_cards")  # 001 §11, R31: he sees the discard pile
+            st.cards["seen_discards"] = sorted({*st.cards["seen_discards"], ALLIED})
+    if (side == ALLIED and st.turn == GROUCHY_TURN and st.options.get("grouchy")
+            and "prussians" not in st.options):
+        st.due.append("roll_for_prussians")  # 001 §14 'Where are the Prussians?'
+    if side == FRENCH and st.turn == 1 and st.options.get("early_start"):
+        held = sorted(p.id for p in st.side_pieces(FRENCH) if p.where == "delayed")
+        for pid in held:
+            st.pieces[pid].where = "reserve"  # R36: the late French arrive at 11:00
+        if held:
+            events.append({"type": "reinforcements", "side": FRENCH, "count": len(held)})
     lost, away = lost_actions(st, side)
-    base = 3 + (1 if side == ALLIED and st.turn >= PRUSSIANS_FROM else 0)
+    base = 3 + (1 if side == ALLIED and st.turn >= PRUSSIANS_FROM and coming else 0)
     st.actions_left = max(0, base - lost)
     if away and st.actions_left == 0:
         st.actions_left = 1  # R10: one action to bring the commander back, which it refunds
@@ -227,7 +355,7 @@ def start_turn(st: State, events: list[Event]) -> None:
     st.used = {}
     events.append({"type": "turn", "side": side, "turn": st.turn, "time": time_of_turn(st.turn),
                    "actions": st.actions_left})
-    if st.actions_left == 0:
+    if st.actions_left == 0 and not st.due:
         end_turn(st, events)
 
 
@@ -253,7 +381,8 @@ def end_turn(st: State, events: list[Event]) -> None:
     if st.draw_offer == other(st.active):
         st.draw_offer = None  # R21: an offer stands for the opponent's next turn only
     st.half += 1
-    if st.active == FRENCH:
+    st.card = None
+    if st.active != first_side(st):
         if st.turn_cap is not None and st.turn >= st.turn_cap:
             finish(st, None, "turn_cap", events)
             return
@@ -262,17 +391,50 @@ def end_turn(st: State, events: list[Event]) -> None:
     start_turn(st, events)
 
 
-def finish(st: State, winner: str | None, reason: str, events: list[Event]) -> None:
+def finish(st: State, winner: str | None, reason: str, events: list[Event],
+           **extra: Any) -> None:
     st.phase = "over"
-    st.outcome = {"winner": winner, "reason": reason, "turn": st.turn}
+    st.outcome = {"winner": winner, "reason": reason, "turn": st.turn, **extra}
+    st.pending = st.card = None
+    st.due = []
     st.actions_left = 0
     events.append({"type": "game_over", "winner": winner, "reason": reason,
-                   "lines": dict(st.lines)})
+                   "lines": dict(st.lines), **extra})
+
+
+def held_by(st: State, squares: Iterable[int], side: str) -> int:
+    return sum(1 for s in squares if (p := st.at(s)) is not None and p.side == side)
+
+
+def check_expert_lines(st: State, events: list[Event]) -> bool:
+    """001 §11 Expert: 'Wellington's lines retreat are located on the Allied centre. If the
+    French manage to occupy it with at least two units, the game will immediately end'; two
+    French units on an Allied flank: an Allied retreat; the Allies on a French flank or
+    centre: a French retreat (R34: the Pursuit is not played; the retreat ends the game)."""
+    first = st.active
+    for side in (first, other(first)):
+        enemy = other(side)
+        for sector in SECTORS:
+            if held_by(st, lines_of_retreat(enemy, sector), side) >= 2:
+                if side == FRENCH and sector == "centre":
+                    finish(st, FRENCH, "wellingtons_lines", events)
+                else:
+                    finish(st, side, "retreat", events, retreat=enemy, sector=sector)
+                return True
+    return False
 
 
 def check_victory(st: State, events: list[Event]) -> bool:
     first = st.active
-    for side in (first, other(first)):
+    if st.mode == "expert":
+        if check_expert_lines(st, events):
+            return True
+        if st.pieces[napoleon_id(st)].where == "eliminated":
+            # 001 §11 Expert: 'If Napoleon falls in battle, the game immediately ends. In this
+            # case the Allies will have achieved a decisive victory!'
+            finish(st, ALLIED, "napoleon_fell", events)
+            return True
+    for side in (first, other(first)) if st.mode != "expert" else ():
         enemy = other(side)
         squares = lines_of_retreat(enemy, st.lines[enemy])
         held = sum(1 for s in squares if (p := st.at(s)) is not None and p.side == side)
@@ -303,9 +465,13 @@ def normal(action: Mapping[str, Any]) -> Action:
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in action.items()}
 
 
+def napoleon_id(st: State) -> str:
+    return next(p.id for p in st.side_pieces(FRENCH) if p.type == "commander_in_chief")
+
+
 def apply(st: State, action: Mapping[str, Any], dice: Iterable[int],
           legal: list[Action] | None = None, check: bool = True) -> list[Event]:
-    side = st.active
+    side = to_move(st) or st.active
     act = normal(action)
     if st.phase == "over":
         raise IllegalAction("the game is over")
@@ -324,8 +490,33 @@ def apply(st: State, action: Mapping[str, Any], dice: Iterable[int],
         if act not in listed:
             raise IllegalAction(f"not a legal action now: {act!r}")
     kind = act["type"]
+    if st.pending is not None:
+        resume(st, act, it, events)
+        return events
+    if kind == "draft":
+        if cards.draft(st, act, events):
+            begin_battle(st, events)
+        else:
+            st.active = other(side)
+        return events
+    if kind == "take_cards":
+        cards.take(st, act, events)
+        st.due.pop(0)
+        return events
+    if kind == "roll_for_prussians":
+        face = roll(it)
+        # 001 §14: 'If the Allied side is rolled, the Prussians will arrive ... If the French
+        # side is rolled, Marshal Grouchy will have succeeded in intercepting the Prussians.'
+        st.options["prussians"] = face in (2, 4, 6)
+        events.append({"type": "grouchy", "side": side, "die": face, "dice": [face],
+                       "prussians": st.options["prussians"]})
+        st.due.pop(0)
+        return events
     if kind == "end_turn":
         end_turn(st, events)
+        return events
+    if kind == "end_card":
+        end_card(st, events)
         return events
     if kind == "offer_draw":
         st.draw_offer = side
@@ -334,6 +525,21 @@ def apply(st: State, action: Mapping[str, Any], dice: Iterable[int],
     if kind == "accept_draw":
         events.append({"type": "draw_accepted", "side": side})
         finish(st, None, "agreement", events)
+        return events
+    if kind == "card":
+        cards.play(st, act, events)
+        army = cards.army_of(side)
+        st.used[army] = st.used.get(army, 0) + 1
+        st.actions_left -= 1
+        if st.card is None:
+            if st.actions_left <= 0:
+                end_turn(st, events)
+        elif len(cards.step_actions(st, side, card_piece_actions(st, side))) <= 1:
+            end_card(st, events)
+        return events
+    if kind == "look":
+        cards.look(st, act, events)
+        finish_step(st, side, events)
         return events
     if kind == "enter":
         p = st.pieces[act["piece"]]
@@ -345,32 +551,105 @@ def apply(st: State, action: Mapping[str, Any], dice: Iterable[int],
         if p.id in st.refund:
             st.refund.remove(p.id)
             st.actions_left += 2 if p.type == "commander_in_chief" else 1  # 001 §8
+        finish_step(st, army, events)
+        return events
+    p_or_none = st.at(from_pair(act["from"]))
+    assert p_or_none is not None
+    p = p_or_none
+    army = p.spec.army
+    if kind == "rest":
+        st.lift(p, "resting")
+        p.weakened = 0
+        p.back_from = st.half + 2  # R11: off for a full game turn
+        events.append({"type": "rest", "side": side, "from": act["from"], "piece": p.id})
+        return events  # 001 §4: 'Taking them off the board does not cost an action'
+    if st.card is not None:
+        cards.note_step(st, p)
+    if kind == "move":
+        st.put(p, from_pair(act["to"]))
+        events.append({"type": "move", "side": side, "from": act["from"], "to": act["to"],
+                       **({"piece": p.id} if p.revealed else
+                          {"secret": {"for": side, "piece": p.id}})})
+    elif kind == "attack":
+        pending = attack(st, p, from_pair(act["via"]), from_pair(act["target"]), it, events)
+        if pending is not None:
+            pending["army"] = army
+            st.pending = pending
+            events.append(asked(st))
+            return events
+    elif kind == "fire":
+        fire(st, p, from_pair(act["target"]), events, act.get("building"))
     else:
-        p_or_none = st.at(from_pair(act["from"]))
-        assert p_or_none is not None
-        p = p_or_none
-        army = p.spec.army
-        if kind == "rest":
-            st.lift(p, "resting")
-            p.weakened = 0
-            p.back_from = st.half + 2  # R11: off for a full game turn
-            events.append({"type": "rest", "side": side, "from": act["from"], "piece": p.id})
-            return events  # 001 §4: 'Taking them off the board does not cost an action'
-        if kind == "move":
-            st.put(p, from_pair(act["to"]))
-            events.append({"type": "move", "side": side, "from": act["from"], "to": act["to"],
-                           **({"piece": p.id} if p.revealed else
-                              {"secret": {"for": side, "piece": p.id}})})
-        elif kind == "attack":
-            attack(st, p, from_pair(act["via"]), from_pair(act["target"]), it, events)
-        elif kind == "fire":
-            fire(st, p, from_pair(act["target"]), events)
-        else:
-            raise IllegalAction(f"unknown action: {kind!r}")
+        raise IllegalAction(f"unknown action: {kind!r}")
+    finish_step(st, army, events)
+    return events
+
+
+def asked(st: State) -> Event:
+    """The pause for the other player's choice, as everyone sees it."""
+    assert st.pending is not None
+    pd = st.pending
+    return {"type": "asked", "kind": pd["kind"], "for": pd["for"],
+            **({"target": pd["target"]} if pd["kind"] == "defend" else
+               {"options": pd["options"]})}
+
+
+def resume(st: State, act: Action, dice: Iterator[int], events: list[Event]) -> None:
+    """The choice asked in the middle of an attack (R25, R29), and the attack goes on."""
+    pd = st.pending
+    assert pd is not None
+    st.pending = None
+    attacker = st.pieces[pd["attacker"]]
+    if pd["kind"] == "defend":
+        target = from_pair(pd["target"])
+        dfn = st.at(target)
+        assert dfn is not None
+        if act["type"] == "fighting_spirit":
+            assert st.cards is not None
+            cards.take_from_hand(st, act["side"], "fighting_spirit")
+            dfn.spirit_half = st.half
+            events.append({"type": "card", "side": act["side"], "card": "fighting_spirit",
+                           "square": act["square"], "defence": True})
+        dv = pd["dvec"]
+        out = fight(st, attacker, dfn, (dv[0], dv[1]), dice, events)
+    else:
+        out = rampage_on(st, st.pieces[pd["winner"]], from_pair(act["target"]), dice, events)
+    if out is not None:
+        out["attacker"] = pd["attacker"]
+        out["army"] = pd["army"]
+        st.pending = out
+        events.append(asked(st))
+        return
+    after_attack(st, attacker, events)
+    finish_step(st, pd["army"], events)
+
+
+def card_piece_actions(st: State, side: str) -> list[Action]:
+    return [a for p in st.side_pieces(side) if p.where == "board"
+            for a in piece_actions(st, p) if a["type"] != "rest"]
+
+
+def finish_step(st: State, army: str, events: list[Event]) -> None:
+    """After an action (or one step of a card): flags, victory, the end of the turn."""
+    if st.mode != "basic":
+        update_flags(st, events)
+    if st.card is not None:
+        if check_victory(st, events):
+            return
+        if len(cards.step_actions(st, st.active, card_piece_actions(st, st.active))) <= 1:
+            end_card(st, events)
+        return
     st.used[army] = st.used.get(army, 0) + 1
     st.actions_left -= 1
     if check_victory(st, events):
-        return events
+        return
     if st.actions_left <= 0:
         end_turn(st, events)
-    return events
+
+
+def end_card(st: State, events: list[Event]) -> None:
+    assert st.card is not None
+    events.append({"type": "card_done", "side": st.active, "card": st.card["card"]})
+    st.card = None
+    if st.actions_left <= 0:
+        end_turn(st, events)

@@ -9,18 +9,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from .board import SIDES, lines_of_retreat, time_of_turn, to_pair
+from .cards import view_cards
 from .combat import public
 from .pieces import BACK
+from .rules import to_move
 from .state import Piece, State
+from .terrain import view_terrain
 
 Event = dict[str, Any]
 
 
 def seen(p: Piece, viewer: str | None) -> bool:
-    return p.revealed or (viewer is not None and p.side == viewer)
+    """R13; R32: a piece looked at with Reconnaissance is known to the player who looked."""
+    return p.revealed or (viewer is not None and (p.side == viewer or p.scouted))
 
 
-def piece_view(p: Piece, viewer: str | None) -> dict[str, Any]:
+def piece_view(p: Piece, viewer: str | None, half: int = -2) -> dict[str, Any]:
     out: dict[str, Any] = {"side": p.side, "back": BACK[p.type]}
     if p.square is not None:
         out["square"] = to_pair(p.square)
@@ -28,13 +32,18 @@ def piece_view(p: Piece, viewer: str | None) -> dict[str, Any]:
         out.update(public(p))
         out["revealed"] = p.revealed
         out["weakened"] = p.weakened
+        if p.scouted and not p.revealed and p.side != viewer:
+            out["scouted"] = True
     elif p.spec.army == "prussian":
         out["army"] = "prussian"  # black pieces: their colour shows (001 §2)
+    if p.spirit_half == half:
+        out["fighting_spirit"] = True  # the card was played on it, face up
     return out
 
 
 def view(st: State, viewer: str | None) -> dict[str, Any]:
-    board = [piece_view(st.pieces[pid], viewer) for _, pid in sorted(st.board.items())]
+    half = st.half if st.mode != "basic" else -2
+    board = [piece_view(st.pieces[pid], viewer, half) for _, pid in sorted(st.board.items())]
     sides: dict[str, Any] = {}
     for side in SIDES:
         mine = viewer == side
@@ -47,13 +56,17 @@ def view(st: State, viewer: str | None) -> dict[str, Any]:
             "reserve_count": len(reserve),
             **off,
         }
+        if st.mode != "basic":
+            entry["delayed_count"] = sum(1 for p in st.side_pieces(side)
+                                         if p.where == "delayed")
         if mine:
             entry["reserve"] = [public(p) for p in reserve]
+        if mine and side in st.lines:
             entry["lines_of_retreat"] = {
                 "sector": st.lines[side],
                 "squares": [to_pair(s) for s in lines_of_retreat(side, st.lines[side])]}
         sides[side] = entry
-    return {
+    out: dict[str, Any] = {
         "game": "stratego", "viewer": viewer, "mode": st.mode, "phase": st.phase,
         "data_version": st.table.version,
         "active": st.active if st.phase != "over" else None,
@@ -64,6 +77,20 @@ def view(st: State, viewer: str | None) -> dict[str, Any]:
         "board": board, "sides": sides, "outcome": st.outcome,
         "lines_of_retreat_revealed": dict(st.lines) if st.phase == "over" else None,
     }
+    if st.mode != "basic":
+        assert st.cards is not None
+        out.update({
+            "terrain": view_terrain(st), "cards": view_cards(st, viewer),
+            "card_in_play": None if st.card is None else {
+                "card": st.card["card"], "side": st.card["side"],
+                "steps": len(st.card["used"]) + len(st.card["looked"])},
+            "to_move": to_move(st), "due": list(st.due),
+            "pending": None if st.pending is None else {
+                k: st.pending[k] for k in ("kind", "for", "target", "options")
+                if k in st.pending},
+            "options": dict(sorted(st.options.items())),
+        })
+    return out
 
 
 def events_for(events: Sequence[Event], viewer: str | None) -> list[Event]:

@@ -28,3 +28,9 @@ def test_a_bot_is_handed_only_a_view():
     assert action["type"] == "deploy" and len(action["placement"]) == 45
     GAME.apply(st, action, GAME.dice(1, 0))
     assert st.active == "french"
+
+
+def test_greedy_beats_random_in_the_standard_game():
+    games = max(GAMES // 2, 10)
+    result = match("greedy", "random", games, TABLE, variant="standard")
+    assert result["wins"]["greedy"] >= 0.8 * games, result

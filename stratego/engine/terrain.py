@@ -1,0 +1,159 @@
+"""The terrain tiles of the Standard and Expert games (001 §10, §12; RULINGS R6, R23-R26,
+R33): buildings (Hougoumont, La Haye Sainte/Papelotte), the hill of Mont St Jean, and the
+Expert game's village of Plancenoit. A Basic game has no tile: every function here is then
+the flat battlefield's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import NEIGHBOURS, terrain_of, to_pair
+from .pieces import CAVALRY
+from .state import Piece, State
+
+Event = dict[str, Any]
+
+BUILDING_STRENGTH = 4  # 001 §10: 'A building has a strength of 4.'
+MAX_STRENGTH = 6  # 001 §10: 'Pieces can NEVER be upgraded to more than 6 strength!'
+INFANTRY = ("light_infantry", "line_infantry")
+
+_TILES: dict[str, dict[int, tuple[str, str]]] = {}
+
+
+def tiles(st: State) -> dict[str, tuple[str, tuple[int, ...]]]:
+    return terrain_of(st.mode)
+
+
+def _square_map(mode: str) -> dict[int, tuple[str, str]]:
+    if mode not in _TILES:
+        _TILES[mode] = {s: (name, kind) for name, (kind, squares) in terrain_of(mode).items()
+                        for s in squares}
+    return _TILES[mode]
+
+
+def initial_buildings(mode: str) -> dict[str, dict[str, Any]]:
+    return {name: {"damage": 0, "owner": None}
+            for name, (kind, _) in terrain_of(mode).items() if kind != "hill"}
+
+
+def standing(st: State, name: str) -> bool:
+    b = st.buildings.get(name)
+    return b is not None and b["damage"] < BUILDING_STRENGTH
+
+
+def building_at(st: State, square: int) -> str | None:
+    """The standing building or village on ``square`` (a ruin is open ground: 001 §10 'taken
+    off the board')."""
+    hit = _square_map(st.mode).get(square)
+    if hit is None or hit[1] == "hill" or not standing(st, hit[0]):
+        return None
+    return hit[0]
+
+
+def kind_of(name: str, st: State) -> str:
+    return tiles(st)[name][0]
+
+
+def on_hill(st: State, square: int | None) -> bool:
+    if square is None:
+        return False
+    hit = _square_map(st.mode).get(square)
+    return hit is not None and hit[1] == "hill"
+
+
+def may_enter(st: State, p: Piece, square: int) -> bool:
+    """001 §10: 'Cavalry pieces cannot enter nor attack a building tile, this includes
+    Commanders'; 'Artillery pieces cannot enter a building tile'. 001 §12: cavalry,
+    commanders and artillery 'can cross the Plancenoit tile unhindered'."""
+    if st.mode == "basic" or (p.type not in CAVALRY and p.type != "artillery"):
+        return True
+    name = building_at(st, square)
+    return name is None or kind_of(name, st) == "village"
+
+
+def holder(st: State, name: str) -> str | None:
+    """The side holding all four squares of a standing building (R23: 'fortified'), or None."""
+    if not standing(st, name):
+        return None
+    sides = set()
+    for s in tiles(st)[name][1]:
+        pid = st.board.get(s)
+        if pid is None:
+            return None
+        sides.add(st.pieces[pid].side)
+    return sides.pop() if len(sides) == 1 else None
+
+
+def fortified(st: State, p: Piece) -> bool:
+    """001 §10: 'Infantry pieces gain +1 strength when fortified in a building.'"""
+    if p.type not in INFANTRY or p.square is None:
+        return False
+    name = building_at(st, p.square)
+    return name is not None and holder(st, name) == p.side
+
+
+def bonuses(st: State, p: Piece, foe_square: int | None, defending: bool) -> list[str]:
+    """What adds to ``p``'s strength in this combat (R23, R25, R28)."""
+    if st.mode == "basic" or p.strength is None:
+        return []
+    out = []
+    if fortified(st, p):
+        out.append("fortified")
+    if (defending and on_hill(st, p.square) and not on_hill(st, foe_square)
+            and p.type in (*INFANTRY, *CAVALRY)):
+        # 001 §10: 'Infantry pieces and Cavalry pieces on a hill get a +1 strength when
+        # attacked by pieces on the ground.'
+        out.append("hill")
+    if p.spirit_half == st.half:
+        out.append("fighting_spirit")  # 001 §11 (R28: for the rest of that turn)
+    return out
+
+
+def combat_strength(st: State, p: Piece, foe_square: int | None, defending: bool) -> int:
+    base = p.strength or 0
+    extra = len(bonuses(st, p, foe_square, defending))
+    return min(MAX_STRENGTH, base + extra) if extra else base
+
+
+def update_flags(st: State, events: list[Event]) -> None:
+    """001 §10: 'Once conquered, an Ownership flag with the flag of the owner, is placed on
+    the building' (R24: conquered = all four squares held; the flag stays until the other
+    side holds all four)."""
+    for name, b in sorted(st.buildings.items()):
+        side = holder(st, name)
+        if side is not None and b["owner"] != side:
+            b["owner"] = side
+            events.append({"type": "flag", "building": name, "owner": side})
+
+
+def bombard(st: State, name: str, events: list[Event]) -> None:
+    """001 §10: 'If it is fired on four times it will be completely destroyed and taken off
+    the board' (R26)."""
+    b = st.buildings[name]
+    b["damage"] += 1
+    events.append({"type": "building_hit", "building": name, "damage": b["damage"]})
+    if b["damage"] >= BUILDING_STRENGTH:
+        b["owner"] = None
+        events.append({"type": "building_destroyed", "building": name})
+
+
+def adjoining_in_building(st: State, square: int) -> list[int]:
+    """Occupied squares of the same standing building orthogonally next to ``square``."""
+    name = building_at(st, square)
+    if name is None:
+        return []
+    return [n for n in NEIGHBOURS[square] if building_at(st, n) == name and n in st.board]
+
+
+def view_terrain(st: State) -> list[dict[str, Any]]:
+    out = []
+    for name, (kind, squares) in sorted(tiles(st).items()):
+        entry: dict[str, Any] = {"name": name, "kind": kind,
+                                 "squares": [to_pair(s) for s in squares]}
+        if name in st.buildings:
+            b = st.buildings[name]
+            entry.update(damage=b["damage"], owner=b["owner"],
+                         destroyed=b["damage"] >= BUILDING_STRENGTH,
+                         fortified_by=holder(st, name))
+        out.append(entry)
+    return out
