@@ -640,12 +640,12 @@ def check_campaigns(played: dict, ids: dict) -> None:
 def check_links(played: dict, ids: dict) -> None:
     """Ratings, the tournament's result and the notifications point to the same matches."""
     from campaigns.models import Campaign
+    from frontend.tournaments.online import match_games
     from notifications.models import Notification
     from ratings import selectors
     from ratings.campaigns import rate_campaign
     from ratings.models import RatedBattle, RatedCampaign, Rating, SideRecord
     from ratings.services import rate_battle
-    from frontend.tournaments.online import match_games
     from tournaments.models import Match, MatchGame, ResultLog, Tournament
     from tournaments.services.online import running_games
     from tournaments.services.online_results import on_match_finished
