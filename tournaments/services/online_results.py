@@ -1,26 +1,29 @@
-"""Online tournaments' results (issue 12): a finished battle reports at once, and at the
+"""Online tournaments' results (issue 12), every game (``Tournament.game``: battles and any
+other kind seated through ``play.seating``): a finished game reports at once, and at the
 round's deadline a player who never acted is a no-show. Both go through
-``lifecycle.record_result``, the one way a result enters a match.
+``lifecycle.record_result``, the one way a result enters a match. A tournament's games are
+its ``MatchGame`` links (kind, played id); the played matches are read through
+``play.registry.get(kind).model`` (``attach_played``).
 
-* ``match_finished`` (``play.signals``, inside the transaction that ends the battle:
-  the result is written with the end or not at all) -> ``record_online``: once every battle
-  of the match is finished (a two-game match: after the second), the winners become the
-  match's result (source ``online``). Any end counts the same: the engine's (morale,
-  positions), a resignation, a flag fall (reason ``time``: a loss like any other), an
-  absence claim. Idempotent: a match already settled (a second signal, a no-show, the
-  organiser) is left alone; the organiser corrects through the usual correction.
-  A result the tournament refuses (a drawn battle in an elimination round) leaves the match
-  disputed for the organiser, and the battle still ends.
+* ``match_finished`` (``play.signals``, inside the transaction that ends the played match:
+  the result is written with the end or not at all) -> ``on_match_finished`` finds the link
+  by (kind, id) -> ``record_online``: once every game of the match is finished (a two-game
+  match: after the second), the winners (``outcome["winner"]``) become the match's result
+  (source ``online``). Any end counts the same: the game's own, a resignation, a flag fall
+  (reason ``time``: a loss like any other), an absence claim. Idempotent: a match already
+  settled (a second signal, a no-show, the organiser) is left alone; the organiser corrects
+  through the usual correction. A result the tournament refuses (a draw in an elimination
+  round) leaves the match disputed for the organiser, and the game still ends.
 * ``no_shows_at_deadline`` (called by ``results.time_limit`` at the round's ``ends_at``,
   under the tournament lock): in an unsettled match, a player who never acted in any of its
-  battles although it was their move in one of them is a no-show: the tournament's no-show
+  games although it was their move in one of them is a no-show: the tournament's no-show
   rule (a game loss per game; both: a double loss; source ``no_show``). Their unfinished
-  battles end with reason ``absent`` (won by the player who was there; both absent: no
-  winner). Battles another transaction holds right now are skipped (never waited for: the
-  battle -> tournament lock order of a finishing battle is never reversed); they end later
+  games end with reason ``absent`` (won by the player who was there; both absent: no
+  winner). Games another transaction holds right now are skipped (never waited for: the
+  match -> tournament lock order of a finishing game is never reversed); they end later
   and, the match being settled, change nothing. Matches where both players acted get the
-  ordinary time-limit rule; their battles stay as they are. A two-game match with one
-  battle over keeps that game's result, the unfinished game drawn.
+  ordinary time-limit rule; their games stay as they are. A two-game match with one game
+  over keeps that game's result, the unfinished game drawn.
 """
 
 from __future__ import annotations
