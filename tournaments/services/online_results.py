@@ -38,11 +38,20 @@ from game import SIDES
 from play import registry, turns
 from play.models import MatchStatus
 
-from ..models import STARTED, Match, MatchGame, ResultLog, Round, Tournament, attach_played
+from ..models import (
+    BATTLE,
+    STARTED,
+    Match,
+    MatchGame,
+    ResultLog,
+    Round,
+    Tournament,
+    attach_played,
+)
 from .common import lock_match
 from .errors import TournamentError
 from .lifecycle import record_result
-from .online import BATTLE, result_from_games
+from .online import result_from_games
 
 log = logging.getLogger(__name__)
 
