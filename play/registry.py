@@ -59,10 +59,17 @@ class MatchKind:
     # None: a tournament cannot seat this kind. Usually ``imported("app.module.function")``:
     # the app's creation code imports the kind, so the kind cannot import it.
     seat: Callable[[Any, Any, dict], Any] | None = None
+    url_name: str = ""  # a match's page: reverse(url_name, args=[id]) ("": the kind's name)
 
     @property
     def kind(self) -> str:
         return self.game.kind
+
+    @property
+    def page(self) -> str:
+        """The URL name of a match's page (``url_name``, else the kind's name); a kind with no
+        page has none to reverse (``reverse`` raises ``NoReverseMatch``: callers guard)."""
+        return self.url_name or self.kind
 
 
 _kinds: dict[str, MatchKind] = {}
@@ -106,6 +113,18 @@ def kind_of(match: Match) -> MatchKind:
         if isinstance(match, kind.model):
             return kind
     raise LookupError(f"no kind of match stores {type(match).__name__} rows")
+
+
+def page_url(kind: MatchKind | str, match_id: Any) -> str | None:
+    """The page of match ``match_id`` of ``kind`` (``MatchKind.page`` reversed with its id), or
+    None for a kind the site does not offer or one with no page (the toy game)."""
+    from django.urls import NoReverseMatch, reverse
+
+    try:
+        found = get(kind) if isinstance(kind, str) else kind
+        return reverse(found.page, args=[match_id])
+    except (LookupError, NoReverseMatch):
+        return None
 
 
 def imported(path: str) -> Callable[..., Any]:

@@ -18,7 +18,8 @@ is the real bot (greedy), as the worker played it.
 Stored: a battle against the computer, finished on the board (with an undo); a battle between
 two people, still active, with an undo in its log; a rated battle between them, finished on
 the board (``Rating``, ``SideRecord``, ``RatedBattle``); an online tournament's battle,
-finished by resignation (``MatchBattle`` of a settled match, its ``ResultLog``); a rated
+finished by resignation (``MatchBattle`` of a settled match, its ``ResultLog``: a
+``MatchGame`` of kind "battle" once migrated); a rated
 campaign between two people, finished by the core (``RatedCampaign``); a campaign against the
 computer, still active, with an undo; two "your move" notifications pointing at the active
 ones.
@@ -639,12 +640,15 @@ def check_campaigns(played: dict, ids: dict) -> None:
 def check_links(played: dict, ids: dict) -> None:
     """Ratings, the tournament's result and the notifications point to the same matches."""
     from campaigns.models import Campaign
+    from frontend.tournaments.online import match_games
     from notifications.models import Notification
     from ratings import selectors
     from ratings.campaigns import rate_campaign
     from ratings.models import RatedBattle, RatedCampaign, Rating, SideRecord
     from ratings.services import rate_battle
-    from tournaments.models import Match, MatchBattle, ResultLog
+    from tournaments.models import Match, MatchGame, ResultLog, Tournament
+    from tournaments.services.online import running_games
+    from tournaments.services.online_results import on_match_finished
 
     users = ids["users"]
     rb = RatedBattle.objects.get(battle_id=ids["rated"])
@@ -659,14 +663,30 @@ def check_links(played: dict, ids: dict) -> None:
     assert [r["battle_id"] for r in profile["recent"]] == [ids["rated"]]
     assert [r["campaign_id"] for r in profile["campaigns"]["recent"]] == [ids["campaign_rated"]]
 
+    # The tournament's MatchBattle row is a MatchGame now (migration tournaments 0009): kind
+    # "battle", played_id = the battle's id, the same match and game; the old table is gone.
     t = ids["tournament_row"]
-    link = MatchBattle.objects.get(pk=t["link"])
+    assert "tournaments_matchbattle" not in connection.introspection.table_names()
+    assert columns("tournaments_matchgame") == {"id", "match_id", "game", "kind", "played_id"}
+    [link] = MatchGame.objects.all()
+    assert (link.kind, link.played_id) == ("battle", ids["tournament"])
     assert (link.battle_id, link.match_id, link.game) == (ids["tournament"], t["match"], 1)
-    assert link.battle.tournament_game == link
+    assert MatchGame.objects.get(kind="battle", played_id=link.battle.pk) == link
+    assert link.battle.pk == ids["tournament"] and link.played.status == "finished"
+    tour = Tournament.objects.get(pk=t["tournament"])
+    assert (tour.game, tour.game_options, tour.battle) == ("battle", {}, "wavre")
     m = Match.objects.get(pk=t["match"])
     assert (m.state, m.french_games, m.allied_games, m.source) == ("settled", 1, 0, "online")
     assert (m.french_id, m.allied_id) == t["entries"]
     assert ResultLog.objects.filter(match=m, source="online").count() == 1
+    # the current code reads the link: the page's row, nothing running, and the battle's end
+    # signalled again leaves the settled match alone
+    [row] = match_games(m, link.battle.french_player)
+    assert (row["kind"], row["id"], row["url"], row["side"]) == (
+        "battle", ids["tournament"], f"/battles/{ids['tournament']}/", "French")
+    assert running_games(tour.pk) == {}
+    on_match_finished(kind="battle", match=link.battle)
+    assert ResultLog.objects.filter(match=m).count() == 1
 
     active = Notification.objects.get(battle_id=ids["active"])
     assert active.kind == "your_move" and not active.by_email and active.emailed_at is None

@@ -190,8 +190,8 @@ def test_its_replay_book_and_export_are_the_services(user, other_user, carol, se
 def test_absence_pause_and_seating_come_with_the_service(user, other_user, sent, monkeypatch,
                                                          django_capture_on_commit_callbacks):
     """The service's presence, absence claim and pause serve the toy game as they do the
-    EAGLES ones (``play.presence``, ``play.pausing``); it has no ``seat``, so a tournament
-    cannot seat it (``play.seating``)."""
+    EAGLES ones (``play.presence``, ``play.pausing``); its ``seat`` lets a tournament seat it
+    (``play.seating``), a kind without one (the campaign) is refused."""
     from play import pausing, presence, seating
 
     kind = registry.get("race")
@@ -237,8 +237,17 @@ def test_absence_pause_and_seating_come_with_the_service(user, other_user, sent,
     assert r.status == "finished"
     assert r.outcome == {"winner": "allied", "reason": "absent", "loser": "french"}
 
-    assert kind.seat is None and not seating.can_seat("race") and seating.can_seat("battle")
-    with pytest.raises(BadInput, match="a race cannot be seated by a tournament"):
-        seating.seat("race", user, other_user)
+    # the toy game seats (``tests/toygame/seated.py``: a tournament of races); a campaign
+    # does not (no ``seat``): refused by name
+    assert kind.seat is not None and seating.can_seat("race") and seating.can_seat("battle")
+    assert registry.get("campaign").seat is None and not seating.can_seat("campaign")
+    with pytest.raises(BadInput, match="a campaign cannot be seated by a tournament"):
+        seating.seat("campaign", user, other_user)
+    seated = seating.seat("race", user, other_user, time_control=live, rated=False)
+    assert (seated.status, seated.french_player, seated.allied_player) == (
+        "active", user, other_user)
+    assert seated.clocks == {"french": 600, "allied": 600} and seated.deadline is not None
+    with pytest.raises(BadInput, match="unknown race option 'colour'"):
+        seating.seat("race", user, other_user, colour="red")
     with pytest.raises(BadInput, match="no such game: 'chess'"):
         seating.seat("chess", user, other_user)

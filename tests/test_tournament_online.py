@@ -27,7 +27,7 @@ from frontend.tournaments.online import countdown_text
 from frontend.tournaments.standings_chart import LEFT, PLOT_H, TOP_PAD, standings_chart
 from play.signals import match_finished
 from tournaments import services
-from tournaments.models import Match, MatchBattle, ResultLog, Round, Tournament
+from tournaments.models import Match, MatchGame, ResultLog, Round, Tournament
 from tournaments.services.clock import advance
 from tournaments.services.online import clean_time_control
 
@@ -54,8 +54,7 @@ def the_match(t, number=1) -> Match:
 
 
 def battles_of(m) -> list[Battle]:
-    return [link.battle for link in MatchBattle.objects.filter(match=m)
-            .select_related("battle").order_by("game")]
+    return [link.battle for link in MatchGame.objects.filter(match=m).order_by("game")]
 
 
 def end(battle: Battle, winner: str | None, reason: str = "morale") -> None:
@@ -316,7 +315,7 @@ def test_over_the_table_tournaments_create_no_battles(org):
     t, _ = field(org, 2)
     services.start_tournament(t.pk)
     m = the_match(t)
-    assert not MatchBattle.objects.exists() and not Battle.objects.exists()
+    assert not MatchGame.objects.exists() and not Battle.objects.exists()
     for entry in (m.french, m.allied):
         services.report_result(m.pk, entry.user, {"result": "allied"})
     m.refresh_from_db()

@@ -23,7 +23,7 @@ from battles.models import Status as BattleStatus
 from play import clock, presence
 from tournaments import enqueue as tournament_enqueue
 from tournaments import services
-from tournaments.models import Match, MatchBattle, Round, Status
+from tournaments.models import Match, MatchGame, Round, Status
 from tournaments.services.errors import NotAllowed
 from tournaments.services.results import time_limit
 
@@ -52,7 +52,7 @@ def online(org, **fields):
     services.start_tournament(t.pk)
     t.refresh_from_db()
     m = Match.objects.get(round__tournament=t, round__number=1, allied__isnull=False)
-    battles = [link.battle for link in MatchBattle.objects.filter(match=m).order_by("game")]
+    battles = [link.battle for link in MatchGame.objects.filter(match=m).order_by("game")]
     return t, users, battles
 
 
@@ -220,7 +220,8 @@ def test_only_the_organiser_pauses_and_two_game_matches_pause_both(org, booked):
 def test_an_untimed_online_tournament_pauses_too(org, booked):
     t, users = field(org, 2, online=True, time_control={})
     services.start_tournament(t.pk)
-    b = Battle.objects.get(tournament_game__match__round__tournament=t)
+    b = Battle.objects.get(pk__in=MatchGame.objects.filter(
+        kind="battle", match__round__tournament=t).values("played_id"))
     services.pause(t.pk, org)
     b = fresh(b)
     assert b.paused_at is not None and b.clocks == {} and b.deadline is None

@@ -13,7 +13,10 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from play import registry
+
 from . import selectors, services
+from .models import BATTLE, attach_played
 from .serializers import (
     DropInput,
     MatchSerializer,
@@ -268,12 +271,18 @@ class MyMatch(TournamentAPIView):
         data["my_side"] = "french" if m.french_id == entry.pk else "allied"
         report = m.reports.filter(entry=entry).first()
         data["my_report"] = None if report is None else _report_data(report)
-        # online: the match's battles, game order, with the side the player has in each
-        data["battles"] = [
-            {"game": link.game, "battle": link.battle_id, "status": link.battle.status,
-             "my_side": "french" if link.battle.french_player_id == request.user.pk
+        # online: the match's games (any kind), game order, with the side the player has in
+        # each; ``battles``: the same rows of a battle tournament (its name before other games)
+        data["games"] = [
+            {"game": link.game, "kind": link.kind, "id": link.played_id,
+             "url": registry.page_url(link.kind, link.played_id),
+             "status": link.played.status,
+             "my_side": "french" if link.played.french_player_id == request.user.pk
              else "allied"}
-            for link in m.battles.select_related("battle").order_by("game")]
+            for link in attach_played(list(m.game_links.order_by("game")))]
+        data["battles"] = [{"game": row["game"], "battle": row["id"], "status": row["status"],
+                            "my_side": row["my_side"]}
+                           for row in data["games"] if row["kind"] == BATTLE]
         return Response(data)
 
 

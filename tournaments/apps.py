@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from play.signals import match_finished
 
-        from .services.online_results import on_battle_finished
+        from .services.online_results import on_match_finished
 
-        # an online tournament's battle reports its match inside the finishing transaction
-        match_finished.connect(on_battle_finished, dispatch_uid="tournaments.online_result")
+        # an online tournament's game (any kind) reports its match inside the finishing transaction
+        match_finished.connect(on_match_finished, dispatch_uid="tournaments.online_result")

@@ -87,12 +87,32 @@ def _game_field(number: int) -> models.CharField:
                   "empty for one-game matches and double losses.")
 
 
+BATTLE = "battle"  # the EAGLES battle: the game whose tournaments have a battle and decks
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games a tournament can be of: every registered kind with a ``seat`` hook
+    (``play.seating.can_seat``), read when asked (the registry fills at start-up)."""
+    from play import registry
+
+    return [(k.kind, k.game.title) for k in registry.kinds() if k.seat is not None]
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=120)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                   related_name="organised_tournaments")
     description = models.TextField(blank=True, default="", max_length=5000)
-    battle = models.CharField(max_length=12, choices=Battle.choices)
+    # The game its matches are played in (``play.registry``: a kind a tournament can seat,
+    # ``play.seating.can_seat``); the EAGLES fields below (battle, deck_kind, scale, deal_pool,
+    # deal_historical) and registration with decks apply only to "battle" (README, *Games*).
+    game = models.CharField(max_length=20, default=BATTLE, choices=game_choices,
+                            help_text="The kind of match its games are (battle, ...).")
+    game_options = models.JSONField(
+        default=dict, blank=True, help_text="Another game's options, passed to its seating "
+                                            "(empty for battle: the fields below).")
+    battle = models.CharField(max_length=12, choices=Battle.choices, blank=True,
+                              help_text="Empty for another game than battle.")
     deck_kind = models.CharField(max_length=12, choices=DeckKind.choices,
                                  default=DeckKind.CUSTOM)
     scale = models.CharField(max_length=12, default="1")
@@ -302,23 +322,69 @@ class Match(models.Model):
         return [self.game1, self.game2] if self.game1 and self.game2 else None
 
 
-class MatchBattle(models.Model):
-    """An online tournament's battle for one game of a match (a two-game match has two: game
-    1 with the match's French player on the French side, game 2 with the sides swapped)."""
+class MatchGame(models.Model):
+    """An online tournament's game of one match, played as a match of the tournament's game
+    (``kind``: "battle", "race", ...; ``played_id``: its id in the kind's model,
+    ``play.registry.get(kind).model``). A two-game match has two: game 1 with the match's
+    French player on the French side, game 2 with the sides swapped. (``match`` is the
+    tournament's match, so the played match's id is ``played_id``, not ``match_id``.)"""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="battles")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="game_links")
     game = models.PositiveSmallIntegerField(help_text="1, or 2 (two-game matches).")
-    battle = models.OneToOneField("battles.Battle", on_delete=models.CASCADE,
-                                  related_name="tournament_game")
+    kind = models.CharField(max_length=20, help_text="The played match's kind (play.registry).")
+    played_id = models.PositiveBigIntegerField(help_text="The played match's id in its kind.")
 
     class Meta:
         ordering = ["match", "game"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "game"], name="one_battle_per_game"),
+            models.UniqueConstraint(fields=["match", "game"], name="one_played_match_per_game"),
+            models.UniqueConstraint(fields=["kind", "played_id"],
+                                    name="one_tournament_game_per_played_match"),
         ]
 
     def __str__(self) -> str:
-        return f"Match {self.match_id} game {self.game}: battle {self.battle_id}"
+        return f"Match {self.match_id} game {self.game}: {self.kind} {self.played_id}"
+
+    @property
+    def played(self):
+        """The played match (a row of the kind's model), loaded once (``attach_played``
+        loads many at once)."""
+        if "_played" not in self.__dict__:
+            from play import registry
+
+            self.__dict__["_played"] = registry.get(self.kind).model.objects.get(
+                pk=self.played_id)
+        return self.__dict__["_played"]
+
+    @played.setter
+    def played(self, value) -> None:
+        self.__dict__["_played"] = value
+
+    @property
+    def battle(self):
+        """The battle of a battle link (``battles.Battle``); None for another kind."""
+        return self.played if self.kind == BATTLE else None
+
+    @property
+    def battle_id(self) -> int | None:
+        return self.played_id if self.kind == BATTLE else None
+
+
+def attach_played(links, *related: str):
+    """Load the played match of every link in one query per kind (with ``select_related``
+    of ``related``, e.g. the seats) and set ``link.played``; returns ``links``."""
+    from play import registry
+
+    by_kind: dict[str, list] = {}
+    for link in links:
+        by_kind.setdefault(link.kind, []).append(link)
+    for kind, group in by_kind.items():
+        model = registry.get(kind).model
+        query = model.objects.select_related(*related) if related else model.objects
+        rows = query.in_bulk([g.played_id for g in group])
+        for link in group:
+            link.played = rows[link.played_id]
+    return links
 
 
 class Report(models.Model):

@@ -17,7 +17,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "description", "organiser", "battle", "deck_kind", "deal_pool",
+        fields = ["id", "name", "description", "organiser", "game", "game_options", "battle",
+                  "deck_kind", "deal_pool",
                   "deal_historical", "scale",
                   "format", "rounds", "top_cut", "planned_rounds", "round_seconds",
                   "break_seconds", "pairing_mode", "tiebreakers", "registration_closes_at",
@@ -93,7 +94,18 @@ class ResultLogSerializer(serializers.ModelSerializer):
 
 class TournamentInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    battle = serializers.CharField(help_text="quatre-bras, ligny, wavre or waterloo")
+    game = serializers.CharField(
+        required=False, help_text="The game its matches are played in: battle (the default, "
+                                  "EAGLES battles) or another kind of the site that can be "
+                                  "seated; 400 for any other")
+    game_options = serializers.JSONField(
+        required=False, help_text="Another game than battle: its own options, passed to its "
+                                  "seating when a round is paired (it checks them: an option "
+                                  "it does not take refuses the pairing, 400); {} for battle")
+    battle = serializers.CharField(
+        required=False, help_text="quatre-bras, ligny, wavre or waterloo: required for game "
+                                  "battle; refused (400) for another game, as are deck_kind, "
+                                  "deal_pool, deal_historical and scale")
     description = serializers.CharField(required=False)
     deck_kind = serializers.CharField(
         required=False, help_text="dealt (2.0: no deck registered, each battle deals from "

@@ -1,12 +1,14 @@
 """What the match pages show of an online tournament (issue 12): the round's deadline as a
-countdown, and the match's battles with the side the viewer plays in each. Pure helpers and a
-read; the battles are made and settled by ``tournaments.services`` (online, online_results)."""
+countdown, and the match's games (any kind) with the side the viewer plays in each. Pure
+helpers and a read; the games are made and settled by ``tournaments.services`` (online,
+online_results)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from tournaments.models import Match
+from play import registry
+from tournaments.models import BATTLE, Match, MatchGame, attach_played
 
 
 def countdown_text(ends_at: datetime | None, now: datetime) -> str:
@@ -27,14 +29,22 @@ def countdown_text(ends_at: datetime | None, now: datetime) -> str:
     return f"in {minutes} min" if minutes else "in less than a minute"
 
 
-def match_battles(m: Match, user) -> list[dict]:
-    """The match's battles (game order) with the side ``user`` plays in each (None: a viewer
+def match_games(m: Match, user) -> list[dict]:
+    """The match's played games (game order), any kind: the kind, the id and page of each
+    (``url``: None for a kind with no page), the side ``user`` plays in it (None: a viewer
     who does not play) and whether it is over."""
     rows = []
-    for link in m.battles.select_related("battle").order_by("game"):
-        b = link.battle
-        side = ("French" if b.french_player_id == getattr(user, "pk", None) else
-                "Allied" if b.allied_player_id == getattr(user, "pk", None) else None)
-        rows.append({"game": link.game, "battle_id": b.pk, "side": side,
-                     "status": b.get_status_display(), "over": b.status != "active"})
+    links = attach_played(list(MatchGame.objects.filter(match=m).order_by("game")))
+    for link in links:
+        played = link.played
+        kind = registry.get(link.kind)
+        side = ("French" if played.french_player_id == getattr(user, "pk", None) else
+                "Allied" if played.allied_player_id == getattr(user, "pk", None) else None)
+        rows.append({"game": link.game, "kind": link.kind, "noun": kind.noun,
+                     "id": played.pk, "url": registry.page_url(kind, played.pk),
+                     "battle_id": played.pk if link.kind == BATTLE else None, "side": side,
+                     "status": played.get_status_display(), "over": played.status != "active"})
     return rows
+
+
+match_battles = match_games  # its name when every tournament game was a battle

@@ -36,7 +36,7 @@ from tournaments.models import (
 from tournaments.services.common import require_organiser
 from tournaments.standings import TIEBREAKER_NAMES
 
-from .online import match_battles
+from .online import match_games
 from .views import (
     TEMPLATES,
     games_text,
@@ -289,7 +289,7 @@ def match_page(request: HttpRequest, pk: int, match_id: int, *, error: str = "",
         request, t, tab="pairings", m=m, result=result_text(m), log=log,
         error=error, notice=notice, result_choices=_organiser_result_choices(t),
         can_settle=selectors.can_settle(t, m), can_correct=selectors.can_correct(m),
-        battles=match_battles(m, request.user) if t.online else [],
+        battles=match_games(m, request.user) if t.online else [],
     )
     # the players' reports are the organiser's to see (what each player claimed)
     context["reports"] = report_rows(t, m) if context["organiser"] and not m.is_bye else []

@@ -35,7 +35,7 @@ from tournaments.services.common import is_organiser
 from tournaments.services.registration import SIDE_ARMIES
 from tournaments.standings import TIEBREAKER_NAMES
 
-from .online import countdown_text, match_battles
+from .online import countdown_text, match_games
 from .standings_chart import standings_chart
 
 TEMPLATES = "frontend/tournaments/"
@@ -148,7 +148,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, TEMPLATES + "detail.html", tournament_context(
         request, t, tab="overview", players=players, current=current,
         recommended=services.recommended_rounds(max(t.players, 2)),
-        sides=[SIDE_LABELS[s] for s in services.sides_needed(t.battle)],
+        sides=[SIDE_LABELS[s] for s in services.sides_needed(t.battle)] if t.battle else [],
         registration_open=selectors.registration_open(t),
     ))
 
@@ -168,7 +168,7 @@ def _deck_choices(user, battle: str, army: str) -> list[dict]:
 @login_required
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     t = get_tournament(pk)
-    sides = services.sides_needed(t.battle)
+    sides = services.sides_needed(t.battle) if t.battle else []  # another game: no deck
     error, problems, status = "", [], 200
     chosen = {side: request.POST.get(side, "") for side in sides}
     if request.method == "POST":
@@ -249,7 +249,7 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
                 t, request.user, opponent),
             # online: the battles report the result; no hand reporting (issue 12)
             can_report=selectors.can_report(t, m, my_report) and not t.online,
-            battles=match_battles(m, request.user) if t.online else [],
+            battles=match_games(m, request.user) if t.online else [],
             countdown=countdown_text(m.round.ends_at, timezone.now()),
         )
     return page_or_fragment(request, TEMPLATES + "my_match.html", "card", context, status)

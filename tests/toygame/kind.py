@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from play.registry import MatchKind
+from play.registry import MatchKind, imported
 from play.seats import locker
 
 from .game import GAME
@@ -20,4 +20,7 @@ KIND = MatchKind(
     cards=lambda race: None, bot_cards=lambda race: None,
     setup=lambda race: GAME.setup(race.seed, {}, None), save_state=save_state,
     final_outcome=lambda race, state: GAME.outcome(state) or {},
-    on_finish=lambda race, now: [], noun="race", lock=locker(Race, "race"))
+    on_finish=lambda race, now: [], noun="race", lock=locker(Race, "race"),
+    # a tournament's race, both players seated (``seated.py``, which imports this module);
+    # no page: ``url_name`` stays "" and ``play.registry.page_url`` gives None
+    seat=imported("tests.toygame.seated.seat_race"))

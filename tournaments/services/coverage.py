@@ -16,7 +16,7 @@ from decks.rules import free_for, validate
 from decks.selectors import collection_counts
 from decks.selectors import free_copies as deck_free_copies
 
-from ..models import BEFORE_START, STARTED, DealPool, DeckKind, Entry, Tournament
+from ..models import BATTLE, BEFORE_START, STARTED, DealPool, DeckKind, Entry, Tournament
 
 ACTIVE = (*BEFORE_START, *STARTED)  # a tournament not over
 
@@ -61,6 +61,8 @@ def uncovered(entry: Entry, tournament: Tournament) -> list[str]:
     of the copies held by started tournaments (LOCKED versions; empty: it does). The deck
     check's rule (``decks.rules.free_for``), the collection and locks read once per entry."""
     user = entry.user
+    if tournament.game != BATTLE:
+        return []  # another game than battle: no decks
     if tournament.deck_kind == DeckKind.DEALT:
         return dealt_problems(tournament, user)
     owned = collection_counts(user)

@@ -119,8 +119,9 @@ def trf(t: Tournament) -> str:
         lines.append(f"042 {t.started_at:%Y/%m/%d}")
     if t.finished_at:
         lines.append(f"052 {t.finished_at:%Y/%m/%d}")
+    game = f"EAGLES: {t.get_battle_display()}" if t.battle else t.get_game_display()
     lines += [f"062 {len(entries)}",
-              f"092 {t.get_format_display()} (EAGLES: {t.get_battle_display()}; French = white)",
+              f"092 {t.get_format_display()} ({game}; French = white)",
               f"XXR {t.planned_rounds or rounds}"]
     for e in entries:
         name = e.user.username[:33]

@@ -45,11 +45,11 @@ from .common import lock_match, lock_tournament, require_organiser
 from .coverage import uncovered
 from .errors import Conflict, TournamentError
 from .online import (
-    create_match_battles,
-    lock_running_battles,
-    pause_battles,
-    resume_battles,
-    running_battle_ids,
+    create_match_games,
+    lock_running_games,
+    pause_games,
+    resume_games,
+    running_games,
 )
 from .outcomes import ELIMINATION_STAGES, apply_result, clean_result, result_dict, stored_result
 from .standings import (
@@ -247,8 +247,8 @@ def pair(t: Tournament, number: int, now) -> Round:
     rnd.pairing_seconds = time.perf_counter() - started
     rnd.save(update_fields=["pairing_seconds"])
     _no_shows(t, rnd, entries)
-    if t.online:  # each open match's battle(s), in this transaction (issue 12)
-        create_match_battles(t, rnd)
+    if t.online:  # each open match's game(s) of its kind, in this transaction (issue 12)
+        create_match_games(t, rnd)
     names = {str(e.pk): e.user.username for e in entries}
     emit(t, "round.paired", f"round.paired:{number}", {
         "round": number, "stage": stage,
@@ -516,14 +516,14 @@ def unlock_decks(t: Tournament) -> None:
 
 # --- pause / resume --------------------------------------------------------------------------
 
-class _BattlesChanged(Exception):
-    """The tournament's running battles changed between locking them and its row (a round
+class _GamesChanged(Exception):
+    """The tournament's running games changed between locking them and its row (a round
     was paired meanwhile): the pause or resume rolls back and starts again."""
 
 
-def _with_battles_locked(tournament_id, user, step):
-    """Run ``step(t, battle_ids)`` in one transaction with the tournament's running battles
-    locked first, then the tournament (the order a finishing battle takes), retrying if a
+def _with_games_locked(tournament_id, user, step):
+    """Run ``step(t, game_ids)`` in one transaction with the tournament's running games
+    locked first, then the tournament (the order a finishing game takes), retrying if a
     round was paired in between."""
     with transaction.atomic():  # the id and the organiser first: a stranger locks nothing
         t = lock_tournament(tournament_id)
@@ -531,24 +531,24 @@ def _with_battles_locked(tournament_id, user, step):
     for _ in range(5):
         try:
             with transaction.atomic():
-                ids = lock_running_battles(t.pk)
+                ids = lock_running_games(t.pk)
                 t = lock_tournament(t.pk)
                 require_organiser(t, user)
-                if running_battle_ids(t.pk) != ids:
-                    raise _BattlesChanged
+                if running_games(t.pk) != ids:
+                    raise _GamesChanged
                 return step(t, ids)
-        except _BattlesChanged:
+        except _GamesChanged:
             continue
-    raise Conflict("the tournament's battles keep changing: try again")
+    raise Conflict("the tournament's games keep changing: try again")
 
 
 def pause(tournament_id, user, now=None) -> Tournament:
     """Stop the clock: the round timer keeps its remaining time, nothing is paired, and
-    every battle of an online tournament stops its clocks and takes no action until the
+    every game of an online tournament (any kind) stops its clocks and takes no action until the
     resume (``play/pausing.py``)."""
     now = now or timezone.now()
 
-    def step(t: Tournament, battle_ids: list[int]) -> Tournament:
+    def step(t: Tournament, game_ids: dict[str, list[int]]) -> Tournament:
         if t.status != Status.RUNNING:
             raise Conflict("only a running tournament can be paused")
         rnd = t.round_set.filter(number=t.current_round, state=Round.State.PLAYING).first()
@@ -560,18 +560,18 @@ def pause(tournament_id, user, now=None) -> Tournament:
         t.paused_at = now
         t.wake_at = None
         t.save(update_fields=["status", "paused_at", "wake_at"])
-        pause_battles(battle_ids, now)
+        pause_games(game_ids, now)
         return t
 
-    return _with_battles_locked(tournament_id, user, step)
+    return _with_games_locked(tournament_id, user, step)
 
 
 def resume(tournament_id, user, now=None) -> Tournament:
-    """Start the clock again; an online tournament's battles restart their clocks with the
+    """Start the clock again; an online tournament's games restart their clocks with the
     time they had left."""
     now = now or timezone.now()
 
-    def step(t: Tournament, battle_ids: list[int]) -> Tournament:
+    def step(t: Tournament, game_ids: dict[str, list[int]]) -> Tournament:
         if t.status != Status.PAUSED:
             raise Conflict("the tournament is not paused")
         rnd = t.round_set.filter(number=t.current_round, state=Round.State.PLAYING).first()
@@ -584,8 +584,8 @@ def resume(tournament_id, user, now=None) -> Tournament:
         t.status = Status.RUNNING
         t.paused_at = None
         t.save(update_fields=["status", "paused_at", "next_round_at"])
-        resume_battles(battle_ids, now)
+        resume_games(game_ids, now)
         schedule_wake(t, now)
         return t
 
-    return _with_battles_locked(tournament_id, user, step)
+    return _with_games_locked(tournament_id, user, step)

@@ -1,26 +1,29 @@
-"""Online tournaments' results (issue 12): a finished battle reports at once, and at the
+"""Online tournaments' results (issue 12), every game (``Tournament.game``: battles and any
+other kind seated through ``play.seating``): a finished game reports at once, and at the
 round's deadline a player who never acted is a no-show. Both go through
-``lifecycle.record_result``, the one way a result enters a match.
+``lifecycle.record_result``, the one way a result enters a match. A tournament's games are
+its ``MatchGame`` links (kind, played id); the played matches are read through
+``play.registry.get(kind).model`` (``attach_played``).
 
-* ``match_finished`` (``play.signals``, inside the transaction that ends the battle:
-  the result is written with the end or not at all) -> ``record_online``: once every battle
-  of the match is finished (a two-game match: after the second), the winners become the
-  match's result (source ``online``). Any end counts the same: the engine's (morale,
-  positions), a resignation, a flag fall (reason ``time``: a loss like any other), an
-  absence claim. Idempotent: a match already settled (a second signal, a no-show, the
-  organiser) is left alone; the organiser corrects through the usual correction.
-  A result the tournament refuses (a drawn battle in an elimination round) leaves the match
-  disputed for the organiser, and the battle still ends.
+* ``match_finished`` (``play.signals``, inside the transaction that ends the played match:
+  the result is written with the end or not at all) -> ``on_match_finished`` finds the link
+  by (kind, id) -> ``record_online``: once every game of the match is finished (a two-game
+  match: after the second), the winners (``outcome["winner"]``) become the match's result
+  (source ``online``). Any end counts the same: the game's own, a resignation, a flag fall
+  (reason ``time``: a loss like any other), an absence claim. Idempotent: a match already
+  settled (a second signal, a no-show, the organiser) is left alone; the organiser corrects
+  through the usual correction. A result the tournament refuses (a draw in an elimination
+  round) leaves the match disputed for the organiser, and the game still ends.
 * ``no_shows_at_deadline`` (called by ``results.time_limit`` at the round's ``ends_at``,
   under the tournament lock): in an unsettled match, a player who never acted in any of its
-  battles although it was their move in one of them is a no-show: the tournament's no-show
+  games although it was their move in one of them is a no-show: the tournament's no-show
   rule (a game loss per game; both: a double loss; source ``no_show``). Their unfinished
-  battles end with reason ``absent`` (won by the player who was there; both absent: no
-  winner). Battles another transaction holds right now are skipped (never waited for: the
-  battle -> tournament lock order of a finishing battle is never reversed); they end later
+  games end with reason ``absent`` (won by the player who was there; both absent: no
+  winner). Games another transaction holds right now are skipped (never waited for: the
+  match -> tournament lock order of a finishing game is never reversed); they end later
   and, the match being settled, change nothing. Matches where both players acted get the
-  ordinary time-limit rule; their battles stay as they are. A two-game match with one
-  battle over keeps that game's result, the unfinished game drawn.
+  ordinary time-limit rule; their games stay as they are. A two-game match with one game
+  over keeps that game's result, the unfinished game drawn.
 """
 
 from __future__ import annotations
@@ -29,56 +32,75 @@ import logging
 
 from django.db import transaction
 
-from battles.models import Battle, BattleAction, EndReason
-from battles.models import Status as BattleStatus
+from battles.models import EndReason
 from battles.services import finish_battle
 from game import SIDES
+from play import registry, turns
+from play.models import MatchStatus
 
-from ..models import STARTED, Match, MatchBattle, ResultLog, Round, Tournament
+from ..models import (
+    BATTLE,
+    STARTED,
+    Match,
+    MatchGame,
+    ResultLog,
+    Round,
+    Tournament,
+    attach_played,
+)
 from .common import lock_match
 from .errors import TournamentError
 from .lifecycle import record_result
-from .online import result_from_battles
+from .online import result_from_games
 
 log = logging.getLogger(__name__)
 
+FINISHED = MatchStatus.FINISHED
+SEATS = ("french_player", "allied_player")
 
-def on_battle_finished(sender=None, kind: str | None = None, match: Battle | None = None,
-                       **kwargs) -> None:
-    """``play.signals.match_finished`` receiver: a tournament's battle reports its match."""
-    battle = match
-    if kind != "battle" or battle is None:
+
+def on_match_finished(sender=None, kind: str | None = None, match=None, **kwargs) -> None:
+    """``play.signals.match_finished`` receiver, every kind: a tournament's game reports its
+    match (the link found by the kind and the played match's id)."""
+    if kind is None or match is None:
         return
-    match_id = (MatchBattle.objects.filter(battle_id=battle.pk)
+    match_id = (MatchGame.objects.filter(kind=kind, played_id=match.pk)
                 .values_list("match_id", flat=True).first())
     if match_id is not None:
         record_online(match_id)
 
 
-def _reason(links: list[MatchBattle]) -> str:
+on_battle_finished = on_match_finished  # the name the receiver had when only battles played
+
+
+def _winner(link: MatchGame) -> str | None:
+    return (link.played.outcome or {}).get("winner")
+
+
+def _reason(links: list[MatchGame]) -> str:
     words = []
     for link in links:
-        outcome = link.battle.outcome or {}
+        played = link.played
+        outcome = played.outcome or {}
         winner = outcome.get("winner")
-        who = (link.battle.player(winner).username if winner in SIDES
+        who = (played.player(winner).username if winner in SIDES
                else "nobody (drawn)")
-        words.append(f"game {link.game}: battle {link.battle_id} won by {who} "
+        noun = registry.get(link.kind).noun
+        words.append(f"game {link.game}: {noun} {link.played_id} won by {who} "
                      f"({outcome.get('reason', '?')})")
     return "; ".join(words)
 
 
 def record_online(match_id) -> Match | None:
-    """Settle the match from its battles if they are all finished and it has no result."""
+    """Settle the match from its games if they are all finished and it has no result."""
     with transaction.atomic():
         t, match = lock_match(match_id)
         if match.state == Match.State.SETTLED or t.status not in STARTED:
             return None
-        links = list(MatchBattle.objects.filter(match=match)
-                     .select_related("battle__french_player", "battle__allied_player"))
-        if not links or any(link.battle.status != BattleStatus.FINISHED for link in links):
+        links = attach_played(list(MatchGame.objects.filter(match=match)), *SEATS)
+        if not links or any(link.played.status != FINISHED for link in links):
             return None
-        result = result_from_battles(
-            match, [(link.game, (link.battle.outcome or {}).get("winner")) for link in links])
+        result = result_from_games(match, [(link.game, _winner(link)) for link in links])
         try:
             return record_result(match.pk, result, source=ResultLog.Source.ONLINE,
                                  reason=_reason(links))
@@ -90,29 +112,43 @@ def record_online(match_id) -> Match | None:
             return None
 
 
-def _absent(match: Match, links: list[MatchBattle]) -> tuple[bool, bool]:
-    """(French player absent, Allied player absent): never acted in any battle of the match
+def _acted(links: list[MatchGame]) -> set[int]:
+    """The users who acted in any of these games (any action row, per kind)."""
+    users: set[int] = set()
+    by_kind: dict[str, list[MatchGame]] = {}
+    for link in links:
+        by_kind.setdefault(link.kind, []).append(link)
+    for kind_name, group in by_kind.items():
+        kind = registry.get(kind_name)
+        column = f"{kind.match_field}_id"
+        played = {link.played_id: link.played for link in group}
+        for pk, side in (kind.action_model.objects.filter(**{f"{column}__in": list(played)})
+                         .values_list(column, "side").distinct()):
+            users.add(played[pk].player_id(side))
+    return users
+
+
+def _absent(match: Match, links: list[MatchGame]) -> tuple[bool, bool]:
+    """(French player absent, Allied player absent): never acted in any game of the match
     although it was their move in an unfinished one."""
-    acted = {(b, side) for b, side in BattleAction.objects.filter(
-        battle_id__in=[link.battle_id for link in links]).values_list("battle_id", "side")}
-    acted_users = {link.battle.player_id(side) for link in links for b, side in acted
-                   if b == link.battle_id}
-    waited_for = {link.battle.player_id(link.battle.to_move) for link in links
-                  if link.battle.status == BattleStatus.ACTIVE and link.battle.to_move}
+    acted_users = _acted(links)
+    waited_for = {link.played.player_id(link.played.to_move) for link in links
+                  if link.played.status == MatchStatus.ACTIVE and link.played.to_move}
     users = (match.french.user_id, match.allied.user_id)
-    return tuple(u not in acted_users and u in waited_for for u in users)
+    f_out, a_out = (u not in acted_users and u in waited_for for u in users)
+    return f_out, a_out
 
 
-def _part_played(m: Match, links: list[MatchBattle], now) -> int:
-    """A two-game match with one battle over at the deadline: that game's result stands and
+def _part_played(m: Match, links: list[MatchGame], now) -> int:
+    """A two-game match with one game over at the deadline: that game's result stands and
     the unfinished one is drawn (source ``time_limit``). Where the round allows no draw the
     match is left to the ordinary rule (a dispute for the organiser)."""
-    finished = [link for link in links if link.battle.status == BattleStatus.FINISHED]
+    finished = [link for link in links if link.played.status == FINISHED]
     if not finished:
         return 0  # the ordinary time-limit rule: a draw (elimination: a dispute)
-    result = result_from_battles(m, [
-        (link.game, (link.battle.outcome or {}).get("winner")
-         if link.battle.status == BattleStatus.FINISHED else None) for link in links])
+    result = result_from_games(m, [
+        (link.game, _winner(link) if link.played.status == FINISHED else None)
+        for link in links])
     unfinished = ", ".join(f"game {link.game}" for link in links if link not in finished)
     try:
         record_result(m.pk, result, source=ResultLog.Source.TIME_LIMIT, now=now,
@@ -122,6 +158,27 @@ def _part_played(m: Match, links: list[MatchBattle], now) -> int:
     return 1
 
 
+def _end_absent(kind_name: str, ids: list[int], absent_users: set[int]) -> None:
+    """End the still running games among ``ids`` with reason ``absent``, won by the player
+    who was there (both absent: no winner). Rows another transaction holds are skipped
+    (``skip_locked``): the match -> tournament lock order of a finishing game is never
+    reversed. A battle ends as it always has (``{"winner", "reason", "turn"}``,
+    ``battles.services.finish_battle``); another kind through ``play.turns.finish`` with the
+    kind's off-board outcome (``{"winner", "reason": "absent", "loser"}``)."""
+    kind = registry.get(kind_name)
+    for played in kind.model.objects.select_for_update(skip_locked=True).filter(
+            pk__in=ids, status=MatchStatus.ACTIVE):
+        present = [s for s in SIDES if played.player_id(s) not in absent_users]
+        winner = present[0] if len(present) == 1 else None
+        if kind_name == BATTLE:
+            finish_battle(played, {"winner": winner, "reason": EndReason.ABSENT.value,
+                                   "turn": played.turn})
+            continue
+        loser = [s for s in SIDES if s != winner][0] if winner else None
+        outcome = {"winner": winner, "reason": "absent", "loser": loser}
+        turns.finish(kind, played, kind.off_board_outcome(played, outcome))
+
+
 def no_shows_at_deadline(t: Tournament, rnd: Round, now) -> int:
     """The round's deadline (the tournament row locked by the caller): no-shows of online
     matches take the no-show rule; returns the matches settled."""
@@ -129,7 +186,7 @@ def no_shows_at_deadline(t: Tournament, rnd: Round, now) -> int:
     games = t.games_per_match
     for m in (Match.objects.filter(round=rnd, allied__isnull=False)
               .exclude(state=Match.State.SETTLED).select_related("french", "allied")):
-        links = list(MatchBattle.objects.filter(match=m).select_related("battle"))
+        links = attach_played(list(MatchGame.objects.filter(match=m)))
         if not links:
             continue
         f_out, a_out = _absent(m, links)
@@ -140,15 +197,14 @@ def no_shows_at_deadline(t: Tournament, rnd: Round, now) -> int:
                              "allied_games": 0 if a_out else games, "draws": 0,
                              "double_loss": f_out and a_out},
                       source=ResultLog.Source.NO_SHOW, now=now,
-                      reason="never acted in the online battle by the round's deadline")
+                      reason=f"never acted in the online {registry.get(links[0].kind).noun} "
+                             "by the round's deadline")
         settled += 1
         absent_users = {u for u, out in ((m.french.user_id, f_out), (m.allied.user_id, a_out))
                         if out}
-        ids = [link.battle_id for link in links]
-        for battle in Battle.objects.select_for_update(skip_locked=True).filter(
-                pk__in=ids, status=BattleStatus.ACTIVE):
-            present = [s for s in SIDES
-                       if battle.player_id(s) not in absent_users]
-            finish_battle(battle, {"winner": present[0] if len(present) == 1 else None,
-                                   "reason": EndReason.ABSENT.value, "turn": battle.turn})
+        by_kind: dict[str, list[int]] = {}
+        for link in links:
+            by_kind.setdefault(link.kind, []).append(link.played_id)
+        for kind_name, ids in sorted(by_kind.items()):
+            _end_absent(kind_name, ids, absent_users)
     return settled

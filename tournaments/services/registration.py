@@ -15,6 +15,7 @@ from decks.rules import validate
 from decks.selectors import no_version, own_version
 
 from ..models import (
+    BATTLE,
     BEFORE_START,
     STARTED,
     DeckKind,
@@ -133,6 +134,8 @@ def register(tournament_id, user, *, french_version=None, british_version=None,
             raise Conflict("you are already registered; withdraw first to change decks")
         if t.max_players and t.entries.count() >= t.max_players:
             raise Conflict(f"the tournament is full ({t.max_players} players)")
+        if t.game != BATTLE:
+            return _register_without_decks(t, user, given, late, club)
         needed = sides_needed(t.battle)
         if t.deck_kind == DeckKind.DEALT:
             return _register_dealt(t, user, given, late, club)
@@ -179,6 +182,25 @@ def register(tournament_id, user, *, french_version=None, british_version=None,
     return entry
 
 
+def _register_without_decks(t: Tournament, user, given: dict, late: bool, club) -> Entry:
+    """Another game than battle: an entry is the player, no deck (one given: 400)."""
+    chosen = [side for side, value in given.items() if value not in (None, "")]
+    if chosen:
+        raise TournamentError(f"{chosen[0]}: a {t.game} tournament registers no deck (decks "
+                              "are for battle tournaments)")
+    return _new_entry(t, user, late, club)
+
+
+def _new_entry(t: Tournament, user, late: bool, club) -> Entry:
+    seed = (t.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
+    entry = Entry.objects.create(tournament=t, user=user, seed=seed, late=late,
+                                 club=str(club or "")[:60])
+    if late:
+        entry.checked_in_at = timezone.now()
+        entry.save(update_fields=["checked_in_at"])
+    return entry
+
+
 def _register_dealt(t: Tournament, user, given: dict, late: bool, club) -> Entry:
     """2.0: a dealt tournament registers no deck; each battle deals the cards from the
     declared pool with its own seed."""
@@ -191,13 +213,7 @@ def _register_dealt(t: Tournament, user, given: dict, late: bool, club) -> Entry
     problems = dealt_problems(t, user)
     if problems:
         raise TournamentError("you cannot register: " + problems[0], problems=problems)
-    seed = (t.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
-    entry = Entry.objects.create(tournament=t, user=user, seed=seed, late=late,
-                                 club=str(club or "")[:60])
-    if late:
-        entry.checked_in_at = timezone.now()
-        entry.save(update_fields=["checked_in_at"])
-    return entry
+    return _new_entry(t, user, late, club)
 
 
 def _entry(t: Tournament, user) -> Entry:

@@ -12,8 +12,10 @@ from django.utils.dateparse import parse_datetime
 from cards.models import Battle
 from decks.inputs import DeckInputError, clean_scale
 from decks.rules.chart import as_scale, scale_problem
+from play import registry, seating
 
 from ..models import (
+    BATTLE,
     BEFORE_START,
     TIEBREAKERS,
     DealPool,
@@ -22,6 +24,7 @@ from ..models import (
     PairingMode,
     Status,
     Tournament,
+    game_choices,
 )
 from .common import lock_tournament, require_organiser
 from .errors import Conflict, TournamentError
@@ -30,12 +33,17 @@ from .online import clean_time_control
 from .wake import schedule_wake
 from .webhooks import check_webhook_url
 
-EDITABLE = ("name", "description", "battle", "deck_kind", "deal_pool", "deal_historical",
-            "scale", "format", "rounds",
+EDITABLE = ("name", "description", "game", "game_options", "battle", "deck_kind",
+            "deal_pool", "deal_historical", "scale", "format", "rounds",
             "top_cut", "round_seconds", "break_seconds", "pairing_mode", "tiebreakers",
             "registration_closes_at", "check_in_opens_at", "starts_at", "max_players",
             "late_entry", "webhook_url", "online", "time_control")
 MAX_ROUND_SECONDS = 24 * 3600
+# The EAGLES fields: a battle tournament's own; another game's tournament takes none of them
+# (400 naming them; left at their defaults, ``battle`` empty).
+EAGLES_FIELDS = ("battle", "deck_kind", "scale", "deal_pool", "deal_historical")
+EAGLES_DEFAULTS = {"battle": "", "deck_kind": DeckKind.CUSTOM, "scale": "1",
+                   "deal_pool": DealPool.SET, "deal_historical": False}
 
 
 def _choice(value, choices, what: str) -> str:
@@ -75,6 +83,18 @@ def _time(value, what: str) -> datetime | None:
     return value
 
 
+def _game(value) -> str:
+    """A kind a tournament can seat (``play.seating.can_seat``), else a 400 naming them."""
+    choices = [kind for kind, _ in game_choices()]
+    if not isinstance(value, str) or not seating.can_seat(value):
+        shown = repr(value)[:40]
+        why = ("no such game" if not isinstance(value, str) or value not in
+               [k.kind for k in registry.kinds()] else "a tournament cannot seat its matches")
+        raise TournamentError(f"game must be one of {', '.join(choices)}: {shown} is not "
+                              f"({why})")
+    return value
+
+
 def clean(fields: dict) -> dict:
     """Validate tournament settings; raises ``TournamentError`` naming the field."""
     out = dict(fields)
@@ -85,6 +105,16 @@ def clean(fields: dict) -> dict:
         out["name"] = name
     if "description" in out:
         out["description"] = str(out["description"] or "")[:5000]
+    if "game" in out:
+        out["game"] = _game(out["game"])
+    if "game_options" in out:
+        options = out["game_options"]
+        if options in (None, ""):
+            options = {}
+        if not isinstance(options, dict):
+            raise TournamentError("game_options must be an object (the game's own options, "
+                                  "e.g. {}), not " + type(options).__name__)
+        out["game_options"] = options
     if "battle" in out:
         _choice(out["battle"], Battle, "battle")
     if "deck_kind" in out:
@@ -143,8 +173,31 @@ def clean(fields: dict) -> dict:
     return out
 
 
+def _eagles_fields(t: Tournament, given: dict) -> None:
+    """The game's rule (README, *Games*): a battle tournament needs its ``battle``; another
+    game's refuses every EAGLES field given (400 naming them), and changing a tournament to
+    another game resets them (``EAGLES_DEFAULTS``: ``battle`` empty); ``game_options`` are
+    another game's only."""
+    if t.game == BATTLE:
+        if not t.battle:
+            raise TournamentError("battle is required for a battle tournament "
+                                  "(quatre-bras, ligny, wavre or waterloo)")
+        if t.game_options:
+            raise TournamentError("game_options are for another game than battle: a battle "
+                                  "tournament takes battle, deck_kind, scale, deal_pool and "
+                                  "deal_historical instead")
+        return
+    refused = [f for f in EAGLES_FIELDS if f in given]
+    if refused:
+        raise TournamentError(f"{', '.join(refused)}: only a battle tournament (game "
+                              f"\"battle\") takes {'it' if len(refused) == 1 else 'them'}; a "
+                              f"{t.game} tournament has no battle, decks or scale")
+    for key, value in EAGLES_DEFAULTS.items():
+        setattr(t, key, value)
+
+
 def _check_consistency(t: Tournament) -> None:
-    if t.deck_kind == DeckKind.DEALT:
+    if t.game == BATTLE and t.deck_kind == DeckKind.DEALT:
         # 2.0: dealt decks are D x scale cards, whole for every army.
         problem = scale_problem(t.battle, as_scale(t.scale), fixed_size=True)
         if problem:
@@ -166,11 +219,13 @@ def create_tournament(organiser, **fields) -> Tournament:
     unknown = set(fields) - set(EDITABLE)
     if unknown:
         raise TournamentError(f"unknown field(s): {', '.join(sorted(unknown))}")
-    for key in ("name", "battle"):
-        if key not in fields:
-            raise TournamentError(f"{key} is required")
+    if "name" not in fields:
+        raise TournamentError("name is required")
+    if fields.get("game", BATTLE) == BATTLE and "battle" not in fields:
+        raise TournamentError("battle is required")
     data = clean(fields)
     t = Tournament(organiser=organiser, **data)
+    _eagles_fields(t, data)
     if t.webhook_url:
         t.webhook_secret = secrets.token_hex(32)
     _check_consistency(t)
@@ -195,6 +250,7 @@ def update_tournament(tournament_id, user, **fields) -> Tournament:
             t.webhook_secret = secrets.token_hex(32)
         for key, value in data.items():
             setattr(t, key, value)
+        _eagles_fields(t, data)
         _check_consistency(t)
         t.save()
         schedule_wake(t)
