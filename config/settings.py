@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "play",
     "battles",
     "campaigns",
+    "stratego",
     "tournaments",
     "ratings",
     "notifications",
