@@ -51,7 +51,8 @@ class StrategoMatch(Match):
                                    | Q(allied_player__isnull=False),
                                    name="stratego_has_a_player"),
             models.CheckConstraint(condition=Q(state__isnull=False)
-                                   | Q(status__in=["waiting", "cancelled", "expired"]),
+                                   | Q(status__in=["waiting", "cancelled", "declined",
+                                                   "expired"]),
                                    name="started_stratego_has_a_state"),
             models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
                                    name="stratego_invitations_are_for_people"),

@@ -18,9 +18,8 @@ from play import clock, presence
 from play.seats import side_of
 from play.undo import can_undo
 
-from .kind import KIND, game_pk, state_of
+from .kind import GAME, KIND, game_pk, state_of
 from .models import Status, StrategoMatch
-from .module import GAME
 
 
 def games_of(user: Any) -> QuerySet[StrategoMatch]:
