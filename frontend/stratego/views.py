@@ -339,8 +339,7 @@ def game_context(request: HttpRequest, m: StrategoMatch, *, error: str = "",
         "sections": [], "sw_sections": [], "board_svg": "", "offboard_links": []}
     poll = m.status == Status.WAITING or (m.status == Status.ACTIVE
                                           and gv["waiting_for"] != "you")
-    return {
-        "game": frame.game(
+    words = frame.game(
             "stratego-game", gv, noun="game", title="Stratego: Waterloo",
             list_url=reverse("stratego"), list_name="Stratego: Waterloo", log_title="Log",
             can_resign=m.status == Status.ACTIVE and side is not None,
@@ -348,7 +347,11 @@ def game_context(request: HttpRequest, m: StrategoMatch, *, error: str = "",
             undo_title="Take back your last action: in your turn, until a die is rolled, a "
                        "piece revealed or the turn ended",
             replay_text="the game step by step.", htmx=False,
-            live_url=f"/ws/games/stratego/{m.pk}/", kind="stratego"),
+            live_url=f"/ws/games/stratego/{m.pk}/")
+    # The live channel's messages are of kind "stratego" (the URL names are "stratego-game").
+    words["kind"] = "stratego"
+    return {
+        "game": words,
         "gv": gv, "v": v, "side": side, "side_name": SIDE_NAMES.get(side or "", "spectator"),
         "setup": setup, **play,
         "sides": _sides_context(v, side), "time_track": _time_track(int(v.get("turn") or 0)),
