@@ -20,10 +20,14 @@ def watched(match: Any) -> bool:
     return bool(match.public) and match.status in (Status.ACTIVE, Status.FINISHED)
 
 
+def view(match: Any, side: str | None, since: int, snap: Any = None) -> dict[str, Any]:
+    return selectors.side_view(match, side, since, snap)
+
+
 LIVE = LiveHooks(
     find=lambda user, match_id: selectors.game_of(user, match_id),
     side_of=lambda match, user: seats.side_of(match, user),
-    view=lambda match, side, since, snap=None: selectors.side_view(match, side, since, snap),
+    view=view,
     watched=watched,
     act=lambda match_id, user, seq, action: services.act(match_id, user, seq, action),
     deferred=tables.DEFERRED,

@@ -148,7 +148,8 @@ def side_view(m: StrategoMatch, side: str | None, since: int = 0, snap: Any = No
         "phase": m.phase,
         "turn": m.turn,
         "view": GAME.view(st, side) if st is not None else None,
-        "legal_actions": GAME.legal_actions(st, side) if mine and st is not None else [],
+        "legal_actions": (GAME.legal_actions(st, side) if mine and side is not None
+                          and st is not None else []),
         "waiting_for": waiting_for(m, side),
         "log": log,
         "seed_hash": m.seed_hash,
