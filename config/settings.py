@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "play",
     "battles",
     "campaigns",
+    "stratego",
     "tournaments",
     "ratings",
     "notifications",
@@ -252,6 +253,8 @@ SPECTACULAR_SETTINGS = {
         "BattleSideEnum": "battles.models.Side",
         "BattleStatusEnum": "battles.models.Status",
         "TournamentStatusEnum": "tournaments.models.Status",
+        "BotEnum": "battles.models.BotName",
+        "StrategoBotEnum": "stratego.models.BotName",
     },
 }
 

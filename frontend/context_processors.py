@@ -10,6 +10,7 @@ NAV = [
     ("Tournaments", "tournaments", False),
     ("Battles", "battles", True),
     ("Campaigns", "campaigns", True),
+    ("Stratego", "stratego", True),
 ]
 
 

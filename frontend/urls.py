@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("frontend.matchups.urls")),
     path("battles/", include("frontend.battle.urls")),
     path("campaigns/", include("frontend.campaigns.urls")),
+    path("stratego/", include("frontend.stratego.urls")),
     path("notifications/", include("frontend.notifications.urls")),
 ]

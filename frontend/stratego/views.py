@@ -1,0 +1,466 @@
+"""Stratego: Waterloo pages: my games (with the open ones, the games to watch and a form to
+start one against the computer or a person), a game's page on the game page frame
+(``frontend.play``) and a finished game's replay.
+
+Thin: every rule is in ``stratego.services`` (writes) and ``stratego.selectors`` (reads).
+A page shows ``selectors.game_view`` only (the module's view of the viewer's side, its legal
+actions, the log ``events_for`` lets through): an unrevealed enemy piece is drawn by its
+back. The board is ``board_svg``: select a piece (``?sel=col-row``, or ``?sel=p-<id>`` for
+one off the board), its legal moves and targets light up (clicking one plays it; the same
+actions are buttons in the panel); in the set-up, pieces are swapped by clicking squares
+(static/frontend/stratego.js) or set up at random. Every action is a plain POST form
+(redirect back): the page works without JavaScript too; the live wiring is the frame's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+from config.errors import BadInput, NotFound, ServiceError
+from frontend.errors import page_message, refuse
+from frontend.play import frame
+from frontend.play.actions import action_sections
+from frontend.play.frame import int_or_raw
+from frontend.play.log import log_groups, log_lines
+from frontend.play.replay import dice_sentence, seed_ok
+from game import SIDE_NAMES, SIDES, other_side
+from play import clock, presence, replays
+from play.seats import side_of
+from stratego import selectors, services
+from stratego.engine.rules import MODES
+from stratego.kind import KIND
+from stratego.models import Status, StrategoMatch, Variant
+
+from .board_svg import board_svg, setup_svg
+from .words import action_label, event_text, outcome_text, piece_name, square
+
+TEMPLATES = "frontend/stratego/"
+POLL_SECONDS = 2
+MAX_LIST = 100
+WATCH_LIST = 20
+OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
+             ("player", "A player I name"))
+BOTS = (("greedy", "Greedy"), ("random", "Random"))
+PIECE_ACTIONS = ("move", "attack", "fire", "rest", "enter")
+SECTIONS = (("selected", "The selected piece", PIECE_ACTIONS),
+            ("setup", "Set-up", ("deploy",)),
+            ("finish", "Your turn", ("end_turn", "offer_draw", "accept_draw")))
+FRONTNESS = {"light_infantry": 0, "line_infantry": 1, "artillery": 2, "heavy_cavalry": 3,
+             "light_cavalry": 4, "commander": 5, "commander_in_chief": 6}
+HOME_ROWS = {"french": (3, 2, 1, 0), "allied": (6, 7, 8, 9)}  # front row first
+TIME_TRACK = 20  # turns shown on the time track (11:00 to 20:30)
+
+
+def game_or_404(request: HttpRequest, pk: Any) -> StrategoMatch:
+    try:
+        return selectors.game_of(request.user, pk)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+# --- my games and a new one -------------------------------------------------------------------
+
+@login_required
+def game_list(request: HttpRequest) -> HttpResponse:
+    error, status, form = "", 200, {}
+    if request.method == "POST":
+        form = request.POST
+        opponent = form.get("opponent", "computer")
+        if opponent == "player":
+            opponent = form.get("username", "").strip()
+        try:
+            if form.get("time_control", "untimed") not in clock.PRESET_CONTROLS:
+                raise BadInput("choose a time control from the list")
+            m = services.create_game(
+                request.user, form.get("side"), opponent=opponent or "player",
+                bot=form.get("bot", "greedy"), variant=form.get("variant", "basic"),
+                public=form.get("public") == "on",
+                time_control=clock.PRESET_CONTROLS[form.get("time_control", "untimed")])
+        except ServiceError as exc:
+            status, error = exc.status, page_message(exc, capitalise=True)
+        else:
+            return redirect("stratego-game", pk=m.pk)
+    return _render_list(request, error, status, form)
+
+
+def _render_list(request: HttpRequest, error: str = "", status: int = 200,
+                 form: Mapping[str, Any] | None = None) -> HttpResponse:
+    mine = [selectors.game_summary(m, request.user)
+            for m in selectors.games_of(request.user)[:MAX_LIST]]
+    for row in mine:
+        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
+    open_rows = [selectors.game_summary(m, request.user)
+                 for m in selectors.open_games(request.user)[:MAX_LIST]]
+    for row in open_rows:
+        row["time_text"] = clock.describe(row["time_control"])
+    watch = [selectors.game_summary(m, None)
+             for m in selectors.watchable_games(request.user)[:WATCH_LIST]]
+    return render(request, TEMPLATES + "list.html", {
+        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
+        "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
+        "variants": [(v, label) for v, label in Variant.choices if v in MODES],
+        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.join_game(pk, request.user)
+    except ServiceError as exc:
+        refuse(exc)
+        return _render_list(request, page_message(exc, capitalise=True), exc.status)
+    return redirect("stratego-game", pk=pk)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.cancel_game(pk, request.user)
+    except ServiceError as exc:
+        refuse(exc)
+        return _render_list(request, page_message(exc, capitalise=True), exc.status)
+    return redirect("stratego")
+
+
+# --- a game ----------------------------------------------------------------------------------
+
+def _pair(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
+        return value[0], value[1]
+    return None
+
+
+def _selection(raw: str | None) -> tuple[str, Any] | None:
+    """``?sel=``: ("square", (col, row)) or ("piece", id) (None: nothing or nonsense)."""
+    raw = (raw or "").strip()
+    if raw.startswith("p-") and 1 < len(raw) <= 20:
+        return "piece", raw[2:]
+    parts = raw.split("-")
+    if len(parts) == 2 and all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts):
+        return "square", (int(parts[0]), int(parts[1]))
+    return None
+
+
+def _owner_key(a: Mapping[str, Any]) -> tuple[str, Any] | None:
+    """Which piece a legal action belongs to: its ``from`` square, else its ``piece``
+    (generic: a new action type with either key still shows under its piece)."""
+    sq = _pair(a.get("from"))
+    if sq is not None:
+        return "square", sq
+    if isinstance(a.get("piece"), str):
+        return "piece", a["piece"]
+    return None
+
+
+def _target_of(a: Mapping[str, Any]) -> tuple[int, int] | None:
+    for key in ("target", "to", "at"):
+        sq = _pair(a.get(key))
+        if sq is not None:
+            return sq
+    return None
+
+
+def _last_enemy(log: Sequence[Mapping[str, Any]], side: str | None) -> list[tuple[int, int]]:
+    """The squares of the opponent's last action (from the viewer's log): marked."""
+    if side is None:
+        return []
+    enemy = other_side(side)
+    last_seq = max((e["seq"] for e in log if e.get("by") == enemy
+                    and e.get("type") in ("move", "attack", "fire", "enter")), default=None)
+    if last_seq is None:
+        return []
+    out: list[tuple[int, int]] = []
+    for e in log:
+        if e.get("seq") != last_seq or e.get("type") not in ("move", "attack", "fire", "enter"):
+            continue
+        for key in ("from", "to", "target"):
+            sq = _pair(e.get(key))
+            if sq is not None and sq not in out:
+                out.append(sq)
+    return out
+
+
+def _default_placement(reserve: Sequence[Mapping[str, Any]], side: str
+                       ) -> dict[str, tuple[int, int]]:
+    """A starting set-up to edit: infantry in front, cavalry and commanders behind."""
+    squares = [(c, r) for r in HOME_ROWS[side] for c in range(12)]
+    ordered = sorted(reserve, key=lambda p: (FRONTNESS.get(str(p.get("type")), 9), p["id"]))
+    return {str(p["id"]): sq for p, sq in zip(ordered, squares, strict=False)}
+
+
+def _setup_context(gv: Mapping[str, Any], side: str) -> dict[str, Any] | None:
+    v = gv["view"] or {}
+    if not any(a.get("type") == "deploy" for a in gv["legal_actions"]):
+        return None
+    reserve = [p for p in (v.get("sides") or {}).get(side, {}).get("reserve") or ()
+               if p.get("army") != "prussian"]
+    placement = _default_placement(reserve, side)
+    extra = [str(p["id"]) for p in reserve if str(p["id"]) not in placement]
+    pieces = {str(p["id"]): {**p, "side": side} for p in reserve}
+    action = {"type": "deploy", "side": side,
+              "placement": {pid: list(sq) for pid, sq in sorted(placement.items())}}
+    return {"svg": mark_safe(setup_svg(v, side, placement, extra, pieces)),  # noqa: S308
+            "action": json.dumps(action, separators=(",", ":")),
+            "random": json.dumps({"type": "deploy", "side": side, "random": True},
+                                 separators=(",", ":")),
+            "count": len(reserve)}
+
+
+def _play_context(request: HttpRequest, gv: Mapping[str, Any], side: str | None
+                  ) -> dict[str, Any]:
+    """The board with the selection, and the actions in the frame's sections."""
+    v = gv["view"] or {}
+    legal = gv["legal_actions"]
+    at = {sq: p for p in v.get("board") or () if (sq := _pair(p.get("square"))) is not None}
+    mine = (v.get("sides") or {}).get(side or "") or {}
+    offboard = {str(p["id"]): p for where in ("reserve", "withdrawn", "resting")
+                for p in mine.get(where) or ()}
+    owners: dict[tuple[str, Any], list[int]] = {}
+    for i, a in enumerate(legal):
+        key = _owner_key(a)
+        if key is not None:
+            owners.setdefault(key, []).append(i)
+    sel = _selection(request.GET.get("sel"))
+    if sel not in owners:
+        sel = None
+    base = reverse("stratego-game", args=[gv["id"]])
+    links = {k[1]: f"{base}?sel={k[1][0]}-{k[1][1]}#board" for k in owners if k[0] == "square"}
+    chosen = owners.get(sel, []) if sel is not None else []
+    shown = [legal[i] for i in chosen] + [a for a in legal if _owner_key(a) is None]
+    labels = [action_label(a, at, offboard) for a in shown]
+    sections = action_sections(shown, labels, SECTIONS)
+    targets: dict[tuple[int, int], tuple[str, str]] = {}
+    n = 0
+    for s in sections:
+        for g in s["groups"]:
+            for it in g["items"]:
+                n += 1
+                it["form_id"] = f"act-{n}"
+                tgt = _target_of(it["action"])
+                if s["key"] == "selected" and tgt is not None and tgt not in targets:
+                    targets[tgt] = (it["form_id"], str(it["type"]))
+    selected_name = ""
+    if sel is not None:
+        selected_name = (piece_name(at.get(sel[1])) if sel[0] == "square"
+                         else piece_name(offboard.get(sel[1])))
+    offboard_links = [{"id": pid, "name": piece_name(p),
+                       "url": f"{base}?sel=p-{pid}#board",
+                       "selected": sel == ("piece", pid)}
+                      for pid, p in offboard.items() if ("piece", pid) in owners]
+    return {
+        "board_svg": mark_safe(board_svg(  # noqa: S308 (escaped)
+            v, side, links=links, targets=targets,
+            selected=sel[1] if sel is not None and sel[0] == "square" else None,
+            marked=_last_enemy(gv["log"], side))),
+        "sections": [], "sw_sections": sections, "selected_name": selected_name,
+        "selected_square": square(list(sel[1])) if sel and sel[0] == "square" else "",
+        "offboard_links": offboard_links, "pieces_with_actions": len(owners),
+    }
+
+
+def _sides_context(v: Mapping[str, Any], side: str | None) -> list[dict[str, Any]]:
+    out = []
+    for s in ((side, other_side(side)) if side in SIDES else SIDES):
+        e = (v.get("sides") or {}).get(s) or {}
+        out.append({"side": s, "name": SIDE_NAMES[s], "mine": s == side,
+                    "reserve_count": e.get("reserve_count", 0),
+                    "reserve": [piece_name(p) for p in e.get("reserve") or ()],
+                    "withdrawn": [piece_name(p) for p in e.get("withdrawn") or ()],
+                    "resting": [piece_name(p) for p in e.get("resting") or ()],
+                    "eliminated": [piece_name(p) for p in e.get("eliminated") or ()],
+                    "lines": (e.get("lines_of_retreat") or {}).get("sector")})
+    return out
+
+
+def _time_track(turn: int) -> list[dict[str, Any]]:
+    out = []
+    for t in range(1, max(TIME_TRACK, turn) + 1):
+        minutes = 11 * 60 + 30 * (t - 1)
+        out.append({"turn": t, "time": f"{minutes // 60:02d}:{minutes % 60:02d}",
+                    "now": t == turn, "prussians": t == 13})
+    return out
+
+
+def _last_die(log: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    for e in reversed(log):
+        if e.get("face"):
+            return {"face": e["face"], "seq": e.get("seq"),
+                    "colour": "blue" if str(e["face"]).startswith("Blue") else "red"}
+    return None
+
+
+def status_line(gv: Mapping[str, Any]) -> str:
+    status, v = gv["status"], gv["view"] or {}
+    if status == Status.WAITING:
+        return "Waiting for an opponent to join."
+    if status != Status.ACTIVE:
+        return {Status.CANCELLED: "This game was cancelled.",
+                Status.EXPIRED: "This game expired: nobody took the seat in time.",
+                Status.DECLINED: "The invitation was declined.",
+                Status.FINISHED: "The game is over."}.get(status, "")
+    active = SIDE_NAMES.get(str(v.get("active")), "")
+    if v.get("phase") == "setup":
+        doing = "set up"
+    else:
+        doing = f"act (turn {v.get('turn')}, {v.get('time')}, {v.get('actions_left')} " \
+                "actions left)"
+    if gv["waiting_for"] == "you":
+        return f"Your move: {doing}."
+    return f"The {active} {doing}; this page updates by itself."
+
+
+def game_context(request: HttpRequest, m: StrategoMatch, *, error: str = "",
+                 **extra: Any) -> dict[str, Any]:
+    gv = selectors.game_view(m, request.user)
+    side = gv["my_side"]
+    v = gv["view"] or {}
+    names = {str(p["id"]): str(p.get("name")) for p in v.get("board") or () if p.get("id")}
+    for e in ((v.get("sides") or {}).get(side or "") or {}).values():
+        if isinstance(e, list):
+            names.update({str(p["id"]): str(p.get("name")) for p in e
+                          if isinstance(p, dict) and p.get("id")})
+    log = gv["log"]
+    since = frame.my_last_seq(m, side)
+    lines = log_lines(log, [event_text(e, names) for e in log], side, since, by="by")
+    setup = _setup_context(gv, side) if side is not None and gv["waiting_for"] == "you" \
+        else None
+    play = _play_context(request, gv, side) if setup is None else {
+        "sections": [], "sw_sections": [], "board_svg": "", "offboard_links": []}
+    poll = m.status == Status.WAITING or (m.status == Status.ACTIVE
+                                          and gv["waiting_for"] != "you")
+    words = frame.game(
+            "stratego-game", gv, noun="game", title="Stratego: Waterloo",
+            list_url=reverse("stratego"), list_name="Stratego: Waterloo", log_title="Log",
+            can_resign=m.status == Status.ACTIVE and side is not None,
+            resign_summary="Resign…", resign_question="Resign this game? Your opponent wins.",
+            undo_title="Take back your last action: in your turn, until a die is rolled, a "
+                       "piece revealed or the turn ended",
+            replay_text="the game step by step.", htmx=False,
+            live_url=f"/ws/games/stratego/{m.pk}/")
+    # The live channel's messages are of kind "stratego" (the URL names are "stratego-game").
+    words["kind"] = "stratego"
+    return {
+        "game": words,
+        "gv": gv, "v": v, "side": side, "side_name": SIDE_NAMES.get(side or "", "spectator"),
+        "setup": setup, **play,
+        "sides": _sides_context(v, side), "time_track": _time_track(int(v.get("turn") or 0)),
+        "last_die": _last_die(log),
+        "joinable": m.status == Status.WAITING and side is None,
+        "error": error, "status_line": status_line(gv), "poll": poll,
+        "poll_seconds": POLL_SECONDS, "outcome": outcome_text(gv["outcome"]),
+        "clocks": frame.clock_rows(gv["clocks"], side, m.to_move if gv["deadline"]
+                                   and m.status == Status.ACTIVE else None),
+        "time_control_text": clock.describe(gv["time_control"]),
+        "log": lines, "log_turns": log_groups(log, lines),
+        "log_new": sum(1 for line in lines if line["new"]),
+        **extra,
+    }
+
+
+def render_game(request: HttpRequest, m: StrategoMatch, *, status: int = 200,
+                **extra: Any) -> HttpResponse:
+    return frame.render_game(request, TEMPLATES + "game.html",
+                             game_context(request, m, **extra), status=status)
+
+
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    m = game_or_404(request, pk)
+    presence.looked_at(m, request.user)
+    return render_game(request, m)
+
+
+def refused(request: HttpRequest, pk: int, exc: ServiceError) -> HttpResponse:
+    refuse(exc)
+    return render_game(request, game_or_404(request, pk), status=exc.status,
+                       error=page_message(exc, capitalise=True))
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, pk: int) -> HttpResponse:
+    m = game_or_404(request, pk)
+    seq, action = frame.posted(request.POST)
+    try:
+        services.act(m.pk, request.user, seq, action)
+    except ServiceError as exc:
+        return refused(request, pk, exc)
+    return redirect("stratego-game", pk=pk)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    m = game_or_404(request, pk)
+    try:
+        services.undo(m.pk, request.user, int_or_raw(request.POST.get("seq")))
+    except ServiceError as exc:
+        return refused(request, pk, exc)
+    return redirect("stratego-game", pk=pk)
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, pk: int) -> HttpResponse:
+    m = game_or_404(request, pk)
+    try:
+        services.resign(m.pk, request.user)
+    except ServiceError as exc:
+        return refused(request, pk, exc)
+    return redirect("stratego-game", pk=pk)
+
+
+@login_required
+@require_POST
+def claim(request: HttpRequest, pk: int) -> HttpResponse:
+    m = game_or_404(request, pk)
+    try:
+        services.claim_absence(m.pk, request.user)
+    except ServiceError as exc:
+        return refused(request, pk, exc)
+    return redirect("stratego-game", pk=pk)
+
+
+REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),
+                     ("all", "Spectator"))
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """A finished game, step by step (``?step=n``), as the viewer's side saw it (a
+    spectator: no hidden identity), or from ``?as=french|allied``; every die checked."""
+    try:
+        m = replays.replayable(KIND, request.user, pk)
+    except ServiceError as exc:
+        raise Http404("a game's replay is shown once it is over") from exc
+    step = int_or_raw(request.GET.get("step", "0"))
+    step = min(step if type(step) is int else 0, m.seq)
+    side = side_of(m, request.user)
+    chosen = request.GET.get("as")
+    viewpoint = chosen if chosen in SIDES else side
+    book = replays.replay_book(KIND, m, keep=lambda i, last: i == min(step, last), log=True)
+    last = len(book.steps) - 1
+    step = min(step, last)
+    shown = book.view(step, viewpoint)
+    at = book.steps[step]
+    return render(request, TEMPLATES + "replay.html", {
+        "m": m, "step": step, "last": last, "prev": max(step - 1, 0),
+        "next": min(step + 1, last), "viewpoint": viewpoint or "",
+        "viewpoints": REPLAY_VIEWPOINTS[:2],
+        "as_query": f"&as={viewpoint}" if chosen == viewpoint and viewpoint else "",
+        "board": mark_safe(board_svg(shown, viewpoint)),  # noqa: S308 (escaped)
+        "by": SIDE_NAMES.get(at.side or "", ""), "turn": shown.get("turn"),
+        "time": shown.get("time"),
+        "dice": dice_sentence(book, m.seed), "dice_ok": book.check.ok,
+        "seed": str(m.seed), "seed_hash": m.seed_hash, "seed_ok": seed_ok(m),
+        "outcome": outcome_text(m.outcome),
+    })

@@ -1,0 +1,126 @@
+"""Stratego: Waterloo as a kind of match of the game service (``play.registry``): the pure
+module (``stratego.module.GAME``) bound to the ``StrategoMatch`` table, the piece table it
+hands the engine, the columns read from a position, its one clock per side and its part of
+the live channel (``live_view``). Found by ``play.registry.autodiscover``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from config.errors import NotAllowed
+from play import clock, tables
+from play.protocol import Bot, GameModule
+from play.registry import MatchKind
+from play.seats import locker, match_pk
+
+from .engine import PieceTable, State
+from .loader import load_pieces
+from .models import StrategoAction, StrategoMatch
+from .module import StrategoWaterloo
+
+
+class ListedSetUp:
+    """A computer player whose set-up is one the service accepts from a bot: the game service
+    plays only what ``legal_actions`` lists (``play.turns.computer_turn``), and in the set-up
+    the module lists the random set-up alone, while the greedy bot chooses a placement of its
+    own. Such a choice becomes the listed random set-up (drawn with the action's dice, so a
+    replay is the same); every other choice is the bot's. (A module change would keep the
+    bot's placement: list it, or let the service ask the module whether an action is legal.)
+    """
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.needs_view = bot.needs_view
+
+    def choose(self, view: dict[str, Any] | None, legal: list[dict[str, Any]],
+               rng: random.Random) -> dict[str, Any]:
+        action = self.bot.choose(view, legal, rng)
+        if action not in legal and action.get("type") == "deploy":
+            return next(a for a in legal if a.get("type") == "deploy")
+        return action
+
+
+class OnlineStratego(StrategoWaterloo):
+    """The module as the service runs it: the engine module, its bots' set-up listed."""
+
+    def bot(self, name: str, cards: Any) -> Bot:
+        return ListedSetUp(super().bot(name, cards))
+
+
+GAME = OnlineStratego()
+AS_PROTOCOL: GameModule = GAME
+EXPORT_FORMAT = "stratego-waterloo/1"
+NOUN = "game"
+
+
+def cards_of(match: Any) -> PieceTable:
+    """The piece table the match plays with (its versioned data file), once per process
+    (``play.tables``; ``load_pieces`` caches each file too)."""
+    return tables.kept("stratego", match, lambda m: load_pieces(m.pieces),
+                       started=match.status != "waiting")
+
+
+def options_of(match: Any) -> dict[str, Any]:
+    """The module's setup options: the variant (the engine's mode) and, for bots only, a
+    turn cap (RULINGS R21; none for a game with a person in it)."""
+    return {"mode": match.variant, "turn_cap": (match.settings or {}).get("turn_cap")}
+
+
+def setup_game(match: Any) -> State:
+    """The game before its first action (both armies in reserve, the Allies to set up)."""
+    return GAME.setup(match.seed, options_of(match), cards_of(match))
+
+
+def state_of(match: Any) -> State | None:
+    if match.state is None:
+        return None
+    return GAME.from_json(match.state, cards_of(match))
+
+
+def save_state(match: Any, st: State) -> list[str]:
+    """The snapshot and the columns read from it (who moves, the phase, the turn)."""
+    match.state = GAME.to_json(st)
+    match.to_move = GAME.to_move(st) or ""
+    match.phase = st.phase
+    match.turn = st.turn
+    return ["state", "to_move", "phase", "turn"]
+
+
+def final_outcome(match: Any, st: State) -> dict[str, Any]:
+    return GAME.outcome(st) or {}
+
+
+def off_board_outcome(match: Any, outcome: dict[str, Any]) -> dict[str, Any]:
+    """An end by resignation, time or absence keeps the turn it came at."""
+    return {**outcome, "turn": match.turn}
+
+
+def export_setup(match: Any) -> dict[str, Any]:
+    """The setup columns of a ``stratego-waterloo/1`` export (``play.replays``): with the
+    seed and the actions, ``setup_game`` and the module rebuild the game."""
+    return {"variant": match.variant, "pieces": match.pieces,
+            "settings": dict(match.settings or {})}
+
+
+def require_user(user: Any) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to play")
+
+
+def game_pk(value: Any) -> int:
+    return match_pk(value, NOUN)
+
+
+def _on_finish(match: Any, now: Any) -> list[str]:
+    return list(clock.stop(match, now))
+
+
+lock = locker(StrategoMatch, NOUN, defer=tables.DEFERRED)
+
+KIND = MatchKind(
+    game=GAME, model=StrategoMatch, action_model=StrategoAction, match_field="match",
+    cards=cards_of, bot_cards=cards_of, setup=setup_game, save_state=save_state,
+    final_outcome=final_outcome, on_finish=_on_finish, noun=NOUN, lock=lock,
+    live="stratego.live_view.LIVE", off_board_outcome=off_board_outcome,
+    export_setup=export_setup, export_format=EXPORT_FORMAT)

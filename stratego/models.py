@@ -1,0 +1,76 @@
+"""Stratego: Waterloo matches on the game service (``play``): a setup (the variant, the
+versioned piece table, the secret seed) plus an append-only log of actions, as every kind.
+
+``state`` is the engine's ``to_json`` after the last action (a cache the log rebuilds); it
+holds every identity and never leaves the server as it is: a person sees
+``selectors.side_view`` only (``GAME.view`` and ``GAME.events_for``).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from play.models import Match, MatchAction, MatchStatus, action_constraints, match_indexes
+
+from .loader import CURRENT
+
+Status = MatchStatus
+
+
+class Variant(models.TextChoices):
+    BASIC = "basic", "Basic game"
+    STANDARD = "standard", "Standard game"
+    EXPERT = "expert", "Expert game"
+
+
+class BotName(models.TextChoices):
+    RANDOM = "random", "Random"
+    GREEDY = "greedy", "Greedy"
+
+
+class StrategoMatch(Match):
+    bot = models.CharField(max_length=20, blank=True, default="", choices=BotName.choices,
+                           help_text="Set only when the computer plays the side without a "
+                                     "player.")
+    variant = models.CharField(max_length=10, choices=Variant.choices, default=Variant.BASIC,
+                               help_text="The rules played (the engine's mode); only those "
+                                         "the engine offers are accepted.")
+    pieces = models.CharField(max_length=40, default=CURRENT,
+                              help_text="The versioned piece table (stratego/data/) the "
+                                        "engine is handed.")
+    phase = models.CharField(max_length=10, blank=True, default="",
+                             help_text="setup, play or over (from the state).")
+    turn = models.PositiveIntegerField(default=0, help_text="The game turn (0: set-up).")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = match_indexes("stratego_computer_idx", "stratego_deadline_idx")
+        constraints = [
+            models.CheckConstraint(condition=Q(french_player__isnull=False)
+                                   | Q(allied_player__isnull=False),
+                                   name="stratego_has_a_player"),
+            models.CheckConstraint(condition=Q(state__isnull=False)
+                                   | Q(status__in=["waiting", "cancelled", "declined",
+                                                   "expired"]),
+                                   name="started_stratego_has_a_state"),
+            models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
+                                   name="stratego_invitations_are_for_people"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Stratego #{self.pk}"
+
+
+class StrategoAction(MatchAction):
+    """Action number ``seq`` (from 1) with every event it produced, unfiltered."""
+
+    match = models.ForeignKey(StrategoMatch, on_delete=models.CASCADE, related_name="actions")
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = action_constraints("match", "one_stratego_action_per_seq",
+                                         "stratego_action_seq_from_one")
+
+    def __str__(self) -> str:
+        return f"stratego {self.match_id}#{self.seq} {self.side}"
