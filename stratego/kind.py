@@ -11,7 +11,7 @@ from typing import Any
 from config.errors import NotAllowed
 from play import clock, tables
 from play.protocol import Bot, GameModule
-from play.registry import MatchKind
+from play.registry import MatchKind, imported
 from play.seats import locker, match_pk
 
 from .engine import PieceTable, State
@@ -123,4 +123,6 @@ KIND = MatchKind(
     cards=cards_of, bot_cards=cards_of, setup=setup_game, save_state=save_state,
     final_outcome=final_outcome, on_finish=_on_finish, noun=NOUN, lock=lock,
     live="stratego.live_view.LIVE", off_board_outcome=off_board_outcome,
-    export_setup=export_setup, export_format=EXPORT_FORMAT)
+    export_setup=export_setup, export_format=EXPORT_FORMAT,
+    # a tournament's game (``play.seating``); services.py imports this module: imported late
+    seat=imported("stratego.services.seat_game"), url_name="stratego-game")

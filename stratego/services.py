@@ -119,6 +119,35 @@ def join_game(match_id: Any, user: Any) -> StrategoMatch:
     return match
 
 
+SEAT_OPTIONS = ("public", "rated", "time_control", "variant")
+
+
+def seat_game(french_user: Any, allied_user: Any, options: dict[str, Any]) -> StrategoMatch:
+    """A tournament's game (the kind's ``seat`` hook, through ``play.seating``): both
+    players seated from the start, active at once, the Allies to set up first, the clock of
+    the side to move running. The options are the ones a tournament passes
+    (``time_control``, ``rated``, ``public``) and its ``game_options`` (``variant``); any
+    other is refused."""
+    unknown = sorted(set(options) - set(SEAT_OPTIONS))
+    if unknown:
+        raise BadInput(f"unknown Stratego option {unknown[0]!r}; known: {', '.join(SEAT_OPTIONS)}")
+    if french_user is None or allied_user is None or french_user.pk == allied_user.pk:
+        raise BadInput("a seated game needs two different players")
+    seed = new_seed()
+    match = StrategoMatch(
+        french_player=french_user, allied_player=allied_user, seed=seed,
+        seed_hash=seed_hash(seed), settings={},
+        variant=_clean_variant(options.get("variant", "basic")), pieces=CURRENT,
+        rated=bool(options.get("rated", False)), public=bool(options.get("public", True)),
+        time_control=clock.validate(options.get("time_control") or {}))
+    _start(match)
+    with transaction.atomic():
+        match.save()
+        enqueue.flag_fall_on_commit(KIND.kind, match)
+        turns.changed(KIND, match)
+    return match
+
+
 def cancel_game(match_id: Any, user: Any) -> Any:
     """End a game nobody has joined yet: its creator cancels it, the invited user declines
     it (``play.turns.cancel``)."""
