@@ -110,7 +110,8 @@ def test_the_api_takes_the_game_with_a_precise_400(org):
     r = api.post("/api/tournaments/", {"name": "x", "game": "go"},
                  content_type="application/json")
     assert r.status_code == 400
-    assert "game must be one of battle, stratego, race: 'go' is not (no such game)" in r.content.decode()
+    assert ("game must be one of battle, stratego, race: 'go' is not (no such game)"
+            in r.content.decode())
     r = api.post("/api/tournaments/", {"name": "x", "game": "race", "battle": "ligny"},
                  content_type="application/json")
     assert r.status_code == 400 and "only a battle tournament" in r.content.decode()
