@@ -11,16 +11,15 @@ one they are invited to (``joinable``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import other_side
 from play import clock, presence
 from play.seats import side_of
+from play.turns import Snapshot  # a position parsed once and its log rows
 
-from .engine import SIDES, State, events_for, from_json, legal_actions, view
+from .engine import SIDES, events_for, from_json, legal_actions, view
 from .errors import NotFound
 from .models import Battle, Status
 from .setup import cards_of
@@ -148,19 +147,6 @@ def battle_view(battle: Battle, user, since: int = 0) -> dict:
     return side_view(battle, side, snapshot(battle, since))
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    """A battle's position (parsed once) and its log rows after some ``since``: read once,
-    it serves every viewer's view of one change (``play.live.messages.change_messages``,
-    which is handed the committing action's ``play.turns.Snapshot``: the same fields)."""
-
-    state: State | None
-    rows: list[tuple[int, str, dict, list, bool]]  # (seq, side, action, events, auto)
-    # The log's last row as (seq, side, action), when the caller has it (an action just
-    # recorded): the undo check then reads less, or nothing (``undo.undo_target``'s rows).
-    last: tuple[int, str, dict] | None = None
-
-
 def snapshot(battle: Battle, since: int) -> Snapshot:
     state = (from_json(battle.state, cards_of(battle)) if battle.state is not None
              else None)
@@ -181,7 +167,7 @@ def side_view(battle: Battle, side: str, snap: Snapshot) -> dict:
     entries = entries_of(snap.rows, side)
     finished = battle.status == Status.FINISHED
     seen = view(state, side) if state is not None else None
-    legal = legal_actions(state, side) if mine else []
+    legal = snap.legal_actions(side, lambda: legal_actions(state, side)) if mine else []
     return {
         "id": battle.pk,
         "battle": battle.battle,

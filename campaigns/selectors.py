@@ -146,7 +146,9 @@ def side_view(c: Campaign, side: str | None, since: int = 0, snap=None) -> dict:
         "phase": c.phase,
         "board": c.board or None,
         "view": view(core, side) if core is not None else None,
-        "legal_actions": legal_actions(core, side) if mine and core is not None else [],
+        "legal_actions": ((snap.legal_actions(side, lambda: legal_actions(core, side))
+                           if snap is not None else legal_actions(core, side))
+                          if mine and core is not None else []),
         "waiting_for": waiting_for(c, side),
         "log": (log_for(c, side, since) if snap is None
                 else entries_of(((n, who, events) for n, who, _, events, _ in snap.rows), side)),

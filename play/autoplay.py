@@ -29,9 +29,12 @@ def _always_ask(user: Any) -> bool:
 
 
 def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]], *,
-           always_ask: Callable[[Any], bool] = _always_ask) -> int:
+           always_ask: Callable[[Any], bool] = _always_ask,
+           listed: dict[str, list] | None = None) -> int:
     """Append to ``moves`` the actions forced on the person to move; returns how many were
-    added. ``match.seq`` is the seq before ``moves``."""
+    added. ``match.seq`` is the seq before ``moves``. ``listed``: filled with the legal
+    actions of the person to move in the final position (listed here to find a forced one;
+    the messages of the change reuse them instead of listing them again)."""
     game = kind.game
     asked: dict[str, bool] = {}
     added = 0
@@ -45,6 +48,8 @@ def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]
             asked[side] = always_ask(match.player(side))
         action = game.forced_action(legal, asked.get(side, False))
         if action is None:
+            if listed is not None:
+                listed[side] = legal
             break
         n = match.seq + len(moves) + 1
         events = game.apply(state, action, game.dice(match.seed, n), legal=legal)

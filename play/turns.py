@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -60,6 +60,14 @@ class Snapshot:
     # The log's last row as (seq, side, action, events), when the caller has it (an action
     # just recorded): the undo check then reads less, or nothing.
     last: tuple[int, str, dict, list] | None = None
+    # The legal actions of the side to move in ``state``, when the recording listed them
+    # (auto-play lists them to see whether one is forced): each message reuses them.
+    listed: dict[str, list] = field(default_factory=dict)
+
+    def legal_actions(self, side: str, compute: Callable[[], list]) -> list:
+        """``side``'s legal actions in ``state``: as listed when recorded, else ``compute()``."""
+        found = self.listed.get(side)
+        return found if found is not None else compute()
 
 
 # --- Telling the site -----------------------------------------------------------------------
@@ -111,10 +119,12 @@ def finish(kind: MatchKind, match: Match, outcome: dict, fields: list[str] | Non
 # --- Recording actions ----------------------------------------------------------------------
 
 def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
-           ask_computer: bool = True, auto: int = 0) -> None:
+           ask_computer: bool = True, auto: int = 0, listed: dict[str, list] | None = None
+           ) -> None:
     """Append ``moves`` after ``match.seq`` (locked) and save the snapshot; if the computer
     must act now, ask a worker for its turn. The last ``auto`` moves were auto-played
-    (``autoplay.extend``): their rows are flagged. The unique (match, seq) constraint
+    (``autoplay.extend``): their rows are flagged; ``listed``: the legal actions auto-play
+    listed for the side to move now (the messages of the change reuse them). The unique (match, seq) constraint
     refuses a second writer from the same seq (409 ``stale_seq``)."""
     first = match.seq + 1
     auto_from = len(moves) - auto
@@ -136,7 +146,7 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
     enqueue.flag_fall_on_commit(kind.kind, match)
     # The position and the new log rows as they are now: the websockets' messages of this
     # change are built from them after commit, without reading the match again.
-    snap = Snapshot(state, rows, last=(match.seq, *moves[-1]))
+    snap = Snapshot(state, rows, last=(match.seq, *moves[-1]), listed=listed or {})
     if kind.game.outcome(state) is not None:
         finish(kind, match, kind.final_outcome(match, state), fields, since=first - 1,
                snap=snap)
@@ -254,8 +264,9 @@ def _play(kind: MatchKind, match: Match, side: str, seq: int, action: dict) -> l
     except game.IllegalAction as exc:
         raise BadInput(str(exc), code="illegal_action") from None
     moves: list[Move] = [(side, action, events)]
-    auto = autoplay.extend(kind, match, state, moves)  # forced moves, auto-passes after it
-    record(kind, match, state, moves, auto=auto)
+    listed: dict[str, list] = {}  # the next position's legal actions, listed once
+    auto = autoplay.extend(kind, match, state, moves, listed=listed)  # forced, auto-passes
+    record(kind, match, state, moves, auto=auto, listed=listed)
     return events
 
 
@@ -380,11 +391,12 @@ def bot_move(kind: MatchKind, match_id: int, seq: int) -> int:
             match = kind.model.objects.select_for_update().filter(pk=match_id).first()
             if not computer_to_move(match, seq):
                 return 0  # resigned, paused or played meanwhile: what it chose is dropped
-            auto = 0
+            auto, listed = 0, {}
             if moves and not stuck:  # the person's auto-passes and forced moves after it
-                auto = autoplay.extend(kind, match, state, moves)
+                auto = autoplay.extend(kind, match, state, moves, listed=listed)
             if moves:
-                record(kind, match, state, moves, ask_computer=not stuck, auto=auto)
+                record(kind, match, state, moves, ask_computer=not stuck, auto=auto,
+                       listed=listed)
             return len(moves)
     finally:
         mark.release()
