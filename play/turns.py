@@ -124,8 +124,8 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
     """Append ``moves`` after ``match.seq`` (locked) and save the snapshot; if the computer
     must act now, ask a worker for its turn. The last ``auto`` moves were auto-played
     (``autoplay.extend``): their rows are flagged; ``listed``: the legal actions auto-play
-    listed for the side to move now (the messages of the change reuse them). The unique (match, seq) constraint
-    refuses a second writer from the same seq (409 ``stale_seq``)."""
+    listed for the side to move now (the messages of the change reuse them). The unique
+    (match, seq) constraint refuses a second writer from the same seq (409 ``stale_seq``)."""
     first = match.seq + 1
     auto_from = len(moves) - auto
     rows = [(first + i, side, action, events, i >= auto_from)
@@ -391,7 +391,7 @@ def bot_move(kind: MatchKind, match_id: int, seq: int) -> int:
             match = kind.model.objects.select_for_update().filter(pk=match_id).first()
             if not computer_to_move(match, seq):
                 return 0  # resigned, paused or played meanwhile: what it chose is dropped
-            auto, listed = 0, {}
+            auto, listed = 0, dict[str, list]()
             if moves and not stuck:  # the person's auto-passes and forced moves after it
                 auto = autoplay.extend(kind, match, state, moves, listed=listed)
             if moves:
