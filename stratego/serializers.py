@@ -30,6 +30,9 @@ class StrategoCreateInput(serializers.Serializer):
                                       help_text="The rules: those the engine offers so far "
                                                 "(400 otherwise).")
     public = serializers.BooleanField(default=True, help_text="Anyone may watch it.")
+    rated = serializers.BooleanField(default=False, help_text="Between two people only: the "
+                                     "result updates both players' Stratego ratings (400 "
+                                     "against the computer).")
     time_control = serializers.DictField(required=False, help_text=TIME_CONTROL_HELP)
 
 
