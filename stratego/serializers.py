@@ -64,6 +64,8 @@ class StrategoSummarySerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     waiting_for = serializers.ChoiceField(choices=WAITING_FOR, allow_null=True)
     winner = serializers.CharField(allow_null=True)
+    rated = serializers.BooleanField(help_text="The result updates both players' Stratego "
+                                               "ratings.")
     created_at = serializers.DateTimeField(allow_null=True)
     time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
     expires_at = serializers.DateTimeField(allow_null=True)

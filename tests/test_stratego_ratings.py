@@ -43,6 +43,8 @@ def _two_people(user, other_user, rated: bool) -> StrategoMatch:
     assert r.status_code == 201, r.json()
     pk = r.json()["id"]
     assert r.json()["rated"] is rated
+    [row] = bob.get(f"{BASE}open/").json()["results"]
+    assert row["id"] == pk and row["rated"] is rated
     assert bob.post(f"{BASE}{pk}/join/", {}, format="json").status_code == 200
     for client in (alice, bob):
         v = client.get(f"{BASE}{pk}/").json()
