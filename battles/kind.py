@@ -83,4 +83,5 @@ KIND = MatchKind(
     save_state=save_state, final_outcome=lambda battle, state: dict(state.outcome),
     on_finish=_on_finish, noun="battle", lock=lock, live="battles.live_view.LIVE",
     off_board_outcome=lambda battle, outcome: {**outcome, "turn": battle.turn},
-    export_setup=export_setup, export_format=FORMAT, seat=seat, url_name="battle")
+    export_setup=export_setup, export_format=FORMAT, seat=seat, url_name="battle",
+    rating_pool="eagles")

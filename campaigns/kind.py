@@ -95,4 +95,4 @@ KIND = MatchKind(
     on_finish=_on_finish, noun="campaign", lock=lock, live="campaigns.live_view.LIVE",
     off_board_outcome=lambda campaign, outcome: {**outcome, "results": results(campaign)},
     export_setup=export_setup, export_format=EXPORT_FORMAT,
-    url_name="campaign")
+    url_name="campaign", rating_pool="eagles")

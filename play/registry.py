@@ -60,6 +60,9 @@ class MatchKind:
     # the app's creation code imports the kind, so the kind cannot import it.
     seat: Callable[[Any, Any, dict], Any] | None = None
     url_name: str = ""  # a match's page: reverse(url_name, args=[id]) ("": the kind's name)
+    # The rating a rated result of this kind updates (``ratings``: one Glicko-2 rating per
+    # player and pool): battles and campaigns "eagles", Stratego "stratego"; "": not rated.
+    rating_pool: str = ""
 
     @property
     def kind(self) -> str:

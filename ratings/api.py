@@ -1,6 +1,6 @@
 """Ratings and lobby API: thin views over ``selectors`` and ``lobby``.
 
-``GET /api/players/<username>/`` and ``GET /api/leaderboard/?page=`` are public;
+``GET /api/players/<username>/`` and ``GET /api/leaderboard/?game=&page=`` are public;
 ``GET /api/lobby/?battle=&time=&deck=&rated=`` (the open challenges) and
 ``POST /api/lobby/play-now/`` need a log-in.
 """
@@ -38,10 +38,14 @@ class Leaderboard(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses=LeaderboardSerializer, operation_id="leaderboard_list",
-                   summary="Players by rating (at least one rated battle), 50 a page",
-                   parameters=[OpenApiParameter("page", int, description="From 1.")])
+                   summary="Players by rating in one game (at least one rated game), 50 a "
+                           "page",
+                   parameters=[OpenApiParameter("page", int, description="From 1."),
+                               OpenApiParameter("game", str, description="The rating pool: "
+                                                "eagles (default) or stratego.")])
     def get(self, request):
-        return Response(selectors.leaderboard(request.query_params.get("page")))
+        q = request.query_params
+        return Response(selectors.leaderboard(q.get("page"), pool=q.get("game")))
 
 
 class Lobby(APIView):

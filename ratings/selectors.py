@@ -1,5 +1,6 @@
-"""Reading ratings: a player's page and the leaderboard (public: a rated battle's players,
-battle, sides, result and rating change are public; nothing of its position)."""
+"""Reading ratings: a player's page and the leaderboard, per game (a rating pool:
+``MatchKind.rating_pool``; "eagles" where a single rating was read before). Public: a rated
+match's players, game, sides, result and rating change; nothing of its position."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from django.db.models import Q
 
 from config.errors import BadInput, NotFound
 from game import BATTLES, SIDES
+from play import registry
 
 from . import glicko2
-from .models import RatedBattle, RatedCampaign, Rating, SideRecord
+from .models import EAGLES, RatedBattle, RatedCampaign, RatedMatch, Rating, SideRecord
 from .services import current
 
 PROVISIONAL_RD = 110.0  # an RD above this: the rating is still a rough guess ("?")
@@ -32,6 +34,26 @@ def player_named(username) -> object:
     return found
 
 
+def pools() -> list[tuple[str, str]]:
+    """The rating pools the site offers, (pool, title), "eagles" first: each registered
+    kind's ``rating_pool`` once, titled by its first kind's game ("EAGLES" for eagles)."""
+    found: dict[str, str] = {EAGLES: "EAGLES"}
+    for kind in registry.kinds():
+        if kind.rating_pool and kind.rating_pool not in found:
+            found[kind.rating_pool] = kind.game.title
+    return list(found.items())
+
+
+def pool_named(raw) -> str:
+    """A pool from a query string (default "eagles"); BadInput for one the site lacks."""
+    if raw in (None, ""):
+        return EAGLES
+    names = [p for p, _ in pools()]
+    if raw not in names:
+        raise BadInput(f"game must be one of {', '.join(names)}")
+    return str(raw)
+
+
 def _figures(rating: Rating | None) -> dict:
     now = current(rating) if rating is not None else glicko2.Rating()
     return {"rating": round(now.rating, 1), "rd": round(now.rd, 1),
@@ -40,15 +62,16 @@ def _figures(rating: Rating | None) -> dict:
             "provisional": now.rd > PROVISIONAL_RD}
 
 
-def ratings_of(user_ids) -> dict[int, dict]:
-    """user id -> figures (rating, rd, games, provisional); a newcomer's for users without."""
+def ratings_of(user_ids, pool: str = EAGLES) -> dict[int, dict]:
+    """user id -> figures (rating, rd, games, provisional) in ``pool``; a newcomer's for users
+    without."""
     ids = set(user_ids)
-    found = {r.user_id: r for r in Rating.objects.filter(user_id__in=ids)}
+    found = {r.user_id: r for r in Rating.objects.filter(user_id__in=ids, pool=pool)}
     return {uid: _figures(found.get(uid)) for uid in ids}
 
 
 def _records(user) -> list[dict]:
-    rows = {(r.battle, r.side): r for r in SideRecord.objects.filter(user=user)}
+    rows = {(r.battle, r.side): r for r in SideRecord.objects.filter(user=user, pool=EAGLES)}
     out = []
     for battle in BATTLES:
         for side in SIDES:
@@ -104,14 +127,53 @@ def _campaigns(user, limit: int = RECENT) -> dict:
     return {"records": [records[s] for s in SIDES], "recent": recent}
 
 
+def _result(score: float) -> str:
+    return "won" if score == 1 else "lost" if score == 0 else "drawn"
+
+
+def _other_pool(user, pool: str, title: str, rating: Rating | None,
+                limit: int = RECENT) -> dict:
+    """A player's rating in a pool other than EAGLES: figures, the record per kind and side
+    (every kind of the pool, both sides, zeros included) and the last rated matches."""
+    kinds = [k.kind for k in registry.kinds() if k.rating_pool == pool]
+    rows = {(r.battle, r.side): r for r in SideRecord.objects.filter(user=user, pool=pool)}
+    records = []
+    for kind in kinds:
+        for side in SIDES:
+            r = rows.get((kind, side))
+            records.append({"kind": kind, "side": side, "played": r.played if r else 0,
+                            "won": r.won if r else 0, "lost": r.lost if r else 0,
+                            "drawn": r.drawn if r else 0})
+    qs = (RatedMatch.objects.filter(Q(french_player=user) | Q(allied_player=user), pool=pool)
+          .select_related("french_player", "allied_player")
+          .order_by("-created_at", "-id")[:limit])
+    recent = []
+    for rm in qs:
+        side = "french" if rm.french_player_id == user.pk else "allied"
+        other = rm.allied_player if side == "french" else rm.french_player
+        score = rm.french_score if side == "french" else 1.0 - rm.french_score
+        before, after = getattr(rm, f"{side}_before"), getattr(rm, f"{side}_after")
+        recent.append({"kind": rm.kind, "match_id": rm.played_id, "side": side,
+                       "opponent": other.username, "result": _result(score),
+                       "reason": rm.reason or None,
+                       "rating_before": round(before, 1), "rating_after": round(after, 1),
+                       "change": round(after - before, 1), "at": rm.created_at})
+    return {"pool": pool, "title": title, **_figures(rating), "records": records,
+            "recent": recent}
+
+
 def player_profile(username) -> dict:
-    """What anyone may see of a player's ratings: figures, the record per battle and side
-    (every battle and side, zeros included), the last rated battles with the change, and
-    the same for rated campaigns (``campaigns``: a record per side, the last ones)."""
+    """What anyone may see of a player's ratings: the EAGLES figures, the record per battle
+    and side (every battle and side, zeros included), the last rated battles with the
+    change, and the same for rated campaigns (``campaigns``: a record per side, the last
+    ones); then ``other_games``: the same for each other rated game (``_other_pool``)."""
     user = player_named(username)
-    rating = Rating.objects.filter(user=user).first()
-    return {"username": user.username, **_figures(rating), "records": _records(user),
-            "recent": _recent(user), "campaigns": _campaigns(user)}
+    ratings = {r.pool: r for r in Rating.objects.filter(user=user)}
+    return {"username": user.username, **_figures(ratings.get(EAGLES)),
+            "records": _records(user), "recent": _recent(user),
+            "campaigns": _campaigns(user),
+            "other_games": [_other_pool(user, pool, title, ratings.get(pool))
+                            for pool, title in pools() if pool != EAGLES]}
 
 
 def page_number(raw) -> int:
@@ -127,11 +189,12 @@ def page_number(raw) -> int:
 
 
 def leaderboard(page=1, min_games: int = LEADERBOARD_MIN_GAMES,
-                per_page: int | None = None) -> dict:
-    """Players with at least ``min_games`` rated battles, best rating first (ties: the
-    smaller RD, then the name), ``per_page`` a page; NotFound past the last page."""
-    page, per_page = page_number(page), per_page or PER_PAGE
-    qs = (Rating.objects.filter(games__gte=min_games, user__is_active=True)
+                per_page: int | None = None, pool=EAGLES) -> dict:
+    """Players with at least ``min_games`` rated games in ``pool`` (default EAGLES; BadInput
+    for a pool the site lacks), best rating first (ties: the smaller RD, then the name),
+    ``per_page`` a page; NotFound past the last page."""
+    page, per_page, pool = page_number(page), per_page or PER_PAGE, pool_named(pool)
+    qs = (Rating.objects.filter(pool=pool, games__gte=min_games, user__is_active=True)
           .select_related("user").order_by("-rating", "rd", "user__username"))
     paginator = Paginator(qs, per_page)
     count = paginator.count
@@ -140,7 +203,8 @@ def leaderboard(page=1, min_games: int = LEADERBOARD_MIN_GAMES,
         raise NotFound(f"no page {page}: the leaderboard has {pages}")
     rows = list(paginator.page(page).object_list) if count else []
     first = (page - 1) * per_page
-    return {"count": count, "page": page, "pages": pages, "per_page": per_page,
+    return {"pool": pool, "pools": [{"pool": p, "title": t} for p, t in pools()],
+            "count": count, "page": page, "pages": pages, "per_page": per_page,
             "min_games": min_games, "provisional_rd": PROVISIONAL_RD,
             "results": [{"rank": first + i + 1, "username": r.user.username, **_figures(r)}
                         for i, r in enumerate(rows)]}

@@ -62,12 +62,44 @@ class PlayerCampaignsSerializer(serializers.Serializer):
                                       help_text="The last 20 rated campaigns, newest first.")
 
 
+class KindRecordSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    side = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+
+
+class RecentMatchSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    match_id = serializers.IntegerField()
+    side = serializers.CharField()
+    opponent = serializers.CharField()
+    result = serializers.ChoiceField(choices=["won", "lost", "drawn"])
+    reason = serializers.CharField(allow_null=True)
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    change = serializers.FloatField()
+    at = serializers.DateTimeField()
+
+
+class OtherGameSerializer(FiguresSerializer):
+    pool = serializers.CharField(help_text="The rating pool (a kind's rating_pool).")
+    title = serializers.CharField()
+    records = KindRecordSerializer(many=True, help_text="Every kind of the pool and side, "
+                                                        "zeros included.")
+    recent = RecentMatchSerializer(many=True, help_text="The last 20 rated matches.")
+
+
 class PlayerSerializer(FiguresSerializer):
     username = serializers.CharField()
     records = RecordSerializer(many=True, help_text="Every battle and side, zeros included.")
     recent = RecentSerializer(many=True, help_text="The last 20 rated battles, newest first.")
     campaigns = PlayerCampaignsSerializer(help_text="Rated campaigns (16.0): one rated game "
                                                     "each, a record per side.")
+    other_games = OtherGameSerializer(many=True, help_text="The rating in each other rated "
+                                                           "game (Stratego: Waterloo, ...).")
 
 
 class LeaderboardRowSerializer(FiguresSerializer):
@@ -75,7 +107,14 @@ class LeaderboardRowSerializer(FiguresSerializer):
     username = serializers.CharField()
 
 
+class PoolSerializer(serializers.Serializer):
+    pool = serializers.CharField()
+    title = serializers.CharField()
+
+
 class LeaderboardSerializer(serializers.Serializer):
+    pool = serializers.CharField(help_text="The game ranked (eagles, stratego).")
+    pools = PoolSerializer(many=True, help_text="Every game with a leaderboard.")
     count = serializers.IntegerField()
     page = serializers.IntegerField()
     pages = serializers.IntegerField()

@@ -21,7 +21,7 @@ from django.utils import timezone
 from battles.models import Battle, Status
 
 from . import glicko2
-from .models import RatedBattle, Rating, SideRecord
+from .models import EAGLES, RatedBattle, Rating, SideRecord
 
 RATING_PERIOD_DAYS = 30  # a month without a rated battle grows the RD by one period
 
@@ -52,11 +52,15 @@ def french_score(outcome: dict) -> float:
     return 1.0 if winner == "french" else 0.0 if winner == "allied" else 0.5
 
 
-def _count(user_id: int, battle: str, side: str, score: float) -> None:
-    SideRecord.objects.bulk_create([SideRecord(user_id=user_id, battle=battle, side=side)],
-                                   ignore_conflicts=True)
+def count_result(user_id: int, battle: str, side: str, score: float,
+                 pool: str = EAGLES) -> None:
+    """Add one result (``score`` for ``side``) to the player's ``SideRecord`` of ``battle`` (an
+    EAGLES battle, or another pool's kind) in ``pool``."""
+    SideRecord.objects.bulk_create(
+        [SideRecord(user_id=user_id, pool=pool, battle=battle, side=side)],
+        ignore_conflicts=True)
     won, lost = int(score == 1.0), int(score == 0.0)
-    SideRecord.objects.filter(user_id=user_id, battle=battle, side=side).update(
+    SideRecord.objects.filter(user_id=user_id, pool=pool, battle=battle, side=side).update(
         played=F("played") + 1, won=F("won") + won, lost=F("lost") + lost,
         drawn=F("drawn") + (1 - won - lost))
 
@@ -74,21 +78,25 @@ def rate_battle(battle: Battle, now: datetime | None = None) -> RatedBattle | No
             return None
         score = french_score(battle.outcome)
         figures = rate_players(french_id, allied_id, score, now)
-        _count(french_id, battle.battle, "french", score)
-        _count(allied_id, battle.battle, "allied", 1.0 - score)
+        count_result(french_id, battle.battle, "french", score)
+        count_result(allied_id, battle.battle, "allied", 1.0 - score)
         return RatedBattle.objects.create(battle=battle, **figures)
 
 
-def rate_players(french_id: int, allied_id: int, score: float, now: datetime) -> dict:
-    """One rated game between two players (a battle or a campaign): both ``Rating`` rows
-    updated from the ratings before (one rating period of one game each, games + 1); returns
-    the fields of the record (``RatedBattle`` / ``RatedCampaign``) with the figures before
-    and after. Call inside the transaction that records the game."""
+def rate_players(french_id: int, allied_id: int, score: float, now: datetime,
+                 pool: str = EAGLES) -> dict:
+    """One rated game between two players (a battle, a campaign, another kind's match): both
+    players' ``Rating`` rows of ``pool`` updated from the ratings before (one rating period
+    of one game each, games + 1); returns the fields of the record (``RatedBattle`` /
+    ``RatedCampaign`` / ``RatedMatch``) with the figures before and after. Call inside the
+    transaction that records the game."""
     # Lowest user id first, when making the rows (a first insert waits on the unique
     # index like a lock) and when locking them: no deadlock between two games.
     order = sorted({french_id, allied_id})
-    Rating.objects.bulk_create([Rating(user_id=uid) for uid in order], ignore_conflicts=True)
-    rows = {uid: Rating.objects.select_for_update().get(user_id=uid) for uid in order}
+    Rating.objects.bulk_create([Rating(user_id=uid, pool=pool) for uid in order],
+                               ignore_conflicts=True)
+    rows = {uid: Rating.objects.select_for_update().get(user_id=uid, pool=pool)
+            for uid in order}
     french, allied = rows[french_id], rows[allied_id]
     before_f, before_a = current(french, now), current(allied, now)
     after_f, after_a = glicko2.rate_game(before_f, before_a, score)

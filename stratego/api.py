@@ -24,7 +24,8 @@ def _create(user: Any, data: dict[str, Any]) -> Any:
     return services.create_game(
         user, data.get("side"), opponent=data.get("opponent", services.COMPUTER),
         bot=data.get("bot", "greedy"), variant=data.get("variant", "basic"),
-        public=data.get("public", True), time_control=data.get("time_control"))
+        public=data.get("public", True), time_control=data.get("time_control"),
+        rated=data.get("rated", False))
 
 
 def _join(pk: Any, user: Any, data: dict[str, Any]) -> None:

@@ -123,6 +123,6 @@ KIND = MatchKind(
     cards=cards_of, bot_cards=cards_of, setup=setup_game, save_state=save_state,
     final_outcome=final_outcome, on_finish=_on_finish, noun=NOUN, lock=lock,
     live="stratego.live_view.LIVE", off_board_outcome=off_board_outcome,
-    export_setup=export_setup, export_format=EXPORT_FORMAT,
+    export_setup=export_setup, export_format=EXPORT_FORMAT, rating_pool="stratego",
     # a tournament's game (``play.seating``); services.py imports this module: imported late
     seat=imported("stratego.services.seat_game"), url_name="stratego-game")

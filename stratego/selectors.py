@@ -97,7 +97,7 @@ def game_summary(m: StrategoMatch, user: Any) -> dict[str, Any]:
             "players": player_names(m), "status": m.status, "variant": m.variant,
             "phase": m.phase, "turn": m.turn, "seq": m.seq,
             "waiting_for": waiting_for(m, side),
-            "winner": (m.outcome or {}).get("winner"),
+            "winner": (m.outcome or {}).get("winner"), "rated": m.rated,
             "created_at": _iso(m.created_at), "time_control": dict(m.time_control or {}),
             "expires_at": _iso(m.expires_at) if m.status == Status.WAITING else None}
 

@@ -30,6 +30,9 @@ class StrategoCreateInput(serializers.Serializer):
                                       help_text="The rules: those the engine offers so far "
                                                 "(400 otherwise).")
     public = serializers.BooleanField(default=True, help_text="Anyone may watch it.")
+    rated = serializers.BooleanField(default=False, help_text="Between two people only: the "
+                                     "result updates both players' Stratego ratings (400 "
+                                     "against the computer).")
     time_control = serializers.DictField(required=False, help_text=TIME_CONTROL_HELP)
 
 
@@ -61,6 +64,8 @@ class StrategoSummarySerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     waiting_for = serializers.ChoiceField(choices=WAITING_FOR, allow_null=True)
     winner = serializers.CharField(allow_null=True)
+    rated = serializers.BooleanField(help_text="The result updates both players' Stratego "
+                                               "ratings.")
     created_at = serializers.DateTimeField(allow_null=True)
     time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
     expires_at = serializers.DateTimeField(allow_null=True)

@@ -43,12 +43,13 @@ def _clean_variant(variant: Any) -> str:
 
 
 def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "greedy",
-                variant: Any = "basic", public: Any = True, time_control: Any = None
-                ) -> StrategoMatch:
+                variant: Any = "basic", public: Any = True, time_control: Any = None,
+                rated: Any = False) -> StrategoMatch:
     """A new game of ``user`` playing ``side``. ``opponent``: ``computer`` (``bot`` plays
     the other side; the game starts at once), ``open`` or a username (``waiting`` until
     they ``join_game``, or it expires after ``EXPIRY``). ``time_control``: ``play.clock``'s
-    (default untimed). Unrated (ratings for this game: not yet)."""
+    (default untimed). ``rated``: a game between two people that updates both players'
+    "stratego" ratings when it ends (``ratings.matches``); refused against the computer."""
     require_user(user)
     if side not in SIDES:
         raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
@@ -57,6 +58,10 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
     variant = _clean_variant(variant)
     if type(public) is not bool:
         raise BadInput("public must be true or false")
+    if type(rated) is not bool:
+        raise BadInput("rated must be true or false")
+    if rated and opponent == COMPUTER:
+        raise BadInput("games against the computer are never rated")
     time_control = clock.validate(time_control)
     invited = None
     if opponent == COMPUTER:
@@ -73,7 +78,7 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
             allied_player=user if side == "allied" else None,
             bot=bot, invited=invited, seed=seed, seed_hash=seed_hash(seed), settings={},
             variant=variant, pieces=CURRENT, public=public, time_control=time_control,
-            expires_at=None if bot else timezone.now() + EXPIRY,
+            rated=rated, expires_at=None if bot else timezone.now() + EXPIRY,
             status=Status.ACTIVE if bot else Status.WAITING)
         if bot:
             _start(match)

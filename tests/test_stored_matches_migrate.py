@@ -658,7 +658,10 @@ def check_links(played: dict, ids: dict) -> None:
     assert Campaign.objects.get(pk=ids["campaign_rated"]).rated_result == rc
     assert rate_battle(rb.battle) is None and rate_campaign(rc.campaign) is None  # rated once
     assert Rating.objects.get(user_id=users["alice"]).games == 2
+    # a rating per game since ratings 0003: every stored rating and record is an EAGLES one
+    assert set(Rating.objects.values_list("pool", flat=True)) == {"eagles"}
     assert SideRecord.objects.filter(battle="waterloo").count() == 2
+    assert set(SideRecord.objects.values_list("pool", flat=True)) == {"eagles"}
     profile = selectors.player_profile("alice")
     assert [r["battle_id"] for r in profile["recent"]] == [ids["rated"]]
     assert [r["campaign_id"] for r in profile["campaigns"]["recent"]] == [ids["campaign_rated"]]

@@ -62,14 +62,22 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     campaigns["recent"] = [{**r, "side_name": SIDE_NAMES[r["side"]],
                             "result_label": RESULT_LABELS[r["result"]]}
                            for r in campaigns["recent"]]
+    for game in profile["other_games"]:
+        game["records"] = [{**r, "side_name": SIDE_NAMES[r["side"]]} for r in game["records"]]
+        game["recent"] = [{**r, "side_name": SIDE_NAMES[r["side"]],
+                           "result_label": RESULT_LABELS[r["result"]]}
+                          for r in game["recent"]]
     return render(request, TEMPLATES + "player.html", {"p": profile})
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The leaderboard of one game (``?game=``: a rating pool, EAGLES by default), with a
+    link to each other game's."""
     try:
-        board = selectors.leaderboard(request.GET.get("page"))
-    except BattleError as exc:  # past the last page, or a page that is no number: no page
+        board = selectors.leaderboard(request.GET.get("page"), pool=request.GET.get("game"))
+    except BattleError as exc:  # past the last page, a page that is no number, no such game
         raise Http404(exc.message) from None
+    board["title"] = dict(selectors.pools())[board["pool"]]
     return render(request, TEMPLATES + "leaderboard.html", {"board": board})
 
 

@@ -84,6 +84,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
                 request.user, form.get("side"), opponent=opponent or "player",
                 bot=form.get("bot", "greedy"), variant=form.get("variant", "basic"),
                 public=form.get("public") == "on",
+                rated=form.get("rated") == "on",
                 time_control=clock.PRESET_CONTROLS[form.get("time_control", "untimed")])
         except ServiceError as exc:
             status, error = exc.status, page_message(exc, capitalise=True)
