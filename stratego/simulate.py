@@ -10,6 +10,8 @@ import argparse
 import time
 from typing import Any
 
+from game import other_side
+
 from .engine.pieces import PieceTable
 from .loader import load_pieces
 from .module import GAME
@@ -45,7 +47,7 @@ def match(first: str, second: str, games: int, table: PieceTable | None = None,
     started = time.perf_counter()
     for g in range(games):
         a_side = "allied" if g % 2 == 0 else "french"
-        b_side = "french" if a_side == "allied" else "allied"
+        b_side = other_side(a_side)
         bots = {a_side: GAME.bot(first, table), b_side: GAME.bot(second, table)}
         out = play(g, bots, cap, table, variant)
         winner = out["winner"]
