@@ -13,6 +13,7 @@ from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
 from play import clock, presence
+from play.log import auto_entry
 from play.seats import side_of
 
 from .kind import KIND, campaign_pk, core_of
@@ -110,15 +111,24 @@ def clocks_of(c: Campaign) -> dict:
 def log_for(c: Campaign, side: str | None, since: int = 0) -> list[dict]:
     """The events of actions after ``since`` that ``side`` may see (None: public only)."""
     rows = (c.actions.filter(seq__gt=since, seq__lte=c.seq).order_by("seq")
-            .values_list("seq", "side", "events"))
+            .values_list("seq", "side", "action", "events", "auto", "auto_reason"))
     return entries_of(rows, side)
 
 
 def entries_of(rows, side: str | None) -> list[dict]:
-    """Log rows ``(seq, side, events)`` as ``side`` (None: a spectator) sees them: each event
-    ``events_for`` lets through, with its action's ``seq`` and side (``by``)."""
-    return [{"seq": n, "by": who, **e} for n, who, events in rows
-            for e in events_for(events, side)]
+    """Log rows ``(seq, side, action, events, auto, auto_reason)`` as ``side`` (None: a
+    spectator) sees them: each event ``events_for`` lets through, with its action's ``seq``
+    and side (``by``). An action auto-play made opens with ``{"type": "auto_played", ...}``
+    (``play.log.auto_entry``: public, with ``why`` when it was the player's standing
+    choice), and its events carry ``"auto": true``."""
+    out: list[dict] = []
+    for n, who, action, events, auto, why in rows:
+        if auto:
+            out.append({**auto_entry(n, who, action, why), "by": who,
+                        "board": (action or {}).get("board")})
+        out.extend({"seq": n, "by": who, **e, **({"auto": True} if auto else {})}
+                   for e in events_for(events, side))
+    return out
 
 
 def campaign_view(c: Campaign, user, since: int = 0) -> dict:
@@ -149,7 +159,7 @@ def side_view(c: Campaign, side: str | None, since: int = 0, snap=None) -> dict:
         "legal_actions": legal_actions(core, side) if mine and core is not None else [],
         "waiting_for": waiting_for(c, side),
         "log": (log_for(c, side, since) if snap is None
-                else entries_of(((n, who, events) for n, who, _, events, _ in snap.rows), side)),
+                else entries_of(snap.rows, side)),
         "seed_hash": c.seed_hash,
         "seed": str(c.seed) if finished else None,
         "outcome": c.outcome,

@@ -111,20 +111,23 @@ def finish(kind: MatchKind, match: Match, outcome: dict, fields: list[str] | Non
 # --- Recording actions ----------------------------------------------------------------------
 
 def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
-           ask_computer: bool = True, auto: int = 0) -> None:
+           ask_computer: bool = True, auto: int = 0, reasons: list[str] | None = None) -> None:
     """Append ``moves`` after ``match.seq`` (locked) and save the snapshot; if the computer
     must act now, ask a worker for its turn. The last ``auto`` moves were auto-played
-    (``autoplay.extend``): their rows are flagged. The unique (match, seq) constraint
+    (``autoplay.extend``): their rows are flagged, with ``reasons`` (one each, "" when forced:
+    the player's standing choice otherwise) as their ``auto_reason``. The unique (match, seq) constraint
     refuses a second writer from the same seq (409 ``stale_seq``)."""
     first = match.seq + 1
     auto_from = len(moves) - auto
-    rows = [(first + i, side, action, events, i >= auto_from)
+    why = [""] * (len(moves) - len(reasons or ())) + list(reasons or ())
+    rows = [(first + i, side, action, events, i >= auto_from, why[i])
             for i, (side, action, events) in enumerate(moves)]
     try:  # no savepoint: a refusal rolls the caller's whole transaction back
         with transaction.atomic(savepoint=False):
             sql.insert([kind.action_model(**{kind.match_field: match}, seq=seq, side=side,
-                                          action=action, events=events, auto=is_auto)
-                        for seq, side, action, events, is_auto in rows])
+                                          action=action, events=events, auto=is_auto,
+                                          auto_reason=reason)
+                        for seq, side, action, events, is_auto, reason in rows])
     except IntegrityError:
         raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
                        seq=match.seq) from None
@@ -254,8 +257,9 @@ def _play(kind: MatchKind, match: Match, side: str, seq: int, action: dict) -> l
     except game.IllegalAction as exc:
         raise BadInput(str(exc), code="illegal_action") from None
     moves: list[Move] = [(side, action, events)]
-    auto = autoplay.extend(kind, match, state, moves)  # forced moves, auto-passes after it
-    record(kind, match, state, moves, auto=auto)
+    reasons: list[str] = []  # forced moves, auto-passes (forced or chosen) after it
+    auto = autoplay.extend(kind, match, state, moves, reasons=reasons)
+    record(kind, match, state, moves, auto=auto, reasons=reasons)
     return events
 
 
@@ -380,11 +384,12 @@ def bot_move(kind: MatchKind, match_id: int, seq: int) -> int:
             match = kind.model.objects.select_for_update().filter(pk=match_id).first()
             if not computer_to_move(match, seq):
                 return 0  # resigned, paused or played meanwhile: what it chose is dropped
-            auto = 0
+            auto, reasons = 0, []
             if moves and not stuck:  # the person's auto-passes and forced moves after it
-                auto = autoplay.extend(kind, match, state, moves)
+                auto = autoplay.extend(kind, match, state, moves, reasons=reasons)
             if moves:
-                record(kind, match, state, moves, ask_computer=not stuck, auto=auto)
+                record(kind, match, state, moves, ask_computer=not stuck, auto=auto,
+                       reasons=reasons)
             return len(moves)
     finally:
         mark.release()
