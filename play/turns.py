@@ -114,9 +114,9 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
            ask_computer: bool = True, auto: int = 0, reasons: list[str] | None = None) -> None:
     """Append ``moves`` after ``match.seq`` (locked) and save the snapshot; if the computer
     must act now, ask a worker for its turn. The last ``auto`` moves were auto-played
-    (``autoplay.extend``): their rows are flagged, with ``reasons`` (one each, "" when forced:
-    the player's standing choice otherwise) as their ``auto_reason``. The unique (match, seq) constraint
-    refuses a second writer from the same seq (409 ``stale_seq``)."""
+    (``autoplay.extend``): their rows are flagged, with ``reasons`` (one each, "" when
+    forced: the player's standing choice otherwise) as their ``auto_reason``. The unique
+    (match, seq) constraint refuses a second writer from the same seq (409 ``stale_seq``)."""
     first = match.seq + 1
     auto_from = len(moves) - auto
     why = [""] * (len(moves) - len(reasons or ())) + list(reasons or ())
