@@ -6,6 +6,7 @@ over whole campaigns)."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -180,3 +181,48 @@ def _can_undo(c: Campaign, side: str, last: tuple | None = None) -> bool:
     from play.undo import can_undo  # may my last action be taken back now
 
     return can_undo(registry.get("campaign"), c, side, last=last)
+
+
+FINAL_BOARDS_SECONDS = 24 * 3600
+
+
+def final_boards(c: Campaign, side: str | None) -> dict[str, dict]:
+    """Each battle that ended during finished campaign ``c``, in its final position (the
+    engine's view of that board as ``side`` sees it, None: a spectator), so that its page
+    keeps the boards when the campaign is over (the state no longer holds them). Rebuilt
+    once from the revealed seed and the log (the position before the action that ended it,
+    with that action played on the board alone: the same dice in the same order), then
+    kept in the cache."""
+    if c.status != Status.FINISHED or c.state is None:
+        return {}
+    key = f"campaign-final-boards:{c.pk}:{c.seq}:{side or 'watch'}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    from battles import engine
+    from play import registry
+    from play.log import effective_actions
+
+    kind = registry.get(KIND)
+    game = kind.game
+    state = kind.setup(c)
+    out: dict[str, dict] = {}
+    rows = list(c.actions.order_by("seq").only("seq", "side", "action", "events"))
+    for row in effective_actions(rows):
+        ended = [e.get("battle") for e in row.events or ()
+                 if e.get("type") == "campaign_battle_over"]
+        for b in ended:
+            board = state.boards.get(b)
+            if board is None:
+                continue
+            board = board.copy()
+            action = row.action or {}
+            if action.get("type") != "retreat" and action.get("board") == b:
+                plain = {k: v for k, v in action.items() if k != "board"}
+                engine.apply(board, plain, iter(game.dice(c.seed, row.seq)), check=False)
+            out[b] = engine.view(board, side)
+        game.apply(state, row.action, game.dice(c.seed, row.seq), check=False)
+    for b, bv in (view(state, side).get("boards") or {}).items():
+        out[b] = bv  # still on the board when it ended (a resignation, a flag fall)
+    cache.set(key, out, FINAL_BOARDS_SECONDS)
+    return out

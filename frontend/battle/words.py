@@ -194,7 +194,7 @@ AUTO_FORCED = "(played automatically: the only legal action)"
 # ``why``): said as theirs, never as "no answer held" (that would tell nothing true).
 AUTO_CHOSEN_TURN = "chose to pass for the rest of this turn"
 RESPONSE_WORDS = {"fire": "enemy fire", "shock": "enemy shock attacks",
-                  "engage": "enemy cards engaging theirs", "morale": "enemy morale rolls"}
+                  "engage": "enemy moves into contact", "morale": "enemy morale rolls"}
 AUTO_VERBS = {"pass": "passed", "roll_morale": "rolled for morale",
               "deployment_done": "finished deploying", "move": "made the only move",
               "deploy": "deployed the only card"}
