@@ -200,12 +200,10 @@ def final_boards(c: Campaign, side: str | None) -> dict[str, dict]:
     if cached is not None:
         return cached
     from battles import engine
-    from play import registry
     from play.log import effective_actions
 
-    kind = registry.get(KIND)
-    game = kind.game
-    state = kind.setup(c)
+    game = KIND.game
+    state = KIND.setup(c)
     out: dict[str, dict] = {}
     rows = list(c.actions.order_by("seq").only("seq", "side", "action", "events"))
     for row in effective_actions(rows):

@@ -56,7 +56,8 @@ class Snapshot:
     serves every viewer's view of one change (the live messages)."""
 
     state: Any
-    rows: list[tuple[int, str, dict, list, bool]]  # (seq, side, action, events, auto)
+    # (seq, side, action, events, auto, auto_reason)
+    rows: list[tuple[int, str, dict, list, bool, str]]
     # The log's last row as (seq, side, action, events), when the caller has it (an action
     # just recorded): the undo check then reads less, or nothing.
     last: tuple[int, str, dict, list] | None = None
@@ -384,7 +385,7 @@ def bot_move(kind: MatchKind, match_id: int, seq: int) -> int:
             match = kind.model.objects.select_for_update().filter(pk=match_id).first()
             if not computer_to_move(match, seq):
                 return 0  # resigned, paused or played meanwhile: what it chose is dropped
-            auto, reasons = 0, []
+            auto, reasons = 0, list[str]()
             if moves and not stuck:  # the person's auto-passes and forced moves after it
                 auto = autoplay.extend(kind, match, state, moves, reasons=reasons)
             if moves:
