@@ -11,9 +11,17 @@ actions in sections, Undo, Resign, the log per board and turn (what the opponent
 my last action marked, on the boards too), the last dice and the fair-dice check, and the
 live wiring; the boards, the split editor, the pools, the losses and the timeline are the
 campaign's own. A Retreat (it concedes that battle) and a board action that can lose that
-battle (4.3, ``battles.warnings``) are asked first, as on a battle's page. While it is not my
-move the play area polls the page (htmx, the fragment with the header out of band); each
-action is a plain POST form (redirect back), so the page works without JavaScript too.
+battle (4.3, ``battles.warnings``) are asked first, as on a battle's page.
+
+As on a battle's page, each action form posts through htmx and the answer is the play
+fragment (the header swapped out of band): one click, no reload, one update (``live.js``
+does not fetch again what the mover's own POST answered); without JavaScript the same forms
+post and redirect back. The page follows the live channel (``ws/campaigns/<id>/``, an alias
+of ``ws/games/campaign/<id>/``); while it is not my move the play area also polls (htmx), the
+fallback when the socket cannot open. In a response window the player may pass for the rest
+of this enemy turn (``pass_rest``), and choose which kinds of window to be asked in
+(``passing``): their standing choices (``play.passing``), whose passes the log flags as theirs.
+At the end the boards stay, in their final positions (``selectors.final_boards``).
 """
 
 from __future__ import annotations
