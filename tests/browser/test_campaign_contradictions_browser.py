@@ -23,14 +23,12 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from battles import modules
 from campaigns import selectors, services
 from campaigns.models import Campaign
 
 from ..campaign.helpers import small_pools
 from ..kinds import campaign_tasks as tasks
 
-GAME = modules.EaglesCampaign()
 ANSWERS = [184, 292, 294]  # Allied Specials that may answer enemy fire
 
 
@@ -127,7 +125,10 @@ def test_the_status_line_names_a_response_window(logged_in_page, pools):
         return len(legal) > 1 and any(a["type"] == "pass" for a in legal)
 
     drive(c, alice, "allied", window, random.Random(1))
-    kind = GAME.response_kind(services.replay(c), "allied")
+    c.refresh_from_db()
+    board = c.state["boards"][c.board]
+    kind = "morale" if board["phase"] == "morale" else \
+        {"move": "engage"}.get(board["pending"]["type"], board["pending"]["type"])
     page.goto(f"/campaigns/{c.pk}/")
     status = page.get_by_test_id("status-line")
     expect(status).to_contain_text("Your move at ")

@@ -12,7 +12,9 @@ the clicks.
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
@@ -45,6 +47,14 @@ def test_pass_for_the_rest_of_the_turn_and_the_windows_to_be_asked_in(
     page.goto(f"/campaigns/{c.pk}/")
     play = page.get_by_test_id("campaign-play")
     expect(play).to_have_attribute("data-seq", str(c.seq))
+    for width in (390, 1280):  # the window fits a phone and a desktop (screenshots)
+        page.set_viewport_size({"width": width, "height": 900})
+        expect(page.get_by_test_id("pass-rest")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), width
+        if os.environ.get("EAGLES_SCREENSHOTS"):
+            Path(os.environ["EAGLES_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
+            page.screenshot(full_page=True, path=f"{os.environ['EAGLES_SCREENSHOTS']}/"
+                                                 f"campaign-window-{width}.png")
     page.evaluate("window.eaglesMarker = 'still here'")
     rest = page.get_by_test_id("pass-rest")
     expect(rest).to_have_text("Pass for the rest of this enemy turn")
