@@ -46,7 +46,7 @@ from frontend.battle.board_ux import BOARD_SECTIONS, action_keys, changed_marks
 from frontend.battle.dice_svg import last_roll
 from frontend.battle.view_context import SIDE_PEOPLE
 from frontend.battle.warnings import WARNED, warning
-from frontend.battle.words import RESPONSE_WORDS, describe_actions
+from frontend.battle.words import describe_actions
 from frontend.campaigns.chart import losses_svg
 from frontend.campaigns.clocks import outcome_text
 from frontend.campaigns.words import battle_name, log_texts, timeline
@@ -307,22 +307,6 @@ def passing_kinds() -> tuple[str, ...]:
     return pass_choices.kinds_of(KIND)
 
 
-def passing_context(c: Campaign, cv: Mapping) -> dict[str, Any]:
-    """The player's standing choices to pass: "pass for the rest of this enemy turn" while
-    they are in a response window (a Pass is among their actions: only a response window
-    offers one), and which kinds of window they are asked in."""
-    side = cv["my_side"]
-    if side is None or c.status != Status.ACTIVE:
-        return {"pass_rest": False, "pass_kinds": []}
-    skip = set(pass_choices.choices_of(c, side).get("skip") or ())
-    return {
-        "pass_rest": any(a.get("type") == "pass" for a in cv["legal_actions"]),
-        "pass_kinds": [{"key": k, "label": RESPONSE_WORDS.get(k, k).capitalize(),
-                        "ask": k not in skip} for k in passing_kinds()],
-        "pass_skipped": len(skip),
-    }
-
-
 def _dice_log(log: list[Mapping]) -> list[Mapping]:
     """The viewer's log with each retreat check's die as ``dice`` (drawn as the others)."""
     return [{**e, "dice": [e["roll"]]} if e.get("type") == "retreat_check"
@@ -405,7 +389,7 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
         if cards is not None and any(a.get("type") == "split" for a in cv["legal_actions"])
         else None,
         "undo_notes": undo_notes(cv["log"], side),
-        **passing_context(c, cv),
+        **frame.passing("campaign", c, cv),
         **_log_context(cv, side, cards, since),
         **extra,
     }
