@@ -195,7 +195,8 @@ def final_boards(c: Campaign, side: str | None) -> dict[str, dict]:
     kept in the cache."""
     if c.status != Status.FINISHED or c.state is None:
         return {}
-    key = f"campaign-final-boards:{c.pk}:{c.seq}:{side or 'watch'}"
+    made = c.created_at.timestamp() if c.created_at else 0  # a row id may be used again
+    key = f"campaign-final-boards:{c.pk}:{made}:{c.seq}:{side or 'watch'}"
     cached = cache.get(key)
     if cached is not None:
         return cached
