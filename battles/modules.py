@@ -89,6 +89,47 @@ def forced_action(legal: list[dict], always_ask: bool) -> dict | None:
     return action
 
 
+# A player's standing choices to pass (play.protocol.PassChoices; Match.pass_choices[side]):
+# the kinds of response window (the enemy's answer before a fire's or a shock's dice, after
+# an engaging move, before a morale roll: RULINGS 13.0) they may choose not to be asked in,
+# and "pass for the rest of this enemy turn" (``enemy_turn``'s key).
+RESPONSE_KINDS = ("fire", "shock", "engage", "morale")
+_PENDING_KINDS = {"fire": "fire", "shock": "shock", "move": "engage"}
+
+
+def response_kind(st: engine.State, side: str) -> str | None:
+    """The kind of response window ``side`` must answer now on this board, or None."""
+    if st.outcome is not None or st.step != "response" or engine.SIDES[st.priority] != side:
+        return None
+    if st.phase == "morale":
+        return "morale"
+    return _PENDING_KINDS.get(str((st.pending or {}).get("type")))
+
+
+def enemy_turn(st: engine.State, side: str, board: str = "") -> str | None:
+    """The key of the enemy turn being played on this board (None: it is ``side``'s own)."""
+    if engine.SIDES[st.active] == side:
+        return None
+    return f"{board}:{st.turn}:{engine.SIDES[st.active]}"
+
+
+def chosen_pass(kind: str | None, turn: str | None, legal: list[dict],
+                choices: Mapping[str, Any]) -> tuple[dict, str] | None:
+    """The pass a player's standing ``choices`` play in a response window of ``kind`` during
+    the enemy ``turn`` ("turn": they chose to pass for the rest of it; "skip:<kind>": not
+    to be asked in that kind of window), or None: they are asked."""
+    if kind is None or turn is None:
+        return None
+    action = next((a for a in legal if a.get("type") == "pass"), None)
+    if action is None:
+        return None
+    if choices.get("turn") == turn:
+        return action, "turn"
+    if kind in (choices.get("skip") or ()):
+        return action, f"skip:{kind}"
+    return None
+
+
 # Events only a campaign decision or a battle's end makes: past them there is no undo.
 CAMPAIGN_EVENTS = {
     "campaign_battle_over": "it ended a battle",
@@ -230,6 +271,18 @@ class EaglesBattle:
     def forced_action(self, legal: list[dict], always_ask: bool) -> dict | None:
         return forced_action(legal, always_ask)
 
+    response_kinds = RESPONSE_KINDS
+
+    def response_kind(self, state: engine.State, side: str) -> str | None:
+        return response_kind(state, side)
+
+    def enemy_turn(self, state: engine.State, side: str) -> str | None:
+        return enemy_turn(state, side)
+
+    def chosen_action(self, state: engine.State, side: str, legal: list[dict],
+                      choices: Mapping[str, Any]) -> tuple[dict, str] | None:
+        return chosen_pass(response_kind(state, side), enemy_turn(state, side), legal, choices)
+
     def to_move(self, state: engine.State) -> str | None:
         return engine.SIDES[state.priority] if state.outcome is None else None
 
@@ -312,6 +365,21 @@ class EaglesCampaign:
 
     def forced_action(self, legal: list[dict], always_ask: bool) -> dict | None:
         return forced_action(legal, always_ask)
+
+    response_kinds = RESPONSE_KINDS
+
+    def response_kind(self, state: core.Campaign, side: str) -> str | None:
+        b = core.current_board(state)
+        return response_kind(state.boards[b], side) if b is not None else None
+
+    def enemy_turn(self, state: core.Campaign, side: str) -> str | None:
+        b = core.current_board(state)
+        return enemy_turn(state.boards[b], side, b) if b is not None else None
+
+    def chosen_action(self, state: core.Campaign, side: str, legal: list[dict],
+                      choices: Mapping[str, Any]) -> tuple[dict, str] | None:
+        return chosen_pass(self.response_kind(state, side), self.enemy_turn(state, side),
+                           legal, choices)
 
     def to_move(self, state: core.Campaign) -> str | None:
         turn = core.to_move(state)

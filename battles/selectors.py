@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from game import other_side
 from play import clock, presence
+from play.log import auto_entry
 from play.seats import side_of
 from play.turns import Snapshot  # a position parsed once and its log rows
 
@@ -154,7 +155,7 @@ def snapshot(battle: Battle, since: int) -> Snapshot:
     # the same transaction as the row's new ``seq``, so every action up to it is there, and
     # one recorded between the two reads (a computer move) waits for the next answer.
     rows = list(battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-                .values_list("seq", "side", "action", "events", "auto"))
+                .values_list("seq", "side", "action", "events", "auto", "auto_reason"))
     return Snapshot(state, rows)
 
 
@@ -200,23 +201,22 @@ def log_entries(battle: Battle, since: int, viewer: str | None) -> list[dict]:
     """The log of the actions after ``since`` as ``viewer`` (a side, or None: a spectator)
     sees it (``entries_of``), up to the battle row's own ``seq``."""
     rows = (battle.actions.filter(seq__gt=since, seq__lte=battle.seq).order_by("seq")
-            .values_list("seq", "side", "action", "events", "auto"))
+            .values_list("seq", "side", "action", "events", "auto", "auto_reason"))
     return entries_of(rows, viewer)
 
 
 def entries_of(rows, viewer: str | None) -> list[dict]:
-    """Log rows ``(seq, side, action, events, auto)`` as ``viewer`` sees them: each event
-    ``events_for`` lets through, with its action's ``seq``. An action auto-play made
-    (``autoplay``: a pass with no answer held, a forced move; the row's ``auto``) opens with
-    ``{"type": "auto_played", "side", "action": its type, "auto": true}`` (a pass after a
-    move has no event of its own) and its events carry ``"auto": true``. Public: the instant
+    """Log rows ``(seq, side, action, events, auto[, auto_reason])`` as ``viewer`` sees them:
+    each event ``events_for`` lets through, with its action's ``seq``. An action auto-play
+    made (``autoplay``: a pass with no answer held, a forced move, or a pass by the player's
+    standing choice; the row's ``auto``) opens with ``{"type": "auto_played", "side",
+    "action": its type, "auto": true, "why": the row's auto_reason}`` (a pass after a move
+    has no event of its own) and its events carry ``"auto": true``. Public: the instant
     answer already tells as much; the type names no card."""
     out: list[dict] = []
-    for n, side, action, events, auto in rows:
+    for n, side, action, events, auto, *why in rows:
         if auto:
-            out.append({"seq": n, "type": "auto_played", "side": side,
-                        "action": (action or {}).get("type"), "visibility": "all",
-                        "auto": True})
+            out.append(auto_entry(n, side, action, why[0] if why else ""))
             out.extend({"seq": n, **e, "auto": True} for e in events_for(events, viewer))
         else:
             out.extend({"seq": n, **e} for e in events_for(events, viewer))

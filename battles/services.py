@@ -29,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import other_side
-from play import clock, enqueue, presence, seats, turns
+from play import clock, enqueue, passing, presence, seats, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
@@ -248,6 +248,19 @@ def act(battle_id, user, seq, action) -> list[dict]:
     last one the player saw); returns the events of that action the user may see
     (``play.turns.act``)."""
     return turns.act(KIND, battle_id, user, seq, action)
+
+
+def choose_pass_kinds(battle_id, user, kinds) -> dict:
+    """The kinds of response window (``modules.RESPONSE_KINDS``) ``user`` does not want to
+    be asked in, in this battle: each is passed for them, flagged as their choice
+    (``play.passing.choose_kinds``)."""
+    return passing.choose_kinds(KIND, battle_id, user, kinds)
+
+
+def pass_rest_of_turn(battle_id, user, seq) -> list[dict]:
+    """Pass now and in every further response window of this enemy turn
+    (``play.passing.pass_rest_of_turn``); the next turn asks again."""
+    return passing.pass_rest_of_turn(KIND, battle_id, user, seq)
 
 
 # --- Time: flag fall, resigning, absence, expiry (play/clock.py, play/presence.py) ------

@@ -6,6 +6,7 @@ over whole campaigns)."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -13,6 +14,7 @@ from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
 from play import clock, presence
+from play.log import auto_entry
 from play.seats import side_of
 
 from .kind import KIND, campaign_pk, core_of
@@ -110,15 +112,24 @@ def clocks_of(c: Campaign) -> dict:
 def log_for(c: Campaign, side: str | None, since: int = 0) -> list[dict]:
     """The events of actions after ``since`` that ``side`` may see (None: public only)."""
     rows = (c.actions.filter(seq__gt=since, seq__lte=c.seq).order_by("seq")
-            .values_list("seq", "side", "events"))
+            .values_list("seq", "side", "action", "events", "auto", "auto_reason"))
     return entries_of(rows, side)
 
 
 def entries_of(rows, side: str | None) -> list[dict]:
-    """Log rows ``(seq, side, events)`` as ``side`` (None: a spectator) sees them: each event
-    ``events_for`` lets through, with its action's ``seq`` and side (``by``)."""
-    return [{"seq": n, "by": who, **e} for n, who, events in rows
-            for e in events_for(events, side)]
+    """Log rows ``(seq, side, action, events, auto, auto_reason)`` as ``side`` (None: a
+    spectator) sees them: each event ``events_for`` lets through, with its action's ``seq``
+    and side (``by``). An action auto-play made opens with ``{"type": "auto_played", ...}``
+    (``play.log.auto_entry``: public, with ``why`` when it was the player's standing
+    choice), and its events carry ``"auto": true``."""
+    out: list[dict] = []
+    for n, who, action, events, auto, why in rows:
+        if auto:
+            out.append({**auto_entry(n, who, action, why), "by": who,
+                        "board": (action or {}).get("board")})
+        out.extend({"seq": n, "by": who, **e, **({"auto": True} if auto else {})}
+                   for e in events_for(events, side))
+    return out
 
 
 def campaign_view(c: Campaign, user, since: int = 0) -> dict:
@@ -151,7 +162,7 @@ def side_view(c: Campaign, side: str | None, since: int = 0, snap=None) -> dict:
                           if mine and core is not None else []),
         "waiting_for": waiting_for(c, side),
         "log": (log_for(c, side, since) if snap is None
-                else entries_of(((n, who, events) for n, who, _, events, _ in snap.rows), side)),
+                else entries_of(snap.rows, side)),
         "seed_hash": c.seed_hash,
         "seed": str(c.seed) if finished else None,
         "outcome": c.outcome,
@@ -172,3 +183,47 @@ def _can_undo(c: Campaign, side: str, last: tuple | None = None) -> bool:
     from play.undo import can_undo  # may my last action be taken back now
 
     return can_undo(registry.get("campaign"), c, side, last=last)
+
+
+FINAL_BOARDS_SECONDS = 24 * 3600
+
+
+def final_boards(c: Campaign, side: str | None) -> dict[str, dict]:
+    """Each battle that ended during finished campaign ``c``, in its final position (the
+    engine's view of that board as ``side`` sees it, None: a spectator), so that its page
+    keeps the boards when the campaign is over (the state no longer holds them). Rebuilt
+    once from the revealed seed and the log (the position before the action that ended it,
+    with that action played on the board alone: the same dice in the same order), then
+    kept in the cache."""
+    if c.status != Status.FINISHED or c.state is None:
+        return {}
+    made = c.created_at.timestamp() if c.created_at else 0  # a row id may be used again
+    key = f"campaign-final-boards:{c.pk}:{made}:{c.seq}:{side or 'watch'}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    from battles import engine
+    from play.log import effective_actions
+
+    game = KIND.game
+    state = KIND.setup(c)
+    out: dict[str, dict] = {}
+    rows = list(c.actions.order_by("seq").only("seq", "side", "action", "events"))
+    for row in effective_actions(rows):
+        ended = [e.get("battle") for e in row.events or ()
+                 if e.get("type") == "campaign_battle_over"]
+        for b in ended:
+            board = state.boards.get(b)
+            if board is None:
+                continue
+            board = board.copy()
+            action = row.action or {}
+            if action.get("type") != "retreat" and action.get("board") == b:
+                plain = {k: v for k, v in action.items() if k != "board"}
+                engine.apply(board, plain, iter(game.dice(c.seed, row.seq)), check=False)
+            out[b] = engine.view(board, side)
+        game.apply(state, row.action, game.dice(c.seed, row.seq), check=False)
+    for b, bv in (view(state, side).get("boards") or {}).items():
+        out[b] = bv  # still on the board when it ended (a resignation, a flag fall)
+    cache.set(key, out, FINAL_BOARDS_SECONDS)
+    return out

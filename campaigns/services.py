@@ -28,7 +28,7 @@ from battles.setup import catalogue_now
 from config.errors import BadInput, Conflict, NotFound
 from decks.selectors import owned_counts
 from game import other_side
-from play import clock, enqueue, presence, replays, seats, turns
+from play import clock, enqueue, passing, presence, replays, seats, turns
 from play import undo as undo_rules
 from play.seats import side_of
 from play.seeds import new_seed, seed_hash
@@ -201,6 +201,19 @@ def act(campaign_id, user, seq, action) -> list[dict]:
     """Apply ``user``'s ``action`` if ``seq`` is the campaign's current sequence number;
     returns the events of that action the user may see (``play.turns.act``)."""
     return turns.act(KIND, campaign_id, user, seq, action)
+
+
+def choose_pass_kinds(campaign_id, user, kinds) -> dict:
+    """The kinds of response window (``battles.modules.RESPONSE_KINDS``: "fire", "shock",
+    "engage", "morale") ``user`` does not want to be asked in, in this campaign: each is
+    passed for them, flagged as their choice (``play.passing.choose_kinds``)."""
+    return passing.choose_kinds(KIND, campaign_id, user, kinds)
+
+
+def pass_rest_of_turn(campaign_id, user, seq) -> list[dict]:
+    """Pass now and in every further response window of this enemy turn
+    (``play.passing.pass_rest_of_turn``); the next turn asks again."""
+    return passing.pass_rest_of_turn(KIND, campaign_id, user, seq)
 
 
 def resign(campaign_id, user) -> Campaign:

@@ -9,6 +9,12 @@ lone pass, unless the player's ``Preferences.always_ask`` is set, or another lon
 that is not the end of their own phase, turn or a campaign decision). The computer's side is
 never auto-played (the bot chooses its own moves).
 
+The player's own standing choices to pass (``Match.pass_choices[side]``: "pass for the rest
+of this enemy turn", the kinds of response window they do not want to be asked in) are
+honoured through the module too (``protocol.PassChoices.chosen_action``, optional): what they
+play is recorded like any auto-played action, with the module's reason (``auto_reason``), so
+that the log can say it was the player's choice. This module never reads the choices.
+
 Each auto-played action is recorded as that person's action with the dice of its own
 ``seq``, so a replay reproduces it exactly. What an auto-pass tells the opponent: that the
 player had no answer, never which cards they hold.
@@ -30,12 +36,16 @@ def _always_ask(user: Any) -> bool:
 
 def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]], *,
            always_ask: Callable[[Any], bool] = _always_ask,
-           listed: dict[str, list] | None = None) -> int:
-    """Append to ``moves`` the actions forced on the person to move; returns how many were
-    added. ``match.seq`` is the seq before ``moves``. ``listed``: filled with the legal
-    actions of the person to move in the final position (listed here to find a forced one;
-    the messages of the change reuse them instead of listing them again)."""
+           reasons: list[str] | None = None, listed: dict[str, list] | None = None) -> int:
+    """Append to ``moves`` the actions forced on the person to move, or played by their own
+    standing choice; returns how many were added, and appends each one's reason to
+    ``reasons`` ("" forced; the module's key for a choice). ``match.seq`` is the seq before
+    ``moves``. ``listed``: filled with the legal actions of the person to move in the final
+    position (listed here to find a forced one; the messages of the change reuse them
+    instead of listing them again)."""
     game = kind.game
+    chosen = getattr(game, "chosen_action", None)
+    choices = getattr(match, "pass_choices", None) or {}
     asked: dict[str, bool] = {}
     added = 0
     while added < AUTO_MAX_ACTIONS:
@@ -46,7 +56,9 @@ def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]
         # The preference matters only for a lone pass: read it then (not on every action).
         if side not in asked and len(legal) == 1 and legal[0].get("type") == "pass":
             asked[side] = always_ask(match.player(side))
-        action = game.forced_action(legal, asked.get(side, False))
+        action, why = game.forced_action(legal, asked.get(side, False)), ""
+        if action is None and chosen is not None and choices.get(side):
+            action, why = chosen(state, side, legal, choices[side]) or (None, "")
         if action is None:
             if listed is not None:
                 listed[side] = legal
@@ -54,5 +66,7 @@ def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]
         n = match.seq + len(moves) + 1
         events = game.apply(state, action, game.dice(match.seed, n), legal=legal)
         moves.append((side, action, events))
+        if reasons is not None:
+            reasons.append(why)
         added += 1
     return added

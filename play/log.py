@@ -63,3 +63,15 @@ def plain(value: Any) -> Any:
 def count_dice(events: Iterable[Mapping[str, Any]]) -> int:
     """The dice these events rolled (each event's ``dice`` list)."""
     return sum(len(e.get("dice") or ()) for e in events)
+
+
+def auto_entry(seq: int, side: str, action: Mapping[str, Any] | None, why: str = ""
+               ) -> dict[str, Any]:
+    """The public log entry that opens an action auto-play made (a game's log entries:
+    ``battles.selectors.entries_of``): its type only, never a card; ``why``, the row's
+    ``auto_reason``, when it was the player's own standing choice (``play.passing``)."""
+    entry: dict[str, Any] = {"seq": seq, "type": "auto_played", "side": side,
+             "action": (action or {}).get("type"), "visibility": "all", "auto": True}
+    if why:
+        entry["why"] = why  # the player's own standing choice (play/passing.py)
+    return entry

@@ -89,6 +89,11 @@ class Match(SeatsMixin, models.Model):
     seen = models.JSONField(default=dict, blank=True,
                             help_text="side -> when its player last looked at the match (ISO "
                                       "time; play/presence.py, the absence claim).")
+    pass_choices = models.JSONField(
+        default=dict, blank=True,
+        help_text="side -> its player's standing choices to pass (play/autoplay.py, the "
+                  "game module's chosen_action): {\"skip\": [kinds of response window not "
+                  "to be asked in], \"turn\": the enemy turn to pass for the rest of}.")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -130,6 +135,11 @@ class MatchAction(models.Model):
     auto = models.BooleanField(default=False,
                                help_text="Played for the player by auto-play (play/autoplay.py)"
                                          ": a forced move or a pass with no answer held.")
+    auto_reason = models.CharField(
+        max_length=16, blank=True, default="",
+        help_text="Why auto-play played it: empty, there was no choice; else the player's "
+                  "own standing choice (Match.pass_choices): 'turn' to pass for the rest of "
+                  "that enemy turn, 'skip:<kind>' not to be asked in that kind of window.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

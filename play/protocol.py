@@ -123,3 +123,28 @@ class Replays(Protocol):
 
     def turn_of(self, state: Any) -> int | None:
         """The game's turn in ``state``, for a replay's list of turns. Default: None."""
+
+
+class PassChoices(Protocol):
+    """What a game module MAY add so that a player's standing choices to pass are honoured
+    (``Match.pass_choices[side]``, set by ``play.passing``; read by ``play.autoplay.extend``).
+    Optional, looked up on the module (``getattr``): a game without them auto-plays only what
+    ``forced_action`` forces. The module alone reads the choices; the service only stores
+    them and records what they played as the player's own rows, flagged ``auto`` with the
+    reason returned (``MatchAction.auto_reason``)."""
+
+    # The kinds of response window a player may choose not to be asked in (its keys).
+    response_kinds: tuple[str, ...]
+
+    def response_kind(self, state: Any, side: str) -> str | None:
+        """The kind of response window ``side`` must answer now (one of ``response_kinds``),
+        or None: it is not a window a standing choice may pass."""
+
+    def enemy_turn(self, state: Any, side: str) -> str | None:
+        """A key naming the enemy turn in which ``side`` answers now (what "pass for the
+        rest of this turn" covers: a later turn has another key), or None."""
+
+    def chosen_action(self, state: Any, side: str, legal: list[Action],
+                      choices: Mapping[str, Any]) -> tuple[Action, str] | None:
+        """The action ``side``'s standing ``choices`` play for them now among ``legal`` and
+        why (a short key, at most 16 characters: "turn", "skip:fire"), or None: they are asked."""

@@ -56,7 +56,8 @@ class Snapshot:
     serves every viewer's view of one change (the live messages)."""
 
     state: Any
-    rows: list[tuple[int, str, dict, list, bool]]  # (seq, side, action, events, auto)
+    # (seq, side, action, events, auto, auto_reason)
+    rows: list[tuple[int, str, dict, list, bool, str]]
     # The log's last row as (seq, side, action, events), when the caller has it (an action
     # just recorded): the undo check then reads less, or nothing.
     last: tuple[int, str, dict, list] | None = None
@@ -119,22 +120,26 @@ def finish(kind: MatchKind, match: Match, outcome: dict, fields: list[str] | Non
 # --- Recording actions ----------------------------------------------------------------------
 
 def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
-           ask_computer: bool = True, auto: int = 0, listed: dict[str, list] | None = None
-           ) -> None:
+           ask_computer: bool = True, auto: int = 0, reasons: list[str] | None = None,
+           listed: dict[str, list] | None = None) -> None:
     """Append ``moves`` after ``match.seq`` (locked) and save the snapshot; if the computer
     must act now, ask a worker for its turn. The last ``auto`` moves were auto-played
-    (``autoplay.extend``): their rows are flagged; ``listed``: the legal actions auto-play
-    listed for the side to move now (the messages of the change reuse them). The unique
-    (match, seq) constraint refuses a second writer from the same seq (409 ``stale_seq``)."""
+    (``autoplay.extend``): their rows are flagged, with ``reasons`` (one each, "" when
+    forced: the player's standing choice otherwise) as their ``auto_reason``; ``listed``:
+    the legal actions auto-play listed for the side to move now (the messages of the change
+    reuse them). The unique (match, seq) constraint refuses a second writer from the same
+    seq (409 ``stale_seq``)."""
     first = match.seq + 1
     auto_from = len(moves) - auto
-    rows = [(first + i, side, action, events, i >= auto_from)
+    why = [""] * (len(moves) - len(reasons or ())) + list(reasons or ())
+    rows = [(first + i, side, action, events, i >= auto_from, why[i])
             for i, (side, action, events) in enumerate(moves)]
     try:  # no savepoint: a refusal rolls the caller's whole transaction back
         with transaction.atomic(savepoint=False):
             sql.insert([kind.action_model(**{kind.match_field: match}, seq=seq, side=side,
-                                          action=action, events=events, auto=is_auto)
-                        for seq, side, action, events, is_auto in rows])
+                                          action=action, events=events, auto=is_auto,
+                                          auto_reason=reason)
+                        for seq, side, action, events, is_auto, reason in rows])
     except IntegrityError:
         raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
                        seq=match.seq) from None
@@ -264,9 +269,10 @@ def _play(kind: MatchKind, match: Match, side: str, seq: int, action: dict) -> l
     except game.IllegalAction as exc:
         raise BadInput(str(exc), code="illegal_action") from None
     moves: list[Move] = [(side, action, events)]
+    reasons: list[str] = []  # forced moves, auto-passes (forced or chosen) after it
     listed: dict[str, list] = {}  # the next position's legal actions, listed once
-    auto = autoplay.extend(kind, match, state, moves, listed=listed)  # forced, auto-passes
-    record(kind, match, state, moves, auto=auto, listed=listed)
+    auto = autoplay.extend(kind, match, state, moves, reasons=reasons, listed=listed)
+    record(kind, match, state, moves, auto=auto, reasons=reasons, listed=listed)
     return events
 
 
@@ -391,12 +397,13 @@ def bot_move(kind: MatchKind, match_id: int, seq: int) -> int:
             match = kind.model.objects.select_for_update().filter(pk=match_id).first()
             if not computer_to_move(match, seq):
                 return 0  # resigned, paused or played meanwhile: what it chose is dropped
-            auto, listed = 0, dict[str, list]()
+            auto, reasons, listed = 0, list[str](), dict[str, list]()
             if moves and not stuck:  # the person's auto-passes and forced moves after it
-                auto = autoplay.extend(kind, match, state, moves, listed=listed)
+                auto = autoplay.extend(kind, match, state, moves, reasons=reasons,
+                                       listed=listed)
             if moves:
                 record(kind, match, state, moves, ask_computer=not stuck, auto=auto,
-                       listed=listed)
+                       reasons=reasons, listed=listed)
             return len(moves)
     finally:
         mark.release()

@@ -50,7 +50,7 @@ def test_create_a_campaign_from_the_list_and_play_a_split(alice, small):
     page = alice.get(f"/campaigns/{c.pk}/").content.decode()
     for part in ("actions", "pools", "losses", "timeline", "seed"):
         assert f'data-testid="{part}"' in page
-    assert "Split: " in page and "Your move: split their cards." in page
+    assert "Split: " in page and "Your move: split your cards." in page
     action = re.search(r'name="action" value="([^"]+)"', page).group(1).replace("&quot;", '"')
     r = alice.post(f"/campaigns/{c.pk}/act/", {"seq": "0", "action": action})
     assert r.status_code == 302

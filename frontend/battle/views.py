@@ -53,6 +53,7 @@ from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
 from battles.engine.board import ARMY_SIDE
 from battles.errors import BattleError, NotFound
+from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.setup import cards_of
 from decks.selectors import decks_of, playable_version
@@ -67,6 +68,7 @@ from frontend.play.frame import int_or_raw, is_htmx
 from frontend.play.log import log_lines
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
 from play import clock, presence
+from play import passing as pass_choices
 
 TEMPLATES = "frontend/battles/"
 MAX_LIST = 200
@@ -422,6 +424,7 @@ def battle_context(battle: Battle, user, **extra) -> dict:
             sections=action_sections(bv["legal_actions"], view, cards),
             log=_log(bv, side, context["since"], cards), **frame.last_dice(bv["log"]))
         play.add_board_ux(context, battle, cards)  # the board (marked), log per turn, keys
+    context.update(frame.passing("battle", battle, bv))  # pass for the rest of the turn...
     return context
 
 
@@ -506,3 +509,37 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         if not is_htmx(request):
             return redirect("battle", pk=battle.pk)
     return _render_battle(request, get_battle(request, pk), status=status, error=error)
+
+
+def _played(request: HttpRequest, pk: int, service) -> HttpResponse:
+    """A standing choice to pass (``play.passing``) from the page: the battle again (htmx:
+    the fragment), or with the service's refusal."""
+    battle = get_battle(request, pk)
+    error, status = "", 200
+    try:
+        service(battle)
+    except BattleError as exc:
+        refuse(exc)
+        status, error = exc.status, page_message(exc, capitalise=True)
+    else:
+        if not is_htmx(request):
+            return redirect("battle", pk=battle.pk)
+    return _render_battle(request, get_battle(request, pk), status=status, error=error)
+
+
+@login_required
+@require_POST
+def pass_rest(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pass now and in every further response window of this enemy turn."""
+    seq = int_or_raw(request.POST.get("seq", ""))
+    return _played(request, pk, lambda b: services.pass_rest_of_turn(b.pk, request.user, seq))
+
+
+@login_required
+@require_POST
+def passing(request: HttpRequest, pk: int) -> HttpResponse:
+    """The kinds of response window the player wants to be asked in (the others are passed
+    for them, flagged as their choice)."""
+    ask = set(request.POST.getlist("ask"))
+    kinds = [k for k in pass_choices.kinds_of(KIND) if k not in ask]
+    return _played(request, pk, lambda b: services.choose_pass_kinds(b.pk, request.user, kinds))

@@ -190,6 +190,11 @@ def _action_label(action: Mapping, ctx: Ctx) -> str:
 # An action auto-play made (battles.selectors.log_entries: "auto_played"), in the log.
 AUTO_PASS = "(played automatically: no answer held)"
 AUTO_FORCED = "(played automatically: the only legal action)"
+# A pass auto-play made by the player's own standing choice (play/passing.py; the entry's
+# ``why``): said as theirs, never as "no answer held" (that would tell nothing true).
+AUTO_CHOSEN_TURN = "chose to pass for the rest of this turn"
+RESPONSE_WORDS = {"fire": "enemy fire", "shock": "enemy shock attacks",
+                  "engage": "enemy moves into contact", "morale": "enemy morale rolls"}
 AUTO_VERBS = {"pass": "passed", "roll_morale": "rolled for morale",
               "deployment_done": "finished deploying", "move": "made the only move",
               "deploy": "deployed the only card"}
@@ -355,6 +360,12 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         return "You drew: " + (", ".join(names) if names else "nothing")
     if t == "prussians_arrive":
         return f"The Prussians arrive: {card(fallback='a Prussian General')} is drawn"
+    if t == "auto_played" and event.get("why"):  # the player's own choice (play/passing.py)
+        pronoun = "you" if who == "You" else "they"
+        why = str(event["why"])
+        chose = AUTO_CHOSEN_TURN if why == "turn" else \
+            f"chose not to be asked about {RESPONSE_WORDS.get(why[5:], 'that kind of action')}"
+        return f"{who} passed automatically: {pronoun} {chose}"
     if t == "auto_played":  # play/autoplay.py: a pass or forced move made for the player
         return f"{who} {AUTO_VERBS.get(str(event.get('action')), 'played')} " + \
             (AUTO_PASS if event.get("action") == "pass" else AUTO_FORCED)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from battles.campaign import split_plan
@@ -15,7 +14,7 @@ from campaigns.services import undo as undo_service
 from config.errors import Conflict, ServiceError
 
 from .editing import split_action
-from .views import campaign_or_404, int_or_raw, refused
+from .views import after_action, campaign_or_404, int_or_raw, refused
 
 
 @login_required
@@ -28,7 +27,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         undo_service(c.pk, request.user, int_or_raw(request.POST.get("seq", "")))
     except ServiceError as exc:
         return refused(request, pk, exc)
-    return redirect("campaign", pk=pk)
+    return after_action(request, pk)
 
 
 @login_required
@@ -47,4 +46,4 @@ def split(request: HttpRequest, pk: int) -> HttpResponse:
         services.act(c.pk, request.user, int_or_raw(posted.get("seq", "")), action)
     except ServiceError as exc:
         return refused(request, pk, exc, posted=posted)
-    return redirect("campaign", pk=pk)
+    return after_action(request, pk)

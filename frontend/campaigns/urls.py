@@ -14,4 +14,6 @@ urlpatterns = [
     path("<int:pk>/replay/", views.replay, name="campaign-replay"),
     path("<int:pk>/undo/", edit_views.undo, name="campaign-undo"),
     path("<int:pk>/split/", edit_views.split, name="campaign-split"),
+    path("<int:pk>/pass-rest/", views.pass_rest, name="campaign-pass-rest"),
+    path("<int:pk>/passing/", views.passing, name="campaign-passing"),
 ]

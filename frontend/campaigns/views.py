@@ -11,9 +11,17 @@ actions in sections, Undo, Resign, the log per board and turn (what the opponent
 my last action marked, on the boards too), the last dice and the fair-dice check, and the
 live wiring; the boards, the split editor, the pools, the losses and the timeline are the
 campaign's own. A Retreat (it concedes that battle) and a board action that can lose that
-battle (4.3, ``battles.warnings``) are asked first, as on a battle's page. While it is not my
-move the play area polls the page (htmx, the fragment with the header out of band); each
-action is a plain POST form (redirect back), so the page works without JavaScript too.
+battle (4.3, ``battles.warnings``) are asked first, as on a battle's page.
+
+As on a battle's page, each action form posts through htmx and the answer is the play
+fragment (the header swapped out of band): one click, no reload, one update (``live.js``
+does not fetch again what the mover's own POST answered); without JavaScript the same forms
+post and redirect back. The page follows the live channel (``ws/campaigns/<id>/``, an alias
+of ``ws/games/campaign/<id>/``); while it is not my move the play area also polls (htmx), the
+fallback when the socket cannot open. In a response window the player may pass for the rest
+of this enemy turn (``pass_rest``), and choose which kinds of window to be asked in
+(``passing``): their standing choices (``play.passing``), whose passes the log flags as theirs.
+At the end the boards stay, in their final positions (``selectors.final_boards``).
 """
 
 from __future__ import annotations
@@ -50,6 +58,7 @@ from frontend.play.log import SAME, log_groups, log_lines
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, other_side
 from play import clock, presence, replays
+from play import passing as pass_choices
 
 TEMPLATES = "frontend/campaigns/"
 POLL_SECONDS = 2
@@ -144,7 +153,41 @@ def _list_with_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
 
 CAMPAIGN_SECTIONS = (("campaign", "Campaign", ("split", "retreat", "reinforce", "keep")),
                      *BOARD_SECTIONS)
-STEPS = {"split": "split their cards", "reinforce": "decide on reinforcing", "play": "move"}
+# What the side to move decides now, in the viewer's words: (mine, theirs).
+STEPS = {"split": ("split your cards", "split their cards"),
+         "reinforce": ("decide on reinforcing", "decide on reinforcing")}
+# On a board (its phase and step, and for a response window what it answers).
+BOARD_STEPS = {
+    "deploy": ("deploy your cards", "deploy their cards"),
+    "morale": ("roll for morale", "roll for morale"),
+    "reinforce": ("bring in reinforcements or end your turn", "bring in reinforcements"),
+    "combat": ("move, fire or end the Combat Phase", "move and fire"),
+}
+RESPONSE_STEPS = {
+    "fire": ("answer the enemy's fire or let it go ahead", "may answer your fire"),
+    "shock": ("answer the enemy's shock attack or let it go ahead",
+              "may answer your shock attack"),
+    "move": ("answer the enemy's move into contact or let it go ahead",
+             "may answer your move into contact"),
+    "morale": ("answer the enemy's morale roll or let it go ahead",
+               "may answer your morale roll"),
+}
+
+
+def decision(v: Mapping, mine: bool) -> str:
+    """What the side to move decides now (``v``: the campaign's view), in words: a split, a
+    reinforcement, or on the board to move a deployment, a fire to answer, a morale roll,
+    the Combat Phase..."""
+    to_move = v.get("to_move") or {}
+    i = 0 if mine else 1
+    if to_move.get("step") in STEPS:
+        return STEPS[to_move["step"]][i]
+    board = ((v.get("boards") or {}).get(to_move.get("board")) or {})
+    phase = board.get("phase")
+    if board.get("step") == "response":
+        kind = "morale" if phase == "morale" else str((board.get("pending") or {}).get("type"))
+        return RESPONSE_STEPS.get(kind, RESPONSE_STEPS["fire"])[i]
+    return BOARD_STEPS.get(str(phase), ("move", "move"))[i]
 
 
 def _action_label(a: Mapping) -> str:
@@ -212,6 +255,10 @@ def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board",
     results = v.get("results") or {}
     for b, bv in (v.get("boards") or {}).items():
         moving = to_move.get("board") == b
+        if not moving and not bv.get("outcome"):
+            # a board that waits for the other battle (16-b) or a campaign decision: it
+            # names nobody to move ("Your move" there would contradict the page)
+            bv = {**bv, "priority": None}
         marked: tuple = ((), ())
         if log is not None and side is not None:
             marked = changed_marks([e for e in log if e.get("board") == b], since or 0)
@@ -228,8 +275,8 @@ def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board",
 def status_line(cv: Mapping, joinable: bool) -> str:
     """Where the campaign stands, from the viewer's side."""
     status = cv["status"]
-    to_move = (cv["view"] or {}).get("to_move") or {}
-    step = STEPS.get(to_move.get("step"), "")
+    v = cv["view"] or {}
+    to_move = v.get("to_move") or {}
     at = f" at {battle_name(to_move['board'])}" if to_move.get("board") else ""
     if status == Status.WAITING:
         return "Waiting for an opponent to join" + (
@@ -239,9 +286,25 @@ def status_line(cv: Mapping, joinable: bool) -> str:
                 Status.EXPIRED: "This campaign expired: nobody took the seat in time.",
                 Status.FINISHED: "The campaign is over."}[status]
     if cv["waiting_for"] == "you":
-        return f"Your move: {step}{at}."
-    return (f"The {SIDE_NAMES.get(to_move.get('side') or '', '')} {step}{at}; this page "
-            f"updates by itself.")
+        return f"Your move{at}: {decision(v, True)}."
+    return (f"The {SIDE_NAMES.get(to_move.get('side') or '', '')} {decision(v, False)}{at}; "
+            f"this page updates by itself.")
+
+
+def pool_text(count: int, fighting: bool) -> str:
+    """A side's pool in words: while battles are fought, the cards kept back for a later
+    battle (none is usual: every card went into the battles); else the cards in hand for the
+    next split or reinforcement."""
+    cards = f"{count} card{'s' if count != 1 else ''}"
+    if fighting:
+        return (f"{cards} kept back for a later battle" if count else
+                "no card kept back: all are in the battles")
+    return f"{cards} in the pool"
+
+
+def passing_kinds() -> tuple[str, ...]:
+    """The kinds of response window a campaign's player may choose not to be asked in."""
+    return pass_choices.kinds_of(KIND)
 
 
 def _dice_log(log: list[Mapping]) -> list[Mapping]:
@@ -281,6 +344,7 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
     side = cv["my_side"]
     cards = cards_of(c) if c.state is not None else None
     v = cv["view"] or {}
+    fighting = bool(v.get("boards"))
     pools = {}
     for s in SIDES:
         p = (v.get("pools") or {}).get(s) or {}
@@ -288,7 +352,10 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
         if "cards" in p and cards is not None:
             names = [cards[n].name for n in p["cards"] if n in cards]
         pools[s] = {"name": SIDE_NAMES[s], "count": p.get("count", 0), "cards": names,
-                    "eliminated": len((v.get("eliminated") or {}).get(s) or ())}
+                    "eliminated": len((v.get("eliminated") or {}).get(s) or ()),
+                    "text": pool_text(p.get("count", 0), fighting)}
+    if c.status == Status.FINISHED and cards is not None:  # the boards stay, as they ended
+        v = {**v, "boards": {**selectors.final_boards(c, side), **(v.get("boards") or {})}}
     to_move = v.get("to_move") or {}
     poll = c.status == Status.WAITING or (c.status == Status.ACTIVE
                                           and cv["waiting_for"] != "you")
@@ -305,7 +372,7 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
             undo_title="Take back your last action: allowed in your turn on a board until a "
                        "die is rolled, a card revealed or a campaign decision made",
             replay_text="the campaign step by step, as your side saw it.",
-            clock_note="one clock per side for the whole campaign", htmx=False),
+            clock_note="one clock per side for the whole campaign"),
         "cv": cv, "side": side, "side_name": SIDE_NAMES.get(side or "", "spectator"),
         "boards": _boards(v, side, cards, log=cv["log"], since=since)
         if cards is not None else [],
@@ -322,6 +389,7 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
         if cards is not None and any(a.get("type") == "split" for a in cv["legal_actions"])
         else None,
         "undo_notes": undo_notes(cv["log"], side),
+        **frame.passing("campaign", c, cv),
         **_log_context(cv, side, cards, since),
         **extra,
     }
@@ -365,7 +433,43 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
         services.act(c.pk, request.user, seq, action)
     except ServiceError as exc:
         return refused(request, pk, exc)
-    return redirect("campaign", pk=pk)
+    return after_action(request, pk)
+
+
+def after_action(request: HttpRequest, pk) -> HttpResponse:
+    """After a played action: htmx, the play fragment as it is now (the one update of the
+    mover's page: live.js does not fetch it again); without JavaScript, back to the page."""
+    if not frame.is_htmx(request):
+        return redirect("campaign", pk=pk)
+    return render_campaign(request, campaign_or_404(request, pk))
+
+
+@login_required
+@require_POST
+def pass_rest(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pass now and in every further response window of this enemy turn (the player's own
+    standing choice: ``services.pass_rest_of_turn``)."""
+    c = campaign_or_404(request, pk)
+    try:
+        services.pass_rest_of_turn(c.pk, request.user, int_or_raw(request.POST.get("seq", "")))
+    except ServiceError as exc:
+        return refused(request, pk, exc)
+    return after_action(request, pk)
+
+
+@login_required
+@require_POST
+def passing(request: HttpRequest, pk: int) -> HttpResponse:
+    """The kinds of response window the player wants to be asked in (the others are passed
+    for them, flagged as their choice: ``services.choose_pass_kinds``)."""
+    c = campaign_or_404(request, pk)
+    ask = set(request.POST.getlist("ask"))
+    try:
+        services.choose_pass_kinds(c.pk, request.user,
+                                   [k for k in passing_kinds() if k not in ask])
+    except ServiceError as exc:
+        return refused(request, pk, exc)
+    return after_action(request, pk)
 
 
 @login_required

@@ -94,6 +94,35 @@ def game(kind: str, view: Mapping, **words: Any) -> dict[str, Any]:
     }
 
 
+# The kinds of response window a player may choose not to be asked in, as a player says them.
+PASS_KIND_WORDS = {"fire": "Enemy fire", "shock": "Enemy shock attacks",
+                   "engage": "Enemy moves into contact", "morale": "Enemy morale rolls"}
+
+
+def passing(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
+    """A player's standing choices to pass (``play.passing``) as the frame shows them:
+    ``pass_rest`` ("Pass for the rest of this enemy turn": only in a response window, i.e.
+    while a Pass is among their legal actions), ``pass_kinds`` (each kind of window the game
+    has, with whether they are asked in it), ``pass_skipped`` and the two forms' URLs. Empty
+    for a spectator, a match not under way or a game without such windows."""
+    from play import registry
+    from play.passing import choices_of, kinds_of
+
+    side = view.get("my_side")
+    kinds = kinds_of(registry.get(kind))
+    if side is None or view.get("status") != "active" or not kinds:
+        return {"pass_rest": False, "pass_kinds": []}
+    skip = set(choices_of(match, side).get("skip") or ())
+    return {
+        "pass_rest": any(a.get("type") == "pass" for a in view.get("legal_actions") or ()),
+        "pass_kinds": [{"key": k, "label": PASS_KIND_WORDS.get(k, k), "ask": k not in skip}
+                       for k in kinds],
+        "pass_skipped": len(skip & set(kinds)),
+        "pass_rest_url": reverse(f"{kind}-pass-rest", args=[match.pk]),
+        "passing_url": reverse(f"{kind}-passing", args=[match.pk]),
+    }
+
+
 def is_legal_now(view: Mapping, seq: Any, action: Any) -> bool:
     """``action`` is one of the viewer's legal actions at ``seq`` (a risky one is asked
     about only then; anything else goes to the service, which accepts or refuses it)."""

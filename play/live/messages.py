@@ -128,7 +128,8 @@ def snapshot(kind: MatchKind, match, since: int) -> Snapshot:
              else None)
     rows = list(kind.action_model.objects
                 .filter(**{kind.match_field: match}, seq__gt=since, seq__lte=match.seq)
-                .order_by("seq").values_list("seq", "side", "action", "events", "auto"))
+                .order_by("seq").values_list("seq", "side", "action", "events", "auto",
+                                            "auto_reason"))
     return Snapshot(state, rows)
 
 

@@ -15,6 +15,7 @@ from campaigns.models import Campaign
 
 from ..campaign.helpers import small_pools
 from ..kinds import campaign_tasks as tasks
+from .htmx_clicks import answered, moved
 
 PASSIVE = ("split", "deploy", "deployment_done", "roll_morale", "pass", "end_phase",
            "end_turn", "keep")
@@ -59,7 +60,7 @@ def test_a_campaign_against_the_computer_until_alice_resigns(logged_in_page, liv
         kinds = [buttons.nth(i).get_attribute("data-type") for i in range(buttons.count())]
         pick = next((i for i, k in enumerate(kinds) if k in PASSIVE), 0)
         buttons.nth(pick).click()
-        page.wait_for_load_state()
+        answered(page, c.seq)  # htmx: the answer is swapped in
         clicks += 1
     assert clicks >= 2
     expect(page.get_by_test_id("board-quatre-bras")).to_be_visible()
@@ -105,12 +106,14 @@ def test_a_campaign_against_the_computer_ends_by_itself_when_alice_concedes_both
         kind = next((k for k in prefer if k in kinds), kinds[0])
         retreats += kind == "retreat"
         buttons.nth(kinds.index(kind)).click()
-        page.wait_for_load_state()
+        asked = answered(page, c.seq, confirm=False)
         if kind == "retreat":  # it concedes the battle: the page asks first
+            assert asked
             expect(page.get_by_test_id("confirm")).to_contain_text("You concede that battle")
             assert Campaign.objects.get(pk=c.pk).seq == c.seq  # nothing played yet
+        if asked:
             page.get_by_test_id("confirm-button").click()
-            page.wait_for_load_state()
+            moved(page, c.seq)
     c.refresh_from_db()
     assert c.status == "finished" and retreats == 2
     assert c.outcome["winner"] == "allied" and c.outcome["reason"] == "campaign"

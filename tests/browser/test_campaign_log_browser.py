@@ -25,6 +25,7 @@ from game import ENDING_ACTIONS
 from ..campaign.helpers import small_pools
 from ..kinds import battle_tasks
 from ..kinds import campaign_tasks as tasks
+from .htmx_clicks import answered
 
 NO_OVERFLOW = "document.documentElement.scrollWidth <= innerWidth"
 ATTACKS = ("fire", "shock", "roll_morale")
@@ -97,10 +98,7 @@ def test_the_campaign_log_and_dice_follow_the_play(logged_in_page, live_server, 
                    for i in range(forms.count())]
         before = log_lines.count()
         forms.nth(pick(rng, actions)).get_by_test_id("action").click()
-        page.wait_for_load_state()
-        if page.get_by_test_id("confirm-button").count():  # a move that can lose the battle
-            page.get_by_test_id("confirm-button").click()
-            page.wait_for_load_state()
+        answered(page, c.seq)  # htmx; a move that can lose the battle is confirmed
         clicks += 1
         expect(play).not_to_have_attribute("data-seq", str(c.seq))
         assert log_lines.count() > before  # alice's action is in the log at once

@@ -7,6 +7,9 @@
 // socket's message type ("battle" by default, "campaign"); data-live-select="1": htmx picks
 // the element out of the answer (the game page frame answers its play area, with the header
 // swapped out of band).
+// One update per action: while the page's own action (an htmx POST from its play area) is
+// in flight, a message is only noted; the POST's answer is the new play area, and only if
+// the game moved on beyond it (the computer's answer) is the fragment fetched after it.
 (function () {
   "use strict";
   var first = document.querySelector("[data-live-url]");
@@ -17,6 +20,7 @@
   var live = false;
   var latest = { seq: -1, status: "", paused: false };  // the newest battle message received
   var inflight = false;
+  var posting = 0;  // the page's own actions in flight (htmx POSTs from the play area)
   var retries = 0;
   var socket = null;
 
@@ -41,7 +45,7 @@
   }
   function done() {
     inflight = false;
-    if (newer(latest, shown())) refresh();
+    if (!posting && newer(latest, shown())) refresh();
   }
 
   function hello() {
@@ -64,7 +68,7 @@
       try { m = JSON.parse(event.data); } catch (e) { return; }
       if (!m || m.type !== TYPE || typeof m.seq !== "number") return;
       if (newer(m, latest)) latest = { seq: m.seq, status: m.status, paused: !!m.paused };
-      if (newer(m, shown())) refresh();
+      if (!posting && newer(m, shown())) refresh();
     };
     socket.onclose = function (event) {
       live = false;
@@ -83,6 +87,22 @@
         !(cfg.headers && cfg.headers[LIVE_HEADER])) {
       event.preventDefault();
     }
+  });
+  // The page's own action: its answer is the update; a message meanwhile waits for it. The
+  // request's end (its xhr's loadend, after htmx swapped the answer in) checks again.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var cfg = event.detail.requestConfig || {};
+    var elt = event.detail.elt;
+    var xhr = event.detail.xhr;
+    if (event.defaultPrevented || !xhr || !cfg.verb || cfg.verb === "get" || !elt ||
+        !play() || !play().contains(elt)) return;
+    posting += 1;
+    xhr.addEventListener("loadend", function () {
+      setTimeout(function () {
+        posting = Math.max(posting - 1, 0);
+        if (!posting && !inflight && newer(latest, shown())) refresh();
+      }, 0);
+    });
   });
   // A page back from the background (a phone asleep) asks again for what it missed.
   document.addEventListener("visibilitychange", function () {

@@ -1,0 +1,92 @@
+"""A player's standing choices to pass, for every game whose module honours them
+(``protocol.PassChoices``): stored per match and side on the match (``Match.pass_choices``:
+``{side: {"skip": [kinds], "turn": key}}``), read only by the game module when auto-play
+asks it (``autoplay.extend``).
+
+- ``choose_kinds(kind, match_id, user, kinds)``: the kinds of response window (the module's
+  ``response_kinds``) the player does NOT want to be asked in: each such window is passed
+  for them from then on, in this match.
+- ``pass_rest_of_turn(kind, match_id, user, seq)``: pass now (the player's own click, a row
+  like any other) and every further response window of this enemy turn (the module's
+  ``enemy_turn`` key): the next turn asks again.
+
+What these choices play is recorded as the player's own actions, flagged ``auto`` with the
+module's reason (``auto_reason``), so the log says it was their choice, and undo and replays
+read those rows as ordinary actions (a replay never reads the choices).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+
+from config.errors import BadInput, Conflict
+
+from . import turns
+from .registry import MatchKind
+
+
+def kinds_of(kind: MatchKind) -> tuple[str, ...]:
+    """The kinds of response window a player of this game may choose not to be asked in
+    (none for a game without ``PassChoices``)."""
+    return tuple(getattr(kind.game, "response_kinds", ()))
+
+
+def choices_of(match: Any, side: str | None) -> dict[str, Any]:
+    """``side``'s standing choices in ``match`` ({} for a spectator or none set)."""
+    if side is None:
+        return {}
+    return dict((getattr(match, "pass_choices", None) or {}).get(side) or {})
+
+
+def _save(match: Any, side: str, mine: dict[str, Any]) -> None:
+    match.pass_choices = {**(match.pass_choices or {}), side: mine}
+    match.save(update_fields=["pass_choices"])
+
+
+def choose_kinds(kind: MatchKind, match_id: Any, user: Any, kinds: Iterable[str]
+                 ) -> dict[str, Any]:
+    """Set the kinds of response window ``user`` passes without being asked; returns their
+    choices. 400 for a kind the game does not have."""
+    known = kinds_of(kind)
+    kinds = list(kinds)
+    unknown = [k for k in kinds if k not in known]
+    if unknown:
+        raise BadInput(f"no such kind of response window: {unknown[0]!r}")
+    with transaction.atomic():
+        match, side = kind.lock(user, match_id)
+        mine = choices_of(match, side)
+        mine["skip"] = [k for k in known if k in kinds]
+        _save(match, side, mine)
+    return mine
+
+
+def pass_rest_of_turn(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> list[dict]:
+    """Pass in the response window ``user`` must answer now (at ``seq``) and in every
+    further one of this enemy turn; returns the pass's events as ``turns.act`` does. 409
+    unless they are in a response window of an enemy turn (the choice is not kept then)."""
+    game = kind.game
+    enemy_turn = getattr(game, "enemy_turn", None)
+    response_kind = getattr(game, "response_kind", None)
+    with transaction.atomic():
+        match, side = kind.lock(user, match_id)
+        turns.require_under_way(kind, match)
+        if seq != match.seq:
+            raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
+                           seq=match.seq)
+        state = game.from_json(match.state, kind.cards(match)) if match.state else None
+        key = None
+        if (state is not None and enemy_turn is not None and response_kind is not None
+                and match.to_move == side and response_kind(state, side) is not None):
+            key = enemy_turn(state, side)
+        action = next((a for a in game.legal_actions(state, side) if a.get("type") == "pass"),
+                      None) if key is not None else None
+        if action is None:
+            raise Conflict("there is no enemy fire, attack or roll to let pass now",
+                           seq=match.seq)
+        mine = choices_of(match, side)
+        mine["turn"] = key
+        _save(match, side, mine)
+        return turns.act(kind, match_id, user, seq, action)
