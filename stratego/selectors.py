@@ -136,7 +136,7 @@ def side_view(m: StrategoMatch, side: str | None, since: int = 0, snap: Any = No
     mine = (m.status == Status.ACTIVE and side is not None and m.to_move == side
             and m.paused_at is None)
     log = (log_for(m, side, since) if snap is None
-           else entries_of(((n, who, events) for n, who, _, events, _ in snap.rows), side))
+           else entries_of(((n, who, events) for n, who, _, events, *_ in snap.rows), side))
     return {
         "id": m.pk,
         "my_side": side,
