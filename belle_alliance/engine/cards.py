@@ -144,12 +144,17 @@ class CardData:
     napoleon_roll: str  # "best_of_two" | "modifier"
     napoleon_modifier: int
     doc: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    by_side: Mapping[str, tuple[CardDef, ...]] = field(repr=False, compare=False,
+                                                       default_factory=dict)
+    by_kind: Mapping[str, CardDef] = field(repr=False, compare=False, default_factory=dict)
 
-    def side_cards(self, side: str) -> list[CardDef]:
-        return [self.cards[c] for c in self.order if self.cards[c].side == side]
+    def side_cards(self, side: str) -> tuple[CardDef, ...]:
+        return self.by_side[side]
 
     def card_of_kind(self, kind: str) -> CardDef:
-        return next(c for c in self.cards.values() if c.kind == kind)
+        """The one card of a kind but ``corps`` (``battery``, ``napoleon``, ``wellington``,
+        ``prussians``)."""
+        return self.by_kind[kind]
 
     def rt_modifier(self, label: str) -> int:
         return int(label[3:]) if label.startswith("RT+") else 0
@@ -344,4 +349,6 @@ def parse_cards(doc: Mapping[str, Any]) -> CardData:
         casualty_tracks=tracks, morale_broken_at=broken, time_track=time_track,
         place_names=names, on_capture=on_capture, napoleon_roll=roll,
         napoleon_modifier=_int(nap_doc.get("modifier", 0), "Napoleon's modifier"),
-        doc=doc)
+        doc=doc,
+        by_side={s: tuple(cards[c] for c in ids if cards[c].side == s) for s in SIDES},  # type: ignore[index]
+        by_kind={cd.kind: cd for cd in cards.values() if cd.kind != "corps"})
