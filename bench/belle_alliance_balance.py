@@ -1,0 +1,104 @@
+"""La Belle Alliance balance: N games between two computer players (by default the strongest,
+``expectimax``, on both sides) on a card edition; prints the French win %, its 95 % interval,
+how the games ended and the distribution of their length in turns.
+
+    .venv/bin/python bench/belle_alliance_balance.py --games 1000
+    .venv/bin/python bench/belle_alliance_balance.py --games 200 --french greedy --allied random
+    .venv/bin/python bench/belle_alliance_balance.py --data tests/belle_alliance/fixture-v1.json
+
+Game ``i`` uses the dice stream ``SeededDice(f"{seed}:{i}")`` and the bots' tie-breaks
+``Random(f"{seed}:{i}:bot")``: a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from belle_alliance import engine  # noqa: E402
+from belle_alliance.bots import SearchBot, get_bot  # noqa: E402
+from belle_alliance.loader import edition, load_cards  # noqa: E402
+
+TURN_CAP = 500  # a guard: the rules have no turn limit and every house action progresses
+
+
+def make_bot(name: str, cards: engine.CardData, depth: int, budget: float) -> Any:
+    if name == "expectimax":
+        return SearchBot(cards, depth=depth, budget=budget)
+    return get_bot(name, cards)
+
+
+def play(cards: engine.CardData, bots: dict[str, Any], seed: str) -> tuple[engine.State, int]:
+    s = engine.new_game(cards)
+    dice = engine.SeededDice(seed)
+    rng = random.Random(f"{seed}:bot")
+    decisions = 0
+    while s.winner is None and s.turn <= TURN_CAP:
+        side = s.to_move()
+        if side is None:
+            break
+        legal = engine.legal_actions(s, side)
+        engine.apply(s, bots[side].choose_state(s, legal, rng), dice, check=False)
+        decisions += 1
+    return s, decisions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--french", default="expectimax")
+    ap.add_argument("--allied", default="expectimax")
+    ap.add_argument("--depth", type=int, default=2, help="expectimax depth (decisions)")
+    ap.add_argument("--budget", type=float, default=1.0, help="expectimax seconds a decision")
+    ap.add_argument("--data", help="a card-data file (default: the house edition)")
+    ap.add_argument("--seed", default="balance")
+    ap.add_argument("--progress", type=int, default=0, help="print a line every N games")
+    args = ap.parse_args()
+    cards = load_cards(args.data) if args.data else edition()
+    bots = {"french": make_bot(args.french, cards, args.depth, args.budget),
+            "allied": make_bot(args.allied, cards, args.depth, args.budget)}
+    wins: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    turns: list[int] = []
+    decisions = 0
+    t0 = time.perf_counter()
+    for i in range(args.games):
+        s, n = play(cards, bots, f"{args.seed}:{i}")
+        decisions += n
+        wins[s.winner or "none"] += 1
+        reasons[f"{s.winner} ({s.reason})"] += 1
+        turns.append(s.turn)
+        if args.progress and (i + 1) % args.progress == 0:
+            print(f"  {i + 1} games: French {100 * wins['french'] / (i + 1):.1f} %",
+                  flush=True)
+    elapsed = time.perf_counter() - t0
+    n = args.games
+    p = wins["french"] / n
+    half = 1.96 * math.sqrt(p * (1 - p) / n)
+    print(f"edition {cards.edition}; French {args.french} vs Allied {args.allied}"
+          f" (depth {args.depth}, budget {args.budget} s); {n} games, seed {args.seed!r}")
+    print(f"French wins {100 * p:.1f} % (95 % interval {100 * (p - half):.1f}-"
+          f"{100 * (p + half):.1f}); Allied {100 * wins['allied'] / n:.1f} %;"
+          f" unfinished {wins['none']}")
+    for r, c in reasons.most_common():
+        print(f"  {c:5d}  {r}")
+    turns.sort()
+    print(f"turns: mean {sum(turns) / n:.1f}, median {turns[n // 2]}, min {turns[0]},"
+          f" max {turns[-1]}, 10th-90th percentile {turns[n // 10]}-{turns[(9 * n) // 10]}")
+    hist = Counter(turns)
+    for t in range(turns[0], turns[-1] + 1):
+        print(f"  turn {t:3d}: {hist[t]:5d} {'#' * round(60 * hist[t] / n)}")
+    print(f"{decisions} decisions in {elapsed:.0f} s ({1000 * elapsed / max(1, decisions):.1f}"
+          " ms each)")
+
+
+if __name__ == "__main__":
+    main()
