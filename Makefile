@@ -45,7 +45,8 @@ engine: $(VENV)/.engine
 # and in the disallow_untyped_defs override of pyproject.toml. Its cache is var/mypy-cache.
 MYPY_PATHS = game battles/engine battles/bots battles/campaign decks/rules tournaments/pairing \
 	tournaments/standings.py ratings/glicko2.py matchups/stats.py cards/catalogue/rules.py \
-	cards/catalogue/validation.py cards/catalogue/search/parser.py battles/modules.py play
+	cards/catalogue/validation.py cards/catalogue/search/parser.py battles/modules.py play \
+	belle_alliance
 
 test: install-test engine
 	$(PY) -m ruff check .

@@ -114,7 +114,7 @@ class CardDef:
     kind: str  # corps | battery | napoleon | wellington | prussians
     name: str
     commander: str
-    markers: int  # at setup on the battlefield (the Prussians: 0; their reserve is PRUSSIAN_MARKERS)
+    markers: int  # at setup on the battlefield (the Prussians none: PRUSSIAN_MARKERS to come)
     divisions: tuple[str, ...]
     actions: tuple[ActionDef, ...]
     note: str = ""
@@ -235,7 +235,7 @@ def parse_cards(doc: Mapping[str, Any]) -> CardData:
     ids = [c.get("id") for c in card_docs]
     if len(set(ids)) != len(ids) or not all(isinstance(i, str) and i for i in ids):
         raise CardDataError("cards: every card has a unique id")
-    id_set = set(ids)  # type: ignore[arg-type]
+    id_set = set(ids)
     cards: dict[str, CardDef] = {}
     for c in card_docs:
         cid: str = c["id"]
@@ -345,10 +345,10 @@ def parse_cards(doc: Mapping[str, Any]) -> CardData:
                                     places_doc)
     return CardData(
         edition=edition, version=DATA_VERSION, title=str(doc.get("title", edition)),
-        publisher=bool(doc.get("publisher", False)), cards=cards, order=tuple(ids),  # type: ignore[arg-type]
+        publisher=bool(doc.get("publisher", False)), cards=cards, order=tuple(ids),
         casualty_tracks=tracks, morale_broken_at=broken, time_track=time_track,
         place_names=names, on_capture=on_capture, napoleon_roll=roll,
         napoleon_modifier=_int(nap_doc.get("modifier", 0), "Napoleon's modifier"),
         doc=doc,
-        by_side={s: tuple(cards[c] for c in ids if cards[c].side == s) for s in SIDES},  # type: ignore[index]
+        by_side={s: tuple(cards[c] for c in ids if cards[c].side == s) for s in SIDES},
         by_kind={cd.kind: cd for cd in cards.values() if cd.kind != "corps"})
