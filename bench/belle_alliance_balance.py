@@ -13,6 +13,7 @@ Game ``i`` uses the dice stream ``SeededDice(f"{seed}:{i}")`` and the bots' tie-
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -57,10 +58,13 @@ def main() -> None:
     ap.add_argument("--french", default="expectimax")
     ap.add_argument("--allied", default="expectimax")
     ap.add_argument("--depth", type=int, default=2, help="expectimax depth (decisions)")
-    ap.add_argument("--budget", type=float, default=1.0, help="expectimax seconds a decision")
+    ap.add_argument("--budget", type=float, default=30.0,
+                    help="expectimax seconds a decision (wall clock: the default lets depth 2 "
+                         "finish on a loaded machine, so that a run does not depend on the load)")
     ap.add_argument("--data", help="a card-data file (default: the house edition)")
     ap.add_argument("--seed", default="balance")
     ap.add_argument("--progress", type=int, default=0, help="print a line every N games")
+    ap.add_argument("--jsonl", help="append one line per game (seed, winner, reason, turns)")
     args = ap.parse_args()
     cards = load_cards(args.data) if args.data else edition()
     bots = {"french": make_bot(args.french, cards, args.depth, args.budget),
@@ -76,6 +80,10 @@ def main() -> None:
         wins[s.winner or "none"] += 1
         reasons[f"{s.winner} ({s.reason})"] += 1
         turns.append(s.turn)
+        if args.jsonl:
+            with open(args.jsonl, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"game": i, "winner": s.winner, "reason": s.reason,
+                                    "turns": s.turn}) + "\n")
         if args.progress and (i + 1) % args.progress == 0:
             print(f"  {i + 1} games: French {100 * wins['french'] / (i + 1):.1f} %",
                   flush=True)
