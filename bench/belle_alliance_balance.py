@@ -52,6 +52,26 @@ def play(cards: engine.CardData, bots: dict[str, Any], seed: str) -> tuple[engin
     return s, decisions
 
 
+def summary(results: list[dict[str, Any]]) -> None:
+    """French win %, its 95 % interval, the endings and the turns distribution."""
+    n = len(results)
+    wins = Counter(r["winner"] or "none" for r in results)
+    reasons = Counter(f"{r['winner']} ({r['reason']})" for r in results)
+    turns = sorted(r["turns"] for r in results)
+    p = wins["french"] / n
+    half = 1.96 * math.sqrt(p * (1 - p) / n)
+    print(f"{n} games: French wins {100 * p:.1f} % (95 % interval {100 * (p - half):.1f}-"
+          f"{100 * (p + half):.1f}); Allied {100 * wins['allied'] / n:.1f} %;"
+          f" unfinished {wins['none']}")
+    for r, c in reasons.most_common():
+        print(f"  {c:5d}  {r}")
+    print(f"turns: mean {sum(turns) / n:.1f}, median {turns[n // 2]}, min {turns[0]},"
+          f" max {turns[-1]}, 10th-90th percentile {turns[n // 10]}-{turns[(9 * n) // 10]}")
+    hist = Counter(turns)
+    for t in range(turns[0], turns[-1] + 1):
+        print(f"  turn {t:3d}: {hist[t]:5d} {'#' * round(60 * hist[t] / n)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100)
@@ -65,45 +85,37 @@ def main() -> None:
     ap.add_argument("--seed", default="balance")
     ap.add_argument("--progress", type=int, default=0, help="print a line every N games")
     ap.add_argument("--jsonl", help="append one line per game (seed, winner, reason, turns)")
+    ap.add_argument("--summarise", metavar="JSONL", nargs="+",
+                    help="print the summary of finished games (--jsonl files), play none")
     args = ap.parse_args()
+    if args.summarise:
+        rows: list[dict[str, Any]] = []
+        for name in args.summarise:
+            with open(name, encoding="utf-8") as f:
+                rows.extend(json.loads(line) for line in f if line.strip())
+        summary(rows)
+        return
     cards = load_cards(args.data) if args.data else edition()
     bots = {"french": make_bot(args.french, cards, args.depth, args.budget),
             "allied": make_bot(args.allied, cards, args.depth, args.budget)}
-    wins: Counter[str] = Counter()
-    reasons: Counter[str] = Counter()
-    turns: list[int] = []
+    results: list[dict[str, Any]] = []
     decisions = 0
     t0 = time.perf_counter()
     for i in range(args.games):
         s, n = play(cards, bots, f"{args.seed}:{i}")
         decisions += n
-        wins[s.winner or "none"] += 1
-        reasons[f"{s.winner} ({s.reason})"] += 1
-        turns.append(s.turn)
+        result = {"game": i, "winner": s.winner, "reason": s.reason, "turns": s.turn}
+        results.append(result)
         if args.jsonl:
             with open(args.jsonl, "a", encoding="utf-8") as f:
-                f.write(json.dumps({"game": i, "winner": s.winner, "reason": s.reason,
-                                    "turns": s.turn}) + "\n")
+                f.write(json.dumps(result) + "\n")
         if args.progress and (i + 1) % args.progress == 0:
-            print(f"  {i + 1} games: French {100 * wins['french'] / (i + 1):.1f} %",
-                  flush=True)
+            french = sum(1 for r in results if r["winner"] == "french")
+            print(f"  {i + 1} games: French {100 * french / (i + 1):.1f} %", flush=True)
     elapsed = time.perf_counter() - t0
-    n = args.games
-    p = wins["french"] / n
-    half = 1.96 * math.sqrt(p * (1 - p) / n)
     print(f"edition {cards.edition}; French {args.french} vs Allied {args.allied}"
-          f" (depth {args.depth}, budget {args.budget} s); {n} games, seed {args.seed!r}")
-    print(f"French wins {100 * p:.1f} % (95 % interval {100 * (p - half):.1f}-"
-          f"{100 * (p + half):.1f}); Allied {100 * wins['allied'] / n:.1f} %;"
-          f" unfinished {wins['none']}")
-    for r, c in reasons.most_common():
-        print(f"  {c:5d}  {r}")
-    turns.sort()
-    print(f"turns: mean {sum(turns) / n:.1f}, median {turns[n // 2]}, min {turns[0]},"
-          f" max {turns[-1]}, 10th-90th percentile {turns[n // 10]}-{turns[(9 * n) // 10]}")
-    hist = Counter(turns)
-    for t in range(turns[0], turns[-1] + 1):
-        print(f"  turn {t:3d}: {hist[t]:5d} {'#' * round(60 * hist[t] / n)}")
+          f" (depth {args.depth}, budget {args.budget} s); seed {args.seed!r}")
+    summary(results)
     print(f"{decisions} decisions in {elapsed:.0f} s ({1000 * elapsed / max(1, decisions):.1f}"
           " ms each)")
 
