@@ -47,8 +47,7 @@ def evaluate(state: State, w: dict[str, float] = WEIGHTS) -> float:
         return 1.0 if state.winner == "french" else -1.0
     prussians = state.cards.card_of_kind("prussians").id
     x = distress(state, "allied", w) - distress(state, "french", w)
-    x -= w["prussians"] * state.markers[prussians] + w["reserve"] * state.reserve * 0.0
-    x += w["reserve"] * state.reserve
+    x += w["reserve"] * state.reserve - w["prussians"] * state.markers[prussians]
     x += w["place"] * sum(1 if s == "french" else -1 for s in state.control.values())
     return math.tanh(w["scale"] * x)
 
@@ -89,6 +88,9 @@ class SearchBot:
         self.budget = budget
         self.evaluate = evaluate_fn
         self.nodes = 0
+        # ``evaluate`` reads only these features: positions that share them share its value
+        self._leaf: dict[tuple[Any, ...], float] = {}
+        self._prussians = cards.card_of_kind("prussians").id
 
     def choose(self, view: dict[str, Any] | None, legal: list[Action], rng: random.Random
                ) -> Action:
@@ -123,7 +125,16 @@ class SearchBot:
             return 1.0 if state.winner == "french" else -1.0
         choosing = state.pending is not None
         if depth <= 0 and not choosing:
-            return self.evaluate(state)
+            if self.evaluate is not evaluate:
+                return self.evaluate(state)
+            f = (state.morale["french"], state.morale["allied"], len(state.tracks["french"]),
+                 len(state.tracks["allied"]), state.markers[self._prussians], state.reserve,
+                 state.control["plancenoit"], state.control["hougoumont"],
+                 state.control["la_haye_sainte"])
+            v = self._leaf.get(f)
+            if v is None:
+                v = self._leaf[f] = evaluate(state)
+            return v
         key = (state.key(), depth)
         hit = cache.get(key)
         if hit is not None:
