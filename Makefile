@@ -46,7 +46,7 @@ engine: $(VENV)/.engine
 MYPY_PATHS = game battles/engine battles/bots battles/campaign decks/rules tournaments/pairing \
 	tournaments/standings.py ratings/glicko2.py matchups/stats.py cards/catalogue/rules.py \
 	cards/catalogue/validation.py cards/catalogue/search/parser.py battles/modules.py play \
-	stratego
+	stratego belle_alliance
 
 test: install-test engine
 	$(PY) -m ruff check .
