@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SIDES = ("french", "allied")
+from game import SIDES
+
 DATA_FORMAT = "belle-alliance-cards"
 DATA_VERSION = 1
 

@@ -11,14 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from game import other_side
+
 from .cards import MORALE_START, PLACES, PRUSSIAN_MARKERS, SIDES, CardData
 
 FORMAT = "belle-alliance-position"
 VERSION = 1
 
 
-def other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
+other = other_side  # the side facing ``side`` (game/, the one home of the sides)
 
 
 @dataclass(slots=True)
