@@ -48,10 +48,14 @@ MYPY_PATHS = game battles/engine battles/bots battles/campaign decks/rules tourn
 	cards/catalogue/validation.py cards/catalogue/search/parser.py battles/modules.py play \
 	stratego belle_alliance
 
+# pytest runs in PYTEST_WORKERS processes (pytest-xdist; each has its own test database, Redis
+# database and Channels prefix: config/test_settings.py). Serially: make test PYTEST_ARGS=-n0
+# (a later -n wins); PYTEST_ARGS also takes test paths, -k, -x...
+PYTEST_WORKERS ?= 2
 test: install-test engine
 	$(PY) -m ruff check .
 	$(PY) -m mypy $(MYPY_PATHS)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install-test
 	$(PY) -m ruff check .

@@ -130,15 +130,21 @@ if REDIS_URL:
     # per-message round trips and locks in the receiving process, as the list-based layer
     # has: at 200 battles it cut daphne's CPU per action by a third and the p50 from ~0.9 s
     # to ~0.1 s, bench/online.py). At most once: the live poller resends what is lost.
+    # Its names start with EAGLES_LIVE_PREFIX (channels_redis' "asgi" unset): Redis pub/sub
+    # ignores the database number, so sites (or parallel test runs) sharing a Redis server
+    # keep their live messages apart only by prefix.
+    _live_prefix = os.environ.get("EAGLES_LIVE_PREFIX") or "asgi"
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                                  "CONFIG": {"hosts": [{"address": REDIS_URL}]}}}
+                                  "CONFIG": {"hosts": [{"address": REDIS_URL}],
+                                             "prefix": _live_prefix}}}
     if os.environ.get("EAGLES_LIVE_LAYER") == "lists":
         # The list-based layer (at least once within its expiry), with a pool that waits.
         # socket_timeout above the layer's 5 s blocking pop: redis-py's default is 5 s too, so
         # an idle websocket's consumer died with "Timeout reading" (play/live/, issue 12).
         CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.WaitingRedisChannelLayer",
                                       "CONFIG": {"hosts": [{"address": REDIS_URL,
-                                                            "socket_timeout": 30}]}}}
+                                                            "socket_timeout": 30}],
+                                                 "prefix": _live_prefix}}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}

@@ -28,7 +28,6 @@ from game import other_side
 
 from .matching import min_cost_perfect_matching
 from .model import ALLIED, FRENCH, SIDES, NoValidPairing, Player, keep_apart_index, ranked
-from .plan import TypeProgram, realize
 from .sides import STRONG, SideInfo, orient
 
 EXACT_LIMIT = 64
@@ -261,6 +260,10 @@ def _large(fld: _Field) -> tuple[list[tuple[int, int]], int | None, tuple[int, i
         candidates = [i for i in range(fld.n - 1, -1, -1) if not fld.players[i].had_bye]
         if not candidates:
             raise NoValidPairing("no valid pairing exists: every player has already had a bye")
+    # here, not at the top: SciPy's import (HiGHS) is ~0.6 s of CPU that every process
+    # setting Django up (web, worker, beat, each command) would pay before its first pairing
+    from .plan import TypeProgram, realize
+
     last_error: NoValidPairing | None = None
     for bye in candidates:
         members = [i for i in range(fld.n) if i != bye]
