@@ -48,6 +48,7 @@ class GreedyBot:
     def __init__(self, table: PieceTable) -> None:
         self.table = table
         self.current_goals: list[tuple[int, int]] = []  # this choice's (``goals``)
+        self.goal_distance: list[list[int]] = []  # from each square to them
 
     # --- what the bot believes -------------------------------------------------------------
 
@@ -73,6 +74,7 @@ class GreedyBot:
         board = {tuple(p["square"]): p for p in view["board"]}
         unseen = self.unseen(view, me)
         self.current_goals = self.goals(me, board, BACK_ROW[other(me)])
+        self.goal_distance = self.distances(self.current_goals)
         kind = legal[0]["type"] if legal else ""
         if kind == "draft":
             return self.draft(legal)
@@ -275,8 +277,8 @@ class GreedyBot:
         # a move: ground gained towards the enemy's back row, less the danger where it ends
         fr, to = a["from"], a["to"]
         gained = (to[1] - fr[1]) * FORWARD[me]
-        goals = self.current_goals
-        score = 0.6 * (self.distance(fr, goals) - self.distance(to, goals))
+        near = self.goal_distance
+        score = 0.6 * (near[fr[0]][fr[1]] - near[to[0]][to[1]])
         if to[1] == enemy_back:
             score += self.back_row_bonus(to[0], me, board, enemy_back)
         if fr[1] == enemy_back and self.back_row_bonus(fr[0], me, board, enemy_back) >= 1:
@@ -310,6 +312,12 @@ class GreedyBot:
             if friends < 2 and (mine is None or mine["side"] != me):
                 out.append((col, enemy_back))
         return out
+
+    @staticmethod
+    def distances(goals: list[tuple[int, int]]) -> list[list[int]]:
+        """``distance`` from every square (col, row), computed once per choice (speed)."""
+        return [[min((abs(c - gc) + abs(r - gr) for gc, gr in goals), default=0)
+                 for r in range(10)] for c in range(12)]
 
     @staticmethod
     def distance(square: list[int], goals: list[tuple[int, int]]) -> int:
@@ -357,7 +365,12 @@ class GreedyBot:
         return {"type": "deploy", "side": me, "placement": placement}
 
 
-def make_bot(name: str, table: PieceTable) -> RandomBot | GreedyBot:
+def make_bot(name: str, table: PieceTable, **options: Any) -> Any:
+    """``random``, ``greedy`` or ``search`` (``stratego.search``; options: ``budget``, the CPU
+    seconds per decision, ``samples``, ``candidates``)."""
+    if name == "search":
+        from .search import SearchBot
+        return SearchBot(table, **options)
     if name == "random":
         return RandomBot()
     if name == "greedy":
