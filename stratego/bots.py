@@ -71,6 +71,8 @@ class GreedyBot:
         me = str(view["viewer"])
         if legal and legal[0]["type"] == "deploy":
             return self.deploy(view, me, rng)
+        if view.get("pursuit"):
+            return self.pursue(view, legal, rng)
         board = {tuple(p["square"]): p for p in view["board"]}
         unseen = self.unseen(view, me)
         self.current_goals = self.goals(me, board, BACK_ROW[other(me)])
@@ -93,6 +95,42 @@ class GreedyBot:
             elif abs(score - top) <= 1e-9:
                 best.append(a)
         return rng.choice(best)
+
+    # --- the Pursuit (Expert: 001 §13) ------------------------------------------------------
+
+    def pursue(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        """Each fleeing piece taken or saved is one in the count: take them with the light
+        cavalry first; fight cavalry only when likely to win; end the turn otherwise."""
+        pv = view["pursuit"]
+        me = str(view["viewer"])
+        enemy = other(me)
+        victor = pv["victor"] == me
+        mine = {e["id"]: e for e in pv["aside"][me]}
+        theirs = {e["slot"]: e for e in pv["aside"][enemy]}
+        pool = [spec for spec in self.table.specs.values()
+                if (spec.army == "french") == (enemy == "french")
+                and BACK[spec.type] == "cavalry" and spec.type != "commander_in_chief"]
+
+        def score(a: Action) -> float:
+            if a["type"] == "end_turn":
+                return 0.0
+            if a["type"] == "save":
+                if "square" in a:
+                    return 1.0
+                p = mine[a["piece"]]
+                return 0.2 if p["type"] == "heavy_cavalry" and p["strength"] <= 1 else -1.0
+            p = mine[a["piece"]]
+            cost = 0.1 * (p["type"] == "heavy_cavalry") + 0.5 * (p["type"] == "commander")
+            if "target" in a:
+                return 1.2 - cost
+            t = theirs[a["slot"]]
+            ms = p["strength"] or 0
+            cands = [t["strength"]] if "strength" in t else [s.strength for s in pool]
+            win = sum(1.0 if ms > (s or 0) or (ms == s and victor) else 0.0
+                      for s in cands) / max(1, len(cands))
+            return win * 1.0 - (1 - win) * (1.0 + value(p) / 10) - cost
+        top = max(score(a) for a in legal)
+        return rng.choice([a for a in legal if score(a) >= top - 1e-9])
 
     # --- the manoeuvre cards (Standard, Expert) ----------------------------------------------
 

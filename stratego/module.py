@@ -33,6 +33,8 @@ CLOSING = {
     "look": "it looked at a piece",
     "asked": "it asked the other player",
     "card": "it played a card",
+    "pursuit": "it began the Pursuit",
+    "pursued": "it revealed pieces",
 }
 
 
