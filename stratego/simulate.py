@@ -18,8 +18,8 @@ from .module import GAME
 
 
 def play(seed: int, bots: dict[str, Any], cap: int, table: PieceTable,
-         variant: str = "basic") -> dict[str, Any]:
-    opts: dict[str, Any] = {"turn_cap": cap}
+         variant: str = "basic", options: dict[str, Any] | None = None) -> dict[str, Any]:
+    opts: dict[str, Any] = {"turn_cap": cap, **(options or {})}
     if variant != "basic":
         opts["variant"] = variant
     st = GAME.setup(seed, opts, table)

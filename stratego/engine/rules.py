@@ -30,7 +30,7 @@ from .combat import after_attack, attack, fight, fire, rampage_on, roll
 from .moves import piece_actions
 from .pieces import BACK, PieceTable
 from .state import Piece, State
-from .terrain import initial_buildings, update_flags
+from .terrain import initial_buildings, mud_tiles, update_flags
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -60,8 +60,11 @@ def new_game(seed: int, table: PieceTable, mode: str = "basic",
     'shuffle them'). ``options`` (Expert only): ``early_start``, ``grouchy`` (001 §14)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode: {mode!r}")
-    opts = {k: bool(v) for k, v in (options or {}).items()
-            if k in ("early_start", "grouchy") and v}
+    opts: dict[str, Any] = {k: bool(v) for k, v in (options or {}).items()
+                            if k in ("early_start", "grouchy") and v}
+    battlefield = (options or {}).get("battlefield")
+    if battlefield:
+        opts["mud"] = mud_tiles(mode, battlefield)  # R43, validated
     if opts and mode != "expert":
         raise ValueError("the scenarios are played in the Expert game (001 §14)")
     rng = random.Random(f"stratego-setup:{seed}")
