@@ -12,8 +12,10 @@ the greedy policy to the end of the opponent's next turn, and the position is sc
 (victory, material, the greedy score of the first action as a prior). The best average wins.
 
 The true state is never read: ``choose`` is handed a view (``needs_view``). The CPU time of
-one decision (``time.process_time``) stays under ``budget`` seconds: samples are played
-while the next one fits, at least none (then the greedy choice is played)."""
+one decision (``time.process_time``) stays under ``budget`` seconds (0.9 by default: issue
+26 asks for at most 1 s): a sample is started only while the slowest one so far still fits.
+The first sample is always played, so a budget smaller than one sample (some 20-40 ms: six
+candidates played out) means one sample per decision."""
 
 from __future__ import annotations
 
@@ -208,7 +210,7 @@ def dice(rng: random.Random) -> Iterator[int]:
 class SearchBot:
     needs_view = True
 
-    def __init__(self, table: PieceTable, budget: float = 1.0, samples: int = 64,
+    def __init__(self, table: PieceTable, budget: float = 0.9, samples: int = 64,
                  candidates: int = 6, prior: float = 0.5, max_steps: int = 12) -> None:
         self.table = table
         self.budget = budget  # CPU seconds per decision (time.process_time)

@@ -2,7 +2,7 @@
 state; it keeps to its CPU budget; it plays legal actions.
 
 Its figure against greedy (200 games): ``python -m stratego.simulate --games 200 --first
-search --second greedy --budget 0.05`` (README)."""
+search --second greedy --budget 0.01`` (README)."""
 
 import random
 import time
@@ -112,9 +112,15 @@ def test_the_search_bot_keeps_to_its_budget_and_plays_legal_actions():
     assert searched >= 10
 
 
-def test_the_search_bot_is_registered_with_the_module():
+def test_the_search_bot_is_registered_with_the_module_and_decides_within_a_second():
     bot = GAME.bot("search", TABLE)
     assert bot.needs_view and bot.budget <= 1.0
+    st = midgame(5, 30)
+    side = GAME.to_move(st)
+    started = time.process_time()
+    action = bot.choose(GAME.view(st, side), GAME.legal_actions(st, side), random.Random(2))
+    assert time.process_time() - started <= 1.0
+    assert action in GAME.legal_actions(st, side) and bot.last["samples"] >= 3
 
 
 def test_the_search_bot_takes_a_won_game():
