@@ -48,6 +48,7 @@ class GreedyBot:
     def __init__(self, table: PieceTable) -> None:
         self.table = table
         self.current_goals: list[tuple[int, int]] = []  # this choice's (``goals``)
+        self.goal_distance: list[list[int]] = []  # from each square to them
 
     # --- what the bot believes -------------------------------------------------------------
 
@@ -70,9 +71,12 @@ class GreedyBot:
         me = str(view["viewer"])
         if legal and legal[0]["type"] == "deploy":
             return self.deploy(view, me, rng)
+        if view.get("pursuit"):
+            return self.pursue(view, legal, rng)
         board = {tuple(p["square"]): p for p in view["board"]}
         unseen = self.unseen(view, me)
         self.current_goals = self.goals(me, board, BACK_ROW[other(me)])
+        self.goal_distance = self.distances(self.current_goals)
         kind = legal[0]["type"] if legal else ""
         if kind == "draft":
             return self.draft(legal)
@@ -91,6 +95,42 @@ class GreedyBot:
             elif abs(score - top) <= 1e-9:
                 best.append(a)
         return rng.choice(best)
+
+    # --- the Pursuit (Expert: 001 §13) ------------------------------------------------------
+
+    def pursue(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        """Each fleeing piece taken or saved is one in the count: take them with the light
+        cavalry first; fight cavalry only when likely to win; end the turn otherwise."""
+        pv = view["pursuit"]
+        me = str(view["viewer"])
+        enemy = other(me)
+        victor = pv["victor"] == me
+        mine = {e["id"]: e for e in pv["aside"][me]}
+        theirs = {e["slot"]: e for e in pv["aside"][enemy]}
+        pool = [spec for spec in self.table.specs.values()
+                if (spec.army == "french") == (enemy == "french")
+                and BACK[spec.type] == "cavalry" and spec.type != "commander_in_chief"]
+
+        def score(a: Action) -> float:
+            if a["type"] == "end_turn":
+                return 0.0
+            if a["type"] == "save":
+                if "square" in a:
+                    return 1.0
+                p = mine[a["piece"]]
+                return 0.2 if p["type"] == "heavy_cavalry" and p["strength"] <= 1 else -1.0
+            p = mine[a["piece"]]
+            cost = 0.1 * (p["type"] == "heavy_cavalry") + 0.5 * (p["type"] == "commander")
+            if "target" in a:
+                return 1.2 - cost
+            t = theirs[a["slot"]]
+            ms = p["strength"] or 0
+            cands = [t["strength"]] if "strength" in t else [s.strength for s in pool]
+            win = sum(1.0 if ms > (s or 0) or (ms == s and victor) else 0.0
+                      for s in cands) / max(1, len(cands))
+            return win * 1.0 - (1 - win) * (1.0 + value(p) / 10) - cost
+        top = max(score(a) for a in legal)
+        return rng.choice([a for a in legal if score(a) >= top - 1e-9])
 
     # --- the manoeuvre cards (Standard, Expert) ----------------------------------------------
 
@@ -275,8 +315,8 @@ class GreedyBot:
         # a move: ground gained towards the enemy's back row, less the danger where it ends
         fr, to = a["from"], a["to"]
         gained = (to[1] - fr[1]) * FORWARD[me]
-        goals = self.current_goals
-        score = 0.6 * (self.distance(fr, goals) - self.distance(to, goals))
+        near = self.goal_distance
+        score = 0.6 * (near[fr[0]][fr[1]] - near[to[0]][to[1]])
         if to[1] == enemy_back:
             score += self.back_row_bonus(to[0], me, board, enemy_back)
         if fr[1] == enemy_back and self.back_row_bonus(fr[0], me, board, enemy_back) >= 1:
@@ -310,6 +350,12 @@ class GreedyBot:
             if friends < 2 and (mine is None or mine["side"] != me):
                 out.append((col, enemy_back))
         return out
+
+    @staticmethod
+    def distances(goals: list[tuple[int, int]]) -> list[list[int]]:
+        """``distance`` from every square (col, row), computed once per choice (speed)."""
+        return [[min((abs(c - gc) + abs(r - gr) for gc, gr in goals), default=0)
+                 for r in range(10)] for c in range(12)]
 
     @staticmethod
     def distance(square: list[int], goals: list[tuple[int, int]]) -> int:
@@ -357,7 +403,12 @@ class GreedyBot:
         return {"type": "deploy", "side": me, "placement": placement}
 
 
-def make_bot(name: str, table: PieceTable) -> RandomBot | GreedyBot:
+def make_bot(name: str, table: PieceTable, **options: Any) -> Any:
+    """``random``, ``greedy`` or ``search`` (``stratego.search``; options: ``budget``, the CPU
+    seconds per decision, ``samples``, ``candidates``)."""
+    if name == "search":
+        from .search import SearchBot
+        return SearchBot(table, **options)
     if name == "random":
         return RandomBot()
     if name == "greedy":

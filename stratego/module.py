@@ -1,8 +1,9 @@
 """Stratego: Waterloo as a game module of the game service (``play.protocol.GameModule``).
 Pure: no Django. ``setup`` options: ``variant`` ("basic", "standard", "expert"; ``mode`` is
 its older name, still read), ``turn_cap`` (bots only: RULINGS R20), and for the Expert game
-the scenarios ``early_start`` and ``grouchy`` (001 §14); ``cards``: the piece table
-(``stratego.loader.load_pieces``)."""
+the scenarios ``early_start``, ``grouchy`` and ``battlefield`` (one's own: ``{"mud":
+[[col, row], ...]}``, the mud tiles' lower-left squares, RULINGS R43) (001 §14);
+``cards``: the piece table (``stratego.loader.load_pieces``)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ CLOSING = {
     "look": "it looked at a piece",
     "asked": "it asked the other player",
     "card": "it played a card",
+    "pursuit": "it began the Pursuit",
+    "pursued": "it revealed pieces",
 }
 
 
@@ -56,7 +59,8 @@ class StrategoWaterloo:
 
     def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> engine.State:
         variant = options.get("variant", options.get("mode", "basic"))
-        scenarios = {k: options[k] for k in ("early_start", "grouchy") if options.get(k)}
+        scenarios = {k: options[k] for k in ("early_start", "grouchy", "battlefield")
+                     if options.get(k)}
         return engine.new_game(seed, table_of(cards), variant, options.get("turn_cap"),
                                scenarios)
 

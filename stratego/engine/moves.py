@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import NEIGHBOURS, RAYS, to_pair
+from .board import FORWARD, NEIGHBOURS, RAYS, STEPS, to_pair
 from .combat import fire_targets
 from .pieces import CAVALRY, INFANTRY_MOVE
 from .state import Piece, State
-from .terrain import may_enter
+from .terrain import may_enter, mud
 
 Action = dict[str, Any]
 
 
-def walk(st: State, start: int, reach: int, p: Piece | None = None) -> dict[int, int]:
+MUD_SLOWED = CAVALRY | {"line_infantry"}  # 001 §14: 'Infantry, Cavalry and Commander pieces'
+
+
+def walk(st: State, start: int, reach: int, p: Piece | None = None,
+         stuck: frozenset[int] = frozenset()) -> dict[int, int]:
     """Empty squares within ``reach`` orthogonal steps through empty squares (001 §7: 'pieces
     cannot jump over other pieces'; §4: 'This need not be in a straight line'), by distance;
-    the start itself at 0."""
+    the start itself at 0. A square of ``stuck`` (mud, R42) may be entered, not crossed."""
     dist = {start: 0}
     frontier = [start]
     for d in range(1, reach + 1):
@@ -25,9 +29,38 @@ def walk(st: State, start: int, reach: int, p: Piece | None = None) -> dict[int,
             for n in NEIGHBOURS[s]:
                 if n not in dist and n not in st.board and (p is None or may_enter(st, p, n)):
                     dist[n] = d
-                    nxt.append(n)
+                    if n not in stuck:
+                        nxt.append(n)
         frontier = nxt
     return dist
+
+
+def mud_steps(p: Piece) -> list[tuple[int, int]]:
+    """R42: out of the mud 'one space ahead, to the left or right' (not back)."""
+    return [(dc, dr) for dc, dr in STEPS if dr != -FORWARD[p.side]]
+
+
+def in_mud_actions(st: State, p: Piece) -> list[Action]:
+    """001 §14: 'When these pieces move through the mud, they will only be allowed to move
+    one space ahead, to the left or right for every action' (R42: a move or an attack of one
+    square, not backwards)."""
+    assert p.square is not None
+    here = to_pair(p.square)
+    out: list[Action] = []
+    col, row = p.square % 12, p.square // 12
+    for dc, dr in mud_steps(p):
+        c, r = col + dc, row + dr
+        if not (0 <= c < 12 and 0 <= r < 10):
+            continue
+        n = r * 12 + c
+        other = st.at(n)
+        if other is None:
+            if may_enter(st, p, n):
+                out.append({"type": "move", "side": p.side, "from": here, "to": to_pair(n)})
+        elif other.side != p.side and (p.type not in CAVALRY or may_enter(st, p, n)):
+            out.append({"type": "attack", "side": p.side, "from": here, "via": here,
+                        "target": to_pair(n)})
+    return out
 
 
 def piece_actions(st: State, p: Piece) -> list[Action]:
@@ -36,6 +69,12 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
     side = p.side
     here = to_pair(p.square)
     out: list[Action] = []
+    stuck = mud(st) if "mud" in st.options and p.type in MUD_SLOWED else frozenset()
+    if p.square in stuck:
+        out = in_mud_actions(st, p)
+        if p.type == "heavy_cavalry" and p.weakened and st.half >= p.charged_at + 2:
+            out.append({"type": "rest", "side": side, "from": here})
+        return out
     if p.type in CAVALRY:
         # 001 §4: cavalry moves 'as long as the spaces in between are vacant - though only in
         # one single direction per action'; it may attack the first piece in that line.
@@ -50,6 +89,8 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
                 if other_id is None:
                     out.append({"type": "move", "side": side, "from": here, "to": to_pair(s)})
                     last = s
+                    if s in stuck:
+                        break  # R42: into the mud, and no further
                     continue
                 if st.pieces[other_id].side != side:
                     out.append({"type": "attack", "side": side, "from": here,
@@ -61,7 +102,7 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
             out.append({"type": "rest", "side": side, "from": here})
         return out
     reach = INFANTRY_MOVE[p.type]
-    dist = walk(st, p.square, reach, p if p.type == "artillery" else None)
+    dist = walk(st, p.square, reach, p if p.type == "artillery" else None, stuck)
     for s, d in sorted(dist.items()):
         if d:
             out.append({"type": "move", "side": side, "from": here, "to": to_pair(s)})
@@ -73,8 +114,8 @@ def piece_actions(st: State, p: Piece) -> list[Action]:
         return out
     seen: set[tuple[int, int]] = set()
     for s, d in sorted(dist.items()):
-        if d >= reach:
-            continue
+        if d >= reach or s in stuck:
+            continue  # R42: a piece that enters the mud stops there
         for n in NEIGHBOURS[s]:
             if (s, n) in seen:
                 continue

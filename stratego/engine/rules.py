@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from . import cards
+from . import cards, pursuit
 from .board import (
     ALLIED,
     BACK_ROW,
@@ -30,7 +30,7 @@ from .combat import after_attack, attack, fight, fire, rampage_on, roll
 from .moves import piece_actions
 from .pieces import BACK, PieceTable
 from .state import Piece, State
-from .terrain import initial_buildings, update_flags
+from .terrain import initial_buildings, mud_tiles, update_flags
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -60,8 +60,11 @@ def new_game(seed: int, table: PieceTable, mode: str = "basic",
     'shuffle them'). ``options`` (Expert only): ``early_start``, ``grouchy`` (001 §14)."""
     if mode not in MODES:
         raise ValueError(f"unknown mode: {mode!r}")
-    opts = {k: bool(v) for k, v in (options or {}).items()
-            if k in ("early_start", "grouchy") and v}
+    opts: dict[str, Any] = {k: bool(v) for k, v in (options or {}).items()
+                            if k in ("early_start", "grouchy") and v}
+    battlefield = (options or {}).get("battlefield")
+    if battlefield:
+        opts["mud"] = mud_tiles(mode, battlefield)  # R43, validated
     if opts and mode != "expert":
         raise ValueError("the scenarios are played in the Expert game (001 §14)")
     rng = random.Random(f"stratego-setup:{seed}")
@@ -129,6 +132,8 @@ def allowed_armies(st: State, by_army: Mapping[str, list[Action]]) -> set[str]:
 def legal_actions(st: State, side: str) -> list[Action]:
     if st.phase == "over":
         return []
+    if st.pursuit is not None:
+        return pursuit.legal(st, side)
     if st.pending is not None:
         return pending_actions(st, side) if st.pending["for"] == side else []
     if st.active != side:
@@ -410,7 +415,7 @@ def check_expert_lines(st: State, events: list[Event]) -> bool:
     """001 §11 Expert: 'Wellington's lines retreat are located on the Allied centre. If the
     French manage to occupy it with at least two units, the game will immediately end'; two
     French units on an Allied flank: an Allied retreat; the Allies on a French flank or
-    centre: a French retreat (R34: the Pursuit is not played; the retreat ends the game)."""
+    centre: a French retreat, and the Pursuit (001 §13, R34) decides the result."""
     first = st.active
     for side in (first, other(first)):
         enemy = other(side)
@@ -419,7 +424,7 @@ def check_expert_lines(st: State, events: list[Event]) -> bool:
                 if side == FRENCH and sector == "centre":
                     finish(st, FRENCH, "wellingtons_lines", events)
                 else:
-                    finish(st, side, "retreat", events, retreat=enemy, sector=sector)
+                    pursuit.begin(st, side, sector, events)
                 return True
     return False
 
@@ -490,6 +495,9 @@ def apply(st: State, action: Mapping[str, Any], dice: Iterable[int],
         if act not in listed:
             raise IllegalAction(f"not a legal action now: {act!r}")
     kind = act["type"]
+    if st.pursuit is not None:
+        pursuit.apply(st, act, events)
+        return events
     if st.pending is not None:
         resume(st, act, it, events)
         return events

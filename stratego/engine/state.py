@@ -18,7 +18,7 @@ from .pieces import PieceSpec, PieceTable
 
 FORMAT = 1
 PLACES = ("pool", "reserve", "board", "withdrawn", "resting", "eliminated", "delayed",
-          "saved")
+          "saved", "aside")  # aside, saved: the Pursuit (001 §13)
 
 
 @dataclass(slots=True)

@@ -5,9 +5,10 @@ the flat battlefield's."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from .board import NEIGHBOURS, terrain_of, to_pair
+from .board import COLS, NEIGHBOURS, ROWS, from_pair, terrain_of, to_pair
 from .pieces import CAVALRY
 from .state import Piece, State
 
@@ -61,11 +62,47 @@ def on_hill(st: State, square: int | None) -> bool:
     return hit is not None and hit[1] == "hill"
 
 
+MUD_TILES = 2  # 001 §1: '2 x Mud tiles'
+
+
+def mud_tiles(mode: str, battlefield: object) -> list[list[int]]:
+    """A battlefield of one's own (001 §14, R43): ``{"mud": [[col, row], ...]}``, each the
+    lower-left square of a 2 x 2 mud tile, at most two, on the board, over no other tile
+    and no other mud. Returns the tiles' squares as pairs (the state's ``options["mud"]``)."""
+    if not isinstance(battlefield, Mapping) or set(battlefield) - {"mud"}:
+        raise ValueError("battlefield: {\"mud\": [[col, row], ...]} (R43)")
+    corners = battlefield.get("mud", [])
+    if not isinstance(corners, list) or len(corners) > MUD_TILES:
+        raise ValueError(f"battlefield: at most {MUD_TILES} mud tiles (001 §1)")
+    taken = {s for _, squares in terrain_of(mode).values() for s in squares}
+    out: list[list[int]] = []
+    for corner in corners:
+        c0 = from_pair(corner)
+        col, row = c0 % COLS, c0 // COLS
+        if col + 1 >= COLS or row + 1 >= ROWS:
+            raise ValueError(f"a mud tile at {corner!r} runs off the board")
+        squares = [(row + dr) * COLS + col + dc for dr in (0, 1) for dc in (0, 1)]
+        if taken & set(squares):
+            raise ValueError(f"a mud tile at {corner!r} lies over another tile")
+        taken |= set(squares)
+        out += [to_pair(s) for s in squares]
+    return out
+
+
+def mud(st: State) -> frozenset[int]:
+    return frozenset(r * COLS + c for c, r in st.options.get("mud", ()))
+
+
 def may_enter(st: State, p: Piece, square: int) -> bool:
     """001 §10: 'Cavalry pieces cannot enter nor attack a building tile, this includes
     Commanders'; 'Artillery pieces cannot enter a building tile'. 001 §12: cavalry,
-    commanders and artillery 'can cross the Plancenoit tile unhindered'."""
-    if st.mode == "basic" or (p.type not in CAVALRY and p.type != "artillery"):
+    commanders and artillery 'can cross the Plancenoit tile unhindered'. 001 §14: 'Artillery
+    can't move onto a mud tile!'"""
+    if st.mode == "basic":
+        return True
+    if p.type == "artillery" and "mud" in st.options and square in mud(st):
+        return False
+    if p.type not in CAVALRY and p.type != "artillery":
         return True
     name = building_at(st, square)
     return name is None or kind_of(name, st) == "village"

@@ -12,6 +12,7 @@ from .board import SIDES, lines_of_retreat, time_of_turn, to_pair
 from .cards import view_cards
 from .combat import public
 from .pieces import BACK
+from .pursuit import view_pursuit
 from .rules import to_move
 from .state import Piece, State
 from .terrain import view_terrain
@@ -90,6 +91,8 @@ def view(st: State, viewer: str | None) -> dict[str, Any]:
                 if k in st.pending},
             "options": dict(sorted(st.options.items())),
         })
+    if st.mode == "expert":
+        out["pursuit"] = view_pursuit(st, viewer)
     return out
 
 

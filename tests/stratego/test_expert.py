@@ -52,13 +52,13 @@ def test_two_french_units_on_the_allied_centre_win_the_game():
 def test_two_french_units_on_an_allied_flank_lead_to_an_allied_retreat():
     st = exp({F3: (0, 8), F3b: (1, 9), A3: (6, 6)})
     apply(st, act(st, type="move", **{"from": [0, 8], "to": [0, 9]}), [])
-    assert st.outcome["reason"] == "retreat" and st.outcome["retreat"] == "allied"
+    assert st.pursuit["defeated"] == "allied"  # the Pursuit: test_pursuit.py
 
 
 def test_the_occupation_of_a_french_flank_or_centre_leads_to_a_french_retreat():
     st = exp({A3: (5, 1), A3b: (6, 0), F3: (0, 3)}, active="allied")
     apply(st, act(st, type="move", **{"from": [5, 1], "to": [5, 0]}), [])
-    assert st.outcome["reason"] == "retreat" and st.outcome["retreat"] == "french"
+    assert st.pursuit["defeated"] == "french"  # the Pursuit: test_pursuit.py
 
 
 def test_hougoumont_is_occupied_by_two_allied_infantry_pieces_at_the_start():
