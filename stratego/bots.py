@@ -401,16 +401,3 @@ class GreedyBot:
         for p, s in zip(ranked, squares[len(squares) - len(ranked):], strict=True):
             placement[p["id"]] = s
         return {"type": "deploy", "side": me, "placement": placement}
-
-
-def make_bot(name: str, table: PieceTable, **options: Any) -> Any:
-    """``random``, ``greedy`` or ``search`` (``stratego.search``; options: ``budget``, the CPU
-    seconds per decision, ``samples``, ``candidates``)."""
-    if name == "search":
-        from .search import SearchBot
-        return SearchBot(table, **options)
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot(table)
-    raise ValueError(f"no Stratego bot named {name!r}")

@@ -14,10 +14,10 @@ from typing import Any
 from play.protocol import Bot, GameModule
 
 from . import engine
-from .bots import make_bot
 from .engine.board import other
 from .engine.pieces import PieceTable
 from .loader import load_pieces
+from .players import make_bot
 
 # An action whose events hold one of these cannot be taken back (play/undo.py): a die, a
 # reveal, a draw the player did not see before, the end of a turn, a deployment or the game.

@@ -13,10 +13,10 @@ from typing import Any
 
 from game import other_side
 
-from .bots import make_bot
 from .engine.pieces import PieceTable
 from .loader import load_pieces
 from .module import GAME
+from .players import make_bot
 
 
 def play(seed: int, bots: dict[str, Any], cap: int, table: PieceTable,

@@ -16,6 +16,7 @@ from typing import Any
 
 from .board import from_pair, other, to_pair
 from .combat import public
+from .ending import finish
 from .pieces import BACK, CAVALRY
 from .state import Piece, State
 
@@ -225,7 +226,6 @@ def end_turn(st: State, events: list[Event]) -> None:
 def count(st: State, events: list[Event]) -> None:
     """'the casualties on both sides are counted' (R41: every piece each side lost in the
     whole battle; the saved pieces are 'not counted later along with the victims')."""
-    from .rules import finish
     assert st.pursuit is not None
     v, d = st.pursuit["victor"], st.pursuit["defeated"]
     lost = {s: sum(1 for p in st.side_pieces(s) if p.where == "eliminated") for s in (v, d)}

@@ -27,6 +27,7 @@ from .board import (
     to_pair,
 )
 from .combat import after_attack, attack, fight, fire, rampage_on, roll
+from .ending import finish
 from .moves import piece_actions
 from .pieces import BACK, PieceTable
 from .state import Piece, State
@@ -394,17 +395,6 @@ def end_turn(st: State, events: list[Event]) -> None:
         st.turn += 1
     st.active = other(st.active)
     start_turn(st, events)
-
-
-def finish(st: State, winner: str | None, reason: str, events: list[Event],
-           **extra: Any) -> None:
-    st.phase = "over"
-    st.outcome = {"winner": winner, "reason": reason, "turn": st.turn, **extra}
-    st.pending = st.card = None
-    st.due = []
-    st.actions_left = 0
-    events.append({"type": "game_over", "winner": winner, "reason": reason,
-                   "lines": dict(st.lines), **extra})
 
 
 def held_by(st: State, squares: Iterable[int], side: str) -> int:

@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from stratego.bots import make_bot
 from stratego.engine import legal_actions
 from stratego.engine.board import BACK_ROW
 from stratego.engine.pieces import BACK
 from stratego.engine.view import view
 from stratego.module import GAME
+from stratego.players import make_bot
 from stratego.search import determinize
 
 from .helpers import TABLE
