@@ -37,7 +37,7 @@ class StrategoCreateInput(serializers.Serializer):
 
 
 class StrategoJoinInput(serializers.Serializer):
-    pass
+    """Joining takes no input: the empty seat and the set-up come with the game."""
 
 
 class StrategoActInput(serializers.Serializer):
