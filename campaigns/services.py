@@ -30,7 +30,7 @@ from decks.selectors import owned_counts
 from game import other_side
 from play import clock, enqueue, passing, presence, replays, seats, turns
 from play import undo as undo_rules
-from play.seats import side_of
+from play.seats import COMPUTER, side_of
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
@@ -40,7 +40,6 @@ from .models import Campaign, PoolChoice, Status
 
 log = logging.getLogger(__name__)
 
-COMPUTER, OPEN = "computer", "open"
 BOTS = tuple(BotName.values)  # random, greedy and the search levels
 TURN_CAP_MAX = 100
 
@@ -97,29 +96,13 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
     (default untimed; one clock per side for the whole campaign, RULINGS 16-o); ``rated``:
     between two people only."""
     _require_user(user)
-    if side not in SIDES:
-        raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
-    if not isinstance(opponent, str) or not opponent:
-        raise BadInput('opponent must be "computer", "open" or a username')
     pool = _clean_pool(pool)
     settings = _clean_settings(settings)
-    if type(public) is not bool:
-        raise BadInput("public must be true or false")
-    if type(rated) is not bool:
-        raise BadInput("rated must be true or false")
-    if rated and opponent == COMPUTER:
-        raise BadInput("games against the computer are never rated")
+    bot, invited = seats.opponent_terms(user, side, opponent, bot, BOTS, public=public,
+                                        rated=rated, noun="campaign")
     time_control = clock.validate(time_control)
     _, records = catalogue_now()
     other = other_side(side)
-    invited = None
-    if opponent == COMPUTER:
-        if bot not in BOTS:
-            raise BadInput(f"bot must be one of {', '.join(BOTS)}, not {bot!r}")
-    else:
-        bot = ""
-        if opponent != OPEN:
-            invited = seats.invitee(user, opponent, "campaign")
     seed = new_seed()
     pools = {side: _pool_cards(user, side, pool, records)}
     choices = {side: pool}

@@ -31,6 +31,32 @@ def invitee(user: Any, opponent: str, noun: str) -> Any:
     return found
 
 
+COMPUTER, OPEN = "computer", "open"  # a new match's opponent, or a username
+
+
+def opponent_terms(user: Any, side: Any, opponent: Any, bot: Any, bots: tuple[str, ...], *,
+                   public: Any, rated: Any, noun: str) -> tuple[str, Any]:
+    """A new match's seats checked, as every game's create service takes them: ``side`` one
+    of the two, ``opponent`` ``computer`` (then ``bot`` one of ``bots``), ``open`` or a
+    username (found: ``invitee``), ``public`` and ``rated`` true or false, never rated
+    against the computer. Returns (the bot, "" against a person; the invited user or None)."""
+    if side not in SIDES:
+        raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
+    if not isinstance(opponent, str) or not opponent:
+        raise BadInput('opponent must be "computer", "open" or a username')
+    if type(public) is not bool:
+        raise BadInput("public must be true or false")
+    if type(rated) is not bool:
+        raise BadInput("rated must be true or false")
+    if rated and opponent == COMPUTER:
+        raise BadInput("games against the computer are never rated")
+    if opponent == COMPUTER:
+        if bot not in bots:
+            raise BadInput(f"bot must be one of {', '.join(bots)}, not {bot!r}")
+        return str(bot), None
+    return "", None if opponent == OPEN else invitee(user, opponent, noun)
+
+
 def side_of(match: Any, user: Any) -> str | None:
     """The side ``user`` plays in ``match`` (None: not a player, or nobody logged in)."""
     if user is None or not getattr(user, "is_authenticated", False):

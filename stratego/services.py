@@ -18,10 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import BadInput, Conflict, NotFound
-from game import SIDES, other_side
+from game import other_side
 from play import clock, enqueue, presence, seats, turns
 from play import undo as undo_rules
-from play.seats import side_of
+from play.seats import COMPUTER, side_of
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
@@ -31,7 +31,6 @@ from .kind import KIND, game_pk, require_user, save_state, setup_game
 from .loader import CURRENT
 from .models import BotName, Status, StrategoMatch
 
-COMPUTER, OPEN = "computer", "open"
 BOTS = tuple(BotName.values)
 
 
@@ -51,26 +50,10 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
     (default untimed). ``rated``: a game between two people that updates both players'
     "stratego" ratings when it ends (``ratings.matches``); refused against the computer."""
     require_user(user)
-    if side not in SIDES:
-        raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
-    if not isinstance(opponent, str) or not opponent:
-        raise BadInput('opponent must be "computer", "open" or a username')
     variant = _clean_variant(variant)
-    if type(public) is not bool:
-        raise BadInput("public must be true or false")
-    if type(rated) is not bool:
-        raise BadInput("rated must be true or false")
-    if rated and opponent == COMPUTER:
-        raise BadInput("games against the computer are never rated")
+    bot, invited = seats.opponent_terms(user, side, opponent, bot, BOTS, public=public,
+                                        rated=rated, noun="game")
     time_control = clock.validate(time_control)
-    invited = None
-    if opponent == COMPUTER:
-        if bot not in BOTS:
-            raise BadInput(f"bot must be one of {', '.join(BOTS)}, not {bot!r}")
-    else:
-        bot = ""
-        if opponent != OPEN:
-            invited = seats.invitee(user, opponent, "game")
     seed = new_seed()
     with transaction.atomic():
         match = StrategoMatch(

@@ -1,5 +1,3 @@
-# Over 500 lines on purpose: one idea, the battle pages' views (the list, the new-battle form,
-# the battle and its actions), thin over the service; the page's parts live beside it.
 """Battle pages: my battles with a form to start one against the computer, and the battle
 itself (the board, my Reserve, whose move it is, my legal actions as buttons, the log).
 
@@ -64,8 +62,9 @@ from frontend.battle.words import describe_actions, describe_event, describe_eve
 from frontend.errors import page_message, refuse
 from frontend.play import actions as frame_actions
 from frontend.play import frame
-from frontend.play.frame import int_or_raw, is_htmx
+from frontend.play.frame import int_or_raw
 from frontend.play.log import log_lines
+from frontend.play.posts import GamePosts
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
 from play import clock, presence
 from play import passing as pass_choices
@@ -441,105 +440,10 @@ def battle_page(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_battle(request, battle)
 
 
-def _end_request(request: HttpRequest, pk: int, service) -> HttpResponse:
-    """Resign or claim from the page: the battle again (a refusal: with its message)."""
-    battle = get_battle(request, pk)
-    try:
-        service(battle.pk, request.user)
-    except BattleError as exc:
-        refuse(exc)
-        return _render_battle(request, get_battle(request, pk), status=exc.status,
-                              error=page_message(exc, capitalise=True))
-    return redirect("battle", pk=battle.pk)
-
-
-@login_required
-@require_POST
-def resign(request: HttpRequest, pk: int) -> HttpResponse:
-    """Resign (the page asks first, in a <details> confirmation): the opponent wins."""
-    return _end_request(request, pk, services.resign)
-
-
-@login_required
-@require_POST
-def claim(request: HttpRequest, pk: int) -> HttpResponse:
-    """Claim a live battle whose opponent has the move and has been away too long."""
-    return _end_request(request, pk, services.claim_absence)
-
-
-@login_required
-@require_POST
-def act(request: HttpRequest, pk: int) -> HttpResponse:
-    """Play one legal action; a stale ``seq`` (409) or an illegal action (400) shows the
-    message with the battle as it is now."""
-    battle = get_battle(request, pk)
-    seq, action = frame.posted(request.POST)
-    error, status = "", 200
-    warn = "" if request.POST.get("confirm") else play.confirm_warning(
-        battle, request.user, seq, action)
-    if warn:  # an action that can lose the battle: the page asks first (confirm=1)
-        return _render_battle(request, battle, confirm=frame.confirm(
-            warn, seq, request.POST.get("action", "")))
-    try:
-        services.act(battle.pk, request.user, seq, action)
-    except BattleError as exc:
-        refuse(exc)  # 404, 403: the error page; else the message with the battle as it is now
-        status, error = exc.status, page_message(exc, capitalise=True)
-    else:
-        if not is_htmx(request):
-            return redirect("battle", pk=battle.pk)
-    battle = get_battle(request, pk)  # as it is now
-    return _render_battle(request, battle, status=status, error=error)
-
-
-
-@login_required
-@require_POST
-def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    """Take back my last action (``services.undo``); a refusal (409 ``cannot_undo`` with the
-    reason, a stale ``seq``) shows the message with the battle as it is now."""
-    battle = get_battle(request, pk)
-    error, status = "", 200
-    try:
-        services.undo(battle.pk, request.user, int_or_raw(request.POST.get("seq", "")))
-    except BattleError as exc:
-        refuse(exc)
-        status, error = exc.status, page_message(exc, capitalise=True)
-    else:
-        if not is_htmx(request):
-            return redirect("battle", pk=battle.pk)
-    return _render_battle(request, get_battle(request, pk), status=status, error=error)
-
-
-def _played(request: HttpRequest, pk: int, service) -> HttpResponse:
-    """A standing choice to pass (``play.passing``) from the page: the battle again (htmx:
-    the fragment), or with the service's refusal."""
-    battle = get_battle(request, pk)
-    error, status = "", 200
-    try:
-        service(battle)
-    except BattleError as exc:
-        refuse(exc)
-        status, error = exc.status, page_message(exc, capitalise=True)
-    else:
-        if not is_htmx(request):
-            return redirect("battle", pk=battle.pk)
-    return _render_battle(request, get_battle(request, pk), status=status, error=error)
-
-
-@login_required
-@require_POST
-def pass_rest(request: HttpRequest, pk: int) -> HttpResponse:
-    """Pass now and in every further response window of this enemy turn."""
-    seq = int_or_raw(request.POST.get("seq", ""))
-    return _played(request, pk, lambda b: services.pass_rest_of_turn(b.pk, request.user, seq))
-
-
-@login_required
-@require_POST
-def passing(request: HttpRequest, pk: int) -> HttpResponse:
-    """The kinds of response window the player wants to be asked in (the others are passed
-    for them, flagged as their choice)."""
-    ask = set(request.POST.getlist("ask"))
-    kinds = [k for k in pass_choices.kinds_of(KIND) if k not in ask]
-    return _played(request, pk, lambda b: services.choose_pass_kinds(b.pk, request.user, kinds))
+POSTS = GamePosts(
+    page="battle", fetch=get_battle, render=_render_battle, service=services,
+    warning=lambda request, battle, seq, action: play.confirm_warning(
+        battle, request.user, seq, action),  # an action that can lose the battle: asked
+    pass_kinds=lambda: pass_choices.kinds_of(KIND))
+act, undo, resign, claim, pass_rest, passing = POSTS.views(
+    "act", "undo", "resign", "claim", "pass_rest", "passing")

@@ -21,10 +21,11 @@ from battles.models import Status
 from battles.setup import cards_of
 from frontend.battle.board_svg import board_svg
 from frontend.battle.words import describe_event, describe_events
+from frontend.play.frame import is_htmx
 from frontend.play.log import log_groups, log_lines
 from game import SIDE_NAMES
 
-from .views import STATUS_LABELS, battle_name, is_htmx, status_line
+from .views import STATUS_LABELS, battle_name, status_line
 
 
 def watch_context(battle) -> dict:

@@ -1,5 +1,5 @@
-"""The campaign page's Undo button and split editor (thin: ``campaigns.services.undo`` and
-``campaigns.services.act`` decide; ``editing`` builds the form's rows and the action)."""
+"""The campaign page's split editor (thin: ``campaigns.services.act`` decides; ``editing``
+builds the form's rows and the action)."""
 
 from __future__ import annotations
 
@@ -10,24 +10,11 @@ from django.views.decorators.http import require_POST
 from battles.campaign import split_plan
 from campaigns import services
 from campaigns.kind import core_of
-from campaigns.services import undo as undo_service
 from config.errors import Conflict, ServiceError
+from frontend.play.frame import int_or_raw
 
 from .editing import split_action
-from .views import after_action, campaign_or_404, int_or_raw, refused
-
-
-@login_required
-@require_POST
-def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    """Take back my last action on a board; a refusal (409 ``cannot_undo``, ``stale_seq``)
-    shows the page with the reason."""
-    c = campaign_or_404(request, pk)
-    try:
-        undo_service(c.pk, request.user, int_or_raw(request.POST.get("seq", "")))
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return after_action(request, pk)
+from .views import POSTS, campaign_or_404
 
 
 @login_required
@@ -45,5 +32,5 @@ def split(request: HttpRequest, pk: int) -> HttpResponse:
         action = split_action(side, list(forced), free, posted)
         services.act(c.pk, request.user, int_or_raw(posted.get("seq", "")), action)
     except ServiceError as exc:
-        return refused(request, pk, exc, posted=posted)
-    return after_action(request, pk)
+        return POSTS.refused(request, pk, exc, posted=posted)
+    return POSTS.played(request, pk)

@@ -34,13 +34,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_POST
 
 from battles.engine import SIDES
 from campaigns import selectors, services
 from campaigns.kind import KIND, cards_of, core_of
 from campaigns.models import Campaign, PoolChoice, Status
-from config.errors import BadInput, NotFound, ServiceError
+from config.errors import NotFound, ServiceError
 from frontend.battle.board_svg import board_svg
 from frontend.battle.board_ux import BOARD_SECTIONS, action_keys, changed_marks
 from frontend.battle.dice_svg import last_roll
@@ -50,11 +49,13 @@ from frontend.battle.words import describe_actions
 from frontend.campaigns.chart import losses_svg
 from frontend.campaigns.clocks import outcome_text
 from frontend.campaigns.words import battle_name, log_texts, timeline
-from frontend.errors import page_message, refuse
+from frontend.errors import page_message
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import SAME, log_groups, log_lines
+from frontend.play.new_game import new_game_terms
+from frontend.play.posts import GamePosts, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, other_side
 from play import clock, presence, replays
@@ -84,19 +85,12 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     error, status, form = "", 200, {}
     if request.method == "POST":
         form = request.POST
-        opponent = form.get("opponent", "computer")
-        if opponent == "player":
-            opponent = form.get("username", "").strip()
         cap = int_or_raw(form.get("turn_cap", ""))
         try:
-            if form.get("time_control", "untimed") not in clock.PRESET_CONTROLS:
-                raise BadInput("choose a time control from the list")
             c = services.create_campaign(
-                request.user, form.get("side"), opponent=opponent or "player",
-                bot=form.get("bot", "greedy"), pool=form.get("pool", "set"),
-                settings={"turn_cap": cap}, public=form.get("public") == "on",
-                time_control=clock.PRESET_CONTROLS[form.get("time_control", "untimed")],
-                rated=form.get("rated") == "on")
+                request.user, form.get("side"), bot=form.get("bot", "greedy"),
+                pool=form.get("pool", "set"), settings={"turn_cap": cap},
+                **new_game_terms(form))
         except ServiceError as exc:
             status, error = exc.status, page_message(exc, capitalise=True)
         else:
@@ -123,30 +117,11 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
 
 
-@login_required
-@require_POST
-def join(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        services.join_campaign(pk, request.user, pool=request.POST.get("pool", "set"))
-    except ServiceError as exc:
-        refuse(exc)
-        return _list_with_error(request, exc)
-    return redirect("campaign", pk=pk)
-
-
-@login_required
-@require_POST
-def cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        services.cancel_campaign(pk, request.user)
-    except ServiceError as exc:
-        refuse(exc)
-        return _list_with_error(request, exc)
-    return redirect("campaigns")
-
-
-def _list_with_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
-    return _render_list(request, page_message(exc, capitalise=True), exc.status)
+join = seat_view(lambda request, pk: services.join_campaign(
+    pk, request.user, pool=request.POST.get("pool", "set")), _render_list,
+    lambda pk: redirect("campaign", pk=pk))
+cancel = seat_view(lambda request, pk: services.cancel_campaign(pk, request.user),
+                   _render_list, lambda pk: redirect("campaigns"))
 
 
 # --- a campaign ------------------------------------------------------------------------------
@@ -408,91 +383,17 @@ def campaign_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render_campaign(request, c)
 
 
-def refused(request: HttpRequest, pk, exc: ServiceError, **extra: Any) -> HttpResponse:
-    """The page as it is now, with the service's refusal (its status)."""
-    refuse(exc)
-    return render_campaign(request, campaign_or_404(request, pk), status=exc.status,
-                           error=page_message(exc, capitalise=True), **extra)
+def _warning(request: HttpRequest, c: Campaign, seq: Any, action: Any) -> str:
+    """What to ask before playing ``action`` (only one of my legal actions now is asked)."""
+    cv = selectors.campaign_view(c, request.user)
+    return action_warning(cv, action, cards_of(c)) if frame.is_legal_now(cv, seq, action) \
+        else ""
 
 
-@login_required
-@require_POST
-def act(request: HttpRequest, pk: int) -> HttpResponse:
-    """Play one legal action; a Retreat, or a board action that can lose that battle, is
-    asked first (the page again with the question; ``confirm=1`` plays it)."""
-    c = campaign_or_404(request, pk)
-    seq, action = frame.posted(request.POST)
-    if not request.POST.get("confirm"):
-        cv = selectors.campaign_view(c, request.user)
-        if frame.is_legal_now(cv, seq, action):
-            warn = action_warning(cv, action, cards_of(c))
-            if warn:
-                return render_campaign(request, c, confirm=frame.confirm(
-                    warn, seq, request.POST.get("action", "")))
-    try:
-        services.act(c.pk, request.user, seq, action)
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return after_action(request, pk)
-
-
-def after_action(request: HttpRequest, pk) -> HttpResponse:
-    """After a played action: htmx, the play fragment as it is now (the one update of the
-    mover's page: live.js does not fetch it again); without JavaScript, back to the page."""
-    if not frame.is_htmx(request):
-        return redirect("campaign", pk=pk)
-    return render_campaign(request, campaign_or_404(request, pk))
-
-
-@login_required
-@require_POST
-def pass_rest(request: HttpRequest, pk: int) -> HttpResponse:
-    """Pass now and in every further response window of this enemy turn (the player's own
-    standing choice: ``services.pass_rest_of_turn``)."""
-    c = campaign_or_404(request, pk)
-    try:
-        services.pass_rest_of_turn(c.pk, request.user, int_or_raw(request.POST.get("seq", "")))
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return after_action(request, pk)
-
-
-@login_required
-@require_POST
-def passing(request: HttpRequest, pk: int) -> HttpResponse:
-    """The kinds of response window the player wants to be asked in (the others are passed
-    for them, flagged as their choice: ``services.choose_pass_kinds``)."""
-    c = campaign_or_404(request, pk)
-    ask = set(request.POST.getlist("ask"))
-    try:
-        services.choose_pass_kinds(c.pk, request.user,
-                                   [k for k in passing_kinds() if k not in ask])
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return after_action(request, pk)
-
-
-@login_required
-@require_POST
-def resign(request: HttpRequest, pk: int) -> HttpResponse:
-    c = campaign_or_404(request, pk)
-    try:
-        services.resign(c.pk, request.user)
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return redirect("campaign", pk=pk)
-
-
-@login_required
-@require_POST
-def claim(request: HttpRequest, pk: int) -> HttpResponse:
-    """Claim a live campaign whose opponent has the move and has been away too long."""
-    c = campaign_or_404(request, pk)
-    try:
-        services.claim_absence(c.pk, request.user)
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return redirect("campaign", pk=pk)
+POSTS = GamePosts(page="campaign", fetch=campaign_or_404, render=render_campaign,
+                  service=services, warning=_warning, pass_kinds=passing_kinds)
+act, undo, resign, claim, pass_rest, passing = POSTS.views(
+    "act", "undo", "resign", "claim", "pass_rest", "passing")
 
 
 REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),

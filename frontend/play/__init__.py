@@ -10,5 +10,10 @@ last dice, the fair-dice check, and the live-update wiring (``static/frontend/li
 the htmx polling fallback). An htmx request gets the play area with the header swapped out
 of band (``frame.render_game``), so a live update refreshes the whole page.
 
+The POST views every game's page has (act, undo, resign, claim, pass for the rest of the
+turn, the kinds of window to be asked in; join and cancel on the list) are ``posts``'s: a
+game's views module describes itself once (``posts.GamePosts``) and takes them; its list
+page's new-game form (opponent, time control, public, rated) is read by ``new_game``.
+
 ``log`` and ``actions`` are pure (the stdlib and ``game``); ``frame`` is the Django side.
 """

@@ -23,14 +23,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_POST
 
-from config.errors import BadInput, NotFound, ServiceError
-from frontend.errors import page_message, refuse
+from config.errors import NotFound, ServiceError
+from frontend.errors import page_message
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_groups, log_lines
+from frontend.play.new_game import new_game_terms
+from frontend.play.posts import GamePosts, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, SIDES, other_side
 from play import clock, presence, replays
@@ -74,18 +75,10 @@ def game_list(request: HttpRequest) -> HttpResponse:
     error, status, form = "", 200, {}
     if request.method == "POST":
         form = request.POST
-        opponent = form.get("opponent", "computer")
-        if opponent == "player":
-            opponent = form.get("username", "").strip()
         try:
-            if form.get("time_control", "untimed") not in clock.PRESET_CONTROLS:
-                raise BadInput("choose a time control from the list")
             m = services.create_game(
-                request.user, form.get("side"), opponent=opponent or "player",
-                bot=form.get("bot", "greedy"), variant=form.get("variant", "basic"),
-                public=form.get("public") == "on",
-                rated=form.get("rated") == "on",
-                time_control=clock.PRESET_CONTROLS[form.get("time_control", "untimed")])
+                request.user, form.get("side"), bot=form.get("bot", "greedy"),
+                variant=form.get("variant", "basic"), **new_game_terms(form))
         except ServiceError as exc:
             status, error = exc.status, page_message(exc, capitalise=True)
         else:
@@ -112,26 +105,10 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
 
 
-@login_required
-@require_POST
-def join(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        services.join_game(pk, request.user)
-    except ServiceError as exc:
-        refuse(exc)
-        return _render_list(request, page_message(exc, capitalise=True), exc.status)
-    return redirect("stratego-game", pk=pk)
-
-
-@login_required
-@require_POST
-def cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        services.cancel_game(pk, request.user)
-    except ServiceError as exc:
-        refuse(exc)
-        return _render_list(request, page_message(exc, capitalise=True), exc.status)
-    return redirect("stratego")
+join = seat_view(lambda request, pk: services.join_game(pk, request.user), _render_list,
+                 lambda pk: redirect("stratego-game", pk=pk))
+cancel = seat_view(lambda request, pk: services.cancel_game(pk, request.user), _render_list,
+                   lambda pk: redirect("stratego"))
 
 
 # --- a game ----------------------------------------------------------------------------------
@@ -381,55 +358,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render_game(request, m)
 
 
-def refused(request: HttpRequest, pk: int, exc: ServiceError) -> HttpResponse:
-    refuse(exc)
-    return render_game(request, game_or_404(request, pk), status=exc.status,
-                       error=page_message(exc, capitalise=True))
-
-
-@login_required
-@require_POST
-def act(request: HttpRequest, pk: int) -> HttpResponse:
-    m = game_or_404(request, pk)
-    seq, action = frame.posted(request.POST)
-    try:
-        services.act(m.pk, request.user, seq, action)
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return redirect("stratego-game", pk=pk)
-
-
-@login_required
-@require_POST
-def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    m = game_or_404(request, pk)
-    try:
-        services.undo(m.pk, request.user, int_or_raw(request.POST.get("seq")))
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return redirect("stratego-game", pk=pk)
-
-
-@login_required
-@require_POST
-def resign(request: HttpRequest, pk: int) -> HttpResponse:
-    m = game_or_404(request, pk)
-    try:
-        services.resign(m.pk, request.user)
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return redirect("stratego-game", pk=pk)
-
-
-@login_required
-@require_POST
-def claim(request: HttpRequest, pk: int) -> HttpResponse:
-    m = game_or_404(request, pk)
-    try:
-        services.claim_absence(m.pk, request.user)
-    except ServiceError as exc:
-        return refused(request, pk, exc)
-    return redirect("stratego-game", pk=pk)
+POSTS = GamePosts(page="stratego-game", fetch=game_or_404, render=render_game,
+                  service=services)
+act, undo, resign, claim = POSTS.views("act", "undo", "resign", "claim")
 
 
 REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),
