@@ -33,8 +33,8 @@ yet, every two seconds (so the board appears once they join). ``static/frontend/
 (issue 12) opens the battle's websocket (``play/live/``) and fetches the fragment when a
 newer ``seq`` arrives; while the socket is open it cancels this polling, which stays the
 no-websocket fallback. ``static/frontend/battles.js`` (optional) offers only the decks that
-fit the chosen battle and side in the new-battle form, and keeps the keyboard focus on the
-actions after a swap.
+fit the chosen battle and side in the new-battle form; ``static/frontend/play.js`` (every game
+page) keeps the keyboard focus on the next action after a swap, never on a finish.
 """
 
 from __future__ import annotations
