@@ -80,7 +80,8 @@ OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
 BOT_LABELS = {"random": "Random (plays any legal move)",
               "greedy": "Greedy (picks the move that looks best now)",
               # Measured against Greedy (battles/bots/README.md): said so on the page.
-              "search-easy": "Search, easy (experimental: not yet stronger than Greedy)",
+              "search-easy": "Search, easy (thinks a few moves ahead, but in our test "
+                             "battles it plays no better than Greedy)",
               "search": "Search (guesses your hidden cards and plays each candidate move "
                         "out to the end of the battle; won 241 of 400 test battles against "
                         "Greedy, which won 210 in the same seats; up to 1 s a move)",
@@ -207,8 +208,18 @@ def _scale_options() -> list[dict]:
     for key in BATTLES:
         for scale in scale_choices(key):
             fits.setdefault(scale, []).append(key)
-    return [{"value": v, "battles": " ".join(b)}
+    return [{"value": v, "battles": " ".join(b), "label": scale_label(v)}
             for v, b in sorted(fits.items(), key=lambda kv: Fraction(kv[0]))]
+
+
+def scale_label(value: str) -> str:
+    """A scale as a player reads it (2.0: every deck is its size times the scale)."""
+    f = Fraction(value)
+    if f == 1:
+        return "1: the armies as they fought"
+    if f < 1:
+        return f"{value}: armies at {value} of their size, a shorter battle"
+    return f"{value}: armies {value} times their size, a longer battle"
 
 
 def _fitting(deck_groups: list[dict], battle: str, side: str | None) -> list[dict]:
