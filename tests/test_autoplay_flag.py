@@ -1,8 +1,8 @@
 """Auto-played actions are flagged (issue 12): a row auto-play made (battles/autoplay.py) has
 ``BattleAction.auto``; the API log opens it with an ``auto_played`` entry and marks its events
 ``"auto": true`` (for both players and spectators); the page's log says "You passed
-automatically: you held no card that could answer"; the export and the replay book keep the flag, and replays
-stay exact."""
+automatically: you held no card that could answer"; the export and the replay book keep the
+flag, and replays stay exact."""
 
 from __future__ import annotations
 
