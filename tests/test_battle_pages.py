@@ -95,7 +95,10 @@ def act(client, b, seq, action, *, htmx=False, expect=None):
 def test_the_nav_links_battles_for_players(alice, client, db):
     assert b'href="/battles/"' in alice.get("/").content
     assert b'href="/battles/"' not in client.get("/").content
-    r = client.get("/battles/")
+    r = client.get("/battles/")  # a visitor: what is on now, and how to play (issue 28)
+    assert r.status_code == 200 and 'data-testid="watch-list"' in r.content.decode()
+    assert "/accounts/login/?next=/battles/" in r.content.decode()
+    r = client.post("/battles/", {"battle": "ligny"})
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
 
 

@@ -66,6 +66,7 @@ from frontend.play import actions as frame_actions
 from frontend.play import frame
 from frontend.play.frame import int_or_raw, is_htmx
 from frontend.play.log import log_lines
+from frontend.whats_on import login_or_watch
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
 from play import clock, presence
 from play import passing as pass_choices
@@ -295,7 +296,7 @@ def _form(data) -> dict:
             "rated": bool(data.get("rated"))}
 
 
-@login_required
+@login_or_watch("a battle")
 def battle_list(request: HttpRequest) -> HttpResponse:
     """My invitations, the open battles of others, my battles, and the form to start one
     (POST: create)."""

@@ -56,6 +56,7 @@ from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import SAME, log_groups, log_lines
 from frontend.play.replay import dice_sentence, seed_ok
+from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, other_side
 from play import clock, presence, replays
 from play import passing as pass_choices
@@ -79,7 +80,7 @@ def campaign_or_404(request: HttpRequest, pk) -> Campaign:
 
 # --- my campaigns and a new one ------------------------------------------------------------
 
-@login_required
+@login_or_watch("the Campaign Game")
 def campaign_list(request: HttpRequest) -> HttpResponse:
     error, status, form = "", 200, {}
     if request.method == "POST":

@@ -32,6 +32,7 @@ from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_groups, log_lines
 from frontend.play.replay import dice_sentence, seed_ok
+from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, SIDES, other_side
 from play import clock, presence, replays
 from play.seats import side_of
@@ -69,7 +70,7 @@ def game_or_404(request: HttpRequest, pk: Any) -> StrategoMatch:
 
 # --- my games and a new one -------------------------------------------------------------------
 
-@login_required
+@login_or_watch("Stratego: Waterloo")
 def game_list(request: HttpRequest) -> HttpResponse:
     error, status, form = "", 200, {}
     if request.method == "POST":
