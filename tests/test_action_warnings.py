@@ -140,7 +140,7 @@ def test_a_general_walked_alone_into_an_enemy_position_is_warned_and_is_lost():
     from battles.engine import view as engine_view
     from battles.engine.cards import load_cards
 
-    from .engine.helpers import BR_INF, FR_INF, REILLE, RECORDS, blank, do, event, legal, put
+    from .engine.helpers import BR_INF, FR_INF, RECORDS, REILLE, blank, do, event, legal, put
 
     st = blank(active="french")
     put(st, FR_INF, "french_center")
