@@ -7,7 +7,10 @@ enemy move from losing the battle, or lost at once when enemy cards already stan
 ``warning(view, side, action, cards)`` says so before:
 
 - a ``move`` of my last troop card out of one of my Positions (to the Reserve, or engaging);
-- ``deployment_done`` while one of my Positions holds no troop card.
+- ``deployment_done`` while one of my Positions holds no troop card;
+- a ``move`` of a General alone into a Position where enemy cards stand (either side's
+  Position): "If Generals are alone in a Position and engaged, they are eliminated
+  immediately" (12.4 NOTE), so he is lost at once.
 
 ``action_warnings(view, side, legal, cards)`` marks the warned actions of a list (the battle
 view's ``warnings``: the API, the websocket); the battle page asks for confirmation with the
@@ -23,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from game import TROOP_TYPES
+from game import TROOP_TYPES, other_side
 
 WARNED = ("move", "deployment_done")  # the only actions that can be warned about
 POS_NAMES = {"left": "Left", "center": "Centre", "right": "Right"}
@@ -47,6 +50,15 @@ def _my_positions(side: str) -> list[str]:
     return [f"{side}_{pos}" for pos in POS_NAMES]
 
 
+def general_alone_message(place: str, side: str) -> str:
+    """The warning for moving a General alone into ``place``, where enemy cards stand."""
+    owner, pos = place.split("_", 1)
+    whose = "your" if owner == side else "the enemy"
+    return (f"This moves your General alone into {whose} {POS_NAMES[pos]}, where enemy cards "
+            f"stand: a General alone in an engaged Position is eliminated at once (12.4 NOTE). "
+            f"Confirm?")
+
+
 def message(place: str, enemy_there: bool) -> str:
     """The warning for leaving ``place`` (one of my Positions) without a troop card."""
     name = POS_NAMES[place.split("_", 1)[1]]
@@ -66,18 +78,22 @@ class _Board:
         pieces = [p for p in view.get("pieces") or () if isinstance(p, Mapping)
                   and "piece" in p]
         self.pieces = {p["piece"]: p for p in pieces}
+        self.cards = cards
         mine = set(_my_positions(side))
-        self.troops: dict[str, set] = {place: set() for place in mine}
+        positions = mine | set(_my_positions(other_side(side)))
+        # my troop cards and the enemy's presence in every Position (both sides')
+        self.troops: dict[str, set] = {place: set() for place in positions}
         self.enemy: set[str] = set()
         for p in pieces:
             place = p.get("place")
-            if place not in mine:
+            if place not in positions:
                 continue
             if p.get("side") == side:
                 if self.is_troop(p, cards):
                     self.troops[place].add(p["piece"])
             elif "controlled_by" not in p:
                 self.enemy.add(place)
+        self.mine = mine
 
     def is_troop(self, p: Mapping, cards: Mapping | None) -> bool:
         # my own pieces only: their cards are in my view, face up or not
@@ -89,11 +105,14 @@ class _Board:
             p = self.pieces.get(action.get("piece"))
             if p is None or p.get("side") != self.side:
                 return ""
-            place = p.get("place")
-            if place not in self.troops or action.get("to") == place:
+            place, to = p.get("place"), action.get("to")
+            if to == place:
                 return ""
-            if self.troops[place] == {p["piece"]}:  # the last troop card there leaves
-                return message(str(place), place in self.enemy)
+            if place in self.mine and self.troops[place] == {p["piece"]}:
+                return message(str(place), place in self.enemy)  # the last troop card leaves
+            if (to in self.enemy and not self.troops[to] and "pieces" not in action
+                    and _kind(self.cards, p.get("card")) == "general"):
+                return general_alone_message(str(to), self.side)
             return ""
         if kind == "deployment_done":
             for place in _my_positions(self.side):

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # a pinned Swagger UI served from here (/api/docs/), no CDN
     "channels",
     "accounts",
     "cards",
@@ -249,6 +250,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "The EAGLES: Waterloo catalogue, collections, decks, battles and tournaments.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/: the Swagger UI build pinned by drf-spectacular-sidecar's version (pyproject),
+    # served as static files from this origin: it works offline and never changes unasked.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # One stable component name per choice set, whichever field uses it first.
     "ENUM_NAME_OVERRIDES": {
         "ArmyEnum": "cards.models.Army",
@@ -273,8 +278,8 @@ LOGGING = {
 
 # ---- Safe defaults: the Content-Security-Policy on every response. Everything is served from
 # this origin (htmx is vendored); no inline script or style, so no nonce and no 'unsafe-inline'.
-# The Swagger UI page (/api/docs/) loads its bundle from a CDN and gets its own policy
-# (config/urls.py).
+# The Swagger UI page (/api/docs/) serves its pinned bundle from here too, but its template has
+# an inline <style>: it gets its own policy (config/urls.py).
 from django.utils.csp import CSP  # noqa: E402
 
 SECURE_CSP = {

@@ -21,15 +21,15 @@ api_patterns = [
     path("", include("matchups.api_urls")),
 ]
 
-# The Swagger UI page is drf-spectacular's: its bundle comes from a CDN and its template has a
-# small inline <style>. The split view serves its start-up script from this origin, so only
-# this page's policy names the CDN and allows inline style; no page allows inline script.
-SWAGGER_CDN = "https://cdn.jsdelivr.net"
+# The Swagger UI page is drf-spectacular's, its bundle a pinned copy served from this origin
+# (drf-spectacular-sidecar: no CDN, works offline); its template has a small inline <style>.
+# The split view serves its start-up script from this origin too, so this page's policy only
+# adds inline style; no page allows inline script.
 docs_csp = csp_override({
     "default-src": [CSP.SELF],
-    "script-src": [CSP.SELF, SWAGGER_CDN],
-    "style-src": [CSP.SELF, SWAGGER_CDN, CSP.UNSAFE_INLINE],
-    "img-src": [CSP.SELF, "data:", SWAGGER_CDN],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],

@@ -1,9 +1,10 @@
 from django.urls import include, path
 
-from . import views
+from . import views, whats_on
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("watch/", whats_on.watch_list, name="watch"),
     path("", include("frontend.catalogue.urls")),
     path("", include("frontend.collection.urls")),
     path("", include("frontend.decks.urls")),

@@ -8,7 +8,9 @@ The input is the list of per-game records the lab stores (``matchups/lab.py``)::
 ``summarize(games, names)`` gives the results the API and the page show: each deck's (and the
 draws') win rate with its 95 % Wilson interval, the average turns, the cumulative win rate of
 deck A after each game (how the estimate settles as N grows) and the cards of deck A most
-often present in its wins and in its losses.
+often present in its wins and in its losses, and ``differences``: the cards whose presence
+goes with a higher or lower win rate of deck A (what differs between its won and lost games;
+a custom deck holds the same cards in every game, so then nothing does).
 """
 
 from __future__ import annotations
@@ -75,6 +77,37 @@ def card_counts(games: Sequence[Mapping[str, Any]], names: Mapping[int, str] | N
     return {"wins": rows(by["a"]), "losses": rows(by["b"])}
 
 
+def differences(games: Sequence[Mapping[str, Any]], names: Mapping[int, str] | None = None,
+                top: int = TOP_CARDS) -> dict[str, Any]:
+    """What differs between deck A's won and lost games: for each card in some of its dealt
+    decks but not in all, deck A's win rate in the games with it and in those without it.
+    ``{"same_cards": bool, "better": [...], "worse": [...]}``: ``better`` the cards with
+    which it won more often (the largest gap first), ``worse`` those with which it won less
+    often; each row ``{"number", "name", "with", "without", "games_with", "games_without",
+    "gap"}`` (rates 0..1, ``gap`` = with - without). ``same_cards``: every game had the same
+    cards (a custom deck), so no card can tell a win from a loss. Ties: the lower number."""
+    decks = [set(g.get("cards_a") or ()) for g in games]
+    wins = [outcome(g) == "a" for g in games]
+    n = len(games)
+    seen: set[int] = set().union(*decks) if decks else set()
+    rows = []
+    for num in sorted(seen):
+        with_card = [w for d, w in zip(decks, wins, strict=True) if num in d]
+        without = [w for d, w in zip(decks, wins, strict=True) if num not in d]
+        if not without:
+            continue  # in every game: it cannot tell a win from a loss
+        rate_with = sum(with_card) / len(with_card)
+        rate_without = sum(without) / len(without)
+        rows.append({"number": num, "name": (names or {}).get(num, f"#{num}"),
+                     "with": round(rate_with, 4), "without": round(rate_without, 4),
+                     "games_with": len(with_card), "games_without": len(without),
+                     "gap": round(rate_with - rate_without, 4)})
+    better = sorted((r for r in rows if r["gap"] > 0), key=lambda r: (-r["gap"], r["number"]))
+    worse = sorted((r for r in rows if r["gap"] < 0), key=lambda r: (r["gap"], r["number"]))
+    return {"same_cards": n > 0 and all(d == decks[0] for d in decks),
+            "better": better[:top], "worse": worse[:top]}
+
+
 def digest(games: Sequence[Mapping[str, Any]]) -> str:
     """sha256 of the ordered games as canonical JSON lines: equal digests, equal answers."""
     h = hashlib.sha256()
@@ -107,5 +140,6 @@ def summarize(games: Sequence[Mapping[str, Any]],
         "reasons": dict(sorted(reasons.items())),
         "series": cumulative(games),
         "cards": card_counts(games, names),
+        "differences": differences(games, names),
         "digest": digest(games),
     }

@@ -132,3 +132,36 @@ def test_no_warnings_when_it_is_not_my_move(user, other_user, sent):
     c.force_login(b.player(waiting))
     bv = c.get(f"/api/battles/{b.pk}/").json()
     assert bv["legal_actions"] == [] and bv["warnings"] == []
+
+
+def test_a_general_walked_alone_into_an_enemy_position_is_warned_and_is_lost():
+    """Issue 28, 12.4 NOTE ("If Generals are alone in a Position and engaged, they are
+    eliminated immediately"): the warning covers it, and the engine indeed eliminates him."""
+    from battles.engine import view as engine_view
+    from battles.engine.cards import load_cards
+
+    from .engine.helpers import BR_INF, FR_INF, RECORDS, REILLE, blank, do, event, legal, put
+
+    st = blank(active="french")
+    put(st, FR_INF, "french_center")
+    general = put(st, REILLE, "french_center")
+    put(st, BR_INF, "allied_center")  # the enemy stands in its Centre
+    seen = engine_view(st, "french")
+    cards = load_cards(RECORDS)
+    moves = [a for a in legal(st, "french", "move") if a.get("piece") == general.pid]
+    into = next(a for a in moves if a["to"] == "allied_center")
+    text = warning(seen, "french", into, cards)
+    assert "General alone into the enemy Centre" in text and "12.4" in text
+    assert [w["index"] for w in action_warnings(seen, "french", [into], cards)] == [0]
+    # with a troop card of his side already there, he is not alone: no warning
+    with_troop = blank(active="french")
+    put(with_troop, FR_INF, "french_center")
+    g2 = put(with_troop, REILLE, "french_center")
+    put(with_troop, BR_INF, "allied_center")
+    put(with_troop, FR_INF + 1, "allied_center")
+    assert warning(engine_view(with_troop, "french"), "french",
+                   {**into, "piece": g2.pid}, cards) == ""
+    ev = do(st, into)
+    gone = event(ev, "eliminated")
+    assert gone["piece"] == general.pid and gone["reason"] == "alone"
+    assert general.pid not in st.pieces

@@ -1,8 +1,8 @@
 """Auto-played actions are flagged (issue 12): a row auto-play made (battles/autoplay.py) has
 ``BattleAction.auto``; the API log opens it with an ``auto_played`` entry and marks its events
-``"auto": true`` (for both players and spectators); the page's log says "(played
-automatically: no answer held)"; the export and the replay book keep the flag, and replays
-stay exact."""
+``"auto": true`` (for both players and spectators); the page's log says "You passed
+automatically: you held no card that could answer"; the export and the replay book keep the
+flag, and replays stay exact."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from .kinds import battle_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 
-NO_ANSWER = "(played automatically: no answer held)"
+NO_ANSWER = "automatically: {} held no card that could answer"
 
 
 def _choose(b: Battle, legal: list[dict]) -> dict:
@@ -97,9 +97,9 @@ def test_the_page_log_says_played_automatically(played, user):
     c = Client()
     c.force_login(user)
     page = c.get(f"/battles/{b.pk}/").content.decode()
-    assert f"You passed {NO_ANSWER}" in page
+    assert "You passed " + NO_ANSWER.format("you") in page
     watch = Client().get(f"/battles/{b.pk}/watch/").content.decode()
-    assert f"The French passed {NO_ANSWER}" in watch
+    assert "The French passed " + NO_ANSWER.format("they") in watch
 
 
 def test_export_and_replays_keep_the_flag_and_stay_exact(played, user):
@@ -121,4 +121,4 @@ def test_export_and_replays_keep_the_flag_and_stay_exact(played, user):
     c = Client()
     c.force_login(user)
     page = c.get(f"/battles/{b.pk}/replay/?step={step}&as=french").content.decode()
-    assert f"You passed {NO_ANSWER}" in page
+    assert "You passed " + NO_ANSWER.format("you") in page

@@ -320,3 +320,18 @@ def test_the_new_renderers_are_pure():
                          capture_output=True, text=True, check=True,
                          env={"PATH": "/usr/bin:/bin"})
     assert out.stdout.strip() == ""
+
+
+def test_a_morale_roll_in_words_shows_its_grade_and_modifiers():
+    """Issue 28: "(morale 5)" read oddly beside cards graded A-D; the roll says the grade, each
+    modifier and what the dice must show."""
+    from frontend.battle.words import describe_event
+
+    roll = {"type": "morale", "piece": 9, "value": 4, "dice": [4], "routed": False,
+            "modifiers": [["general", 1], ["square", 1]], "side": "french"}
+    text = describe_event(roll, "french")
+    assert "rolls 4 against morale 4 (grade C 2, its general +1, square +1; 4 or less holds, " \
+           "a 6 always routs): holds" in text
+    hidden = {k: v for k, v in roll.items() if k != "modifiers"}
+    assert "against morale 4 (4 or less holds, a 6 always routs)" in describe_event(hidden,
+                                                                                     "allied")

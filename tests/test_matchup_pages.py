@@ -25,8 +25,6 @@ def test_charts_are_escaped_svg():
     assert plot.startswith("<svg") and "&lt;A&amp;B&gt;" in plot and "<A&B>" not in plot
     assert 'class="ci-band"' in plot and 'class="win-rate"' in plot
     assert "no games yet" in charts.win_rate_plot([])
-    bars = charts.cards_chart({"wins": [{"name": "Ney <3", "games": 4}], "losses": []})
-    assert "Ney &lt;3" in bars and "Most often in losses" in bars
     bar = charts.progress_bar(3, 12)
     assert 'aria-valuenow="3"' in bar and 'width="90.0"' in bar
     assert 'aria-valuenow="12"' in charts.progress_bar(99, 12)
@@ -59,7 +57,7 @@ def test_deck_page_form_starts_a_matchup_and_the_page_draws_it(client, user, oth
     assert 'http-equiv="refresh"' in running  # without JavaScript, inside <noscript>
     earlier = client.get(f"/decks/{deck.pk}/").content.decode()
     assert 'data-testid="matchup-earlier"' in earlier and f'href="/matchups/{m.pk}/"' in earlier
-    assert 'class="matchup-cards"' in done and 'data-testid="matchup-results"' in done
+    assert 'data-testid="matchup-cards"' in done and 'data-testid="matchup-results"' in done
     # Asking again: the stored answer.
     r = client.post("/matchups/", {"deck_a": deck.latest.pk, "deck_b": "historical",
                                    "bot_a": "greedy", "bot_b": "random", "games": "3",

@@ -44,3 +44,24 @@ def test_cumulative_series_and_summary():
 def test_no_games():
     out = stats.summarize([])
     assert out["games"] == 0 and out["series"] == [] and out["ci95"]["a"] == [0.0, 1.0]
+
+
+def test_differences_show_the_cards_that_go_with_wins_or_losses():
+    # card 1 in both wins only, card 3 in the loss and the draw only, card 2 everywhere
+    games = [_g(0, "a", cards=(1, 2)), _g(1, "b", cards=(2, 3)), _g(2, "a", cards=(1, 2)),
+             _g(3, None, cards=(2, 3))]
+    out = stats.differences(games, {1: "Ney"})
+    assert [r["number"] for r in out["better"]] == [1]
+    assert out["better"][0] == {"number": 1, "name": "Ney", "with": 1.0, "without": 0.0,
+                                "games_with": 2, "games_without": 2, "gap": 1.0}
+    assert [r["number"] for r in out["worse"]] == [3]
+    assert out["worse"][0]["with"] == 0.0 and out["worse"][0]["without"] == 1.0
+    assert not out["same_cards"]  # card 2, in every game, is in neither list
+    assert all(r["number"] != 2 for r in out["better"] + out["worse"])
+
+
+def test_a_custom_deck_holds_the_same_cards_so_nothing_differs():
+    games = [_g(0, "a"), _g(1, "b"), _g(2, "a")]
+    out = stats.differences(games)
+    assert out == {"same_cards": True, "better": [], "worse": []}
+    assert stats.summarize(games)["differences"]["same_cards"]

@@ -690,3 +690,14 @@ def test_htmx_posts_keep_csrf(running):
     assert t.status == Status.RUNNING
     page = c.post(action_url, headers={**HX, "X-CSRFToken": token})
     assert page.status_code == 200 and b"Paused: the clock is stopped." in page.content
+
+
+def test_the_create_form_asks_for_the_battle(org):
+    """Issue 28: no silent Waterloo: the battle has no default, and none chosen is a 400
+    that says so."""
+    form = client_for(org).get(reverse("tournament-create")).content.decode()
+    select = re.search(r'<select name="battle".*?</select>', form, re.S).group(0)
+    assert re.findall(r'<option value="([^"]*)" selected', select) == [""]  # "Choose a battle…"
+    page = client_for(org).post(reverse("tournament-create"), {**FORM, "battle": ""})
+    assert page.status_code == 400 and "Choose the battle to be fought." in page.content.decode()
+    assert not Tournament.objects.exists()

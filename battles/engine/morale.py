@@ -32,21 +32,30 @@ def supports(st: State, g: Card, c: Card) -> bool:
     return g.corps == c.ob_corps
 
 
-def morale_value(st: State, idx: Field, p: Piece) -> int:
+def morale_parts(st: State, idx: Field, p: Piece) -> list[tuple[str, int]]:
+    """What a troop card's morale is made of: its grade (``"grade"``) and each modifier
+    (``"general"`` 12.1, ``"square"`` 9.3, ``"terrain"`` 6.0, ``"special"`` 13.0), as the log
+    shows a morale roll."""
     c = st.cards[p.num]
-    v = c.morale
+    parts = [("grade", c.morale)]
     g = general_at(st, idx[p.place], p.side)
     if g is not None:
         gc = st.cards[g.num]
         if supports(st, gc, c):
-            v += gc.off if attacking(p) else gc.dfn  # 12.1
+            parts.append(("general", gc.off if attacking(p) else gc.dfn))  # 12.1
     if c.kind == "infantry" and p.form == SQUARE:
-        v += 1  # 9.3
+        parts.append(("square", 1))  # 9.3
     t = terrain_of(st, p)
     if t is not None and t.tclass in TERRAIN_MORALE:
-        v += 1  # 6.0 supporting terrain (RULINGS 6.0-c)
-    v += modifier(st, "morale_modifier", p.side, p.place, c, p.place, None)
-    return v
+        parts.append(("terrain", 1))  # 6.0 supporting terrain (RULINGS 6.0-c)
+    special = modifier(st, "morale_modifier", p.side, p.place, c, p.place, None)
+    if special:
+        parts.append(("special", special))
+    return parts
+
+
+def morale_value(st: State, idx: Field, p: Piece) -> int:
+    return sum(n for _, n in morale_parts(st, idx, p))
 
 
 def passes(roll: int, value: int) -> bool:
@@ -80,7 +89,8 @@ def resolve_morale(st: State, roller: Roller, events: list[dict]) -> None:
         if is_over(st):
             return
         idx = index(st)
-        value = morale_value(st, idx, p)
+        parts = morale_parts(st, idx, p)
+        value = sum(n for _, n in parts)
         rolls = []
         routed = False
         for _ in range(p.hits):
@@ -89,8 +99,13 @@ def resolve_morale(st: State, roller: Roller, events: list[dict]) -> None:
             if not passes(r, value):
                 routed = True
                 break
-        events.append({"type": "morale", "piece": p.pid, "value": value, "dice": rolls,
-                       "routed": routed, "visibility": "all"})
+        roll = {"type": "morale", "piece": p.pid, "value": value, "dice": rolls,
+                "routed": routed, "visibility": "all"}
+        general = general_at(st, idx[p.place], p.side)
+        if p.up and (general is None or general.up):
+            # what the value is made of, only when no face-down card is part of it
+            roll["modifiers"] = [[why, n] for why, n in parts[1:] if n]
+        events.append(roll)
         p.hits = 0
         if routed:
             rally = _rally_effect(st, p)

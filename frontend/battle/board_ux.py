@@ -28,8 +28,9 @@ from .warnings import warning
 # The legal actions of a board, in sections (``frontend.play.actions``); within a section,
 # actions on the same card or piece form a group worded as one sentence ("Deploy Cooke
 # (general) to your [Left] [Centre] [Right]").
+# "Finish" comes last (issue 28): ending a phase is never the first thing offered, and the
+# focus after an action goes to the next action, never to a finish (static/frontend/play.js).
 BOARD_SECTIONS = (
-    ("finish", "Finish", ENDING_ACTIONS),
     ("deploy", "Deploy", ("deploy", "decoy")),
     ("terrain", "Terrain", ("play_terrain",)),
     ("attack", "Fire and shock", ("fire", "shock")),
@@ -37,6 +38,7 @@ BOARD_SECTIONS = (
     ("formation", "Formation", ("change_formation",)),
     ("occupy", "Occupy terrain", ("occupy",)),
     ("special", "Special cards", ("play_special",)),
+    ("finish", "Finish", ENDING_ACTIONS),
 )
 
 PLACE_KEYS = ("to", "at", "from")

@@ -23,7 +23,8 @@ from battles.errors import BattleError
 from battles.selectors import side_of
 from battles.setup import cards_of
 from frontend.battle.board_svg import board_svg
-from frontend.battle.views import battle_name, outcome_text
+from frontend.battle.view_context import SIDE_THE
+from frontend.battle.views import END_WORDS, battle_name, outcome_text
 from frontend.battle.words import describe_action, describe_event, describe_events
 from frontend.errors import page_message, refuse
 from frontend.play.replay import dice_sentence, seed_ok
@@ -33,8 +34,10 @@ VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"), ("all", "All
 
 
 def _step(raw: str | None, last: int) -> int:
+    """The step asked for; none: the first (a replay opens at the start, where "Next" leads
+    on)."""
     if raw is None or raw == "":
-        return last
+        return 0
     if not (raw.isascii() and raw.isdigit() and len(raw) < 7):
         raise BattleError("step must be a whole number: 0 is the position before the first "
                           "action")
@@ -64,11 +67,18 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     except BattleError as exc:
         return render(request, TEMPLATE, {"error": page_message(exc, capitalise=True),
                                           "battle_id": pk}, status=exc.status)
+    # A battle ended by a resignation, the clock or an absence claim ends with one more step
+    # than its actions: that end, on the last position.
+    ended = (battle.outcome or {}).get("reason") in END_WORDS
     # One replay per request, keeping only the positions drawn: this step and the one before.
-    book = replays.replay_book(battle, keep=lambda i, last: _step(raw, last) - i in (0, 1))
-    last = len(book.steps) - 1
+    book = replays.replay_book(
+        battle, keep=lambda i, last: min(_step(raw, last + ended), last) - i in (0, 1))
+    played = len(book.steps) - 1
+    last = played + ended
     n = _step(raw, last)
     cards = cards_of(battle)
+    if n > played:  # the end step: nothing was played, the battle was ended
+        return _render_end(request, battle, book, played, viewpoint, mine, cards, last)
     step = book.steps[n]
     shown = book.view(n, viewpoint)
     facing = viewpoint if viewpoint in SIDES else (mine or "french")
@@ -82,17 +92,44 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     if step.action is not None:
         action_text = describe_action(step.action, before or shown, cards)
     return render(request, TEMPLATE, {
+        **_common(battle, book, n, last, viewpoint),
+        "board": mark_safe(board_svg(shown, facing, cards, id_prefix="replay")),  # noqa: S308
+        "action_text": action_text, "lines": lines,
+    })
+
+
+def _common(battle, book, n: int, last: int, viewpoint: str) -> dict:
+    """What every step of the page shows: the players, the navigation, the dice check."""
+    turn = book.steps[min(n, len(book.steps) - 1)].turn
+    return {
         "battle": battle, "battle_id": battle.pk, "battle_name": battle_name(battle.battle),
         "players": {s: (battle.player(s).username if battle.player(s) else
                         f"computer ({battle.bot})" if battle.bot else "?") for s in SIDES},
         "step": n, "last": last, "prev": max(n - 1, 0), "next": min(n + 1, last),
         "viewpoint": viewpoint, "viewpoints": VIEWPOINTS,
         "turns": [{"turn": t, "step": i, "label": f"Turn {t}" if t else "Deployment",
-                   "current": step.turn == t} for t, i in book.turns()],
-        "board": mark_safe(board_svg(shown, facing, cards, id_prefix="replay")),  # noqa: S308
-        "action_text": action_text,
-        "lines": lines, "undone": book.undone,
+                   "current": turn == t} for t, i in book.turns()],
+        "undone": book.undone,
         "dice": dice_sentence(book, battle.seed), "dice_ok": book.check.ok,
         "seed": str(battle.seed), "seed_hash": battle.seed_hash, "seed_ok": seed_ok(battle),
         "outcome": outcome_text(battle.outcome, viewpoint if viewpoint in SIDES else None),
+    }
+
+
+def _render_end(request: HttpRequest, battle, book, played: int, viewpoint: str, mine,
+                cards, last: int) -> HttpResponse:
+    """The step after the last action of a battle ended by the service: the last position,
+    and who ended it how ("The Allies resigned")."""
+    seen_by = viewpoint if viewpoint in SIDES else None
+    shown = book.view(played, viewpoint)
+    facing = viewpoint if viewpoint in SIDES else (mine or "french")
+    outcome = battle.outcome or {}
+    loser = next((s for s in SIDES if s != outcome.get("winner")), None)
+    words = END_WORDS[outcome["reason"]]
+    who = "you" if loser == seen_by else SIDE_THE.get(loser, "a player")
+    text = words.format(who=who)
+    return render(request, TEMPLATE, {
+        **_common(battle, book, last, last, viewpoint),
+        "board": mark_safe(board_svg(shown, facing, cards, id_prefix="replay")),  # noqa: S308
+        "action_text": text[0].upper() + text[1:], "lines": [outcome_text(outcome, seen_by)],
     })

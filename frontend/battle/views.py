@@ -31,8 +31,8 @@ yet, every two seconds (so the board appears once they join). ``static/frontend/
 (issue 12) opens the battle's websocket (``play/live/``) and fetches the fragment when a
 newer ``seq`` arrives; while the socket is open it cancels this polling, which stays the
 no-websocket fallback. ``static/frontend/battles.js`` (optional) offers only the decks that
-fit the chosen battle and side in the new-battle form, and keeps the keyboard focus on the
-actions after a swap.
+fit the chosen battle and side in the new-battle form; ``static/frontend/play.js`` (every game
+page) keeps the keyboard focus on the next action after a swap, never on a finish.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ from frontend.play import frame
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_lines
 from frontend.play.posts import GamePosts
+from frontend.whats_on import login_or_watch
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
 from play import clock, presence
 from play import passing as pass_choices
@@ -79,7 +80,8 @@ OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open battle)"),
 BOT_LABELS = {"random": "Random (plays any legal move)",
               "greedy": "Greedy (picks the move that looks best now)",
               # Measured against Greedy (battles/bots/README.md): said so on the page.
-              "search-easy": "Search, easy (experimental: not yet stronger than Greedy)",
+              "search-easy": "Search, easy (thinks a few moves ahead, but in our test "
+                             "battles it plays no better than Greedy)",
               "search": "Search (guesses your hidden cards and plays each candidate move "
                         "out to the end of the battle; won 241 of 400 test battles against "
                         "Greedy, which won 210 in the same seats; up to 1 s a move)",
@@ -206,8 +208,18 @@ def _scale_options() -> list[dict]:
     for key in BATTLES:
         for scale in scale_choices(key):
             fits.setdefault(scale, []).append(key)
-    return [{"value": v, "battles": " ".join(b)}
+    return [{"value": v, "battles": " ".join(b), "label": scale_label(v)}
             for v, b in sorted(fits.items(), key=lambda kv: Fraction(kv[0]))]
+
+
+def scale_label(value: str) -> str:
+    """A scale as a player reads it (2.0: every deck is its size times the scale)."""
+    f = Fraction(value)
+    if f == 1:
+        return "1: the armies as they fought"
+    if f < 1:
+        return f"{value}: armies at {value} of their size, a shorter battle"
+    return f"{value}: armies {value} times their size, a longer battle"
 
 
 def _fitting(deck_groups: list[dict], battle: str, side: str | None) -> list[dict]:
@@ -283,7 +295,7 @@ def _form(data) -> dict:
             "rated": bool(data.get("rated"))}
 
 
-@login_required
+@login_or_watch("a battle")
 def battle_list(request: HttpRequest) -> HttpResponse:
     """My invitations, the open battles of others, my battles, and the form to start one
     (POST: create)."""

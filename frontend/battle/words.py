@@ -188,10 +188,10 @@ def _action_label(action: Mapping, ctx: Ctx) -> str:
 
 
 # An action auto-play made (battles.selectors.log_entries: "auto_played"), in the log.
-AUTO_PASS = "(played automatically: no answer held)"
-AUTO_FORCED = "(played automatically: the only legal action)"
+AUTO_PASS = "passed automatically: {pronoun} held no card that could answer"
+AUTO_FORCED = "{verb} automatically: it was the only thing {pronoun} could do"
 # A pass auto-play made by the player's own standing choice (play/passing.py; the entry's
-# ``why``): said as theirs, never as "no answer held" (that would tell nothing true).
+# ``why``): said as theirs, never as "no card could answer" (that would tell nothing true).
 AUTO_CHOSEN_TURN = "chose to pass for the rest of this turn"
 RESPONSE_WORDS = {"fire": "enemy fire", "shock": "enemy shock attacks",
                   "engage": "enemy moves into contact", "morale": "enemy morale rolls"}
@@ -209,6 +209,30 @@ def _who(side: Any, view_side: str | None) -> str:
 
 def _hits_words(n: int) -> str:
     return "no hits" if not n else f"{n} hit" + ("s" if n != 1 else "")
+
+
+# A morale roll's modifiers (battles/engine/morale.py ``morale_parts``), as a player says them.
+MORALE_MODIFIERS = {"general": "its general", "square": "square", "terrain": "terrain",
+                    "special": "special cards"}
+MORALE_GRADES = {4: "A", 3: "B", 2: "C", 1: "D"}  # the card grades' values (6.0)
+
+
+def _morale_words(event: Mapping) -> str:
+    """"5 (grade B 3, its general +1, square +1; 5 or less holds, a 6 always routs)", or
+    without the modifiers (a face-down card was part of it) "5 (5 or less holds...)"."""
+    value = event.get("value")
+    rule = f"{value} or less holds, a 6 always routs"
+    mods = event.get("modifiers")
+    if not isinstance(mods, list) or not isinstance(value, int):
+        return f"{value} ({rule})"
+    parts, total = [], 0
+    for why, n in mods:
+        parts.append(f"{MORALE_MODIFIERS.get(why, why)} {n:+d}")
+        total += n
+    grade = value - total
+    letter = MORALE_GRADES.get(grade)
+    base = f"grade {letter} {grade}" if letter else f"{grade}"
+    return f"{value} ({', '.join([base, *parts])}; {rule})"
 
 
 def _dice_words(dice: Any) -> str:
@@ -324,8 +348,8 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         return "Specials discarded: " + (", ".join(names) if names else "none")
     if t == "morale":
         verdict = "routs" if event.get("routed") else "holds"
-        return (f"{cap(piece())} (morale {event.get('value')}) rolls "
-                f"{_dice_words(event.get('dice'))}: {verdict}")
+        return (f"{cap(piece())} rolls {_dice_words(event.get('dice'))} against morale "
+                f"{_morale_words(event)}: {verdict}")
     if t == "general_morale":
         verdict = "is killed" if event.get("killed") else "survives"
         return (f"{cap(piece())} rolls {_dice_words(event.get('dice'))} for his general hits "
@@ -367,8 +391,10 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
             f"chose not to be asked about {RESPONSE_WORDS.get(why[5:], 'that kind of action')}"
         return f"{who} passed automatically: {pronoun} {chose}"
     if t == "auto_played":  # play/autoplay.py: a pass or forced move made for the player
-        return f"{who} {AUTO_VERBS.get(str(event.get('action')), 'played')} " + \
-            (AUTO_PASS if event.get("action") == "pass" else AUTO_FORCED)
+        pronoun = "you" if who == "You" else "they"
+        words = AUTO_PASS if event.get("action") == "pass" else AUTO_FORCED
+        verb = AUTO_VERBS.get(str(event.get("action")), "played")
+        return f"{who} " + words.format(pronoun=pronoun, verb=verb)
     if t == "undone":  # battles/undo.py: what was taken back stays as the viewer saw it
         return (f"{who} took back {'your' if who == 'You' else 'their'} last action "
                 f"(#{event.get('undoes')})")

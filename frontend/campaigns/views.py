@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -57,6 +56,7 @@ from frontend.play.log import SAME, log_groups, log_lines
 from frontend.play.new_game import new_game_terms
 from frontend.play.posts import GamePosts, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
+from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, other_side
 from play import clock, presence, replays
 from play import passing as pass_choices
@@ -80,7 +80,7 @@ def campaign_or_404(request: HttpRequest, pk) -> Campaign:
 
 # --- my campaigns and a new one ------------------------------------------------------------
 
-@login_required
+@login_or_watch("the Campaign Game")
 def campaign_list(request: HttpRequest) -> HttpResponse:
     error, status, form = "", 200, {}
     if request.method == "POST":

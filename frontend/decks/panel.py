@@ -15,6 +15,27 @@ from game import CARD_TYPES
 from . import chart as deck_chart
 from .working_list import as_entries, same_as_saved
 
+# Each rule problem's heading as a player says it (decks/rules/validate.py CODES); the code
+# itself stays in the API and in the row's data-code, never in the words.
+PROBLEM_TITLES = {
+    "unknown_battle": "Unknown battle", "unknown_army": "Unknown army",
+    "army_not_in_battle": "Army not in this battle", "unknown_kind": "Unknown kind of deck",
+    "bad_scale": "Scale not allowed", "bad_count": "Impossible number of copies",
+    "unknown_card": "Unknown card", "unknown_printing": "Unknown printing",
+    "wrong_army": "Card of another army", "duplicate": "Card listed twice",
+    "too_many_copies": "Too many copies", "duplicate_general": "A General more than once",
+    "duplicate_terrain": "A terrain card more than once",
+    "terrain_not_historical": "Terrain not in the historical set",
+    "not_historical": "Card not in the historical deck", "deck_size": "Wrong number of cards",
+    "bp_exceeded": "Too many build points", "never_dealt": "Card never dealt",
+    "pool_too_small": "Not enough cards to deal from", "not_owned": "Cards you do not own",
+}
+
+
+def problem_title(code: str) -> str:
+    return PROBLEM_TITLES.get(code) or code.replace("_", " ").capitalize()
+
+
 PRINTING_CHOICES = [("", "Any printing")] + [(p, p.title()) for p in PRINTINGS]
 
 
@@ -84,7 +105,8 @@ def panel_context(request: HttpRequest, deck: Deck, rows: list[list], settings: 
             "owned": None if owned is None else owned.get(number, 0),
             "codes": flagged.get(number, []),
         })
-    problems = [{"code": p.code, "message": p.message, "severity": p.severity,
+    problems = [{"code": p.code, "title": problem_title(p.code), "message": p.message,
+                 "severity": p.severity,
                  "cards": [(n, records[n]["name"] if n in records else f"#{n}")
                            for n in p.cards]}
                 for p in (validation.problems if validation else ())]

@@ -3,17 +3,17 @@
 * ``progress_bar(done, total)``: games played so far;
 * ``win_rate_plot(series)``: deck A's cumulative win rate after each game with its 95 %
   interval as a band (how the estimate settles as N grows), the 50 % line for reference;
-* ``cards_chart(cards)``: deck A's cards most often present in its wins and in its losses, as
-  horizontal bars (``frontend/decks/chart.py``'s panels).
+
+What differs between won and lost games (``matchups.stats.differences``) is a table on the
+page: card names in full, never cut to fit a chart.
 
 Every text from data is escaped (``frontend/svg.py``); each SVG scales through its viewBox.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from frontend.decks.chart import GAP, WIDTH, bar_panel
 from frontend.svg import esc
 
 WIN, LOSS, BAND, AXIS, TEXT = "#1f6f3f", "#8f1f1f", "#b9d6c3", "#8a8578", "#1d1d1f"
@@ -80,21 +80,3 @@ def win_rate_plot(series: Sequence[Sequence[float]], *, title: str = "Deck A's w
             f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
             f'aria-label="{esc(title)} as the games add up" {FONT}>'
             f'<title>{esc(title)} as the games add up</title>{"".join(parts)}</svg>')
-
-
-def cards_chart(cards: Mapping[str, Sequence[Mapping]] | None, *,
-                title: str = "Cards of deck A in wins and losses") -> str:
-    """``cards``: ``{"wins": [{"name", "games", ...}], "losses": [...]}``."""
-    cards = cards or {}
-    panels, y = [], 0.0
-    for key, panel_title, colour in (("wins", "Most often in wins", WIN),
-                                     ("losses", "Most often in losses", LOSS)):
-        rows = [(str(c.get("name", "?")), float(c.get("games", 0))) for c in cards.get(key, ())]
-        svg, h = bar_panel(panel_title, rows, y, colour)
-        panels.append(svg)
-        y += h + GAP
-    height = max(y - GAP, 24)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="matchup-cards" role="img" '
-            f'viewBox="0 0 {WIDTH} {height:g}" width="{WIDTH}" height="{height:g}" '
-            f'aria-label="{esc(title)}" {FONT}><title>{esc(title)}</title>'
-            f'{"".join(panels)}</svg>')

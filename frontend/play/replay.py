@@ -12,6 +12,8 @@ from play.replays import ReplayBook
 
 def dice_sentence(book: ReplayBook, seed: Any) -> str:
     check = book.check
+    if check.ok and not check.dice:  # nothing to compare: never "they match"
+        return f"No dice were rolled, so there was nothing to re-derive from the seed {seed}"
     if check.ok:
         return (f"All {check.dice} dice rolls re-derived from the revealed seed {seed}: "
                 "they match")

@@ -18,6 +18,7 @@ from battles.bots import BOTS
 from battles.errors import BattleError
 from frontend.battle.views import BOT_LABELS, battle_name
 from frontend.errors import page_message, refuse
+from frontend.whats_on import login_or_watch
 from game import BATTLES, SIDE_NAMES, SIDES
 from ratings import lobby, selectors
 
@@ -97,7 +98,7 @@ def _lobby_context(request: HttpRequest, filters: lobby.Filters, **extra) -> dic
             "windows": lobby.WINDOWS, "error": "", "play": {}, **extra}
 
 
-@login_required
+@login_or_watch("against another player")
 def lobby_page(request: HttpRequest) -> HttpResponse:
     q = request.GET
     try:

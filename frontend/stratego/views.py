@@ -18,7 +18,6 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,6 +32,7 @@ from frontend.play.log import log_groups, log_lines
 from frontend.play.new_game import new_game_terms
 from frontend.play.posts import GamePosts, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
+from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, SIDES, other_side
 from play import clock, presence, replays
 from play.seats import side_of
@@ -70,7 +70,7 @@ def game_or_404(request: HttpRequest, pk: Any) -> StrategoMatch:
 
 # --- my games and a new one -------------------------------------------------------------------
 
-@login_required
+@login_or_watch("Stratego: Waterloo")
 def game_list(request: HttpRequest) -> HttpResponse:
     error, status, form = "", 200, {}
     if request.method == "POST":

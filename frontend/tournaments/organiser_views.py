@@ -61,7 +61,9 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False,
                                   max_length=5000)
-    battle = forms.ChoiceField(choices=Battle.choices, initial=Battle.WATERLOO)
+    # No default battle (issue 28): the organiser chooses one, never Waterloo unasked.
+    battle = forms.ChoiceField(choices=[("", "Choose a battle…"), *Battle.choices],
+                               error_messages={"required": "Choose the battle to be fought."})
     deck_kind = forms.ChoiceField(choices=DeckKind.choices, label="Decks",
                                   initial=DeckKind.DEALT,
                                   help_text="Dealt: no deck is registered, each battle deals "

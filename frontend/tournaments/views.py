@@ -150,6 +150,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         recommended=services.recommended_rounds(max(t.players, 2)),
         sides=[SIDE_LABELS[s] for s in services.sides_needed(t.battle)] if t.battle else [],
         registration_open=selectors.registration_open(t),
+        tiebreakers=[TIEBREAKER_NAMES.get(k, k) for k in t.tiebreaker_order],
     ))
 
 

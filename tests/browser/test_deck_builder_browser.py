@@ -60,6 +60,10 @@ def test_15_0_custom_deck_over_the_limit_shows_the_error_then_save_export_import
     page.get_by_test_id("deck-search").fill("number:1")
     page.get_by_test_id("add-1").click()
     expect(page.locator("[data-code=duplicate_general]")).to_be_visible()
+    # said as a player would (issue 28), not as the rule's code
+    expect(page.locator("[data-code=duplicate_general]")).to_contain_text(
+        "A General more than once")
+    expect(page.get_by_test_id("problems")).not_to_contain_text("duplicate_general")
     page.get_by_role("button", name=f"One fewer {napoleon.name}").click()
     expect(page.locator("[data-code=duplicate_general]")).to_have_count(0)
     assert page.evaluate("window.__notReloaded") is True  # every edit updated in place

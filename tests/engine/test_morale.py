@@ -233,3 +233,20 @@ def test_12_4_general_left_alone_after_rout_eliminated():
     put(st, FR_INF, "french_center")
     _roll(st, [6])
     assert g.pid not in st.pieces
+
+
+def test_a_morale_roll_says_what_its_value_is_made_of():
+    """Issue 28: the log shows a morale roll's modifiers (its general 12.1, a square 9.3)."""
+    st, p = _morale_state(FR_INF_II, "french_center", form="square")  # C2, II corps
+    put(st, REILLE, "french_center")  # II, defends +2
+    roll = event(_roll(st, [4]), "morale")
+    assert roll["value"] == 5 and roll["modifiers"] == [["general", 2], ["square", 1]]
+
+
+def test_a_morale_roll_of_a_face_down_card_keeps_its_parts_hidden():
+    st, p = _morale_state(FR_INF_II, "french_center")
+    put(st, REILLE, "french_center", up=False)  # a face-down general does not command
+    roll = event(_roll(st, [4]), "morale")
+    assert roll["value"] == 2 and roll["modifiers"] == []
+    st, p = _morale_state(FR_INF_II, "french_center", up=False)
+    assert "modifiers" not in event(_roll(st, [1]), "morale")

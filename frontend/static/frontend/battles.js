@@ -59,15 +59,4 @@
     }
     opponent();
   }
-
-  // A battle: the play fragment is replaced after each action and each poll; if that took
-  // the keyboard focus with it, give it to the first action (or the actions heading).
-  document.addEventListener("htmx:afterSettle", function () {
-    var play = document.getElementById("battle-play");
-    var active = document.activeElement;
-    if (!play || (active && active !== document.body && document.contains(active))) return;
-    var next = play.querySelector("#battle-actions button") ||
-      document.getElementById("actions-title");
-    if (next) next.focus({ preventScroll: true });
-  });
 })();

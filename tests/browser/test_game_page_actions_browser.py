@@ -1,0 +1,76 @@
+"""Every game page's actions (issue 28): the finish button ("Deployment done", "End the
+Combat Phase"...) comes last in the action list, and after each action the keyboard focus
+goes to the next sensible action, never to a finish: Enter twice does not end a turn."""
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from battles import selectors, services
+from game import ENDING_ACTIONS
+from play import autoplay
+
+from ..kinds import battle_tasks as tasks
+
+
+@pytest.fixture
+def quiet(monkeypatch):
+    """Computer moves played here, by the test (none sent to a worker); no auto-play."""
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
+    monkeypatch.setattr(autoplay, "extend", lambda *args, **kwargs: 0)
+    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618176)
+
+
+def in_combat_with_a_choice(user):
+    """A battle against the computer, played by the service until alice (Allied) is in her
+    Combat Phase with actions to take and "End the Combat Phase" among them."""
+    b = services.create_battle(user, "quatre-bras", "allied", bot="random")
+    for _ in range(60):
+        bv = selectors.battle_view(b, user)
+        types = {a["type"] for a in bv["legal_actions"]}
+        if bv["waiting_for"] == "computer":
+            tasks.bot_move(b.pk, bv["seq"])
+        elif "end_phase" in types and types - set(ENDING_ACTIONS):
+            return b
+        else:
+            legal = bv["legal_actions"]
+            services.act(b.pk, user, bv["seq"],
+                         next((a for a in legal if a["type"] == "deploy"), legal[0]))
+        b.refresh_from_db()
+    raise AssertionError("no Combat Phase with a choice")
+
+
+def test_finish_comes_last_and_never_takes_the_focus(logged_in_page, live_server, quiet):
+    page = logged_in_page
+    b = in_combat_with_a_choice(User.objects.get(username="alice"))
+    page.goto(f"/battles/{b.pk}/")
+    sections = page.get_by_test_id("actions").locator(".b-section")
+    assert sections.count() >= 2
+    assert sections.last.get_attribute("data-testid") == "section-finish"
+    buttons = page.get_by_test_id("actions").get_by_test_id("action")
+    assert buttons.last.get_attribute("data-type") in ENDING_ACTIONS
+    assert buttons.first.get_attribute("data-type") not in ENDING_ACTIONS
+
+    seq = b.seq
+    play = page.get_by_test_id("battle-play")
+    page.locator("[data-testid=action][data-type=change_formation]").first.click()
+    expect(play).to_have_attribute("data-seq", str(seq + 1))
+    focused = page.evaluate("[document.activeElement.dataset.testid || document.activeElement.id,"
+                            " document.activeElement.dataset.type]")
+    assert focused[0] in ("action", "actions-title"), focused
+    assert focused[1] not in ENDING_ACTIONS, focused
+    # Enter twice: never the end of the Combat Phase
+    for _ in range(2):
+        if page.evaluate("document.activeElement.dataset.testid") != "action":
+            break
+        before = int(play.get_attribute("data-seq"))
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "n => +document.getElementById('battle-play').dataset.seq > n || "
+            "document.querySelector('[data-testid=confirm-button]')", arg=before)
+        if page.get_by_test_id("confirm-button").count():
+            break  # a risky move asks first: the question has the focus, not a finish
+        assert page.evaluate("document.activeElement.dataset.type") not in ENDING_ACTIONS
+    b.refresh_from_db()
+    log = selectors.battle_view(b, b.allied_player)["log"]
+    assert "end_phase" not in [e.get("type") for e in log if e.get("side") == "allied"]
