@@ -25,7 +25,7 @@ def _create(user: Any, data: dict[str, Any]) -> Any:
         user, data.get("side"), opponent=data.get("opponent", services.COMPUTER),
         bot=data.get("bot", "greedy"), variant=data.get("variant", "basic"),
         public=data.get("public", True), time_control=data.get("time_control"),
-        rated=data.get("rated", False))
+        rated=data.get("rated", False), options=data.get("options"))
 
 
 def _join(pk: Any, user: Any, data: dict[str, Any]) -> None:

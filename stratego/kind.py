@@ -62,9 +62,13 @@ def cards_of(match: Any) -> PieceTable:
 
 
 def options_of(match: Any) -> dict[str, Any]:
-    """The module's setup options: the variant (the engine's mode) and, for bots only, a
-    turn cap (RULINGS R21; none for a game with a person in it)."""
-    return {"mode": match.variant, "turn_cap": (match.settings or {}).get("turn_cap")}
+    """The module's setup options: the variant (the engine's mode), the Expert game's
+    scenarios and battlefield (``services._clean_options``) and, for bots only, a turn cap
+    (RULINGS R21; none for a game with a person in it)."""
+    settings = match.settings or {}
+    return {"mode": match.variant, "turn_cap": settings.get("turn_cap"),
+            **{k: settings[k] for k in ("early_start", "grouchy", "battlefield")
+               if settings.get(k)}}
 
 
 def setup_game(match: Any) -> State:

@@ -11,7 +11,14 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from play.models import Match, MatchAction, MatchStatus, action_constraints, match_indexes
+from play.models import (
+    USER,
+    Match,
+    MatchAction,
+    MatchStatus,
+    action_constraints,
+    match_indexes,
+)
 
 from .loader import CURRENT
 
@@ -74,3 +81,21 @@ class StrategoAction(MatchAction):
 
     def __str__(self) -> str:
         return f"stratego {self.match_id}#{self.seq} {self.side}"
+
+
+class LastSetUp(models.Model):
+    """The set-up a player last used for a side ("The last set-up I used" on the set-up
+    screen): each piece's square, the rest in reserve, for the piece table it was made with
+    (another table's ids may not match: not offered then). Written by ``services.act`` when
+    the player deploys; offered only while ``rules.check_placement`` accepts it."""
+
+    user = models.ForeignKey(USER, on_delete=models.CASCADE,
+                             related_name="stratego_setups")
+    side = models.CharField(max_length=8)
+    pieces = models.CharField(max_length=40, help_text="the piece table's data file")
+    placement = models.JSONField(help_text="piece id -> [col, row]")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "side"],
+                                               name="one_stratego_setup_per_user_side")]

@@ -26,10 +26,11 @@ from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
 from .engine import State
-from .engine.rules import MODES
-from .kind import KIND, game_pk, require_user, save_state, setup_game
+from .engine.rules import MODES, IllegalAction, check_placement
+from .engine.terrain import mud_tiles
+from .kind import KIND, game_pk, require_user, save_state, setup_game, state_of
 from .loader import CURRENT
-from .models import BotName, Status, StrategoMatch
+from .models import BotName, LastSetUp, Status, StrategoMatch
 
 BOTS = tuple(BotName.values)
 
@@ -41,16 +42,53 @@ def _clean_variant(variant: Any) -> str:
     return str(variant)
 
 
+SCENARIOS = ("early_start", "grouchy")  # the Expert game's scenarios (001 §13; yes or no)
+
+
+def _clean_options(variant: str, options: Any) -> dict[str, Any]:
+    """The Expert game's options (``kind.options_of`` hands them to the engine): the
+    scenarios "Start the battle early" (``early_start``) and "Where are the Prussians?"
+    (``grouchy``), true or false, and a battlefield of one's own (``battlefield``:
+    ``{"mud": [[col, row], ...]}``, the lower-left squares of at most two mud tiles, R43)."""
+    if options is None or options == {}:
+        return {}
+    if not isinstance(options, dict):
+        raise BadInput("options must be an object")
+    unknown = sorted(set(options) - {*SCENARIOS, "battlefield"})
+    if unknown:
+        raise BadInput(f"unknown option {unknown[0]!r}; known: "
+                       f"{', '.join((*SCENARIOS, 'battlefield'))}")
+    if variant != "expert":
+        raise BadInput("the scenarios and a battlefield of one's own are the Expert game's: "
+                       'choose the variant "expert"')
+    out: dict[str, Any] = {}
+    for key in SCENARIOS:
+        if key in options:
+            if type(options[key]) is not bool:
+                raise BadInput(f"{key} must be true or false")
+            if options[key]:
+                out[key] = True
+    if options.get("battlefield") is not None:
+        try:
+            mud_tiles(variant, options["battlefield"])
+        except (ValueError, TypeError, KeyError) as exc:
+            raise BadInput(str(exc) or "battlefield: {\"mud\": [[col, row], ...]}") from None
+        out["battlefield"] = options["battlefield"]
+    return out
+
+
 def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "greedy",
                 variant: Any = "basic", public: Any = True, time_control: Any = None,
-                rated: Any = False) -> StrategoMatch:
+                rated: Any = False, options: Any = None) -> StrategoMatch:
     """A new game of ``user`` playing ``side``. ``opponent``: ``computer`` (``bot`` plays
     the other side; the game starts at once), ``open`` or a username (``waiting`` until
     they ``join_game``, or it expires after ``EXPIRY``). ``time_control``: ``play.clock``'s
     (default untimed). ``rated``: a game between two people that updates both players'
-    "stratego" ratings when it ends (``ratings.matches``); refused against the computer."""
+    "stratego" ratings when it ends (``ratings.matches``); refused against the computer.
+    ``options``: the Expert game's scenarios and battlefield (``_clean_options``)."""
     require_user(user)
     variant = _clean_variant(variant)
+    settings = _clean_options(variant, options)
     bot, invited = seats.opponent_terms(user, side, opponent, bot, BOTS, public=public,
                                         rated=rated, noun="game")
     time_control = clock.validate(time_control)
@@ -59,7 +97,7 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
         match = StrategoMatch(
             french_player=user if side == "french" else None,
             allied_player=user if side == "allied" else None,
-            bot=bot, invited=invited, seed=seed, seed_hash=seed_hash(seed), settings={},
+            bot=bot, invited=invited, seed=seed, seed_hash=seed_hash(seed), settings=settings,
             variant=variant, pieces=CURRENT, public=public, time_control=time_control,
             rated=rated, expires_at=None if bot else timezone.now() + EXPIRY,
             status=Status.ACTIVE if bot else Status.WAITING)
@@ -147,7 +185,65 @@ def act(match_id: Any, user: Any, seq: Any, action: Any) -> list[dict[str, Any]]
     the events of that action the user may see (``play.turns.act``). In the set-up, any
     valid ``{"type": "deploy", "placement": {piece id: [col, row]}}`` is legal, and the
     listed ``{"type": "deploy", "random": true}`` sets up at random."""
-    return turns.act(KIND, match_id, user, seq, action)
+    with transaction.atomic():  # the game's change and the set-up remembered: one commit
+        events = turns.act(KIND, match_id, user, seq, action)
+        if isinstance(action, dict) and action.get("type") == "deploy":
+            _remember_setup(match_id, user, events)
+    return events
+
+
+def _remember_setup(match_id: Any, user: Any, events: list[dict[str, Any]]) -> None:
+    """Keep the placement ``user`` just deployed (from their own ``deployed`` event: its
+    secret part is theirs) as their last set-up for that side."""
+    for e in events:
+        placement = (e.get("secret") or {}).get("placement")
+        if e.get("type") == "deployed" and isinstance(placement, dict):
+            pieces = StrategoMatch.objects.values_list("pieces", flat=True).get(
+                pk=game_pk(match_id))
+            LastSetUp.objects.update_or_create(
+                user=user, side=e["side"],
+                defaults={"pieces": pieces, "placement": placement})
+
+
+def last_setup(match: StrategoMatch, user: Any) -> dict[str, Any] | None:
+    """The deploy action of ``user``'s last set-up for their side in ``match``, when it is
+    theirs to set up now and the set-up fits this game (``rules.check_placement``: the same
+    piece table, the pieces still theirs to place, the scenario's rules); else None."""
+    try:
+        return _last_setup_action(match, user)
+    except (BadInput, Conflict):
+        return None
+
+
+def _last_setup_action(match: StrategoMatch, user: Any) -> dict[str, Any]:
+    side = side_of(match, user)
+    if side is None:
+        raise NotFound("no such game")
+    st = state_of(match)
+    if st is None or match.status != Status.ACTIVE or st.phase != "setup" \
+            or match.to_move != side:
+        raise Conflict("it is not your set-up now", seq=match.seq)
+    row = LastSetUp.objects.filter(user=user, side=side).first()
+    if row is None:
+        raise BadInput(f"you have no {side} set-up saved yet: set up once, and it is kept")
+    if row.pieces != match.pieces:
+        raise BadInput("your last set-up was made with another piece table: set up anew")
+    try:
+        check_placement(st, side, row.placement)
+    except IllegalAction as exc:
+        raise BadInput(f"your last {side} set-up does not fit this game: {exc}",
+                       code="illegal_action") from None
+    return {"type": "deploy", "side": side, "placement": dict(row.placement)}
+
+
+def use_last_setup(match_id: Any, user: Any, seq: Any) -> list[dict[str, Any]]:
+    """Deploy ``user``'s last set-up for their side (``last_setup``); a clear 400 when
+    there is none or it no longer fits, 409 when it is not their set-up now."""
+    require_user(user)
+    match = StrategoMatch.objects.filter(pk=game_pk(match_id)).first()
+    if match is None:
+        raise NotFound("no such game")
+    return act(match.pk, user, seq, _last_setup_action(match, user))
 
 
 def undo(match_id: Any, user: Any, seq: Any) -> int:

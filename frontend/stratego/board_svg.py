@@ -2,7 +2,8 @@
 12 x 10 squares (RULINGS R1-R6), the viewer's own back row at the bottom (a spectator sees
 the French side's), the set-up rows, the lines of retreat (the viewer's own card's sector
 marked; every sector once the game is over), the Prussian flag, the terrain tiles of the
-Standard game, and the pieces: own and revealed ones with their type and strength, the
+Standard and Expert games as the view holds them (a building's hits and flag, a ruin, the mud
+tiles), and the pieces: own and revealed ones with their type and strength, the
 enemy's unrevealed ones with their back only (the view holds nothing more).
 
 ``board_svg(view, side, ...)`` for play: ``links`` (square -> href: a selectable piece),
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .words import LETTERS, SHORT, piece_name
+from .words import LETTERS, SHORT, piece_name, tile_name
 
 COLS, ROWS = 12, 10
 S = 40  # a square's side in SVG units
@@ -25,9 +26,6 @@ SECTORS = {"french": {"left": (0, 1, 2, 3), "centre": (4, 5, 6, 7), "right": (8,
            "allied": {"left": (11, 10, 9, 8), "centre": (7, 6, 5, 4), "right": (3, 2, 1, 0)}}
 BACK_ROW = {"french": 0, "allied": 9}
 PRUSSIAN_FLAG = ((11, 4), (11, 5))
-TERRAIN = {"Hougoumont": ((1, 4), (2, 4), (1, 5), (2, 5)),
-           "La Haye Sainte": ((8, 4), (9, 4), (8, 5), (9, 5)),
-           "Mont St. Jean": ((5, 7), (6, 7), (5, 8), (6, 8))}
 BACK_GLYPH = {"infantry": "▮", "cavalry": "◆", "artillery": "●"}
 FILL = {"french": "#1f4e9c", "allied": "#b3261e", "prussian": "#222"}
 
@@ -77,11 +75,7 @@ def _grid(view: Mapping[str, Any], side: str | None, out: list[str]) -> None:
             out.append(f'<rect class="sector" x="{x0 + 2}" y="{y + 2}" width="{4 * S - 4}" '
                        f'height="{S - 4}"><title>{escape(owner.capitalize())} lines of '
                        f'retreat: {sector}</title></rect>')
-    for name, squares in TERRAIN.items() if view.get("mode") not in (None, "basic") else ():
-        xs = [xy(c, r, side) for c, r in squares]
-        x0, y0 = min(p[0] for p in xs), min(p[1] for p in xs)
-        out.append(f'<rect class="terrain" x="{x0 + 1}" y="{y0 + 1}" width="{2 * S - 2}" '
-                   f'height="{2 * S - 2}"><title>{escape(name)}</title></rect>')
+    _terrain(view, side, out)
     for col, row in PRUSSIAN_FLAG:
         x, y = xy(col, row, side)
         out.append(f'<g class="prussian-flag" transform="translate({x + 26} {y + 3})">'
@@ -96,6 +90,45 @@ def _grid(view: Mapping[str, Any], side: str | None, out: list[str]) -> None:
         _, y = xy(0, row, side)
         out.append(f'<text class="coord" x="{COLS * S - 3}" y="{y + 11}" '
                    f'text-anchor="end">{row + 1}</text>')
+
+
+def _box(squares: Sequence[Any], side: str | None) -> tuple[int, int, int, int]:
+    """The box (x, y, width, height) around ``squares`` as ``side`` sees the board."""
+    xs = [xy(*sq, side) for sq in (_pair(q) for q in squares) if sq is not None]
+    x0, y0 = min(p[0] for p in xs), min(p[1] for p in xs)
+    return x0, y0, max(p[0] for p in xs) + S - x0, max(p[1] for p in xs) + S - y0
+
+
+def _terrain(view: Mapping[str, Any], side: str | None, out: list[str]) -> None:
+    """The tiles of the view (Standard and Expert): buildings with their hits (four destroy
+    one: a ruin) and their flag, the hill, Plancenoit, and the mud tiles (Expert)."""
+    for t in view.get("terrain") or ():
+        squares = t.get("squares") or ()
+        if not squares:
+            continue
+        x, y, w, h = _box(squares, side)
+        kind = str(t.get("kind") or "building")
+        cls = f"terrain {kind}" + (" ruin" if t.get("destroyed") else "")
+        name = tile_name(t.get("name"))
+        hits = f", {t['damage']} of 4 hits" if t.get("damage") else ""
+        out.append(f'<rect class="{escape(cls)}" x="{x + 1}" y="{y + 1}" width="{w - 2}" '
+                   f'height="{h - 2}" data-testid="tile-{escape(str(t.get("name")))}">'
+                   f'<title>{escape(name)}{escape(hits)}</title></rect>')
+        if t.get("damage") and not t.get("destroyed"):
+            out.append(f'<text class="tile-hits" x="{x + 3}" y="{y + h - 3}">'
+                       f'{"✕" * int(t["damage"])}</text>')
+        owner = t.get("owner")
+        if owner in FILL:
+            out.append(f'<path class="tile-flag" d="M{x + w - 12} {y + 3}v12M{x + w - 12} '
+                       f'{y + 3}h9l-2 3 2 3h-9" stroke="{FILL[owner]}" fill="{FILL[owner]}">'
+                       f'<title>{escape(owner.capitalize())} flag</title></path>')
+    mud = [sq for sq in (_pair(q) for q in (view.get("options") or {}).get("mud") or ())
+           if sq is not None]
+    for col, row in mud:
+        x, y = xy(col, row, side)
+        out.append(f'<rect class="mud" x="{x}" y="{y}" width="{S}" height="{S}" '
+                   f'data-testid="mud-{col}-{row}"><title>Mud: artillery cannot move onto '
+                   'it</title></rect>')
 
 
 def piece_svg(p: Mapping[str, Any], x: int, y: int, extra: str = "") -> str:

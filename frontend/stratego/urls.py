@@ -13,4 +13,5 @@ urlpatterns = [
     path("<int:pk>/claim/", views.claim, name="stratego-game-claim"),
     path("<int:pk>/replay/", views.replay, name="stratego-game-replay"),
     path("<int:pk>/undo/", views.undo, name="stratego-game-undo"),
+    path("<int:pk>/last-setup/", views.last_setup, name="stratego-game-last-setup"),
 ]

@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
 
 from config.errors import NotFound, ServiceError
 from frontend.errors import page_message
@@ -42,7 +43,8 @@ from stratego.kind import KIND
 from stratego.models import Status, StrategoMatch, Variant
 
 from .board_svg import board_svg, setup_svg
-from .words import action_label, event_text, outcome_text, piece_name, square
+from .controls import CARD_TYPES, hand_context, pursuit_context, terrain_rows
+from .words import action_label, card_name, event_text, outcome_text, piece_name, square
 
 TEMPLATES = "frontend/stratego/"
 POLL_SECONDS = 2
@@ -51,10 +53,17 @@ WATCH_LIST = 20
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
              ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("random", "Random"))
-PIECE_ACTIONS = ("move", "attack", "fire", "rest", "enter")
+PIECE_ACTIONS = ("move", "attack", "fire", "rest", "enter", "pursue")
 SECTIONS = (("selected", "The selected piece", PIECE_ACTIONS),
-            ("setup", "Set-up", ("deploy",)),
+            ("card", "The card you chose: click a lit square", ("card",)),
+            ("defence", "Your piece is attacked", ("fighting_spirit", "decline")),
+            ("steps", "The card in play", ("look", "end_card")),
+            ("rampage", "Attack on (Blue + / Red +)", ("rampage",)),
+            ("pursuit", "The Pursuit", ("save",)),
+            ("setup", "Set-up", ("deploy", "roll_for_prussians")),
             ("finish", "Your turn", ("end_turn", "offer_draw", "accept_draw")))
+# Where an action's square is, to light it on the board (a card: its piece's square).
+TARGET_KEYS = ("target", "to", "at", "square")
 FRONTNESS = {"light_infantry": 0, "line_infantry": 1, "artillery": 2, "heavy_cavalry": 3,
              "light_cavalry": 4, "commander": 5, "commander_in_chief": 6}
 HOME_ROWS = {"french": (3, 2, 1, 0), "allied": (6, 7, 8, 9)}  # front row first
@@ -78,7 +87,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
         try:
             m = services.create_game(
                 request.user, form.get("side"), bot=form.get("bot", "greedy"),
-                variant=form.get("variant", "basic"), **new_game_terms(form))
+                variant=form.get("variant", "basic"), **new_game_terms(form),
+                options={k: True for k in services.SCENARIOS if form.get(k) == "on"})
         except ServiceError as exc:
             status, error = exc.status, page_message(exc, capitalise=True)
         else:
@@ -142,7 +152,11 @@ def _owner_key(a: Mapping[str, Any]) -> tuple[str, Any] | None:
 
 
 def _target_of(a: Mapping[str, Any]) -> tuple[int, int] | None:
-    for key in ("target", "to", "at"):
+    if a.get("type") == "card" and _pair(a.get("from")) is not None:
+        return _pair(a.get("from"))  # the Grand battery: one of the battery's artillery
+    if "slot" in a:
+        return None  # a Pursuit of cavalry set aside: off the board
+    for key in TARGET_KEYS:
         sq = _pair(a.get(key))
         if sq is not None:
             return sq
@@ -199,23 +213,31 @@ def _play_context(request: HttpRequest, gv: Mapping[str, Any], side: str | None
                   ) -> dict[str, Any]:
     """The board with the selection, and the actions in the frame's sections."""
     v = gv["view"] or {}
-    legal = gv["legal_actions"]
+    every = gv["legal_actions"]
+    card = request.GET.get("card")
+    # The cards are played from the hand (controls.hand_context); a card played on a square
+    # is chosen there first (?card=), then its squares light up.
+    legal = [a for a in every if a.get("type") not in CARD_TYPES]
+    cards = [a for a in every if a.get("type") == "card" and a.get("card") == card
+             and _target_of(a) is not None]
     at = {sq: p for p in v.get("board") or () if (sq := _pair(p.get("square"))) is not None}
     mine = (v.get("sides") or {}).get(side or "") or {}
     offboard = {str(p["id"]): p for where in ("reserve", "withdrawn", "resting")
                 for p in mine.get(where) or ()}
+    offboard.update({str(p["id"]): p for p in ((v.get("pursuit") or {}).get("aside") or {})
+                     .get(side or "") or () if p.get("id")})
     owners: dict[tuple[str, Any], list[int]] = {}
     for i, a in enumerate(legal):
         key = _owner_key(a)
         if key is not None:
             owners.setdefault(key, []).append(i)
     sel = _selection(request.GET.get("sel"))
-    if sel not in owners:
+    if sel not in owners or cards:
         sel = None
     base = reverse("stratego-game", args=[gv["id"]])
     links = {k[1]: f"{base}?sel={k[1][0]}-{k[1][1]}#board" for k in owners if k[0] == "square"}
     chosen = owners.get(sel, []) if sel is not None else []
-    shown = [legal[i] for i in chosen] + [a for a in legal if _owner_key(a) is None]
+    shown = [legal[i] for i in chosen] + cards + [a for a in legal if _owner_key(a) is None]
     labels = [action_label(a, at, offboard) for a in shown]
     sections = action_sections(shown, labels, SECTIONS)
     targets: dict[tuple[int, int], tuple[str, str]] = {}
@@ -226,12 +248,14 @@ def _play_context(request: HttpRequest, gv: Mapping[str, Any], side: str | None
                 n += 1
                 it["form_id"] = f"act-{n}"
                 tgt = _target_of(it["action"])
-                if s["key"] == "selected" and tgt is not None and tgt not in targets:
+                if tgt is not None and tgt not in targets:
                     targets[tgt] = (it["form_id"], str(it["type"]))
     selected_name = ""
     if sel is not None:
         selected_name = (piece_name(at.get(sel[1])) if sel[0] == "square"
                          else piece_name(offboard.get(sel[1])))
+    aside = {str(p.get("id")) for p in ((v.get("pursuit") or {}).get("aside") or {})
+             .get(side or "") or ()}
     offboard_links = [{"id": pid, "name": piece_name(p),
                        "url": f"{base}?sel=p-{pid}#board",
                        "selected": sel == ("piece", pid)}
@@ -243,7 +267,11 @@ def _play_context(request: HttpRequest, gv: Mapping[str, Any], side: str | None
             marked=_last_enemy(gv["log"], side))),
         "sections": [], "sw_sections": sections, "selected_name": selected_name,
         "selected_square": square(list(sel[1])) if sel and sel[0] == "square" else "",
-        "offboard_links": offboard_links, "pieces_with_actions": len(owners),
+        "offboard_links": [o for o in offboard_links if o["id"] not in aside],
+        "pieces_with_actions": len(owners),
+        "hand": hand_context(v, every, side, base, card if cards else None),
+        "chosen_card": card_name(card) if cards else "",
+        "pursuit": pursuit_context(v, side, owners, base, sel),
     }
 
 
@@ -313,8 +341,11 @@ def game_context(request: HttpRequest, m: StrategoMatch, *, error: str = "",
     lines = log_lines(log, [event_text(e, names) for e in log], side, since, by="by")
     setup = _setup_context(gv, side) if side is not None and gv["waiting_for"] == "you" \
         else None
+    if setup is not None:
+        setup["last"] = services.last_setup(m, request.user) is not None
     play = _play_context(request, gv, side) if setup is None else {
-        "sections": [], "sw_sections": [], "board_svg": "", "offboard_links": []}
+        "sections": [], "sw_sections": [], "board_svg": "", "offboard_links": [],
+        "hand": hand_context(v, gv["legal_actions"], side, "", None)}
     poll = m.status == Status.WAITING or (m.status == Status.ACTIVE
                                           and gv["waiting_for"] != "you")
     words = frame.game(
@@ -332,7 +363,8 @@ def game_context(request: HttpRequest, m: StrategoMatch, *, error: str = "",
         "game": words,
         "gv": gv, "v": v, "side": side, "side_name": SIDE_NAMES.get(side or "", "spectator"),
         "setup": setup, **play,
-        "sides": _sides_context(v, side), "time_track": _time_track(int(v.get("turn") or 0)),
+        "sides": _sides_context(v, side), "terrain": terrain_rows(v),
+        "time_track": _time_track(int(v.get("turn") or 0)),
         "last_die": _last_die(log),
         "joinable": m.status == Status.WAITING and side is None,
         "error": error, "status_line": status_line(gv), "poll": poll,
@@ -361,6 +393,15 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 POSTS = GamePosts(page="stratego-game", fetch=game_or_404, render=render_game,
                   service=services)
 act, undo, resign, claim = POSTS.views("act", "undo", "resign", "claim")
+
+
+@login_required
+@require_POST
+def last_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    """Deploy the last set-up I used for my side ("The last set-up I used"); refused with
+    the reason when there is none or it no longer fits this game."""
+    seq = int_or_raw(request.POST.get("seq", ""))
+    return POSTS.call(request, pk, lambda m: services.use_last_setup(m.pk, request.user, seq))
 
 
 REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),

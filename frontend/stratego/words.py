@@ -32,6 +32,21 @@ WHY = {"strength": "by strength", "die": "by the battle die", "die_friendly": "b
        "commander_in_chief_attacks": "a commander-in-chief destroys what it attacks"}
 
 
+CARD_NAMES = {"combined_attack": "Combined attack", "fighting_spirit": "Fighting spirit",
+              "grand_battery": "Grand battery", "initiative": "Initiative",
+              "reconnaissance": "Reconnaissance"}
+TILE_NAMES = {"hougoumont": "Hougoumont", "la_haye_sainte": "La Haye Sainte",
+              "mont_st_jean": "Mont St Jean", "plancenoit": "Plancenoit"}
+
+
+def card_name(card: Any) -> str:
+    return CARD_NAMES.get(str(card), str(card or "?").replace("_", " ").capitalize())
+
+
+def tile_name(name: Any) -> str:
+    return TILE_NAMES.get(str(name), str(name or "?").replace("_", " ").title())
+
+
 def square(pair: Any) -> str:
     """[col, row] as 'e4' (columns a-l from the French left, rows 1-10 from the French back
     row)."""
@@ -87,6 +102,38 @@ def action_label(a: Mapping[str, Any], at: Mapping[tuple[int, int], Mapping[str,
         return "Accept the draw"
     if t == "deploy":
         return "Random set-up" if a.get("random") else "Deploy"
+    if t == "card":
+        where = a.get("square") or a.get("from")
+        return f"Play {card_name(a.get('card'))}" + (
+            f" on {piece_name(at.get(tuple(where)))} at {square(where)}"
+            if isinstance(where, list) else "")
+    if t == "draft":
+        return f"Keep {card_name(a.get('keep'))}" + (
+            f", discard {card_name(a['discard'])}" if a.get("discard") else "")
+    if t == "take_cards":
+        return "Take " + " and ".join(card_name(c) for c in a.get("cards") or ())
+    if t == "fighting_spirit":
+        return f"Play Fighting spirit on the attacked piece at {square(a.get('square'))}"
+    if t == "decline":
+        return "No Fighting spirit: let the attack go ahead"
+    if t == "look":
+        looked = at.get(tuple(a["square"])) if isinstance(a.get("square"), list) else None
+        return f"Look at {piece_name(looked)} at {square(a.get('square'))}"
+    if t == "end_card":
+        return "Finish the card"
+    if t == "rampage":
+        return f"Attack on to {square(a.get('target'))}"
+    if t == "roll_for_prussians":
+        return "Roll for the Prussians"
+    if t == "pursue":
+        if "slot" in a:
+            return f"Pursue the enemy cavalry set aside (slot {int(a['slot']) + 1})"
+        target = at.get(tuple(a["target"])) if isinstance(a.get("target"), list) else None
+        return f"Pursue {piece_name(target)} at {square(a.get('target'))}"
+    if t == "save":
+        if isinstance(a.get("square"), list):
+            return f"Save {piece_name(at.get(tuple(a['square'])))} at {square(a['square'])}"
+        return f"Take {piece_name(offboard.get(str(a.get('piece'))))} off for good (saved)"
     rest = ", ".join(f"{k} {square(v) if isinstance(v, list) else v}" for k, v in a.items()
                      if k not in ("type", "side"))
     return f"{str(t).replace('_', ' ').capitalize()}{f' ({rest})' if rest else ''}"
@@ -148,6 +195,37 @@ def event_text(e: Mapping[str, Any], names: Mapping[str, str] | None = None) -> 
         return (f"The game is over: the {side_name(winner)} win ("
                 f"{REASONS.get(str(e.get('reason')), e.get('reason'))})." if winner else
                 f"The game is over: a draw ({REASONS.get(str(e.get('reason')), e.get('reason'))}).")
+    if t == "draft":
+        kept = secret.get("keep")
+        return f"The {who} drafted a card" + (f": kept {card_name(kept)}" + (
+            f", discarded {card_name(secret['discard'])}" if secret.get("discard") else "")
+            if kept else "") + "."
+    if t == "take_cards":
+        taken = secret.get("cards")
+        return f"The {who} took {e.get('count', 2)} cards from the discards" + (
+            f": {', '.join(card_name(c) for c in taken)}" if taken else "") + "."
+    if t == "card":
+        where = e.get("square") or e.get("from")
+        return f"The {who} played {card_name(e.get('card'))}" + (
+            f" at {square(where)}" if where else "") + "."
+    if t == "card_done":
+        return f"{card_name(e.get('card'))} is done."
+    if t == "look":
+        seen = secret.get("piece")
+        return f"The {who} looked at {square(e.get('square'))}" + (
+            f": {piece_name(seen)}" if seen else "") + "."
+    if t == "building_hit":
+        return f"{tile_name(e.get('building'))} was hit ({e.get('damage')} of 4)."
+    if t == "building_destroyed":
+        return f"{tile_name(e.get('building'))} was destroyed."
+    if t == "flag":
+        return f"The {side_name(e.get('owner'))} flag flies over {tile_name(e.get('building'))}."
+    if t == "pursuit":
+        return f"The Pursuit begins: the {side_name(e.get('victor'))} pursue."
+    if t == "pursued":
+        return f"{piece_name(e.get('piece'))} was pursued."
+    if t == "saved":
+        return f"The {who} saved an {e.get('back', 'piece')}."
     if t == "undone":
         return f"The {who} took back an action."
     if t == "auto_played":

@@ -98,3 +98,73 @@ def test_alice_sets_up_and_plays_against_the_computer(logged_in_page, live_serve
     expect(page.get_by_test_id("time-track")).to_contain_text("11:00")
     assert page.evaluate(NO_OVERFLOW), "horizontal overflow at 390 px"
     page.screenshot(path="/tmp/stratego-390.png", full_page=True)
+
+
+def test_a_standard_game_against_the_computer_with_the_hand_at_390_px(
+        logged_in_page, live_server, worker):
+    """The Standard game's own controls in the browser (issue 26): alice starts a Standard
+    game against the computer from the list page, sets up at random, drafts her four
+    manoeuvre cards from the card choices (the computer drafting in turn), plays a card from
+    her hand when her turn comes (a Fighting spirit: chosen, then its lit square clicked),
+    sees the tiles drawn, and resigns: the game is over, its replay offered. No horizontal
+    overflow at 390 px at any step."""
+    page = logged_in_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/stratego/")
+    page.select_option("#ng-side", "french")
+    page.select_option("#ng-bot", "random")
+    page.select_option("#ng-variant", "standard")
+    page.get_by_test_id("create-game").click()
+    page.wait_for_url("**/stratego/*/")
+    m = StrategoMatch.objects.get()
+    assert m.variant == "standard"
+    page.route(f"**/stratego/{m.pk}/*", lambda route: route.fulfill(response=route.fetch()))
+    computer_plays(page, m)  # the Allies set up
+    page.get_by_test_id("random-setup").click()
+    page.wait_for_load_state()
+    for _ in range(12):  # the draft, turn about; then the computer opens the battle
+        m.refresh_from_db()
+        if m.to_move == "allied":
+            computer_plays(page, m)
+            continue
+        picks = page.get_by_test_id("draft-pick")
+        if not picks.count():
+            break
+        assert page.evaluate(NO_OVERFLOW), "horizontal overflow at 390 px (the draft)"
+        picks.filter(has_text="Keep Fighting spirit").or_(picks).first.click()
+        page.wait_for_load_state()
+        expect(page.get_by_test_id("stratego-game-play")).not_to_have_attribute(
+            "data-seq", str(m.seq))
+    m.refresh_from_db()
+    assert m.phase == "play" and m.to_move == "french"
+    expect(page.get_by_test_id("stratego-game-play")).to_have_attribute("data-seq", str(m.seq))
+    hand = page.get_by_test_id("hand")
+    expect(hand.get_by_test_id("card")).to_have_count(4)
+    expect(page.get_by_test_id("tile-hougoumont")).to_be_attached()
+    assert page.evaluate(NO_OVERFLOW), "horizontal overflow at 390 px (the hand)"
+    page.screenshot(path="/tmp/stratego-hand-390.png", full_page=True)
+    played = False
+    choose = hand.get_by_test_id("choose-card")
+    if choose.count():  # a card played on a piece: chosen, then its square clicked
+        choose.first.click()
+        page.wait_for_url("**?card=*")
+        expect(page.get_by_test_id("chosen-card")).to_be_visible()
+        page.locator("a.target-link").first.click()
+        played = True
+    elif hand.get_by_test_id("play-card").count():
+        hand.get_by_test_id("play-card").first.click()
+        played = True
+    assert played, "no card of the hand could be played at the start of the turn"
+    page.wait_for_load_state()
+    expect(page.get_by_test_id("stratego-game-play")).not_to_have_attribute(
+        "data-seq", str(m.seq))
+    m.refresh_from_db()
+    assert m.actions.filter(side="french", action__type="card").count() == 1
+    assert page.evaluate(NO_OVERFLOW), "horizontal overflow at 390 px (a card played)"
+    page.get_by_test_id("resign").locator("summary").click()
+    page.get_by_test_id("resign-confirm").click()
+    page.wait_for_load_state()
+    m.refresh_from_db()
+    assert m.status == "finished" and m.outcome["winner"] == "allied"
+    expect(page.get_by_test_id("outcome")).to_contain_text("The Allied win")
+    expect(page.get_by_test_id("replay-link")).to_be_visible()
