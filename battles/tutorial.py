@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from game import SIDES
+
 from .engine import apply, from_json, legal_actions, new_battle, outcome, to_json
 from .engine.state import State
 
@@ -47,7 +49,7 @@ def _a(type_: str, side: str, **fields: Any) -> dict[str, Any]:
     return {"type": type_, "side": side, **fields}
 
 
-F, A = "french", "allied"
+F, A = SIDES
 SCRIPT: tuple[Step, ...] = (
     # The Allied side deploys first (4.1): one card face-down in each of its Positions.
     Step(A, _a("deploy", A, card=VINCKE, to="allied_right")),
