@@ -24,11 +24,15 @@ install: $(VENV)/.base
 install-test: $(VENV)/.test
 
 # The local demo runs with DEBUG on (and so needs no SECRET_KEY); a deployment never uses it.
-# The computer opponent thinks on the compiled engine when it could be built (its strength is
-# measured there: battles/bots/README.md), else on the pure one.
+# The computer opponent thinks on the compiled engine when it has been built (its strength is
+# measured there: battles/bots/README.md), else on the pure one. The site serves first: the
+# build (minutes on a small machine) starts in the background (bin/engine-in-background,
+# logged to var/engine-build.log) and is used from the next `make run`; the battles page
+# says which engine the computer uses.
 run: export DEBUG ?= 1
 run: export EAGLES_ENGINE ?= auto
-run: install engine
+run: install
+	bin/engine-in-background $(VENV)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_catalogue
 	$(PY) manage.py create_demo_user

@@ -35,6 +35,12 @@ class LoginView(auth_views.LoginView):
 
     template_name = "accounts/login.html"
 
+    def get_form(self, form_class=None):
+        # No autofocus on the name: the first Tab of every page reaches the skip link.
+        form = super().get_form(form_class)
+        form.fields["username"].widget.attrs.pop("autofocus", None)
+        return form
+
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         wait = login_retry_after(request, request.POST.get("username", ""))
         if wait is not None:

@@ -12,6 +12,7 @@ NAV = [
     ("Campaigns", "campaigns", True),
     ("Stratego", "stratego", True),
     ("Watch", "watch", False),
+    ("How to play", "learn", False),
 ]
 
 

@@ -15,4 +15,5 @@ urlpatterns = [
     path("campaigns/", include("frontend.campaigns.urls")),
     path("stratego/", include("frontend.stratego.urls")),
     path("notifications/", include("frontend.notifications.urls")),
+    path("learn/", include("frontend.learn.urls")),
 ]

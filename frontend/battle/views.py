@@ -60,6 +60,7 @@ from frontend.battle.board_ux import BOARD_SECTIONS
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
+from frontend.learn.rules import rule_links
 from frontend.play import actions as frame_actions
 from frontend.play import frame
 from frontend.play.frame import int_or_raw
@@ -345,8 +346,11 @@ def action_sections(actions: list[dict], view: dict, cards=None) -> list[dict]:
     """The legal actions in sections of groups (``frontend.play.actions``), each button with
     its full label (from ``describe_action``) and, in a group of several, the short words
     that differ."""
-    return frame_actions.action_sections(actions, describe_actions(actions, view, cards),
-                                         BOARD_SECTIONS)
+    sections = frame_actions.action_sections(actions, describe_actions(actions, view, cards),
+                                             BOARD_SECTIONS)
+    for s in sections:  # each section links the rules of its actions (how to play)
+        s["rules"] = rule_links([it["type"] for g in s["groups"] for it in g["items"]])
+    return sections
 
 
 _split_group = frame_actions.split_group  # the words a group shares (tests)

@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse

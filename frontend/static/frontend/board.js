@@ -4,9 +4,14 @@
 // Click (or Enter on) one of your cards on the board or in your Reserve: its targets light up
 // and the action list shows only its actions; click a lit target to play it (the plain
 // action, or the only one); several choices left (formations, terrain): the list shows them.
+// At phone widths the selected card's actions sit next to it: the action list is docked just
+// under the card (moved within the play area, so its htmx attributes still apply) until the
+// selection is cleared or the play area is swapped.
 (function () {
   "use strict";
   var selected = null;
+  var narrow = window.matchMedia("(max-width: 899px)");
+  var home = null;  // where the action list lives when it is not docked under a card
 
   function play() { return document.getElementById("battle-play"); }
   function board() { var p = play(); return p && p.querySelector("[data-testid=board] svg"); }
@@ -32,8 +37,26 @@
     return [];
   }
 
+  function dock(el) {
+    var a = actions(), p = play();
+    if (!a || !p || !el || !narrow.matches) return;
+    if (!home) { home = document.createComment("actions"); a.parentNode.insertBefore(home, a); }
+    p.appendChild(a);
+    a.classList.add("b-docked");
+    var r = el.getBoundingClientRect(), top = p.getBoundingClientRect().top;
+    a.style.top = (r.bottom - top + 6) + "px";
+  }
+
+  function undock() {
+    var a = actions();
+    if (a && home && home.parentNode) { home.parentNode.insertBefore(a, home); home.remove(); }
+    home = null;
+    if (a) { a.classList.remove("b-docked"); a.removeAttribute("style"); }
+  }
+
   function prepare() {
     selected = null;
+    home = null;  // a new play area: its action list is in its place
     var log = document.querySelector(".b-log-turns");  // the newest lines in view
     if (log) log.scrollTop = log.scrollHeight;
     var seen = {};
@@ -49,6 +72,7 @@
 
   function clear() {
     selected = null;
+    undock();
     var p = play();
     if (!p) return;
     each(p.querySelectorAll(".selected, .lit"), function (el) {
@@ -106,6 +130,7 @@
     var name = (el && (el.getAttribute("aria-label") || el.textContent) || "this card").trim();
     filter(mine, "Showing the " + mine.length + " action" + (mine.length === 1 ? "" : "s") +
       " of " + name.split(":")[0].slice(0, 80) + ". Click a lit place or card to play.");
+    dock(el);
   }
 
   function submit(form) {
@@ -169,6 +194,9 @@
     if (!el.closest || !el.closest(".piece, .position, .front, .reserve, .b-reserve li")) return;
     if (activate(el)) event.preventDefault();
   });
+  // htmx settles a swapped element by copying its old attributes, style too, which the
+  // Content-Security-Policy forbids as an attribute: no docked list is left when one comes.
+  document.addEventListener("htmx:beforeSwap", undock);
   document.addEventListener("htmx:afterSettle", function () {
     prepare();
     // an action that can lose the battle asks first: the question takes the focus
