@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "battles",
     "campaigns",
     "stratego",
+    "belle_alliance",
     "tournaments",
     "ratings",
     "notifications",
@@ -261,6 +262,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Status",
         "BotEnum": "battles.models.BotName",
         "StrategoBotEnum": "stratego.models.BotName",
+        "BelleAllianceBotEnum": "belle_alliance.models.BotName",
     },
 }
 
