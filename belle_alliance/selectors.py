@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
-from play import lobby, presence
+from play import lobby
 from play.seats import side_of
-from play.undo import can_undo
 
-from .kind import GAME, KIND, NOUN, state_of
-from .models import BelleAllianceMatch, Status
+from .kind import KIND, NOUN
+from .models import BelleAllianceMatch
 
 
 def games_of(user: Any) -> Any:
@@ -50,35 +47,5 @@ def side_view(m: BelleAllianceMatch, side: str | None, since: int = 0, snap: Any
     """``game_view`` for the player of ``side`` (None: anyone else): it depends on the side
     only. From ``snap`` (``play.turns.Snapshot``) when given: the live channel's messages of
     one change, with no read of the position or the log."""
-    st = snap.state if snap is not None else state_of(m)
-    mine = (m.status == Status.ACTIVE and side is not None and m.to_move == side
-            and m.paused_at is None)
-    log = (lobby.log_for(GAME, m, side, since) if snap is None
-           else lobby.snap_log(GAME, snap, side))
-    return {
-        "id": m.pk,
-        "my_side": side,
-        "opponent": m.opponent_name(side),
-        "players": lobby.player_names(m),
-        "seq": m.seq,
-        "status": m.status,
-        "edition": m.edition,
-        "phase": m.phase,
-        "turn": m.turn,
-        "view": GAME.view(st, side) if st is not None else None,
-        "legal_actions": (GAME.legal_actions(st, side) if mine and side is not None
-                          and st is not None else []),
-        "waiting_for": lobby.waiting_for(m, side),
-        "log": log,
-        "seed_hash": m.seed_hash,
-        "seed": str(m.seed) if m.status == Status.FINISHED else None,
-        "outcome": m.outcome,
-        "public": m.public,
-        "rated": m.rated,
-        **lobby.clocks_of(m),
-        "expires_at": lobby.iso(m.expires_at) if m.status == Status.WAITING else None,
-        "can_undo": mine and side is not None and can_undo(
-            KIND, m, side, last=snap.last if snap is not None else None),
-        "can_claim": presence.claimable(m, side, timezone.now(), KIND),
-        "paused": m.paused_at is not None,
-    }
+    return lobby.side_view(KIND, m, side, since, snap, edition=m.edition, phase=m.phase,
+                            turn=m.turn)

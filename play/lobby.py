@@ -127,3 +127,49 @@ def log_for(game: Any, m: Any, side: str | None, since: int = 0) -> list[dict[st
 def snap_log(game: Any, snap: Any, side: str | None) -> list[dict[str, Any]]:
     """The log of one change from its ``play.turns.Snapshot`` (no read of the log)."""
     return entries_of(game, ((n, who, events) for n, who, _, events, *_ in snap.rows), side)
+
+
+def side_view(kind: Any, m: Any, side: str | None, since: int = 0, snap: Any = None,
+              **columns: Any) -> dict[str, Any]:
+    """What the player of ``side`` (None: anyone else) is shown of ``m``: it depends on the
+    side only (one text per viewer class). The module's ``view`` of the position, the side's
+    legal actions when it is to move, the log after ``since`` as ``events_for`` lets it
+    through, the seed once over, the clocks, whether an undo or an absence claim is open;
+    ``columns`` are the kind's own (its variant, phase, turn). From ``snap``
+    (``play.turns.Snapshot``) when given: the live channel's messages of one change, with no
+    read of the position or the log."""
+    from .presence import claimable
+    from .undo import can_undo
+
+    game = kind.game
+    if snap is not None:
+        st = snap.state
+    else:
+        st = None if m.state is None else game.from_json(m.state, kind.cards(m))
+    mine = (m.status == Status.ACTIVE and side is not None and m.to_move == side
+            and m.paused_at is None)
+    return {
+        "id": m.pk,
+        "my_side": side,
+        "opponent": m.opponent_name(side),
+        "players": player_names(m),
+        "seq": m.seq,
+        "status": m.status,
+        **columns,
+        "view": game.view(st, side) if st is not None else None,
+        "legal_actions": (game.legal_actions(st, side) if mine and side is not None
+                          and st is not None else []),
+        "waiting_for": waiting_for(m, side),
+        "log": log_for(game, m, side, since) if snap is None else snap_log(game, snap, side),
+        "seed_hash": m.seed_hash,
+        "seed": str(m.seed) if m.status == Status.FINISHED else None,
+        "outcome": m.outcome,
+        "public": m.public,
+        "rated": m.rated,
+        **clocks_of(m),
+        "expires_at": iso(m.expires_at) if m.status == Status.WAITING else None,
+        "can_undo": mine and side is not None and can_undo(
+            kind, m, side, last=snap.last if snap is not None else None),
+        "can_claim": claimable(m, side, timezone.now(), kind),
+        "paused": m.paused_at is not None,
+    }

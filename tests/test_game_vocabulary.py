@@ -198,7 +198,8 @@ PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogu
                 "play.protocol", "stratego.module", "stratego.bots", "stratego.search",
                 "stratego.players", "stratego.loader", "stratego.simulate",
                 "belle_alliance", "belle_alliance.module", "belle_alliance.bots",
-                "belle_alliance.loader", "belle_alliance.simulate")
+                "belle_alliance.loader", "belle_alliance.simulate",
+                "frontend.belle_alliance.battlefield_svg", "frontend.belle_alliance.words")
 
 
 def test_pure_cores_import_no_django():

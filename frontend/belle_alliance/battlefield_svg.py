@@ -18,6 +18,7 @@ from typing import Any
 
 from belle_alliance.engine import CardData
 from frontend.svg import INK, PAPER, esc
+from game import SIDES
 
 W = 360
 PAD = 6
@@ -162,14 +163,14 @@ def battlefield_svg(cards: CardData, position: Mapping[str, Any]) -> str:
     out += part
     top = 10
     broken = cards.morale_broken_at
-    for side in ("french", "allied"):
+    for side in SIDES:
         morale = int(position["morale"][side])
         labels = [("B" if v == broken else str(v)) for v in range(top, broken - 1, -1)]
         part, y = _track(y, f"{ARMY[side]} morale: {morale}", labels, [],
                          top - morale, COLOURS[side], "morale",
                          f'data-side="{side}" data-morale="{morale}"')
         out += part
-    for side in ("french", "allied"):
+    for side in SIDES:
         labels = list(cards.casualty_tracks[side])
         filled: list[str | None] = []
         for cid in position["tracks"][side]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from game import other_side
+
 HOUSE_NOTE = "house edition (ours, not the publisher's)"
 ARMY = {"french": "French", "allied": "Anglo-Allied"}
 WINNERS = {"french": "French", "allied": "Anglo-Allies"}
@@ -134,7 +136,7 @@ def outcome_text(outcome: Mapping[str, Any] | None) -> str:
     if not outcome or not outcome.get("winner"):
         return ""
     winner = str(outcome["winner"])
-    loser = "allied" if winner == "french" else "french"
+    loser = other_side(winner)
     reason = str(outcome.get("reason") or "")
     why = REASONS.get(reason) or f"the {ARMY[loser]} army routs ({reason})"
     turn = f", turn {outcome['turn']}" if outcome.get("turn") else ""
