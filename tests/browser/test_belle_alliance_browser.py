@@ -37,6 +37,7 @@ def test_alice_plays_a_whole_game_against_the_computer(logged_in_page, live_serv
     page.get_by_role("link", name="La Belle Alliance").first.click()
     page.wait_for_url("**/belle-alliance/")
     expect(page.get_by_test_id("house-note")).to_be_visible()
+    assert page.evaluate(NO_OVERFLOW), "horizontal overflow at 390 px (the list)"
     page.select_option("#ng-side", "french")
     page.select_option("#ng-bot", "random")
     page.get_by_test_id("create-game").click()
