@@ -230,3 +230,18 @@ def test_a_rated_game_updates_both_players_ratings_and_side_records(user, other_
                        (other_user.pk, "belle_alliance", "allied"): (1, 0, 1)}
     board = client_for(None).get("/api/leaderboard/?game=belle_alliance").json()
     assert [r["username"] for r in board["results"]] == ["alice", "bob"]
+
+
+def test_the_expectimax_computer_moves_in_the_worker(user, asked,
+                                                    django_capture_on_commit_callbacks):
+    """The strongest computer player (it reads the position from its view) answers through
+    the same task, within its budget."""
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client_for(user).post(BASE, {"side": "allied", "bot": "expectimax"},
+                                  format="json")
+    pk = r.json()["id"]
+    assert r.json()["players"]["french"] == "computer (expectimax)" and asked == [(pk, 0)]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.bot_move(pk, 0) >= 1
+    m = BelleAllianceMatch.objects.get(pk=pk)
+    assert m.to_move == "allied" and m.actions.filter(side="french").exists()
