@@ -13,6 +13,7 @@ from play.seats import side_of
 from .kind import KIND, NOUN
 from .models import BelleAllianceMatch
 
+player_names = lobby.player_names  # the players' names (anyone may see them: /watch/ lists them)
 
 def games_of(user: Any) -> Any:
     """The user's games and the games they are invited to, newest first."""

@@ -16,6 +16,7 @@ from play.seats import side_of
 from .kind import KIND, game_pk
 from .models import StrategoMatch
 
+player_names = lobby.player_names  # the players' names (anyone may see them: /watch/ lists them)
 
 def games_of(user: Any) -> QuerySet[StrategoMatch]:
     """The user's games and the games they are invited to, newest first."""
