@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "battles",
     "campaigns",
     "stratego",
+    "belle_alliance",
     "tournaments",
     "ratings",
     "notifications",
@@ -266,6 +267,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Status",
         "BotEnum": "battles.models.BotName",
         "StrategoBotEnum": "stratego.models.BotName",
+        "BelleAllianceBotEnum": "belle_alliance.models.BotName",
     },
 }
 

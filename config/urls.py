@@ -14,6 +14,7 @@ api_patterns = [
     path("", include("battles.api_urls")),
     path("", include("campaigns.api_urls")),
     path("", include("stratego.api_urls")),
+    path("", include("belle_alliance.api_urls")),
     path("", include("play.api_urls")),  # after the games registered their APIs above
     path("", include("tournaments.api_urls")),
     path("", include("ratings.api_urls")),

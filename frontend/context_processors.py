@@ -11,6 +11,7 @@ NAV = [
     ("Battles", "battles", True),
     ("Campaigns", "campaigns", True),
     ("Stratego", "stratego", True),
+    ("La Belle Alliance", "belle-alliance", True),
     ("Watch", "watch", False),
     ("How to play", "learn", False),
 ]

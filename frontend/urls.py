@@ -14,6 +14,7 @@ urlpatterns = [
     path("battles/", include("frontend.battle.urls")),
     path("campaigns/", include("frontend.campaigns.urls")),
     path("stratego/", include("frontend.stratego.urls")),
+    path("belle-alliance/", include("frontend.belle_alliance.urls")),
     path("notifications/", include("frontend.notifications.urls")),
     path("learn/", include("frontend.learn.urls")),
 ]

@@ -115,9 +115,11 @@ def test_the_games_are_listed_for_anyone():
     assert r.json() == {"results": [
         {"kind": k.kind, "title": k.game.title, "sides": list(k.game.sides)}
         for k in registry.kinds() if k.kind != "race"]}  # the test game has no API
-    assert [g["kind"] for g in r.json()["results"]] == ["battle", "campaign", "stratego"]
+    assert [g["kind"] for g in r.json()["results"]] == ["battle", "campaign", "stratego",
+                                                       "belle_alliance"]
     assert {g["title"] for g in r.json()["results"]} == {"EAGLES battle", "EAGLES Campaign Game",
-                                                         "Stratego: Waterloo"}
+                                                         "Stratego: Waterloo",
+                                                         "La Belle Alliance"}
 
 
 @pytest.mark.parametrize("anonymous", [False, True])
@@ -131,7 +133,8 @@ def test_an_unknown_kind_is_404_with_the_games_named(user, anonymous, method, pa
     client = client_for(None if anonymous else user)
     r = getattr(client, method)(path, {"seq": 0, "action": {}}, format="json")
     assert r.status_code == 404
-    assert r.json() == {"detail": "no such game: 'chess' (the games: battle, campaign, stratego)",
+    assert r.json() == {"detail": "no such game: 'chess' (the games: battle, campaign, stratego, "
+                                  "belle_alliance)",
                         "code": "not_found"}
 
 
@@ -351,7 +354,8 @@ def test_the_schema_documents_both_shapes():
     paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
     act = paths["/api/games/{kind}/{id}/act/"]["post"]
     kind = next(p for p in act["parameters"] if p["name"] == "kind")
-    assert kind["in"] == "path" and kind["schema"]["enum"] == ["battle", "campaign", "stratego"]
+    assert kind["in"] == "path" and kind["schema"]["enum"] == ["battle", "belle_alliance",
+                                                                    "campaign", "stratego"]
     assert act["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
         "/GameView")
     for path in ("/api/games/", "/api/games/{kind}/", "/api/games/{kind}/open/",

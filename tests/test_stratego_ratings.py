@@ -99,7 +99,8 @@ def test_a_rated_game_between_two_people_updates_both_stratego_ratings_once(
     # the player's API and page, the leaderboard of the game
     data = client_for(None).get(f"/api/players/{user.username}/").json()
     assert data["rating"] == 1700 and data["games"] == 12  # the EAGLES one, as before
-    [game] = data["other_games"]
+    game, other = data["other_games"]  # every other pool, in the registry's order
+    assert other["pool"] == "belle_alliance" and other["games"] == 0
     assert game["pool"] == "stratego" and game["title"] == GAME.title and game["games"] == 1
     assert {(r["kind"], r["side"]): r["won"] for r in game["records"]} == \
         {("stratego", "french"): 0, ("stratego", "allied"): 1}

@@ -70,8 +70,8 @@ def play_to_the_end(race: Race, hold_at: int = 5) -> Race:
 def test_the_game_is_a_kind_that_can_be_seated_and_takes_no_eagles_fields(org):
     with pytest.raises(services.TournamentError) as err:
         services.create_tournament(org, name="x", game="chess")
-    assert err.value.message == ("game must be one of battle, stratego, race: 'chess' is not "
-                                 "(no such game)")
+    assert err.value.message == ("game must be one of battle, stratego, belle_alliance, race: "
+                                 "'chess' is not (no such game)")
     with pytest.raises(services.TournamentError, match=r"'campaign' is not \(a tournament "
                                                        r"cannot seat its matches\)"):
         services.create_tournament(org, name="x", game="campaign")
@@ -110,7 +110,7 @@ def test_the_api_takes_the_game_with_a_precise_400(org):
     r = api.post("/api/tournaments/", {"name": "x", "game": "go"},
                  content_type="application/json")
     assert r.status_code == 400
-    assert ("game must be one of battle, stratego, race: 'go' is not (no such game)"
+    assert ("game must be one of battle, stratego, belle_alliance, race: 'go' is not (no such game)"
             in r.content.decode())
     r = api.post("/api/tournaments/", {"name": "x", "game": "race", "battle": "ligny"},
                  content_type="application/json")

@@ -1,0 +1,130 @@
+"""The La Belle Alliance service: creating, joining and cancelling a game, and playing it
+through the game service (``play.opening``, ``play.turns``, ``play.undo``,
+``play.presence``), as Stratego's does.
+
+Each write runs in one transaction under the game's row lock and raises a ``config.errors``
+refusal on bad input, changing nothing. The engine decides what is legal and what happens;
+the dice of action number ``n`` come from the secret seed and ``n`` alone (``GAME.dice``), so
+the setup plus the action list replays the game exactly (``replay``). The computer plays in
+the Celery worker (``play.bot_move``, sent once the position commits with the computer to
+move).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import BadInput
+from game import other_side
+from play import clock, opening, presence, turns
+from play import undo as undo_rules
+from play.seeds import new_seed, seed_hash
+
+from .engine import State
+from .kind import KIND, save_state, setup_game
+from .loader import HOUSE
+from .models import BelleAllianceMatch, BotName, Status
+
+COMPUTER, OPEN = opening.COMPUTER, opening.OPEN
+BOTS = tuple(BotName.values)
+TITLE = "La Belle Alliance"
+
+
+def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "greedy",
+                public: Any = True, time_control: Any = None, rated: Any = False
+                ) -> BelleAllianceMatch:
+    """A new game of ``user`` playing ``side``. ``opponent``: ``computer`` (``bot`` plays the
+    other side; the game starts at once), ``open`` or a username (``waiting`` until they
+    ``join_game``, or it expires after ``play.turns.EXPIRY``). ``time_control``:
+    ``play.clock``'s (default untimed). ``rated``: between two people only, the result
+    updates both players' "belle_alliance" ratings when it ends."""
+    new = opening.new_match(user, side, opponent, bot, BOTS, public, rated, time_control,
+                            KIND.noun)
+    seed = new_seed()
+    with transaction.atomic():
+        match = BelleAllianceMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
+                                   edition=HOUSE, **new.seats(user))
+        if match.bot:
+            _start(match)
+        match.save()
+        opening.opened(KIND, match)
+    return match
+
+
+def _start(match: BelleAllianceMatch) -> None:
+    """The game set up, its clock started (not saved: the caller saves)."""
+    save_state(match, setup_game(match))
+    match.status = Status.ACTIVE
+    clock.start(match, timezone.now())
+
+
+def join_game(match_id: Any, user: Any) -> BelleAllianceMatch:
+    """Take the empty seat of an open game, or one ``user`` is invited to; it starts."""
+    match: BelleAllianceMatch = opening.join(KIND, match_id, user, _start)
+    return match
+
+
+SEAT_OPTIONS = ("public", "rated", "time_control")
+
+
+def seat_game(french_user: Any, allied_user: Any, options: dict[str, Any]
+              ) -> BelleAllianceMatch:
+    """A tournament's game (the kind's ``seat`` hook, through ``play.seating``): both players
+    seated from the start, active at once, the French to act, the clock running. The options
+    are the ones a tournament passes (``time_control``, ``rated``, ``public``); any other is
+    refused (the game has no variants)."""
+    fields = opening.seat_check(options, SEAT_OPTIONS, french_user, allied_user, TITLE,
+                                KIND.noun)
+    seed = new_seed()
+    match = BelleAllianceMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
+                               edition=HOUSE, **fields)
+    _start(match)
+    with transaction.atomic():
+        match.save()
+        opening.opened(KIND, match)
+    return match
+
+
+def cancel_game(match_id: Any, user: Any) -> Any:
+    """End a game nobody has joined yet: its creator cancels it, the invited user declines
+    it (``play.turns.cancel``)."""
+    return turns.cancel(KIND, match_id, user)
+
+
+def act(match_id: Any, user: Any, seq: Any, action: Any) -> list[dict[str, Any]]:
+    """Apply ``user``'s ``action`` (one of their legal actions: an activation ``{"type":
+    "act", "card", "action", "target", "napoleon"}``, a casualty choice or a pass) if ``seq``
+    is the game's current sequence number; returns its events (``play.turns.act``)."""
+    if isinstance(action, dict) and action.get("type") == "act" \
+            and not isinstance(action.get("napoleon", False), bool):
+        raise BadInput("napoleon must be true or false")
+    return turns.act(KIND, match_id, user, seq, action)
+
+
+def undo(match_id: Any, user: Any, seq: Any) -> int:
+    """Take back ``user``'s last action in their phase until a die is rolled
+    (``GAME.undo_refusal``); returns the seq taken back."""
+    return undo_rules.undo(KIND, match_id, user, seq)
+
+
+def resign(match_id: Any, user: Any) -> Any:
+    """``user`` resigns (at any moment while it is active): the other side wins."""
+    return turns.end_by(KIND, match_id, user, "resign",
+                        lambda match, side: (other_side(side), "resigned"))
+
+
+def claim_absence(match_id: Any, user: Any) -> Any:
+    """A live game whose opponent has the move and has been away too long: ``user`` wins
+    (``play.presence.claim``)."""
+    return presence.claim(KIND, match_id, user)
+
+
+def replay(match: BelleAllianceMatch) -> State:
+    """The state rebuilt from the setup and the actions still counting (``undo.rebuild``);
+    ``RuntimeError`` if an action's events differ from those recorded."""
+    state: State = undo_rules.rebuild(KIND, match, setup_game(match),
+                                      match.actions.order_by("seq"))
+    return state

@@ -1,0 +1,297 @@
+"""La Belle Alliance pages: my games (with the open ones, the games to watch and a form to
+start one against the computer or a person), a game's page on the game page frame
+(``frontend.play``) and a finished game's replay.
+
+Thin: every rule is in ``belle_alliance.services`` (writes) and ``belle_alliance.selectors``
+(reads). The battlefield map is ``battlefield_svg``, drawn from the card data the game plays
+with; the cards are shown with their outcome tables (the house edition, ours, not the
+publisher's, says so); the legal actions are buttons, one group per card. Every action is a
+plain POST form (redirect back): the page works without JavaScript; the live wiring is the
+frame's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+from belle_alliance import selectors, services
+from belle_alliance.engine import CardData
+from belle_alliance.kind import KIND, cards_of
+from belle_alliance.models import BelleAllianceMatch, Status
+from config.errors import BadInput, NotFound, ServiceError
+from frontend.errors import page_message, refuse
+from frontend.play import frame
+from frontend.play.actions import split_group
+from frontend.play.frame import int_or_raw
+from frontend.play.log import log_groups, log_lines
+from frontend.play.replay import dice_sentence, seed_ok
+from game import SIDE_NAMES, SIDES
+from play import clock, presence, replays
+from play.seats import side_of
+
+from .battlefield_svg import battlefield_svg
+from .words import HOUSE_NOTE, action_label, effect_text, event_text, names_of, outcome_text
+
+TEMPLATES = "frontend/belle_alliance/"
+PAGE = "belle-alliance-game"
+POLL_SECONDS = 2
+MAX_LIST = 100
+WATCH_LIST = 20
+OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
+             ("player", "A player I name"))
+BOTS = (("greedy", "Greedy"), ("expectimax", "Expectimax (plays the odds)"),
+        ("random", "Random"))
+SIDE_WORDS = {"french": "French", "allied": "Anglo-Allied (and Blücher)"}
+
+
+def game_or_404(request: HttpRequest, pk: Any) -> BelleAllianceMatch:
+    try:
+        return selectors.game_of(request.user, pk)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+# --- my games and a new one -------------------------------------------------------------------
+
+@login_required
+def game_list(request: HttpRequest) -> HttpResponse:
+    error, status, form = "", 200, {}
+    if request.method == "POST":
+        form = request.POST
+        opponent = form.get("opponent", "computer")
+        if opponent == "player":
+            opponent = form.get("username", "").strip() or "player"
+        try:
+            if form.get("time_control", "untimed") not in clock.PRESET_CONTROLS:
+                raise BadInput("choose a time control from the list")
+            m = services.create_game(
+                request.user, form.get("side"), opponent=opponent,
+                bot=form.get("bot", "greedy"), public=form.get("public") == "on",
+                rated=form.get("rated") == "on",
+                time_control=clock.PRESET_CONTROLS[form.get("time_control", "untimed")])
+        except ServiceError as exc:
+            status, error = exc.status, page_message(exc, capitalise=True)
+        else:
+            return redirect(PAGE, pk=m.pk)
+    return _render_list(request, error, status, form)
+
+
+def _render_list(request: HttpRequest, error: str = "", status: int = 200,
+                 form: Mapping[str, Any] | None = None) -> HttpResponse:
+    user = request.user
+    mine = [selectors.game_summary(m, user) for m in selectors.games_of(user)[:MAX_LIST]]
+    for row in mine:
+        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
+    open_rows = [selectors.game_summary(m, user) for m in selectors.open_games(user)[:MAX_LIST]]
+    for row in open_rows:
+        row["time_text"] = clock.describe(row["time_control"])
+    watch = [selectors.game_summary(m, None)
+             for m in selectors.watchable_games(user)[:WATCH_LIST]]
+    return render(request, TEMPLATES + "list.html", {
+        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
+        "sides": [(s, SIDE_WORDS[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
+        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
+
+
+def _list_post(service: Callable[[Any, Any], Any], done: str
+               ) -> Callable[[HttpRequest, int], HttpResponse]:
+    """A POST from the list (join, cancel): the service, then ``done`` (the list refuses
+    with its message)."""
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            service(pk, request.user)
+        except ServiceError as exc:
+            refuse(exc)
+            return _render_list(request, page_message(exc, capitalise=True), exc.status)
+        return redirect(done, pk=pk) if done == PAGE else redirect(done)
+    return view
+
+
+join = _list_post(services.join_game, PAGE)
+cancel = _list_post(services.cancel_game, "belle-alliance")
+
+
+# --- a game ----------------------------------------------------------------------------------
+
+def card_tables(cards: CardData, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Each side's cards with their actions and outcome tables (rows 1-6), as the data gives
+    them (a house edition: ours)."""
+    out = []
+    for side in SIDES:
+        shown = []
+        for card in cards.side_cards(side):
+            actions = [{"name": a.name, "counter": a.kind == "counter",
+                        "targets": [names.get(t, t) for t in a.targets],
+                        "modifiers": [f"{m.value:+d}" + (f" ({m.why})" if m.why else "")
+                                      for m in a.modifiers],
+                        "note": a.note,
+                        "rows": [(i + 1, effect_text(e.as_dict(), names))
+                                 for i, e in enumerate(a.table)]} for a in card.actions]
+            shown.append({"id": card.id, "name": names.get(card.id, card.name),
+                          "kind": card.kind, "note": card.note, "actions": actions,
+                          "divisions": list(card.divisions)})
+        out.append({"side": side, "name": SIDE_WORDS[side], "cards": shown})
+    return out
+
+
+def action_groups(legal: Sequence[Mapping[str, Any]], cards: CardData,
+                  names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The legal actions as the frame's sections: one group of buttons per card."""
+    action_names = {(c.id, a.id): a.name for c in cards.cards.values() for a in c.actions}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for a in legal:
+        key = str(a.get("card") or a.get("type"))
+        groups.setdefault(key, []).append({
+            "action": a, "type": a.get("type"), "label": action_label(a, names, action_names),
+            "json": json.dumps(a, separators=(",", ":"))})
+    shown = []
+    for items in groups.values():
+        title, where = split_group(items)
+        shown.append({"title": title, "where": where, "items": items})
+    if not shown:
+        return []
+    kind = str(legal[0].get("type"))
+    title = {"casualty": "Which corps takes the casualty", "pass": "Pass"}.get(
+        kind, "Activate a card")
+    return [{"key": kind, "title": title, "groups": shown, "count": len(legal)}]
+
+
+def status_line(gv: Mapping[str, Any]) -> str:
+    status, v = gv["status"], gv["view"] or {}
+    if status == Status.WAITING:
+        return "Waiting for an opponent to join."
+    if status != Status.ACTIVE:
+        return {Status.CANCELLED: "This game was cancelled.",
+                Status.EXPIRED: "This game expired: nobody took the seat in time.",
+                Status.DECLINED: "The invitation was declined.",
+                Status.FINISHED: "The game is over."}.get(status, "")
+    doing = f"turn {gv['turn']}, {v.get('time_label')}: the {SIDE_WORDS.get(gv['phase'], '')}" \
+            " phase"
+    if gv["waiting_for"] == "you":
+        return f"Your move ({doing})."
+    return f"{doing[:1].upper()}{doing[1:]}; this page updates by itself."
+
+
+def _log_context(m: BelleAllianceMatch, side: str | None, log: Sequence[Mapping[str, Any]],
+                 names: Mapping[str, str]) -> dict[str, Any]:
+    """The log, one group per turn (a French phase opens a turn)."""
+    lines = log_lines(log, [event_text(e, names) for e in log], side,
+                      frame.my_last_seq(m, side), by="by")
+    turns = [{"type": "turn", "turn": e.get("turn"), "side": ""}
+             if e.get("type") == "phase" and e.get("side") == "french"
+             else {"type": "turn", "turn": 1, "side": ""} if i == 0 else e
+             for i, e in enumerate(log)]
+    return {"log": lines, "log_turns": log_groups(turns, lines),
+            "log_new": sum(1 for line in lines if line["new"])}
+
+
+def game_context(request: HttpRequest, m: BelleAllianceMatch, *, error: str = "",
+                 **extra: Any) -> dict[str, Any]:
+    gv = selectors.game_view(m, request.user)
+    side = gv["my_side"]
+    v = gv["view"] or {}
+    cards = cards_of(m)
+    names = names_of(cards.doc)
+    poll = m.status == Status.WAITING or (m.status == Status.ACTIVE
+                                          and gv["waiting_for"] != "you")
+    words = frame.game(
+        PAGE, gv, noun="game", title="La Belle Alliance",
+        list_url=reverse("belle-alliance"), list_name="La Belle Alliance", log_title="Log",
+        can_resign=m.status == Status.ACTIVE and side is not None,
+        resign_summary="Resign…", resign_question="Resign this game? Your opponent wins.",
+        undo_title="Take back your last action: in your phase, until a die is rolled",
+        replay_text="the game step by step, every die checked.", htmx=False,
+        live_url=f"/ws/games/belle_alliance/{m.pk}/")
+    words["kind"] = "belle_alliance"  # the live channel's messages are of this kind
+    return {
+        "game": words, "gv": gv, "v": v, "side": side,
+        "side_name": SIDE_WORDS.get(side or "", "spectator"),
+        "map_svg": mark_safe(battlefield_svg(cards, v["position"])) if v else "",  # noqa: S308
+        "edition": cards.edition, "edition_title": cards.title,
+        "house": not cards.publisher, "house_note": HOUSE_NOTE,
+        "card_tables": card_tables(cards, names),
+        "sections": action_groups(gv["legal_actions"], cards, names),
+        "joinable": m.status == Status.WAITING and side is None,
+        "error": error, "status_line": status_line(gv), "poll": poll,
+        "poll_seconds": POLL_SECONDS, "outcome": outcome_text(gv["outcome"]),
+        "clocks": frame.clock_rows(gv["clocks"], side, m.to_move if gv["deadline"]
+                                   and m.status == Status.ACTIVE else None),
+        "time_control_text": clock.describe(gv["time_control"]),
+        **frame.last_dice(gv["log"]), **_log_context(m, side, gv["log"], names), **extra,
+    }
+
+
+def render_game(request: HttpRequest, m: BelleAllianceMatch, *, status: int = 200,
+                **extra: Any) -> HttpResponse:
+    return frame.render_game(request, TEMPLATES + "game.html",
+                             game_context(request, m, **extra), status=status)
+
+
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    m = game_or_404(request, pk)
+    presence.looked_at(m, request.user)
+    return render_game(request, m)
+
+
+def _game_post(call: Callable[[HttpRequest, int], Any]
+               ) -> Callable[[HttpRequest, int], HttpResponse]:
+    """A POST on a game (act, undo, resign, claim): the service, then the page again; a
+    refusal re-renders the page with its message and status."""
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        m = game_or_404(request, pk)
+        try:
+            call(request, m.pk)
+        except ServiceError as exc:
+            refuse(exc)
+            return render_game(request, game_or_404(request, pk), status=exc.status,
+                               error=page_message(exc, capitalise=True))
+        return redirect(PAGE, pk=pk)
+    return view
+
+
+act = _game_post(lambda r, pk: services.act(pk, r.user, *frame.posted(r.POST)))
+undo = _game_post(lambda r, pk: services.undo(pk, r.user, int_or_raw(r.POST.get("seq"))))
+resign = _game_post(lambda r, pk: services.resign(pk, r.user))
+claim = _game_post(lambda r, pk: services.claim_absence(pk, r.user))
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """A finished game, step by step (``?step=n``), every die checked against the seed."""
+    try:
+        m = replays.replayable(KIND, request.user, pk)
+    except ServiceError as exc:
+        raise Http404("a game's replay is shown once it is over") from exc
+    step = int_or_raw(request.GET.get("step", "0"))
+    step = min(step if type(step) is int else 0, m.seq)
+    book = replays.replay_book(KIND, m, keep=lambda i, last: i == min(step, last), log=True)
+    last = len(book.steps) - 1
+    step = min(step, last)
+    shown = book.view(step, side_of(m, request.user))
+    at = book.steps[step]
+    cards = cards_of(m)
+    names = names_of(cards.doc)
+    return render(request, TEMPLATES + "replay.html", {
+        "m": m, "step": step, "last": last, "prev": max(step - 1, 0),
+        "next": min(step + 1, last),
+        "map": mark_safe(battlefield_svg(cards, shown["position"])),  # noqa: S308 (escaped)
+        "by": SIDE_WORDS.get(at.side or "", ""), "turn": shown["position"]["turn"],
+        "time": shown.get("time_label"),
+        "lines": [event_text(e, names) for e in at.events],
+        "dice": dice_sentence(book, m.seed), "dice_ok": book.check.ok,
+        "seed": str(m.seed), "seed_hash": m.seed_hash, "seed_ok": seed_ok(m),
+        "outcome": outcome_text(m.outcome), "house": not cards.publisher,
+        "house_note": HOUSE_NOTE
+    })

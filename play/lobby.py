@@ -1,0 +1,175 @@
+"""The reads every two-seat game's app shares (issue 27: one home, not a copy per game): its
+lists (``mine``, ``open_matches``, ``watchable``), who may look at a match (``visible``),
+the players' names, whose move it is for a viewer (``waiting_for``), the clocks and the log
+as a viewer sees it. A kind's ``selectors`` bind them to its model and add what is its own
+(its summary's columns, its view)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from config.errors import NotFound
+from game import SIDES
+
+from . import clock
+from .models import MatchStatus as Status
+from .seats import match_pk, side_of
+
+SLIM = ("state", "card_records")  # the columns a list never reads
+
+
+def _not_theirs(qs: Any, user: Any) -> Any:
+    if user is not None and user.is_authenticated:
+        qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
+    return qs.select_related("french_player", "allied_player").defer(*SLIM)
+
+
+def mine(model: Any, user: Any) -> Any:
+    """The user's matches and the ones they are invited to, newest first (the model's
+    ordering)."""
+    if user is None or not user.is_authenticated:
+        return model.objects.none()
+    return (model.objects.filter(Q(french_player=user) | Q(allied_player=user)
+                                 | Q(invited=user, status=Status.WAITING))
+            .select_related("french_player", "allied_player", "invited").defer(*SLIM))
+
+
+def open_matches(model: Any, user: Any) -> Any:
+    """Waiting matches anyone may join (not the user's own, not expired)."""
+    qs = model.objects.filter(status=Status.WAITING, invited__isnull=True, bot="")
+    qs = qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
+    return _not_theirs(qs, user)
+
+
+def watchable(model: Any, user: Any) -> Any:
+    """Public matches under way that ``user`` does not play (the spectator's view)."""
+    return _not_theirs(model.objects.filter(status=Status.ACTIVE, public=True), user)
+
+
+def visible(model: Any, user: Any, pk: Any, noun: str) -> Any:
+    """A match ``user`` may look at: theirs, one they are invited to, an open public one, or
+    a public one that has started (a spectator). 404 otherwise: its existence stays
+    private."""
+    m = (model.objects.filter(pk=match_pk(pk, noun))
+         .select_related("french_player", "allied_player", "invited").first())
+    if m is None:
+        raise NotFound(f"no such {noun}")
+    if side_of(m, user) is not None:
+        return m
+    if user is not None and user.is_authenticated and m.invited_id == user.pk:
+        return m
+    if m.public and m.status in (Status.ACTIVE, Status.FINISHED):
+        return m
+    if m.status == Status.WAITING and not m.invited_id and m.public:
+        return m
+    raise NotFound(f"no such {noun}")
+
+
+def player_names(m: Any) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for side in SIDES:
+        p = m.player(side)
+        out[side] = p.username if p is not None else (
+            f"computer ({m.bot})" if m.bot else None)
+    return out
+
+
+def waiting_for(m: Any, side: str | None) -> str | None:
+    """``you``, ``opponent``, ``computer`` (None: over, cancelled, or a spectator)."""
+    if m.status == Status.WAITING:
+        return "opponent" if side is not None else None
+    if m.status != Status.ACTIVE or not m.to_move or side is None:
+        return None
+    if m.to_move == side:
+        return "you"
+    return "computer" if m.to_move == m.computer_side() else "opponent"
+
+
+def iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def summary(m: Any, user: Any) -> dict[str, Any]:
+    """The columns every kind's list row shows (a kind adds its own)."""
+    side = side_of(m, user)
+    return {"id": m.pk, "my_side": side, "opponent": m.opponent_name(side),
+            "players": player_names(m), "status": m.status, "seq": m.seq,
+            "waiting_for": waiting_for(m, side),
+            "winner": (m.outcome or {}).get("winner"), "rated": m.rated,
+            "created_at": iso(m.created_at), "time_control": dict(m.time_control or {}),
+            "expires_at": iso(m.expires_at) if m.status == Status.WAITING else None}
+
+
+def clocks_of(m: Any) -> dict[str, Any]:
+    return {"time_control": dict(m.time_control or {}),
+            "clocks": clock.clocks_now(m, timezone.now()), "deadline": iso(m.deadline)}
+
+
+def entries_of(game: Any, rows: Iterable[tuple[int, str, list[dict[str, Any]]]],
+               side: str | None) -> list[dict[str, Any]]:
+    """Log rows ``(seq, side, events)`` as ``side`` (None: a spectator) sees them: each event
+    as the module's ``events_for`` lets it through, with its action's ``seq`` and side
+    (``by``)."""
+    return [{"seq": n, "by": who, **e} for n, who, events in rows
+            for e in game.events_for(events, side)]
+
+
+def log_for(game: Any, m: Any, side: str | None, since: int = 0) -> list[dict[str, Any]]:
+    rows = (m.actions.filter(seq__gt=since, seq__lte=m.seq).order_by("seq")
+            .values_list("seq", "side", "events"))
+    return entries_of(game, rows, side)
+
+
+def snap_log(game: Any, snap: Any, side: str | None) -> list[dict[str, Any]]:
+    """The log of one change from its ``play.turns.Snapshot`` (no read of the log)."""
+    return entries_of(game, ((n, who, events) for n, who, _, events, *_ in snap.rows), side)
+
+
+def side_view(kind: Any, m: Any, side: str | None, since: int = 0, snap: Any = None,
+              **columns: Any) -> dict[str, Any]:
+    """What the player of ``side`` (None: anyone else) is shown of ``m``: it depends on the
+    side only (one text per viewer class). The module's ``view`` of the position, the side's
+    legal actions when it is to move, the log after ``since`` as ``events_for`` lets it
+    through, the seed once over, the clocks, whether an undo or an absence claim is open;
+    ``columns`` are the kind's own (its variant, phase, turn). From ``snap``
+    (``play.turns.Snapshot``) when given: the live channel's messages of one change, with no
+    read of the position or the log."""
+    from .presence import claimable
+    from .undo import can_undo
+
+    game = kind.game
+    if snap is not None:
+        st = snap.state
+    else:
+        st = None if m.state is None else game.from_json(m.state, kind.cards(m))
+    mine = (m.status == Status.ACTIVE and side is not None and m.to_move == side
+            and m.paused_at is None)
+    return {
+        "id": m.pk,
+        "my_side": side,
+        "opponent": m.opponent_name(side),
+        "players": player_names(m),
+        "seq": m.seq,
+        "status": m.status,
+        **columns,
+        "view": game.view(st, side) if st is not None else None,
+        "legal_actions": (game.legal_actions(st, side) if mine and side is not None
+                          and st is not None else []),
+        "waiting_for": waiting_for(m, side),
+        "log": log_for(game, m, side, since) if snap is None else snap_log(game, snap, side),
+        "seed_hash": m.seed_hash,
+        "seed": str(m.seed) if m.status == Status.FINISHED else None,
+        "outcome": m.outcome,
+        "public": m.public,
+        "rated": m.rated,
+        **clocks_of(m),
+        "expires_at": iso(m.expires_at) if m.status == Status.WAITING else None,
+        "can_undo": mine and side is not None and can_undo(
+            kind, m, side, last=snap.last if snap is not None else None),
+        "can_claim": claimable(m, side, timezone.now(), kind),
+        "paused": m.paused_at is not None,
+    }
