@@ -243,7 +243,7 @@ def _start_boards(c: Campaign, events: list[Event]) -> None:
                            "visibility": "all"})
             c.history.append({"type": "result", "battle": b, **c.results[b]})
             continue
-        st = new_battle(b, f"{c.seed}:{b}", {a: v or [] for a, v in decks.items()},
+        st = new_battle(b, f"{c.seed}:{b}", decks,
                         {"turn_cap": c.settings["turn_cap"], "decoys": c.settings["decoys"]},
                         cards=c.cards, deck_kinds={a: DECK_KIND for a in decks})
         for army, nums in decks.items():  # RULINGS 16-c: a lone card musters itself

@@ -305,8 +305,9 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
                cards: CardTable | Iterable[Mapping[str, Any]] | None = None,
                deck_kinds: Mapping[str, Mapping[str, Any]] | None = None) -> State:
     """Set up a battle (2.0, 3.0): each army's Battle Deck is shuffled, the Muster dealt
-    face-down into its Reserve, the rest kept as its Reinforcement deck. Missing decks are
-    dealt historically. The Allied side deploys first; the French adjust last (4.1).
+    face-down into its Reserve, the rest kept as its Reinforcement deck. Missing decks (an
+    army not named in ``decks``) are dealt historically; a named empty deck stays empty.
+    The Allied side deploys first; the French adjust last (4.1).
 
     ``cards``: the card records (or table) the battle plays with, from the caller.
     ``deck_kinds``: army -> ``{"kind": "dealt" | "custom" | "campaign", "scale": "1/2"}``;
@@ -334,7 +335,11 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
     s.cache = None
     rng = random.Random(f"eagles-setup:{battle}:{seed}")
     for army, entry in chart_row(battle).items():
-        deck = list((decks or {}).get(army) or historical_deck(battle, army, seed, cards))
+        # A named army's deck is that deck, even empty (a campaign's split may leave an army
+        # none, 16-a): only an army not named is dealt historically. An empty list read as
+        # "no deck given" dealt cards from outside a campaign's pools (issue 29).
+        given = (decks or {}).get(army)
+        deck = list(given) if given is not None else historical_deck(battle, army, seed, cards)
         for n in deck:
             if n not in cards or cards[n].army != army:
                 raise IllegalAction(f"card {n} is not a {army} card")
