@@ -6,7 +6,7 @@ pool (cards kept for a future battle), eliminated cards (for good), cards set as
 at neither Quatre Bras nor Ligny), the history and the winner. ``legal_actions`` /
 ``apply`` work like the engine's: campaign decisions (``split``, ``retreat``, ``reinforce``,
 ``keep``) and battle actions routed to a board by their ``board`` key. Readings of the open
-points: battles/engine/RULINGS.md, section "16.0 Campaign" (rulings 16-a ... 16-n).
+points: battles/engine/RULINGS.md, section "16.0 Campaign" (rulings 16-a ... 16-o).
 """
 
 from __future__ import annotations
@@ -520,7 +520,7 @@ def _decide(c: Campaign, side: str, reinforce: bool, events: list[Event]) -> Non
         touched: list[str] = []
         for n in d["cards"]:
             army = c.cards[n].army
-            if army not in row:  # RULINGS 16-h: British reinforcing Ligny join the Allied deck
+            if army not in row:  # RULINGS 16-i: British reinforcing Ligny join the Allied deck
                 army = next(a for a in row if ARMY_SIDE[a] == s)
             st.decks[army].append(n)
             c.pools[s].remove(n)

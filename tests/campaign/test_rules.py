@@ -1,4 +1,4 @@
-"""One test per sentence of 16.0 and one per campaign ruling (RULINGS 16-a ... 16-n)."""
+"""One test per sentence of 16.0 and one per campaign ruling (RULINGS 16-a ... 16-o)."""
 
 from __future__ import annotations
 
