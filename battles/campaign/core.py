@@ -58,7 +58,7 @@ class Campaign:
     phase: str  # one of PHASES
     step: str  # split, play, reinforce, over
     boards: dict[str, State]
-    fresh: dict[str, bool]  # battle -> its side to move has just had its Morale Phase
+    fresh: dict[str, bool]  # battle -> its side to move may retreat (16-e: not moved or fired)
     results: dict[str, dict[str, Any]]
     pools: list[list[int]]  # per side index
     eliminated: list[list[int]]
@@ -194,7 +194,7 @@ def _open_phase(c: Campaign, phase: str, events: list[Event]) -> None:
         c.step = "over"
         return
     if phase == "second":  # 16.0 "adding Waterloo cards not yet in play" (RULINGS 16-k)
-        _unset(c, lambda n: bool({"wavre", "waterloo"} & set(c.cards[n].battles)))
+        _unset(c, lambda n: "waterloo" in c.cards[n].battles or c.cards[n].tbattle == "wavre")
     elif phase == "charleroi":  # 16.0 "all surviving cards (including Waterloo and Hal)"
         _unset(c, lambda n: True)
     c.step = "split"
@@ -401,11 +401,40 @@ def _battle_action(c: Campaign, b: str, action: dict, dice: Iterator[int],
     st = c.boards[b]
     plain = {k: v for k, v in action.items() if k != "board"}
     prev = st.phase
+    was_open = c.fresh.get(b, False)
+    spent = _moves_spent(st)
     evs = engine_apply(st, plain, dice)
-    c.fresh[b] = st.phase == "combat" and st.step == "main" and prev != "combat"
+    if st.phase != "combat":
+        c.fresh[b] = False
+    elif prev != "combat":
+        c.fresh[b] = True  # the Morale Phase is over: the retreat window opens (16-e)
+    else:
+        c.fresh[b] = was_open and not _moved_or_fired(st, plain, spent)
     events.extend({**e, "board": b} for e in evs)
     if st.outcome is not None:
         _battle_over(c, b, st.outcome.get("winner"), st.outcome.get("reason"), dice, events)
+
+
+# 16.0 "(before Moving or Firing any cards)": the actions that move a card (8.0; a decoy
+# placed from the Reserve goes there as a troop moves) or fire it (7.1; Shock "functions just
+# like Firepower", 7.3). A formation change is one only when engaged (9.0: it expends a Move).
+MOVING_OR_FIRING = frozenset({"move", "occupy", "decoy", "fire", "shock"})
+
+
+def _moves_spent(st: State) -> dict[int, int]:
+    return {pid: p.moves for pid, p in st.pieces.items()}
+
+
+def _moved_or_fired(st: State, action: dict, spent: Mapping[int, int]) -> bool:
+    """Whether the active side's ``action`` moved or fired a card (RULINGS 16-e): a Terrain
+    or Special play, an unengaged formation change or the enemy's answer does not."""
+    if action.get("side") != SIDES[st.active]:
+        return False
+    if action.get("type") in MOVING_OR_FIRING:
+        return True
+    p = st.pieces.get(action.get("piece", -1))
+    return action.get("type") == "change_formation" and p is not None and \
+        p.moves > spent.get(p.pid, 0)
 
 
 def _retreat(c: Campaign, b: str, side: str, dice: Iterator[int], events: list[Event]
@@ -471,7 +500,7 @@ def _battle_over(c: Campaign, b: str, winner: str | None, reason: str | None,
     st = c.boards.pop(b)
     c.fresh.pop(b, None)
     lost: list[int] = []
-    if winner is not None and reason not in ("retreat", "turn_cap"):
+    if winner is not None and reason != "turn_cap":  # a retreat concedes a victory (16-e)
         lost = _extra_checks(c, st, b, 1 - side_index(winner), dice, events)
     survivors: dict[int, list[int]] = {}
     for s in (0, 1):
@@ -488,11 +517,12 @@ def _battle_over(c: Campaign, b: str, winner: str | None, reason: str | None,
                           [n for n in lost if ARMY_SIDE[c.cards[n].army] == s]) for s in (0, 1)},
                       "survivors": {SIDES[s]: len(survivors[s]) for s in (0, 1)}})
     target = _reinforce_target(c, b)
-    if winner is not None and target is not None and survivors[side_index(winner)] \
-            and c.phase != "over":
+    # RULINGS 16-i: Terrain fights only at its own battle (2.0): it stays in the pool
+    going = [] if winner is None or target is None else [
+        n for n in survivors[side_index(winner)] if _terrain_battle(c, n) in ("", target)]
+    if winner is not None and target is not None and going and c.phase != "over":
         c.step = "reinforce"
-        c.decision = {"side": winner, "from": b, "to": target,
-                      "cards": survivors[side_index(winner)]}
+        c.decision = {"side": winner, "from": b, "to": target, "cards": going}
         return
     _after(c, events)
 
