@@ -27,7 +27,7 @@ from battles.engine import (
 )
 from battles.engine import apply as engine_apply
 from battles.engine import legal_actions as engine_legal
-from game import ARMY_SIDE, chart_row, other_side
+from game import ARMY_SIDE, apportion, chart_row, other_side
 
 VERSION = 1
 PHASES = ("first", "second", "charleroi", "over")
@@ -173,16 +173,27 @@ def _proposals(c: Campaign, side: str) -> list[dict[str, list[int]]]:
         return fought[0] if len(fought) == 1 else big  # RULINGS 16-a: both or neither
 
     out = [{a: [n for n in free if hist(n) == a], b: [n for n in free if hist(n) == b]}]
-    for share in (2, 4):  # every second card, every fourth card to the smaller battle
-        small = b if big == a else a
-        pick = [n for i, n in enumerate(free) if i % share == 0]
-        out.append({small: pick, big: [n for n in free if n not in set(pick)]})
+    by_kind: dict[str, list[int]] = {}
+    for n in free:
+        by_kind.setdefault(c.cards[n].kind, []).append(n)
+    small = b if big == a else a
+    for share in (2, 4):  # one card in two, one in four to the smaller battle
+        # RULINGS 4.1-e: the larger battle's deck keeps every card type (game.apportion)
+        keep = apportion({k: len(v) for k, v in by_kind.items()},
+                         len(free) - -(-len(free) // share))
+        stay = {n for k, v in by_kind.items() for n in _spread(v, keep[k])}
+        out.append({small: [n for n in free if n not in stay], big: sorted(stay)})
     uniq: list[dict[str, list[int]]] = []
     for p in out:
         p = {x: sorted(p[x]) for x in (a, b)}
         if p not in uniq:
             uniq.append(p)
     return uniq
+
+
+def _spread(nums: list[int], k: int) -> list[int]:
+    """``k`` of ``nums`` spread evenly over the list (the first always)."""
+    return [nums[i * len(nums) // k] for i in range(k)] if k else []
 
 
 def _open_phase(c: Campaign, phase: str, events: list[Event]) -> None:

@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from game import BATTLES_CHART, DeckFigures, chart_row, deck_figures
+from game import BATTLES_CHART, DeckFigures, apportion, chart_row, deck_figures
 
 from .board import ARMY_SIDE
 from .cards import CardTable, keep, load_cards
@@ -169,19 +169,16 @@ def historical_deck(battle: str, army: str, seed: int | str,
 
 def _quotas(cards: CardTable, battle: str, army: str, size: int
             ) -> list[tuple[list[int], int]]:
-    """(the cards of a type, how many of them the deck takes) in type order: the
-    largest-remainder apportionment of the D places over the card types of the pool, kept
-    with the pools (it depends on nothing else)."""
+    """(the cards of a type, how many of them the deck takes) in type order:
+    ``game.apportion`` of the D places over the card types of the pool (largest remainder,
+    every type kept, RULINGS 4.1-d/4.1-e), kept with the pools (it depends on nothing
+    else)."""
     memo = _pool_memo(cards)
     key = ("quotas", battle, army, size)
     got = memo.get(key)
     if got is None:
-        pool, by_kind = _pool(cards, battle, army)
-        shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
-        quota = {kind: int(share) for kind, share in shares.items()}
-        by_remainder = sorted(shares, key=lambda kind: (quota[kind] - shares[kind], kind))
-        for kind in by_remainder[: size - sum(quota.values())]:
-            quota[kind] += 1
+        _, by_kind = _pool(cards, battle, army)
+        quota = apportion({kind: len(nums) for kind, nums in by_kind.items()}, size)
         got = memo[key] = [(by_kind[kind], quota[kind]) for kind in sorted(by_kind)]
     return got
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from battles.campaign import (
@@ -444,3 +446,19 @@ def test_16_n_no_turn_cap_by_default():
     apply(c, legal_actions(c, "french")[0])
     assert all(st.settings["turn_cap"] is None for st in c.boards.values())
     assert passive([{"type": "end_turn"}]) == {"type": "end_turn"}
+
+
+def test_4_1_e_split_proposals_keep_every_card_type_in_the_larger_battle():
+    # issue 29 "The default decks": every type present in a pool keeps a place when the deck
+    # is large enough, one rule (game.apportion) for the engine's default decks and the
+    # campaign's proposals (1 in 2 and 1 in 4 to Quatre Bras, the rest to Ligny)
+    from .test_empty_decks import random_collection
+
+    for seed in (2, 6, 8):  # random collections whose Ligny proposals lost a type before
+        c = new_campaign(seed, TABLE, random_collection(random.Random(seed)))
+        free, _ = split_plan(c, "french")
+        kinds = {TABLE[n].kind for n in free}
+        for proposal in legal_actions(c, "french")[1:]:
+            ligny = proposal["decks"]["ligny"]
+            if len(ligny) >= len(kinds):  # a place for each type
+                assert {TABLE[n].kind for n in ligny} == kinds, (seed, proposal)
