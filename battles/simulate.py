@@ -153,8 +153,10 @@ def play_game(battle: str, seed: str, bots: dict[str, Bot], *,
 
 def run(battle: str, games: int, seed: int | str, french: str | Bot, allied: str | Bot, *,
         decks: dict[str, list[int]] | None = None, settings: dict[str, Any] | None = None,
-        progress: Callable[[int, int], None] | None = None) -> Summary:
-    """Play ``games`` battles; ``progress(done, total)`` after each."""
+        progress: Callable[[int, int], None] | None = None,
+        deck_kinds: dict[str, dict[str, Any]] | None = None) -> Summary:
+    """Play ``games`` battles; ``progress(done, total)`` after each. ``deck_kinds``: as
+    ``new_battle`` (``decks_from_lists`` gives both)."""
     cards = load_cards(catalogue_file.catalogue_records())  # one table for every game
     bots = {"french": get_bot(french, cards) if isinstance(french, str) else french,
             "allied": get_bot(allied, cards) if isinstance(allied, str) else allied}
@@ -162,7 +164,7 @@ def run(battle: str, games: int, seed: int | str, french: str | Bot, allied: str
     for i in range(games):
         game_seed = f"{seed}:{i}"
         st, steps = play_game(battle, game_seed, bots, decks=decks, settings=settings,
-                              cards=cards)
+                              cards=cards, deck_kinds=deck_kinds)
         out = st.outcome
         summary.results.append(GameResult(i, game_seed, out.get("winner"), out.get("reason", ""),
                                           int(out.get("turn", st.turn)), steps))
@@ -174,6 +176,39 @@ def run(battle: str, games: int, seed: int | str, french: str | Bot, allied: str
 def catalogue_records() -> dict[int, dict]:
     """Card number -> catalogue record (cards/data/catalogue.json), for deck-list files."""
     return {int(c["number"]): c for c in catalogue_file.catalogue_records()}
+
+
+# What a deck-list file is to the CLIs (engine new, simulate): what validate_deck says by
+# default, a custom deck (15.0: Muster 50 %); ``dealt``, the pool a 2.0 deck is dealt from
+# (validate_deck --pool), mustered by the chart (issue 29).
+LIST_KINDS = ("custom", "dealt")
+
+
+def decks_from_lists(battle: str, seed: int | str, lists: dict[str, list[int]], kind: str,
+                     records: dict[int, dict] | None = None
+                     ) -> tuple[dict[str, list[int]], dict[str, dict[str, Any]]]:
+    """(decks, deck_kinds) for ``new_battle`` from the armies' card lists read by
+    ``deck_from_text``: a ``custom`` list is the deck as chosen; a ``dealt`` list is a pool,
+    from which D cards are dealt with the seed's deal stream (``{seed}:deal:{army}``, as a
+    battle deals), Terrain only this battle's. Raises ValueError (an unknown kind, a pool
+    too small to deal)."""
+    from decks.rules.deal import deal, pool_cards
+    from game import BATTLES_CHART
+
+    if kind not in LIST_KINDS:
+        raise ValueError(f"a deck kind is one of {', '.join(LIST_KINDS)}, not {kind!r}")
+    if kind == "custom":
+        return {a: list(v) for a, v in lists.items()}, {a: {"kind": "custom"} for a in lists}
+    records = records if records is not None else catalogue_records()
+    decks = {}
+    for army, nums in lists.items():
+        size = BATTLES_CHART[battle][army].deck
+        pool = pool_cards(records, battle, army, nums)
+        if len(pool) < size:
+            raise ValueError(f"2.0: the {army} pool has {len(pool)} cards for {battle}; a "
+                             f"deal needs {size}")
+        decks[army] = deal(pool, size, random.Random(f"{seed}:deal:{army}"))
+    return decks, {a: {"kind": "dealt", "scale": "1"} for a in decks}
 
 
 def deck_from_text(text: str | bytes, side: str, records: dict[int, dict] | None = None

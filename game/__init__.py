@@ -7,6 +7,7 @@ names from here, so a name, a colour or a chart figure is written once.
 """
 
 from .actions import ENDING_ACTIONS
+from .apportion import apportion
 from .armies import ARMIES, ARMY_COLOURS, ARMY_FULL_NAMES, ARMY_NAMES, ARMY_TINTS
 from .battles import BATTLE_NAMES, BATTLES
 from .campaign import CAMPAIGN_BATTLE_NAMES, CAMPAIGN_BATTLES, CAMPAIGN_CHART
@@ -21,6 +22,6 @@ __all__ = [
     "BATTLES", "BATTLES_CHART", "BATTLE_NAMES", "CAMPAIGN_BATTLES", "CAMPAIGN_BATTLE_NAMES",
     "CAMPAIGN_CHART", "CARD_TYPES", "chart_row", "DECK_KINDS", "ENDING_ACTIONS", "SIDES",
     "SIDE_NAMES", "TROOP_TYPES",
-    "ChartEntry", "DeckFigures", "armies_at", "chart_entry", "deck_figures", "normal_kind",
-    "other_side", "round_half_up", "side_of",
+    "ChartEntry", "DeckFigures", "apportion", "armies_at", "chart_entry", "deck_figures",
+    "normal_kind", "other_side", "round_half_up", "side_of",
 ]

@@ -7,7 +7,8 @@
   rounded half up, at least 1, the Muster at most the deck;
 - custom deck (15.0): Muster = size // 2; rate R x size / D rounded half up, at least 1 (3.0
   IMPORTANT: rates follow the deck's size, whatever its BP scale);
-- campaign deck (16.0): Muster = size // 2; rate 2R x scale rounded half up, at least 1;
+- campaign deck (16.0): Muster = size // 2; rate 2R x scale, scaled down with a deck smaller
+  than D x scale (``campaign_rate``), rounded half up, at least 1;
 - every kind: BP limit = BP x scale rounded down; Waterloo Prussians have no Muster (3.0 NOTE);
   Wavre Prussians muster their whole dealt deck, M12 = D12 (RULINGS 3.0-b).
 """
@@ -75,8 +76,26 @@ def deck_figures(battle: str, army: str, kind: str, scale: Fraction | int | None
     if kind_name == "custom":
         rate = (None if size is None
                 else max(1, round_half_up(Fraction(entry.reinforcements * size, entry.deck))))
-    else:  # 16.0: "double the rates noted on the Battle Chart", at the battle's scale
-        factor = 1 if battle in CAMPAIGN_BATTLES else 2  # Charleroi: 16.0 prints its rates
-        rate = (max(1, round_half_up(factor * entry.reinforcements * usable))
-                if usable is not None else None)
+    else:
+        rate = campaign_rate(battle, entry.reinforcements, entry.deck, usable, size)
     return DeckFigures(size, muster, rate, bp_limit)
+
+
+def campaign_rate(battle: str, chart_rate: int, chart_deck: int, scale: Fraction | None,
+                  size: int | None) -> int | None:
+    """16.0: "Reinforcement rates (assuming most cards are in play) are double the rates
+    noted on the Battle Chart": 2R x scale for a deck of at least the chart's D x scale (with
+    most cards in play every campaign deck is: 1.6 to 3.2 D from the whole set); a smaller
+    deck scales it with its size, 3.0 IMPORTANT ("if players play with larger/smaller Battle
+    Decks, the specified Musters and Reinforcement rates are altered proportionally"):
+    2R x size / D, rounded half up, at least 1 (RULINGS 16-c). Charleroi: 16.0 prints its
+    rates without that assumption (its D is ours, nominal), so they stand as printed."""
+    if scale is None:
+        return None
+    if battle in CAMPAIGN_BATTLES:
+        return max(1, round_half_up(chart_rate * scale))
+    doubled = 2 * chart_rate * scale
+    full = chart_deck * scale
+    if size is not None and size < full:
+        doubled = doubled * size / full
+    return max(1, round_half_up(doubled))

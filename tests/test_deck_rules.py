@@ -346,8 +346,12 @@ def test_campaign_muster_is_half_and_reinforcements_double():
     result = validate(deck, CARDS)
     assert result.valid
     assert (result.muster, result.reinforcement_rate) == (25, 4)
-    assert validate(Deck("wavre", "french", "campaign", 1, deck.entries[:1]),
-                    CARDS).reinforcement_rate == 2
+    french = [DeckEntry(n) for n in numbers("french", "infantry")[:16]]
+    assert validate(Deck("wavre", "french", "campaign", 1, french), CARDS) \
+        .reinforcement_rate == 2  # D16 or more: double R1
+    # RULINGS 16-c: a deck under the chart's D scales the doubled rate (3.0 IMPORTANT)
+    assert validate(Deck("wavre", "french", "campaign", 1, french[:1]),
+                    CARDS).reinforcement_rate == 1
 
 
 def test_campaign_deck_rejects_duplicates():

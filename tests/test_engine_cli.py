@@ -128,3 +128,39 @@ def test_bad_position_file_exit_2(tmp_path):
     bad.write_text('{"format": "eagles-position", "version": 1}')
     with pytest.raises(CommandError, match="not a valid position"):
         _call("view", str(bad), "--side", "french")
+
+
+def _french_list(tmp_path, n=20):
+    """A 20-card French list of Quatre Bras cards (more than the chart's D14)."""
+    cards = load_cards(RECORDS)
+    nums = sorted(c.num for c in cards.values() if c.army == "french" and
+                  "quatre-bras" in c.battles and c.kind != "terrain")[:n]
+    path = tmp_path / "fr.txt"
+    path.write_text("".join(f"1 #{x}\n" for x in nums))
+    return path, nums
+
+
+def test_new_reads_a_deck_list_as_validate_deck_does_a_custom_deck(tmp_path):
+    # issue 29: validate_deck checks a list as a custom deck unless --pool (15.0: "Musters
+    # should equal 50% (round down) of the custom Battle deck size"); engine new mustered the
+    # same list by the chart (a dealt deck: 14 of 20)
+    from battles.engine import from_json
+    from decks.management.commands.validate_deck import Command
+    from game import deck_figures
+
+    parser = Command().create_parser("manage.py", "validate_deck")
+    assert not parser.parse_args(["x.txt"]).pool  # a list is custom by default
+    path, nums = _french_list(tmp_path)
+    assert deck_figures("quatre-bras", "french", "custom", 1, size=20).muster == 10
+    st = from_json(_call("new", "--battle", "quatre-bras", "--seed", "1", "--french-deck",
+                         str(path)), RECORDS)
+    assert len(st.reserve[0]) == 10 and len(st.reserve[0]) + len(st.decks["french"]) == 20
+    dealt = from_json(_call("new", "--battle", "quatre-bras", "--seed", "1", "--french-deck",
+                            str(path), "--deck-kind", "dealt"), RECORDS)
+    deck = dealt.reserve[0] + dealt.decks["french"]
+    assert len(deck) == 14 and set(deck) <= set(nums)  # D14 dealt from the list, M10
+    assert len(dealt.reserve[0]) == 10
+    small, _ = _french_list(tmp_path, 5)
+    with pytest.raises(CommandError, match="a deal needs 14"):
+        _call("new", "--battle", "quatre-bras", "--french-deck", str(small), "--deck-kind",
+              "dealt")

@@ -11,7 +11,12 @@ its later tie-breaks are greedy's). Greedy's digest is unchanged since abe2e08.
 
 Since issue 14 session 7 the search also searches deployment by default: the four digests of
 session 6 still hold for the phases it searched then (``COMBAT_PHASES``), and two new ones pin
-the default (deployment searched too)."""
+the default (deployment searched too).
+
+Issue 29 re-pinned the three digests that play Wavre (greedy's, and the search's Wavre
+ones) for one rules change, not a bot change: RULINGS 4.1-e, every card type of the pool
+keeps a place in a default deck, so the Prussian default deck at Wavre holds Thielmann. The
+other search digests are unchanged."""
 
 from __future__ import annotations
 
@@ -89,14 +94,14 @@ def test_search_with_its_deployment_against_greedy_is_unchanged(battle, side, se
         DEPLOYMENT_DIGESTS[battle, side, seed]
 
 
-GREEDY_DIGEST = "7a4d1d8252b4d30371f35ad4770be36bf0f5f2dfa4dbb8b4bc206268bcaa479c"
+GREEDY_DIGEST = "d892eaf701d1037411cad36f96ae4a8d4eafe0dbe929dd78bb4634afb6dfbb70"
 SEARCH_DIGESTS: dict[tuple[str, str, int, str], str] = {
     ("quatre-bras", "french", 200, "s2"):
         "8af6e53db73894dda8ae8c0920921d10227c319a2599e66c8c1508a2498ee7cb",
     ("quatre-bras", "allied", 200, "s1"):
         "635de07f7e60e39f4682918d881ace819efda5f57412e76a3b06f78b0ec5c409",
     ("wavre", "allied", 200, "s1"):
-        "ca288f4b59ff6417dfe3f33b4b46ce83d94262d8eac5d43c36a1c58b653bc0de",
+        "891ce5e4e63b33266af44ee90e92b098945b00d9c37fd76758ac44181f3116f7",
     ("waterloo", "french", 2, "s1"):
         "319b78ce5b6d41a82157b2650455c92c2ae1209061727e909dc7738e197f61f4",
 }
@@ -104,7 +109,7 @@ DEPLOYMENT_DIGESTS: dict[tuple[str, str, str], str] = {
     ("quatre-bras", "french", "s2"):
         "714a5d5a3fa82e4ea15c0dccedcee04e97fcb001ab8eee3c1ccc09c086a7c448",
     ("wavre", "allied", "s1"):
-        "deac26fd2308fd182457b7e5c578be07bee62fb71fbea164b75da10ab748e04d",
+        "8966e3f5412541259a15bee2b09cc948fe2b0c4713df06b06125a714408ea708",
 }
 
 

@@ -100,3 +100,29 @@ def test_command_deck_files(tmp_path):
     with pytest.raises(CommandError, match="cannot read"):
         _call("--battle", "quatre-bras", "--games", "1", "--french-deck",
               str(tmp_path / "missing.txt"))
+
+
+def test_command_deck_files_are_custom_decks_unless_dealt(tmp_path, monkeypatch):
+    # issue 29: as validate_deck reads a list (custom, 15.0 Muster 50 %) unless --deck-kind
+    # dealt (the pool a 2.0 deck is dealt from, mustered by the chart)
+    import battles.simulate as sim
+
+    seen = []
+    real = sim.play_game
+    monkeypatch.setattr(sim, "play_game", lambda *a, **kw: seen.append(kw) or real(*a, **kw))
+    nums = sorted(r["number"] for r in RECORDS if r["army"] == "french"
+                  and "quatre-bras" in r["battles"] and r["type"] != "terrain")[:20]
+    fr = tmp_path / "fr.txt"
+    fr.write_text("".join(f"1 #{n}\n" for n in nums))
+    _call("--battle", "quatre-bras", "--games", "1", "--french-deck", str(fr), "--json")
+    assert seen[-1]["deck_kinds"] == {"french": {"kind": "custom"}}
+    assert sorted(seen[-1]["decks"]["french"]) == nums
+    _call("--battle", "quatre-bras", "--games", "1", "--french-deck", str(fr), "--deck-kind",
+          "dealt", "--json")
+    assert seen[-1]["deck_kinds"] == {"french": {"kind": "dealt", "scale": "1"}}
+    assert len(seen[-1]["decks"]["french"]) == 14 and set(seen[-1]["decks"]["french"]) <= \
+        set(nums)
+    fr.write_text("1 #1\n")
+    with pytest.raises(CommandError, match="a deal needs 14"):
+        _call("--battle", "quatre-bras", "--games", "1", "--french-deck", str(fr),
+              "--deck-kind", "dealt")

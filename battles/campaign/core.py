@@ -6,7 +6,7 @@ pool (cards kept for a future battle), eliminated cards (for good), cards set as
 at neither Quatre Bras nor Ligny), the history and the winner. ``legal_actions`` /
 ``apply`` work like the engine's: campaign decisions (``split``, ``retreat``, ``reinforce``,
 ``keep``) and battle actions routed to a board by their ``board`` key. Readings of the open
-points: battles/engine/RULINGS.md, section "16.0 Campaign" (rulings 16-a ... 16-n).
+points: battles/engine/RULINGS.md, section "16.0 Campaign" (rulings 16-a ... 16-o).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from battles.engine import (
 )
 from battles.engine import apply as engine_apply
 from battles.engine import legal_actions as engine_legal
-from game import ARMY_SIDE, chart_row, other_side
+from game import ARMY_SIDE, apportion, chart_row, other_side
 
 VERSION = 1
 PHASES = ("first", "second", "charleroi", "over")
@@ -58,7 +58,7 @@ class Campaign:
     phase: str  # one of PHASES
     step: str  # split, play, reinforce, over
     boards: dict[str, State]
-    fresh: dict[str, bool]  # battle -> its side to move has just had its Morale Phase
+    fresh: dict[str, bool]  # battle -> its side to move may retreat (16-e: not moved or fired)
     results: dict[str, dict[str, Any]]
     pools: list[list[int]]  # per side index
     eliminated: list[list[int]]
@@ -173,16 +173,27 @@ def _proposals(c: Campaign, side: str) -> list[dict[str, list[int]]]:
         return fought[0] if len(fought) == 1 else big  # RULINGS 16-a: both or neither
 
     out = [{a: [n for n in free if hist(n) == a], b: [n for n in free if hist(n) == b]}]
-    for share in (2, 4):  # every second card, every fourth card to the smaller battle
-        small = b if big == a else a
-        pick = [n for i, n in enumerate(free) if i % share == 0]
-        out.append({small: pick, big: [n for n in free if n not in set(pick)]})
+    by_kind: dict[str, list[int]] = {}
+    for n in free:
+        by_kind.setdefault(c.cards[n].kind, []).append(n)
+    small = b if big == a else a
+    for share in (2, 4):  # one card in two, one in four to the smaller battle
+        # RULINGS 4.1-e: the larger battle's deck keeps every card type (game.apportion)
+        keep = apportion({k: len(v) for k, v in by_kind.items()},
+                         len(free) - -(-len(free) // share))
+        stay = {n for k, v in by_kind.items() for n in _spread(v, keep[k])}
+        out.append({small: [n for n in free if n not in stay], big: sorted(stay)})
     uniq: list[dict[str, list[int]]] = []
     for p in out:
         p = {x: sorted(p[x]) for x in (a, b)}
         if p not in uniq:
             uniq.append(p)
     return uniq
+
+
+def _spread(nums: list[int], k: int) -> list[int]:
+    """``k`` of ``nums`` spread evenly over the list (the first always)."""
+    return [nums[i * len(nums) // k] for i in range(k)] if k else []
 
 
 def _open_phase(c: Campaign, phase: str, events: list[Event]) -> None:
@@ -194,7 +205,7 @@ def _open_phase(c: Campaign, phase: str, events: list[Event]) -> None:
         c.step = "over"
         return
     if phase == "second":  # 16.0 "adding Waterloo cards not yet in play" (RULINGS 16-k)
-        _unset(c, lambda n: bool({"wavre", "waterloo"} & set(c.cards[n].battles)))
+        _unset(c, lambda n: "waterloo" in c.cards[n].battles or c.cards[n].tbattle == "wavre")
     elif phase == "charleroi":  # 16.0 "all surviving cards (including Waterloo and Hal)"
         _unset(c, lambda n: True)
     c.step = "split"
@@ -243,7 +254,7 @@ def _start_boards(c: Campaign, events: list[Event]) -> None:
                            "visibility": "all"})
             c.history.append({"type": "result", "battle": b, **c.results[b]})
             continue
-        st = new_battle(b, f"{c.seed}:{b}", {a: v or [] for a, v in decks.items()},
+        st = new_battle(b, f"{c.seed}:{b}", decks,
                         {"turn_cap": c.settings["turn_cap"], "decoys": c.settings["decoys"]},
                         cards=c.cards, deck_kinds={a: DECK_KIND for a in decks})
         for army, nums in decks.items():  # RULINGS 16-c: a lone card musters itself
@@ -401,11 +412,40 @@ def _battle_action(c: Campaign, b: str, action: dict, dice: Iterator[int],
     st = c.boards[b]
     plain = {k: v for k, v in action.items() if k != "board"}
     prev = st.phase
+    was_open = c.fresh.get(b, False)
+    spent = _moves_spent(st)
     evs = engine_apply(st, plain, dice)
-    c.fresh[b] = st.phase == "combat" and st.step == "main" and prev != "combat"
+    if st.phase != "combat":
+        c.fresh[b] = False
+    elif prev != "combat":
+        c.fresh[b] = True  # the Morale Phase is over: the retreat window opens (16-e)
+    else:
+        c.fresh[b] = was_open and not _moved_or_fired(st, plain, spent)
     events.extend({**e, "board": b} for e in evs)
     if st.outcome is not None:
         _battle_over(c, b, st.outcome.get("winner"), st.outcome.get("reason"), dice, events)
+
+
+# 16.0 "(before Moving or Firing any cards)": the actions that move a card (8.0; a decoy
+# placed from the Reserve goes there as a troop moves) or fire it (7.1; Shock "functions just
+# like Firepower", 7.3). A formation change is one only when engaged (9.0: it expends a Move).
+MOVING_OR_FIRING = frozenset({"move", "occupy", "decoy", "fire", "shock"})
+
+
+def _moves_spent(st: State) -> dict[int, int]:
+    return {pid: p.moves for pid, p in st.pieces.items()}
+
+
+def _moved_or_fired(st: State, action: dict, spent: Mapping[int, int]) -> bool:
+    """Whether the active side's ``action`` moved or fired a card (RULINGS 16-e): a Terrain
+    or Special play, an unengaged formation change or the enemy's answer does not."""
+    if action.get("side") != SIDES[st.active]:
+        return False
+    if action.get("type") in MOVING_OR_FIRING:
+        return True
+    p = st.pieces.get(action.get("piece", -1))
+    return action.get("type") == "change_formation" and p is not None and \
+        p.moves > spent.get(p.pid, 0)
 
 
 def _retreat(c: Campaign, b: str, side: str, dice: Iterator[int], events: list[Event]
@@ -471,7 +511,7 @@ def _battle_over(c: Campaign, b: str, winner: str | None, reason: str | None,
     st = c.boards.pop(b)
     c.fresh.pop(b, None)
     lost: list[int] = []
-    if winner is not None and reason not in ("retreat", "turn_cap"):
+    if winner is not None and reason != "turn_cap":  # a retreat concedes a victory (16-e)
         lost = _extra_checks(c, st, b, 1 - side_index(winner), dice, events)
     survivors: dict[int, list[int]] = {}
     for s in (0, 1):
@@ -488,11 +528,12 @@ def _battle_over(c: Campaign, b: str, winner: str | None, reason: str | None,
                           [n for n in lost if ARMY_SIDE[c.cards[n].army] == s]) for s in (0, 1)},
                       "survivors": {SIDES[s]: len(survivors[s]) for s in (0, 1)}})
     target = _reinforce_target(c, b)
-    if winner is not None and target is not None and survivors[side_index(winner)] \
-            and c.phase != "over":
+    # RULINGS 16-i: Terrain fights only at its own battle (2.0): it stays in the pool
+    going = [] if winner is None or target is None else [
+        n for n in survivors[side_index(winner)] if _terrain_battle(c, n) in ("", target)]
+    if winner is not None and target is not None and going and c.phase != "over":
         c.step = "reinforce"
-        c.decision = {"side": winner, "from": b, "to": target,
-                      "cards": survivors[side_index(winner)]}
+        c.decision = {"side": winner, "from": b, "to": target, "cards": going}
         return
     _after(c, events)
 
@@ -520,7 +561,7 @@ def _decide(c: Campaign, side: str, reinforce: bool, events: list[Event]) -> Non
         touched: list[str] = []
         for n in d["cards"]:
             army = c.cards[n].army
-            if army not in row:  # RULINGS 16-h: British reinforcing Ligny join the Allied deck
+            if army not in row:  # RULINGS 16-i: British reinforcing Ligny join the Allied deck
                 army = next(a for a in row if ARMY_SIDE[a] == s)
             st.decks[army].append(n)
             c.pools[s].remove(n)

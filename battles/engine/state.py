@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from game import BATTLES_CHART, DeckFigures, chart_row, deck_figures
+from game import BATTLES_CHART, DeckFigures, apportion, chart_row, deck_figures
 
 from .board import ARMY_SIDE
 from .cards import CardTable, keep, load_cards
@@ -169,19 +169,16 @@ def historical_deck(battle: str, army: str, seed: int | str,
 
 def _quotas(cards: CardTable, battle: str, army: str, size: int
             ) -> list[tuple[list[int], int]]:
-    """(the cards of a type, how many of them the deck takes) in type order: the
-    largest-remainder apportionment of the D places over the card types of the pool, kept
-    with the pools (it depends on nothing else)."""
+    """(the cards of a type, how many of them the deck takes) in type order:
+    ``game.apportion`` of the D places over the card types of the pool (largest remainder,
+    every type kept, RULINGS 4.1-d/4.1-e), kept with the pools (it depends on nothing
+    else)."""
     memo = _pool_memo(cards)
     key = ("quotas", battle, army, size)
     got = memo.get(key)
     if got is None:
-        pool, by_kind = _pool(cards, battle, army)
-        shares = {kind: len(nums) * size / len(pool) for kind, nums in sorted(by_kind.items())}
-        quota = {kind: int(share) for kind, share in shares.items()}
-        by_remainder = sorted(shares, key=lambda kind: (quota[kind] - shares[kind], kind))
-        for kind in by_remainder[: size - sum(quota.values())]:
-            quota[kind] += 1
+        _, by_kind = _pool(cards, battle, army)
+        quota = apportion({kind: len(nums) for kind, nums in by_kind.items()}, size)
         got = memo[key] = [(by_kind[kind], quota[kind]) for kind in sorted(by_kind)]
     return got
 
@@ -305,8 +302,9 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
                cards: CardTable | Iterable[Mapping[str, Any]] | None = None,
                deck_kinds: Mapping[str, Mapping[str, Any]] | None = None) -> State:
     """Set up a battle (2.0, 3.0): each army's Battle Deck is shuffled, the Muster dealt
-    face-down into its Reserve, the rest kept as its Reinforcement deck. Missing decks are
-    dealt historically. The Allied side deploys first; the French adjust last (4.1).
+    face-down into its Reserve, the rest kept as its Reinforcement deck. Missing decks (an
+    army not named in ``decks``) are dealt historically; a named empty deck stays empty.
+    The Allied side deploys first; the French adjust last (4.1).
 
     ``cards``: the card records (or table) the battle plays with, from the caller.
     ``deck_kinds``: army -> ``{"kind": "dealt" | "custom" | "campaign", "scale": "1/2"}``;
@@ -334,7 +332,11 @@ def new_battle(battle: str, seed: int | str = 0, decks: dict[str, list[int]] | N
     s.cache = None
     rng = random.Random(f"eagles-setup:{battle}:{seed}")
     for army, entry in chart_row(battle).items():
-        deck = list((decks or {}).get(army) or historical_deck(battle, army, seed, cards))
+        # A named army's deck is that deck, even empty (a campaign's split may leave an army
+        # none, 16-a): only an army not named is dealt historically. An empty list read as
+        # "no deck given" dealt cards from outside a campaign's pools (issue 29).
+        given = (decks or {}).get(army)
+        deck = list(given) if given is not None else historical_deck(battle, army, seed, cards)
         for n in deck:
             if n not in cards or cards[n].army != army:
                 raise IllegalAction(f"card {n} is not a {army} card")

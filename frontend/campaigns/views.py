@@ -189,7 +189,8 @@ def retreat_warning(action: Mapping, side: str) -> str:
     """What the page asks before a Retreat (16.0: the battle is conceded)."""
     return (f"Retreat from {battle_name(action.get('board'))}? You concede that battle: "
             f"{SIDE_PEOPLE[other_side(side)]} win it, and your cards there go back to your "
-            f"pool (16.0). This cannot be undone. Confirm?")
+            f"pool, each engaged card after one more Morale check (16.0). This cannot be "
+            f"undone. Confirm?")
 
 
 def action_warning(cv: Mapping, action: Mapping, cards) -> str:

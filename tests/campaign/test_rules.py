@@ -1,6 +1,8 @@
-"""One test per sentence of 16.0 and one per campaign ruling (RULINGS 16-a ... 16-n)."""
+"""One test per sentence of 16.0 and one per campaign ruling (RULINGS 16-a ... 16-o)."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -13,9 +15,9 @@ from battles.campaign import (
     to_move,
 )
 from battles.campaign.core import _battle_over, current_board
-from battles.engine import IllegalAction
+from battles.engine import IllegalAction, SeededDice
 from battles.engine.morale import supports
-from game import deck_figures
+from game import chart_row, deck_figures
 
 from .helpers import TABLE, drive, passive, small_campaign, small_pools
 
@@ -55,13 +57,29 @@ def test_16_0_two_simultaneous_battles_quatre_bras_then_ligny():
 
 
 def test_16_0_musters_half_of_each_deck_and_rates_double_the_chart():
-    c = small_campaign()
+    c = new_campaign(1, TABLE)  # the whole set: "assuming most cards are in play"
     apply(c, legal_actions(c, "french")[0])
     for b, st in c.boards.items():
         for army, deck in st.decks.items():
             s = 0 if army == "french" else 1
             assert len(st.reserve[s]) == (len(st.reserve[s]) + len(deck)) // 2
             assert st.rates[army] == 2 * {"quatre-bras": 1, "ligny": 2}[b]
+
+
+def test_16_c_the_doubled_rate_scales_with_a_deck_smaller_than_the_charts():
+    # 16.0 "Reinforcement rates (assuming most cards are in play) are double the rates";
+    # 3.0 IMPORTANT "if players play with larger/smaller Battle Decks, the specified Musters
+    # and Reinforcement rates are altered proportionally": Ligny R2, D36
+    rate = {n: deck_figures("ligny", "french", "campaign", 1, size=n).reinforcement_rate
+            for n in (1, 8, 9, 18, 27, 36, 60)}
+    assert rate == {1: 1, 8: 1, 9: 1, 18: 2, 27: 3, 36: 4, 60: 4}
+    c = small_campaign()  # a small collection: every deck under the chart's D
+    apply(c, legal_actions(c, "french")[0])
+    for b, st in c.boards.items():
+        for army in st.decks:
+            assert st.rates[army] == 1 < 2 * chart_row(b)[army].reinforcements
+    # Charleroi's rates are printed in 16.0 itself, without the assumption
+    assert deck_figures("charleroi", "french", "campaign", 1, size=5).reinforcement_rate == 3
 
 
 def test_16_0_eliminated_cards_are_eliminated_for_the_entire_campaign():
@@ -233,13 +251,83 @@ def test_16_e_retreat_only_before_moving():
         apply(c, {"type": "retreat", "side": to_move(c)["side"], "board": to_move(c)["board"]})
 
 
-def test_16_e_voluntary_retreat_keeps_every_card_without_checks():
+def retreat_window(seed=3):
+    """A campaign at the start of a French Combat Phase at Quatre Bras where a retreat, a
+    Terrain play, a Special play and an unengaged formation change are all legal."""
+    pools = small_pools()
+    extra = [n for n, card in TABLE.items() if card.army == "french" and (
+        card.kind == "special" or card.tbattle == "quatre-bras")]
+    c = new_campaign(seed, TABLE, {**pools, "french": sorted(set(pools["french"]) | set(extra))})
+    dice = SeededDice(0)
+    for _ in range(3000):
+        tm = to_move(c)
+        legal = legal_actions(c, tm["side"])
+        kinds = {a["type"] for a in legal}
+        if tm["board"] == "quatre-bras" and {"retreat", "play_terrain", "play_special",
+                                            "change_formation", "move"} <= kinds:
+            return c
+        apply(c, legal[1] if tm["step"] == "split" else passive(legal), dice)
+    raise AssertionError("no such position")
+
+
+def french_again(c):
+    """Let the Allies answer (pass) until the French act again at Quatre Bras."""
+    while to_move(c)["side"] != "french":
+        apply(c, passive(legal_actions(c, "allied")), SeededDice(1))
+    assert to_move(c)["board"] == "quatre-bras"
+
+
+@pytest.mark.parametrize("kind", ["play_terrain", "play_special", "change_formation"])
+def test_16_e_terrain_special_or_unengaged_formation_change_keeps_the_retreat_window(kind):
+    # 16.0 "after their Morale Phase (before Moving or Firing any cards)"; 9.0 an unengaged
+    # card changes formation without a move
+    c = retreat_window()
+    act = next(a for a in legal_actions(c, "french") if a["type"] == kind)
+    apply(c, act, SeededDice(2))
+    french_again(c)
+    assert {"type": "retreat", "side": "french", "board": "quatre-bras"} in \
+        legal_actions(c, "french")
+
+
+def test_16_e_a_move_closes_the_retreat_window():
+    c = retreat_window()
+    apply(c, next(a for a in legal_actions(c, "french") if a["type"] == "move"), SeededDice(2))
+    french_again(c)
+    assert all(a["type"] != "retreat" for a in legal_actions(c, "french"))
+    with pytest.raises(IllegalAction, match="before moving or firing"):
+        apply(c, {"type": "retreat", "side": "french", "board": "quatre-bras"})
+
+
+def test_16_e_a_voluntary_retreat_concedes_a_victory_so_engaged_cards_check():
+    # 16.0 "Retreat concedes a victory to the opposing player" and "When a player wins one
+    # battle, all enemy cards MUST immediately Retreat (after making any necessary Morale
+    # checks) AND, each engaged card must survive another Morale check."
+    c = small_campaign()
+    drive(c, until=started)
+    st = c.boards["quatre-bras"]
+    for r in st.pieces.values():
+        r.hits = r.ghits = 0
+    mine = next(p for p in st.pieces.values() if p.side == 0 and TABLE[p.num].troop)
+    enemy = next(p for p in st.pieces.values() if p.side == 1 and TABLE[p.num].troop)
+    enemy.place = mine.place  # the enemy engages one French card
+    st.cache = None
+    engaged = [p for p in st.pieces.values() if p.side == 0 and p.place == mine.place
+               and TABLE[p.num].kind in ("general", "infantry", "cavalry", "artillery")]
+    events = apply(c, {"type": "retreat", "side": "french", "board": "quatre-bras"},
+                   [6] * len(engaged))
+    checks = [e for e in events if e["type"] == "retreat_check"]
+    assert len(checks) == len(engaged) and not any(e["passed"] for e in checks)
+    assert mine.num in c.eliminated[0]  # a natural 6 routs (6.0)
+    assert c.results["quatre-bras"]["reason"] == "retreat"
+    assert c.step == "reinforce" and c.decision["side"] == "allied"
+
+
+def test_16_e_a_voluntary_retreat_checks_no_unengaged_card():
     c = small_campaign()
     drive(c, until=started)
     events = apply(c, {"type": "retreat", "side": "french", "board": "quatre-bras"})
-    assert not [e for e in events if e["type"] == "retreat_check"]
-    assert c.results["quatre-bras"]["reason"] == "retreat" and not c.eliminated[0]
-    assert c.step == "reinforce" and c.decision["side"] == "allied"
+    assert not [e for e in events if e["type"] == "retreat_check"]  # nothing engaged yet
+    assert not c.eliminated[0]
 
 
 def test_16_f_won_battle_loser_rolls_pending_then_engaged_checks():
@@ -291,6 +379,19 @@ def test_16_i_british_may_reinforce_ligny():
     assert set(cards) <= set(deck) and any(TABLE[n].army == "british" for n in cards)
 
 
+def test_16_i_the_won_battles_terrain_stays_in_the_pool():
+    # 2.0 "Terrain cards should always be historical": Quatre Bras terrain never joins the
+    # Ligny deck, where it could never be played; it waits in the pool (as in 16-k, 16-m)
+    pools = small_pools()
+    c = new_campaign(1, TABLE, {**pools, "allied": sorted(pools["allied"] + [175])})
+    drive(c, until=started)
+    assert places(c)[175] == "board:quatre-bras"
+    apply(c, {"type": "retreat", "side": "french", "board": "quatre-bras"})
+    assert 175 not in c.decision["cards"] and c.decision["cards"]
+    apply(c, {"type": "reinforce", "side": "allied", "from": "quatre-bras", "to": "ligny"})
+    assert places(c)[175] == "pool" and 175 not in c.boards["ligny"].decks["prussian"]
+
+
 def test_16_j_no_reinforcing_a_battle_already_over():
     c = drive(small_campaign(), retreat={("quatre-bras", "allied")}, reinforce=False,
               until=lambda c: "quatre-bras" in c.results and c.step == "play")
@@ -303,6 +404,23 @@ def test_16_k_second_phase_cards():
               until=lambda c: c.phase == "second")
     hal = [n for n in small_pools()["allied"] if not TABLE[n].battles]
     assert sorted(c.set_aside[1]) == sorted(hal) and not c.set_aside[0]
+
+
+def test_16_k_only_waterloo_cards_join_and_the_terrain_of_wavre():
+    # 16.0 "Use all surviving cards, adding Waterloo cards not yet in play"; 2.0 "Terrain
+    # cards should always be historical": Wavre's own terrain joins, its other cards do not
+    wavre_only = [47, 48]  # Brigades Laffitte and Penne: Wavre alone
+    assert all(TABLE[n].battles == ("wavre",) and TABLE[n].troop for n in wavre_only)
+    assert TABLE[91].tbattle == TABLE[178].tbattle == "waterloo"
+    assert TABLE[89].tbattle == TABLE[278].tbattle == "wavre"
+    pools = small_pools()
+    pools["french"] = sorted(pools["french"] + wavre_only + [89, 90, 91])
+    pools["allied"] = sorted(pools["allied"] + [178, 278, 279])
+    c = drive(new_campaign(1, TABLE, pools), retreat=FR_BOTH, reinforce=False,
+              until=lambda c: c.phase == "second")
+    assert sorted(c.set_aside[0]) == wavre_only
+    for n in (89, 90, 91, 178, 278, 279):
+        assert places(c)[n] != "set_aside"
 
 
 def test_16_l_a_draw_is_no_french_win():
@@ -328,3 +446,19 @@ def test_16_n_no_turn_cap_by_default():
     apply(c, legal_actions(c, "french")[0])
     assert all(st.settings["turn_cap"] is None for st in c.boards.values())
     assert passive([{"type": "end_turn"}]) == {"type": "end_turn"}
+
+
+def test_4_1_e_split_proposals_keep_every_card_type_in_the_larger_battle():
+    # issue 29 "The default decks": every type present in a pool keeps a place when the deck
+    # is large enough, one rule (game.apportion) for the engine's default decks and the
+    # campaign's proposals (1 in 2 and 1 in 4 to Quatre Bras, the rest to Ligny)
+    from .test_empty_decks import random_collection
+
+    for seed in (2, 6, 8):  # random collections whose Ligny proposals lost a type before
+        c = new_campaign(seed, TABLE, random_collection(random.Random(seed)))
+        free, _ = split_plan(c, "french")
+        kinds = {TABLE[n].kind for n in free}
+        for proposal in legal_actions(c, "french")[1:]:
+            ligny = proposal["decks"]["ligny"]
+            if len(ligny) >= len(kinds):  # a place for each type
+                assert {TABLE[n].kind for n in ligny} == kinds, (seed, proposal)

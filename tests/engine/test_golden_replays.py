@@ -18,7 +18,9 @@ is completed); once for RULINGS 13.0-a (two Specials per Position for both sides
 and 13.0-d (no list of battles for Specials); once for RULINGS 8.3-a (a Cavalry or General
 card's consecutive second move out of the Reserve); once for the MagWeb Q&A 4.1 and 14.0
 (Infantry deploy in any formation; decoys may go back to the Reserve); and once for the
-catalogue 1.1.0 and these rulings together (both landed in one merge).
+catalogue 1.1.0 and these rulings together (both landed in one merge); and once, Wavre
+only, for RULINGS 4.1-e (issue 29: every card type of the pool keeps a place in a default
+deck, so the Prussian default deck at Wavre holds Thielmann).
 """
 
 from __future__ import annotations
@@ -43,11 +45,11 @@ GOLDEN = {
         10, "11388c64a9430ff1c9222ba6aca704b394cc13b96a292bf32051259fe5f34474"
     ),
     ("ligny", False): (10, "4c66863fd059078cb05aab2fbfae3ed6ef5c2538c74d0366f196261a8e7dd986"),
-    ("wavre", False): (10, "b5de986f08af56bcd662cda1b6a632c35aae513db59eb2b6ad7aea3604e21463"),
+    ("wavre", False): (10, "b7d7f1de72501327592b948e70952c388d7e4a9dcd4db6ea4975fe6d0e9ba111"),
     ("waterloo", False): (10, "464b605e01fcd09317875ebd50f29274398f999d9de7a83dea3bad50da736b47"),
     ("quatre-bras", True): (5, "fb54c7fc9db8f05682eb3a24d43d7f8b7298c65a2c5f25d7aa7a4932d3e0abb8"),
     ("ligny", True): (5, "eee314ee25f53c14b89dc89f8dc83f46792c5b1b59106627b5ac7da40ffd14ee"),
-    ("wavre", True): (5, "c718ae2615ba1877e97b5b3e79a46bf3e824211fe05cd3610e29593ed6c12988"),
+    ("wavre", True): (5, "fb3867f21578ccca01c305b5b96fa6869fac0079cd085ed5c99e11369605d0c3"),
     ("waterloo", True): (5, "31f73b566e08a46327e6c52fa6d3c353154d27fb1b118789e21b29b614889b21"),
 }
 

@@ -574,3 +574,20 @@ def test_13_0_d_prussian_river_special_at_waterloo_aids_only_prussians():
     tos = {x["piece"]: x["to"] for x in legal(st, "allied", "move") if "piece" in x and
            x["to"] == "french_right"}
     assert p.pid in tos and b.pid not in tos
+
+
+def test_8_4_b_a_face_down_decoy_counts_for_stacking_a_face_up_general_does_not():
+    # 8.4 "General, Terrain, and Special cards never count for stacking, but such cards must
+    # always (see 14.0) be deployed face-up"; 4.1 they "may be deployed in excess of the four
+    # card limit per Position provided they are deployed face-up" (RULINGS 8.4-b)
+    def center_open(general_up: bool) -> bool:
+        st = blank(active="allied")
+        st.settings["decoys"] = True
+        for n in (BR_INF, 130, 131):
+            put(st, n, "allied_center", up=False)
+        put(st, WELLINGTON, "allied_center", up=general_up)
+        st.reserve[1] = [183]  # a British Special, to be placed as a decoy
+        return "allied_center" in {a["to"] for a in legal(st, "allied", "decoy")}
+
+    assert center_open(general_up=True)  # three troops and a General in the open: room
+    assert not center_open(general_up=False)  # three troops and a decoy: four, full

@@ -294,3 +294,22 @@ def test_4_1_infantry_may_deploy_in_any_formation():
                  "formation": "square"})
     p = next(iter(st.pieces.values()))
     assert p.form == 2 and not p.up and event(ev, "deploy")["formation"] == "square"
+
+
+def test_4_1_e_every_card_type_of_the_pool_keeps_a_place_in_the_default_deck():
+    # issue 29: the Prussian Wavre pool's one General (Thielmann) had 12/23 of a place and
+    # rounded to none: no default Prussian deck at Wavre held a General
+    from battles.engine import historical_deck
+    from game import apportion
+
+    cards = load_cards(RECORDS)
+    for seed in range(200):
+        deck = historical_deck("wavre", "prussian", seed, cards)
+        assert any(cards[n].kind == "general" for n in deck), seed
+    pool = {"general": 1, "infantry": 10, "cavalry": 2, "artillery": 2, "terrain": 3,
+            "special": 5}
+    quota = apportion(pool, 12)
+    assert sum(quota.values()) == 12 and all(quota[k] >= 1 for k in pool)
+    assert quota["general"] == 1 and quota["infantry"] == 5  # the rest by share
+    assert sum(apportion(pool, 4).values()) == 4  # fewer places than types: by share only
+    assert apportion({"general": 1, "infantry": 3}, 9) == {"general": 1, "infantry": 3}

@@ -19,14 +19,15 @@ from battles.engine import (
     view,
 )
 from battles.engine.state import BATTLES
-from battles.simulate import deck_from_text
+from battles.simulate import LIST_KINDS, deck_from_text, decks_from_lists
 from cards.catalogue.file import catalogue_records
 
 EXIT_USAGE = 2
 
 HELP = """Work with battle positions (the JSON format of battles/engine/position.schema.json).
 
-  engine new --battle B --seed S [--french-deck F --allied-deck F]   print a new position
+  engine new --battle B --seed S [--french-deck F --allied-deck F [--deck-kind K]]
+                                                         print a new position
   engine legal POSITION --side S                                      the side's legal actions
   engine apply POSITION --action JSON [--dice 6,5,4]                  new position + events
   engine view POSITION --side S                                       what that side may see
@@ -52,6 +53,10 @@ class Command(BaseCommand):
         new.add_argument("--seed", default="0")
         new.add_argument("--french-deck", metavar="FILE")
         new.add_argument("--allied-deck", metavar="FILE")
+        new.add_argument("--deck-kind", choices=LIST_KINDS, default="custom",
+                         help="what a deck-list file is: custom (the default, as "
+                              "validate_deck: Muster 50 %%) or dealt (a pool, dealt D cards "
+                              "from the seed, mustered by the chart)")
         new.add_argument("--turn-cap", type=int)
         new.add_argument("--decoys", action="store_true", help="the 14.0 decoy option")
         legal = sub.add_parser("legal", help="list a side's legal actions")
@@ -107,6 +112,13 @@ class Command(BaseCommand):
                     decks.update(deck_from_text(self.read_text(path), side))
                 except ValueError as exc:
                     self.fail(f"{path}: {exc}")
+        kinds = None
+        if decks:
+            try:
+                decks, kinds = decks_from_lists(options["battle"], options["seed"], decks,
+                                                options["deck_kind"])
+            except ValueError as exc:
+                self.fail(str(exc))
         settings = {}
         if options["turn_cap"] is not None:
             settings["turn_cap"] = options["turn_cap"]
@@ -114,7 +126,7 @@ class Command(BaseCommand):
             settings["decoys"] = True
         try:
             st = new_battle(options["battle"], options["seed"], decks or None, settings or None,
-                            cards=catalogue_records())
+                            cards=catalogue_records(), deck_kinds=kinds)
         except IllegalAction as exc:
             self.fail(str(exc))
         self.emit(to_json(st))

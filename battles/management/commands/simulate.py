@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from battles.bots import BOTS
 from battles.engine import IllegalAction
 from battles.engine.state import BATTLES
-from battles.simulate import deck_from_text, run, wilson
+from battles.simulate import LIST_KINDS, deck_from_text, decks_from_lists, run, wilson
 
 EXIT_USAGE = 2
 
@@ -21,7 +21,9 @@ Game i uses the seed "SEED:i" for its decks, shuffles, dice and the bots' choice
 same arguments always give the same results and the same digest (sha256 over the ordered
 per-game results). Decks default to historical decks dealt from the catalogue (a new deal
 each game); --french-deck / --allied-deck take a deck-list file (decks/rules/README.md
-format; the Allied file may mix British and Prussian cards) used for every game.
+format; the Allied file may mix British and Prussian cards) used for every game. A list is
+a custom deck (15.0: Muster 50 %), as validate_deck reads it, unless --deck-kind dealt: then
+it is the pool a dealt deck (2.0) is dealt from with the base seed, mustered by the chart.
 A progress bar is drawn on stderr when stdout is a terminal.
 """
 
@@ -44,6 +46,9 @@ class Command(BaseCommand):
         parser.add_argument("--french-deck", metavar="FILE", help="French deck-list file")
         parser.add_argument("--allied-deck", metavar="FILE",
                             help="Allied (British and/or Prussian) deck-list file")
+        parser.add_argument("--deck-kind", choices=LIST_KINDS, default="custom",
+                            help="what a deck-list file is: custom (the default, as "
+                                 "validate_deck) or dealt (a pool, dealt D cards)")
         parser.add_argument("--turn-cap", type=int,
                             help="turn cap (default 40, the simulation cap, RULINGS 5.0-c)")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -71,6 +76,13 @@ class Command(BaseCommand):
             decks.update(self.deck(options["french_deck"], "french"))
         if options["allied_deck"]:
             decks.update(self.deck(options["allied_deck"], "allied"))
+        kinds = None
+        if decks:
+            try:
+                decks, kinds = decks_from_lists(options["battle"], options["seed"], decks,
+                                                options["deck_kind"])
+            except ValueError as exc:
+                self.fail(str(exc))
         settings = {}
         if options["turn_cap"] is not None:
             if options["turn_cap"] < 1:
@@ -82,7 +94,7 @@ class Command(BaseCommand):
         try:
             summary = run(options["battle"], games, options["seed"], options["french"],
                           options["allied"], decks=decks or None, settings=settings or None,
-                          progress=progress)
+                          progress=progress, deck_kinds=kinds)
         except IllegalAction as exc:
             self.fail(str(exc))
         if progress is not None:
