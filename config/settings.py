@@ -310,6 +310,12 @@ EAGLES_EXPENSIVE_ENDPOINTS = {
     "matchup-lab": "simulations",
     "api-matchup-lab": "simulations",
 }
+# Websockets (play/live/protocol.py): each socket may send this many frames a second on average,
+# in bursts of EAGLES_WS_FRAME_BURST; a frame over it is refused with an error frame (not
+# applied), and a socket that keeps sending over it is closed (code 4429). A person clicking
+# sends a frame or two a second; a client that waits for each answer stays well under it.
+EAGLES_WS_FRAMES_PER_SECOND = float(os.environ.get("EAGLES_WS_FRAMES_PER_SECOND", "20"))
+EAGLES_WS_FRAME_BURST = int(os.environ.get("EAGLES_WS_FRAME_BURST", "40"))
 # ---- end of abuse limits
 
 # --- Lean requests (issue 11; bench/request_cpu.py measures them) -------------------------------
