@@ -37,7 +37,8 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-# Behind a proxy that terminates TLS and sets X-Forwarded-Proto: https.
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto: https. The way to run behind
+# one (README, docs/deploy.md): SECURE_SSL_REDIRECT stays on, so check --deploy stays clean.
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # ---- end of safe defaults
@@ -310,12 +311,20 @@ EAGLES_EXPENSIVE_ENDPOINTS = {
     "matchup-lab": "simulations",
     "api-matchup-lab": "simulations",
 }
+# How many proxies in front of the web processes append to X-Forwarded-For (the nginx layout of
+# docs/deploy.md: 1). The per-address limits count the address the outermost of them saw
+# (config/throttling.py); 0 (no proxy) counts the connection's own address.
+EAGLES_TRUSTED_PROXIES = int(os.environ.get("EAGLES_TRUSTED_PROXIES", "0"))
 # Websockets (play/live/protocol.py): each socket may send this many frames a second on average,
 # in bursts of EAGLES_WS_FRAME_BURST; a frame over it is refused with an error frame (not
 # applied), and a socket that keeps sending over it is closed (code 4429). A person clicking
 # sends a frame or two a second; a client that waits for each answer stays well under it.
 EAGLES_WS_FRAMES_PER_SECOND = float(os.environ.get("EAGLES_WS_FRAMES_PER_SECOND", "20"))
 EAGLES_WS_FRAME_BURST = int(os.environ.get("EAGLES_WS_FRAME_BURST", "40"))
+# Request bodies larger than this many bytes are refused with a 413 as they arrive
+# (config/body_limit.py); the proxy's client_max_body_size matches it (docs/deploy.md). The
+# largest honest body, a collection or deck import, is well under 1 MB.
+EAGLES_MAX_BODY_BYTES = int(os.environ.get("EAGLES_MAX_BODY_BYTES", str(5 * 1024 * 1024)))
 # ---- end of abuse limits
 
 # --- Lean requests (issue 11; bench/request_cpu.py measures them) -------------------------------
