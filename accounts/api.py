@@ -11,7 +11,15 @@ from rest_framework.views import APIView
 
 from config.parsers import ObjectJSONParser
 
-from .limits import login_retry_after, record_login_failure, signup_attempt, wait_message
+from .limits import (
+    LOGIN_PAUSED,
+    LOGIN_PAUSED_SECONDS,
+    LoginPaused,
+    login_retry_after,
+    record_login_failure,
+    signup_attempt,
+    wait_message,
+)
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -96,12 +104,16 @@ class LoginView(APIView):
 
     @extend_schema(request=LoginSerializer,
                    responses={200: SessionSerializer, 400: AuthErrorSerializer,
-                              429: AuthErrorSerializer})
+                              429: AuthErrorSerializer, 503: AuthErrorSerializer})
     def post(self, request):
         data = LoginSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         username = data.validated_data["username"]
-        wait = login_retry_after(request, username)
+        try:
+            wait = login_retry_after(request, username)
+        except LoginPaused:  # the limits cannot be checked: closed, saying why
+            return Response({"detail": LOGIN_PAUSED}, status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                            headers={"Retry-After": str(LOGIN_PAUSED_SECONDS)})
         if wait is not None:
             raise _Throttled(wait)
         user = authenticate(request, username=username,

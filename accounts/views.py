@@ -4,7 +4,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from .forms import SignupForm
-from .limits import login_retry_after, record_login_failure, signup_attempt, wait_message
+from .limits import (
+    LOGIN_PAUSED,
+    LOGIN_PAUSED_SECONDS,
+    LoginPaused,
+    login_retry_after,
+    record_login_failure,
+    signup_attempt,
+    wait_message,
+)
 
 
 def _throttled(response: HttpResponse, wait: int) -> HttpResponse:
@@ -42,13 +50,20 @@ class LoginView(auth_views.LoginView):
         return form
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        wait = login_retry_after(request, request.POST.get("username", ""))
+        try:
+            wait = login_retry_after(request, request.POST.get("username", ""))
+        except LoginPaused:  # the limits cannot be checked: closed, saying why
+            return self._refused(request, LOGIN_PAUSED, LOGIN_PAUSED_SECONDS, 503)
         if wait is not None:
-            form = self.get_form_class()(request,
-                                         initial={"username": request.POST.get("username", "")})
-            context = self.get_context_data(form=form, throttled=wait_message(wait))
-            return _throttled(self.render_to_response(context, status=429), wait)
+            return self._refused(request, wait_message(wait), wait, 429)
         return super().post(request, *args, **kwargs)
+
+    def _refused(self, request: HttpRequest, message: str, wait: int,
+                 status: int) -> HttpResponse:
+        form = self.get_form_class()(request,
+                                     initial={"username": request.POST.get("username", "")})
+        context = self.get_context_data(form=form, throttled=message)
+        return _throttled(self.render_to_response(context, status=status), wait)
 
     def form_invalid(self, form) -> HttpResponse:
         record_login_failure(self.request, self.request.POST.get("username", ""))

@@ -1,4 +1,5 @@
-"""The list-based Redis Channels layer (``EAGLES_LIVE_LAYER=lists``; the default is the
+"""The pub/sub layer that survives a lost Redis (``DegradingPubSubChannelLayer``, the default),
+and the list-based Redis Channels layer (``EAGLES_LIVE_LAYER=lists``; the default is the
 pub/sub layer, see settings) with a connection pool that waits instead of failing.
 
 channels_redis builds a plain ``redis.asyncio.ConnectionPool`` (100 connections at most per
@@ -11,11 +12,20 @@ are in flight at once. Under load (200 sockets opening together, every consumer'
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import uuid
+
 from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from redis import asyncio as aioredis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 POOL_SIZE = 100  # connections per process and event loop (redis-py's default ceiling)
 POOL_TIMEOUT = 20  # seconds a command waits for a free connection before it fails
+UNREACHABLE_SECONDS = 2.0  # the pub/sub layer's wait for a Redis that may be gone
 
 
 def blocking_pool(host: dict) -> aioredis.BlockingConnectionPool:
@@ -35,3 +45,38 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         if "address" not in host:
             return super().create_pool(index)
         return blocking_pool(host)
+
+
+class DegradingPubSubChannelLayer(RedisPubSubChannelLayer):
+    """The default pub/sub layer, for when Redis goes away (issue 30): a socket still opens
+    and keeps working, carried by the live poller (play/live/poller.py) instead of pushed
+    messages. Subscribing (a new socket's channel, its group) and publishing give up after
+    ``UNREACHABLE_SECONDS`` with a log line instead of failing the socket; the channel is
+    still this process's, so the consumer runs as usual and hears nothing from Redis."""
+
+    async def _quietly(self, what: str, call) -> None:
+        try:
+            await asyncio.wait_for(call, UNREACHABLE_SECONDS)
+        except (TimeoutError, RedisError, OSError) as exc:
+            log.warning("channel layer: could not %s (%s): the live poller carries it", what,
+                        exc)
+
+    # The layer is a per-event-loop proxy: the work is done by ``_get_layer()``'s methods.
+    async def new_channel(self, prefix="specific."):
+        layer = self._get_layer()
+        channel = f"{layer.prefix}{prefix}{uuid.uuid4().hex}"
+        layer.channels[channel] = asyncio.Queue()  # as the layer does, before subscribing
+        await self._quietly("subscribe", layer._get_shard(channel).subscribe(channel))
+        return channel
+
+    async def group_add(self, group, channel):
+        await self._quietly("join a group", self._get_layer().group_add(group, channel))
+
+    async def group_discard(self, group, channel):
+        await self._quietly("leave a group", self._get_layer().group_discard(group, channel))
+
+    async def send(self, channel, message):
+        await self._quietly("send", self._get_layer().send(channel, message))
+
+    async def group_send(self, group, message):
+        await self._quietly("send to a group", self._get_layer().group_send(group, message))

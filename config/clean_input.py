@@ -46,29 +46,41 @@ _PLAIN = (int, float, bool, type(None))
 
 
 def _any_forbidden(value: Any) -> bool:
-    """Whether a forbidden character is anywhere in ``value`` (as ``_strings`` walks it)."""
-    if isinstance(value, str):
-        return FORBIDDEN.search(value) is not None
-    if isinstance(value, dict):
-        return any(FORBIDDEN.search(str(key)) is not None or _any_forbidden(item)
-                   for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return any(type(item) not in _PLAIN and _any_forbidden(item) for item in value)
+    """Whether a forbidden character is anywhere in ``value`` (as ``_strings`` walks it).
+    Iterative, as ``_strings`` is: a body's depth never meets Python's recursion limit."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if FORBIDDEN.search(item) is not None:
+                return True
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if FORBIDDEN.search(str(key)) is not None:
+                    return True
+                stack.append(child)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(child for child in item if type(child) not in _PLAIN)
     return False
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            key = str(key)
-            child = f"{path}.{key}" if path else key
-            yield child, key  # a bad key is named by itself
-            yield from _strings(item, child)
-    elif isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            yield from _strings(item, f"{path}.{index}" if path else str(index))
+    """Every (path, text) in ``value`` in document order, a key before what it names."""
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            yield path, item
+        elif isinstance(item, dict):
+            later: list[tuple[str, Any]] = []
+            for key, child in item.items():
+                key = str(key)
+                name = f"{path}.{key}" if path else key
+                later += [(name, key), (name, child)]  # a bad key is named by itself
+            stack.extend(reversed(later))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed([(f"{path}.{index}" if path else str(index), child)
+                                   for index, child in enumerate(item)]))
 
 
 class ControlCharacterError(ParseError):

@@ -1,9 +1,12 @@
 """Request parsers shared by the whole API. Every body parser refuses NUL and other control
-characters with a 400 naming the field (config/clean_input.py)."""
+characters with a 400 naming the field (config/clean_input.py); JSON nested too deep is a 400
+too (config/safe_json.py)."""
 
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser, get_encoding
+from rest_framework.utils.json import strict_constant
 
+from config import safe_json
 from config.clean_input import check_body, check_form
 
 
@@ -12,7 +15,14 @@ class ObjectJSONParser(JSONParser):
     string or number is a 400 with a plain message instead of an error deep in a view."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        data = super().parse(stream, media_type, parser_context)
+        encoding = get_encoding(parser_context or {})
+        constant = strict_constant if self.strict else None
+        try:
+            data = safe_json.loads(stream.read().decode(encoding), parse_constant=constant)
+        except safe_json.TooDeep as exc:
+            raise ParseError(str(exc)) from None
+        except ValueError as exc:  # not JSON, or not text in that encoding
+            raise ParseError(f"JSON parse error - {exc}") from None
         if not isinstance(data, dict):
             raise ParseError(f"The request body must be a JSON object, not {_kind(data)}.")
         check_body(data)

@@ -37,7 +37,8 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-# Behind a proxy that terminates TLS and sets X-Forwarded-Proto: https.
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto: https. The way to run behind
+# one (README, docs/deploy.md): SECURE_SSL_REDIRECT stays on, so check --deploy stays clean.
 if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # ---- end of safe defaults
@@ -126,8 +127,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL}}
+    # When Redis goes away the site degrades, never breaks (issue 30): the default cache answers
+    # as an empty one (config/cache.py; sessions are in the database too), and the log-in
+    # limits' counters ("counters", errors raised) fail closed. Short timeouts: a Redis that
+    # cannot be reached costs a request at most a second, and then nothing for 2 s.
+    _redis_options = {"socket_connect_timeout": 1, "socket_timeout": 2}
+    CACHES = {"default": {"BACKEND": "config.cache.DegradingRedisCache",
+                          "LOCATION": REDIS_URL, "OPTIONS": _redis_options},
+              "counters": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                           "LOCATION": REDIS_URL, "OPTIONS": _redis_options}}
     # The websockets' Channels layer: Redis pub/sub. Messages are pushed to each process (no
     # per-message round trips and locks in the receiving process, as the list-based layer
     # has: at 200 battles it cut daphne's CPU per action by a third and the p50 from ~0.9 s
@@ -136,7 +144,7 @@ if REDIS_URL:
     # ignores the database number, so sites (or parallel test runs) sharing a Redis server
     # keep their live messages apart only by prefix.
     _live_prefix = os.environ.get("EAGLES_LIVE_PREFIX") or "asgi"
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.DegradingPubSubChannelLayer",
                                   "CONFIG": {"hosts": [{"address": REDIS_URL}],
                                              "prefix": _live_prefix}}}
     if os.environ.get("EAGLES_LIVE_LAYER") == "lists":
@@ -151,7 +159,9 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One local-memory store under both names (same LOCATION): "counters" is the throttles'.
+    CACHES = {name: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                     "LOCATION": "eagles"} for name in ("default", "counters")}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # kombu's filesystem transport: a broker that needs no server, shared through a folder.
     CELERY_BROKER_DIR = VAR_DIR / "celery" / "broker"
@@ -166,6 +176,13 @@ else:
     for _name in ("broker", "control", "results"):
         (VAR_DIR / "celery" / _name).mkdir(parents=True, exist_ok=True)
 
+# A broker that cannot be reached must not hold up the request that enqueues (issue 30: a move
+# handing the turn to the computer was answered after 19 s of publish retries): one quick
+# retry, then the send gives up with a log line (play/enqueue.py) and the beat's tick, which
+# finds the computer turns nobody took, sends it again once the broker is back.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0,
+                                    "interval_step": 0.5, "interval_max": 0.5}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -317,6 +334,20 @@ EAGLES_EXPENSIVE_ENDPOINTS = {
     "matchup-lab": "simulations",
     "api-matchup-lab": "simulations",
 }
+# How many proxies in front of the web processes append to X-Forwarded-For (the nginx layout of
+# docs/deploy.md: 1). The per-address limits count the address the outermost of them saw
+# (config/throttling.py); 0 (no proxy) counts the connection's own address.
+EAGLES_TRUSTED_PROXIES = int(os.environ.get("EAGLES_TRUSTED_PROXIES", "0"))
+# Websockets (play/live/protocol.py): each socket may send this many frames a second on average,
+# in bursts of EAGLES_WS_FRAME_BURST; a frame over it is refused with an error frame (not
+# applied), and a socket that keeps sending over it is closed (code 4429). A person clicking
+# sends a frame or two a second; a client that waits for each answer stays well under it.
+EAGLES_WS_FRAMES_PER_SECOND = float(os.environ.get("EAGLES_WS_FRAMES_PER_SECOND", "20"))
+EAGLES_WS_FRAME_BURST = int(os.environ.get("EAGLES_WS_FRAME_BURST", "40"))
+# Request bodies larger than this many bytes are refused with a 413 as they arrive
+# (config/body_limit.py); the proxy's client_max_body_size matches it (docs/deploy.md). The
+# largest honest body, a collection or deck import, is well under 1 MB.
+EAGLES_MAX_BODY_BYTES = int(os.environ.get("EAGLES_MAX_BODY_BYTES", str(5 * 1024 * 1024)))
 # ---- end of abuse limits
 
 # --- Lean requests (issue 11; bench/request_cpu.py measures them) -------------------------------

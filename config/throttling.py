@@ -3,17 +3,50 @@
 
 A counter is one cache key per scope, identity and window; ``cache.incr`` is atomic on Redis.
 The identity is hashed so account names and addresses never appear in cache keys.
+
+The counters live in the ``counters`` cache (the same Redis as the default cache, without its
+forgiveness, config/cache.py): when it cannot be reached, ``count``, ``hit`` and
+``retry_after`` raise ``CountersUnavailable`` and each caller decides: the log-in fails closed
+(a 503 that says why, accounts/limits.py), sign-up and the expensive endpoints stay open.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import logging
 import math
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, JsonResponse
+
+log = logging.getLogger(__name__)
+
+
+class CountersUnavailable(Exception):
+    """The counters' cache (Redis) cannot be reached."""
+
+
+def _counters():
+    return caches["counters"]
+
+
+def _guarded(fn):
+    """``fn`` with the cache's errors (a lost Redis) raised as ``CountersUnavailable``."""
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except CountersUnavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - whatever the cache client raises
+            log.warning("throttle counters unavailable: %s", exc)
+            raise CountersUnavailable(str(exc)) from exc
+
+    return call
 
 
 def _key(scope: str, ident: str, window: int) -> tuple[str, float]:
@@ -24,15 +57,18 @@ def _key(scope: str, ident: str, window: int) -> tuple[str, float]:
     return f"eagles:throttle:{scope}:{digest}:{start}", start + window - now
 
 
+@_guarded
 def count(scope: str, ident: str, window: int) -> int:
     """How many times ``hit`` was called for (scope, ident) in the current window."""
     key, _ = _key(scope, ident, window)
-    return int(cache.get(key, 0))
+    return int(_counters().get(key, 0))
 
 
+@_guarded
 def hit(scope: str, ident: str, window: int) -> int:
     """Count one event for (scope, ident) in the current window; the new count."""
     key, _ = _key(scope, ident, window)
+    cache = _counters()
     cache.add(key, 0, timeout=window + 1)
     try:
         return int(cache.incr(key))
@@ -41,18 +77,30 @@ def hit(scope: str, ident: str, window: int) -> int:
         return 1
 
 
+@_guarded
 def retry_after(scope: str, ident: str, limit: int, window: int) -> int | None:
     """Seconds until (scope, ident) may try again when it has reached ``limit``, else None."""
     key, remaining = _key(scope, ident, window)
-    if int(cache.get(key, 0)) < limit:
+    if int(_counters().get(key, 0)) < limit:
         return None
     return max(1, math.ceil(remaining))
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address as the server sees it. Behind a proxy, the server must be told the
-    real address (daphne --proxy-headers, gunicorn --forwarded-allow-ips): headers a client
-    can set are never trusted here."""
+    """The client's address as the nearest trusted proxy saw it (issue 30).
+
+    Each proxy appends the address it saw to ``X-Forwarded-For`` (nginx's
+    ``$proxy_add_x_forwarded_for``), so with ``settings.EAGLES_TRUSTED_PROXIES`` = N proxies
+    in front, the N-th value from the right is the one the outermost trusted proxy wrote;
+    everything left of it is the client's own to choose. (daphne's ``--proxy-headers`` takes
+    the leftmost value as the address, which is why ``REMOTE_ADDR`` is not used then.) With
+    no trusted proxy (0, the default) the address is the connection's, ``REMOTE_ADDR``."""
+    trusted = settings.EAGLES_TRUSTED_PROXIES
+    if trusted > 0:
+        hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        hops = [hop for hop in hops if hop]
+        if hops:
+            return hops[-trusted] if len(hops) >= trusted else hops[0]
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
@@ -102,10 +150,14 @@ class ExpensiveEndpointMiddleware:
             return None
         limit = settings.EAGLES_EXPENSIVE_PER_MINUTE
         who = _requester(request)
-        wait = retry_after(f"expensive:{scope}", who, limit, self.WINDOW)
+        try:
+            wait = retry_after(f"expensive:{scope}", who, limit, self.WINDOW)
+            if wait is None:
+                hit(f"expensive:{scope}", who, self.WINDOW)
+        except CountersUnavailable:
+            return None  # open while the counters are gone: the work itself is still bounded
         if wait is not None:
             return throttled_response(
                 request, wait,
                 f"Too many requests of this kind ({limit} a minute); try again in {wait} s.")
-        hit(f"expensive:{scope}", who, self.WINDOW)
         return None

@@ -198,9 +198,10 @@ class VersionListView(DeckAPIView):
     def get(self, request, pk):
         deck = self.deck(pk)
         cards = cards_by_number()
-        rows = [{"number": row["number"], "created_at": row["created_at"], "note": row["note"],
-                 "valid": row["valid"], "size": row["size"], "bp_total": row["bp_total"],
-                 "locked": row["locked"], **_diff(row, cards)}
+        rows = [{"id": row["version"].pk, "number": row["number"],
+                 "created_at": row["created_at"], "note": row["note"], "valid": row["valid"],
+                 "size": row["size"], "bp_total": row["bp_total"], "locked": row["locked"],
+                 **_diff(row, cards)}
                 for row in selectors.history(deck)]
         return Response({"count": len(rows), "results": rows})
 

@@ -141,12 +141,15 @@ def entry_dicts(entries, cards: dict) -> list[dict]:
 
 
 class VersionSerializer(serializers.ModelSerializer):
+    """A deck version; its ``id`` is what new battles, tournaments and matchups ask for
+    (``deck_version``), its ``number`` counts the deck's versions from 1."""
+
     entries = serializers.SerializerMethodField()
     locked = serializers.SerializerMethodField()
 
     class Meta:
         model = DeckVersion
-        fields = ["number", "created_at", "note", "battle", "army", "kind", "pool", "scale",
+        fields = ["id", "number", "created_at", "note", "battle", "army", "kind", "pool", "scale",
                   "historical", "valid", "size", "bp_total", "problems", "locked", "entries"]
 
     def get_entries(self, version) -> list[dict]:

@@ -131,6 +131,24 @@ def test_patch_and_put_save_new_versions_with_diffs(catalogue, alice_api):
     assert missing.json() == {"detail": "No such version.", "code": "not_found"}
 
 
+def test_the_api_gives_each_versions_id_which_a_new_battle_takes(catalogue, alice_api,
+                                                                   monkeypatch):
+    """Issue 30: new battles, tournaments and matchups ask for a deck version's id; the deck
+    API gives it (the deck's latest, every version in the history, one version)."""
+    monkeypatch.setattr("play.enqueue.send_bot_move", lambda *args: None)
+    deck = create(alice_api).json()
+    url = f"/api/decks/{deck['id']}/"
+    second = alice_api.patch(url, {"note": "again"}, format="json").json()["latest"]
+    ids = {v.number: v.pk for v in DeckVersion.objects.filter(deck_id=deck["id"])}
+    assert deck["latest"]["id"] == ids[1] and second["id"] == ids[2]
+    history = alice_api.get(f"{url}versions/").json()["results"]
+    assert [(v["number"], v["id"]) for v in history] == [(2, ids[2]), (1, ids[1])]
+    assert alice_api.get(f"{url}versions/1/").json()["id"] == ids[1]
+    r = alice_api.post("/api/battles/", {"battle": "waterloo", "side": "french",
+                                         "deck_version": second["id"]}, format="json")
+    assert r.status_code == 201, r.json()
+
+
 def test_delete_a_deck(catalogue, alice_api):
     deck = create(alice_api).json()
     assert alice_api.delete(f"/api/decks/{deck['id']}/").status_code == 204

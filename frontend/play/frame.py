@@ -11,7 +11,6 @@ the viewer (a player's side, or a spectator's): never the raw events or the stat
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
+from config import safe_json
 from frontend.battle.dice_svg import dice_svg, last_roll
 from game import SIDE_NAMES, SIDES, other_side
 from play import presence
@@ -62,8 +62,8 @@ def posted(data: Mapping[str, str]) -> tuple[Any, Any]:
     not)."""
     raw = data.get("action", "")
     try:
-        action = json.loads(raw) if raw else None
-    except ValueError:
+        action = safe_json.loads(raw) if raw else None
+    except ValueError:  # not JSON, or nested too deep
         action = raw
     return int_or_raw(data.get("seq", "")), action
 

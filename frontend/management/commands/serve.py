@@ -22,7 +22,10 @@ import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.base import BaseCommand, CommandError
+
+from config.secret_key import require_secret_key
 
 BACKOFF_FIRST = 1.0
 BACKOFF_CAP = 30.0
@@ -125,6 +128,12 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
 
     def handle(self, *args, port: int, host: str, **options):
+        # The web server would refuse to start (config/asgi.py) and be restarted forever:
+        # refuse here, once, with its message.
+        try:
+            require_secret_key()
+        except ImproperlyConfigured as exc:
+            raise CommandError(str(exc)) from None
         # Ctrl-C (SIGINT) or SIGTERM stops the children, even when started from a script
         # that set SIGINT to be ignored.
         def stop(signum, frame):
