@@ -63,3 +63,20 @@ def choose(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> Mappi
         if kind in by_type:
             return by_type[kind][0]
     return legal[0]
+
+
+# The Campaign Game (16.0): the same newcomer on two boards. A split or a keep: the first one
+# offered (the site's suggestion); never a Retreat (it concedes the battle).
+CAMPAIGN_FIRST = ("split", "keep")
+
+
+def choose_campaign(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]
+                    ) -> Mapping[str, Any]:
+    for kind in CAMPAIGN_FIRST:
+        offered = [a for a in legal if a["type"] == kind]
+        if offered:
+            return offered[0]
+    fighting = [a for a in legal if a["type"] != "retreat"] or list(legal)
+    board = fighting[0].get("board")
+    boards = view.get("boards") or {}
+    return choose(fighting, boards.get(board) or {})

@@ -187,7 +187,7 @@ PURE_PACKAGES = ("game", "battles.engine", "battles.bots", "battles.campaign", "
                  "tournaments.pairing", "stratego.engine", "belle_alliance.engine")
 PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogue.rules",
                 "cards.catalogue.validation",
-                "cards.catalogue.search", "battles.simulate", "decks.stats",
+                "cards.catalogue.search", "battles.simulate", "battles.tutorial", "decks.stats",
                 "frontend.svg", "frontend.catalogue.card_face", "frontend.decks.chart",
                 "frontend.campaigns.chart",
                 "frontend.tournaments.standings_chart", "frontend.battle.board_svg",

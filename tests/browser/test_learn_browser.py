@@ -23,7 +23,7 @@ from battles import services
 from battles.models import Battle
 
 from ..kinds import battle_tasks as tasks
-from ..newcomer_policy import choose
+from ..newcomer_policy import choose, choose_campaign
 from .test_battle_browser import serialise_polls
 
 SEED = 1815_0009  # the newcomer's policy beats the random computer in 12 actions (turn 2)
@@ -121,3 +121,67 @@ def test_the_first_tab_reaches_the_skip_link_and_enter_moves_to_main(page, live_
     expect(page.get_by_test_id("skip-link")).to_be_visible()  # seen while it has the focus
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "main"
+
+
+NO_OVERFLOW = "document.documentElement.scrollWidth <= innerWidth"
+
+
+def _shot(page, name: str) -> None:
+    if os.environ.get("EAGLES_SCREENSHOTS"):
+        out = Path(os.environ["EAGLES_SCREENSHOTS"])
+        out.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(out / name))
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_how_to_play_and_the_tutorial_fit_the_window(page, live_server, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/learn/")
+    assert page.evaluate(NO_OVERFLOW)
+    _shot(page, f"how-to-play-{width}.png")
+    page.goto("/learn/tutorial/")
+    assert page.evaluate(NO_OVERFLOW)
+    box, step = (page.get_by_test_id(t).bounding_box() for t in ("board", "tutorial-step"))
+    assert box and step
+    if width == 390:  # on a phone the step to read comes first, the board under it
+        assert step["y"] < box["y"]
+    else:  # side by side
+        assert step["x"] > box["x"] + box["width"] - 1
+    _shot(page, f"tutorial-{width}.png")
+
+
+def test_the_campaign_page_screens(logged_in_page, live_server, monkeypatch):
+    """The campaign page against the computer at 1,280 and 390 px, without horizontal
+    scrolling (saved with EAGLES_SCREENSHOTS=DIR: docs/screens/)."""
+    from django.contrib.auth.models import User
+
+    from campaigns import services as campaigns
+    from campaigns.models import Campaign
+
+    from ..campaign.helpers import small_pools
+    from ..kinds import campaign_tasks
+
+    pools = small_pools()
+    campaign_tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
+    monkeypatch.setattr(campaigns, "_pool_cards", lambda user, side, pool, records: pools[side])
+    monkeypatch.setattr(campaigns, "new_seed", lambda: 1815)
+    alice = User.objects.get(username="alice")
+    c = campaigns.create_campaign(alice, "allied", bot="random")
+    for _ in range(40):  # the computer splits and deploys; alice splits and deploys
+        c = Campaign.objects.get(pk=c.pk)
+        if c.to_move == "french":
+            campaign_tasks.bot_move(c.pk, c.seq)
+            continue
+        from campaigns import selectors
+
+        cv = selectors.campaign_view(c, alice)
+        if cv["view"]["boards"]["quatre-bras"]["phase"] != "deploy":
+            break
+        campaigns.act(c.pk, alice, c.seq, choose_campaign(cv["legal_actions"], cv["view"]))
+    for width in (1280, 390):
+        page = logged_in_page
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"/campaigns/{c.pk}/")
+        expect(page.get_by_test_id("board-quatre-bras")).to_be_visible()
+        assert page.evaluate(NO_OVERFLOW), width
+        _shot(page, f"campaign-{width}.png")

@@ -1,0 +1,90 @@
+"""Done when (issue 28): a campaign against the computer, played in the browser by a
+scripted newcomer (tests/newcomer_policy.py: the suggested split, one card deployed in each
+Position, fire when it can, engage with infantry and cavalry, else end the phase), through
+its first phase (Quatre Bras and Ligny, 16.0) takes at most half of the issue's 186 clicks,
+shows no one-button screen the site could have played for them (a lone action that is not
+the end of their own phase, turn or deployment: play/autoplay.py plays those), and loads no
+page per action (every click is answered through htmx). The figures are printed.
+
+As in test_campaign_browser.py the test stands in for the Celery worker (``bot_move``) and
+routes the page's polls through this thread.
+
+Opt-in (EAGLES_NEWCOMER_CAMPAIGN=1): it plays a whole first phase, about 14 minutes on a
+loaded 2-core machine, too slow for the suite. On this branch it FAILS its click bound
+(issue 28's note gives the figures): the "Done when" is not met yet."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from campaigns import selectors, services
+from campaigns.models import Campaign
+
+from ..kinds import campaign_tasks as tasks
+from ..newcomer_policy import choose_campaign
+from .htmx_clicks import answered
+
+ISSUE_CLICKS = 186  # the issue's count for a campaign against the computer
+ENDING = ("end_phase", "end_turn", "deployment_done", "split", "keep", "retreat")
+
+
+pytestmark = pytest.mark.skipif(os.environ.get("EAGLES_NEWCOMER_CAMPAIGN") != "1",
+                                reason="opt-in: a whole first phase (EAGLES_NEWCOMER_CAMPAIGN=1)")
+
+
+@pytest.fixture
+def worker(monkeypatch):
+    asked: list[tuple[int, int]] = []
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: asked.append(args))
+    monkeypatch.setattr(services, "new_seed", lambda: 1815)
+    return asked
+
+
+def test_a_newcomer_plays_the_campaigns_first_phase_in_half_the_clicks(
+        logged_in_page, live_server, worker):
+    page = logged_in_page
+    page.goto("/campaigns/")
+    page.select_option("#nc-side", "french")
+    page.select_option("#nc-bot", "random")
+    page.get_by_test_id("create-campaign").click()
+    page.wait_for_url("**/campaigns/*/")
+    c = Campaign.objects.get()
+    page.route(f"**/campaigns/{c.pk}/", lambda route: route.fulfill(response=route.fetch()))
+    loads: list[str] = []
+    page.on("request", lambda r: r.is_navigation_request() and loads.append(r.url))
+    clicks = one_button = lone_endings = 0
+    for _ in range(400):
+        c.refresh_from_db()
+        cv = selectors.campaign_view(c, c.french_player)
+        if c.status != "active" or cv["view"]["phase"] != "first":
+            break
+        if c.to_move != "french":
+            assert tasks.bot_move(c.pk, c.seq) >= 1
+            expect(page.get_by_test_id("campaign-play")).not_to_have_attribute(
+                "data-seq", str(c.seq), timeout=10_000)
+            continue
+        expect(page.get_by_test_id("campaign-play")).to_have_attribute("data-seq", str(c.seq))
+        buttons = page.get_by_test_id("actions").locator("form.b-act")
+        if buttons.count() == 1:
+            kind = buttons.first.get_by_test_id("action").get_attribute("data-type")
+            one_button += kind not in ENDING
+            lone_endings += kind in ENDING
+        chosen = choose_campaign(cv["legal_actions"], cv["view"])
+        index = next(i for i in range(buttons.count()) if json.loads(
+            buttons.nth(i).locator("input[name=action]").get_attribute("value")) == chosen)
+        buttons.nth(index).get_by_test_id("action").click()
+        clicks += 1
+        clicks += answered(page, c.seq)  # a confirmation is one more click
+    c.refresh_from_db()
+    results = (c.state or {}).get("results") or {}
+    print(f"newcomer campaign: {clicks} clicks, {one_button} one-button screens the site "
+          f"could play, {lone_endings} lone end-of-phase/turn screens, {len(loads)} page "
+          f"loads, results {results}")
+    assert cv["view"]["phase"] != "first" or c.status != "active", "first phase not over"
+    assert clicks <= ISSUE_CLICKS // 2, clicks
+    assert one_button == 0
+    assert loads == []  # no full-page load for any action
