@@ -55,6 +55,7 @@ def test_celery_broker_follows_redis_url():
         assert app.conf.broker_url == "filesystem://"
 
 
+@pytest.mark.django_db  # the home page lists the public games under way
 @pytest.mark.parametrize("path", ["/", "/accounts/login/", "/accounts/signup/"])
 def test_base_layout_pages_render(client, path):
     response = client.get(path)

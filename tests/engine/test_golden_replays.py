@@ -20,7 +20,9 @@ card's consecutive second move out of the Reserve); once for the MagWeb Q&A 4.1 
 (Infantry deploy in any formation; decoys may go back to the Reserve); and once for the
 catalogue 1.1.0 and these rulings together (both landed in one merge); and once, Wavre
 only, for RULINGS 4.1-e (issue 29: every card type of the pool keeps a place in a default
-deck, so the Prussian default deck at Wavre holds Thielmann).
+deck, so the Prussian default deck at Wavre holds Thielmann); and once for the morale roll's
+event, which now names its parts (issue 28: the log shows the grade and each modifier; the
+actions and every other field of every event were checked unchanged).
 """
 
 from __future__ import annotations
@@ -42,15 +44,15 @@ RECORDS = catalogue_records()  # the card records the engine is given
 GOLDEN = {
     # (battle, decoys): (seeds 0..n-1, digest)
     ("quatre-bras", False): (
-        10, "11388c64a9430ff1c9222ba6aca704b394cc13b96a292bf32051259fe5f34474"
+        10, "af8e9a0468352e4cf505efbc990ef1c9b71fe63740a8554e67ad120bbef3dfe8"
     ),
-    ("ligny", False): (10, "4c66863fd059078cb05aab2fbfae3ed6ef5c2538c74d0366f196261a8e7dd986"),
-    ("wavre", False): (10, "b7d7f1de72501327592b948e70952c388d7e4a9dcd4db6ea4975fe6d0e9ba111"),
-    ("waterloo", False): (10, "464b605e01fcd09317875ebd50f29274398f999d9de7a83dea3bad50da736b47"),
+    ("ligny", False): (10, "583115e9bf83ec5ed70cc126d41cef8fcfd9695e86cae96b2f195db3772fed48"),
+    ("wavre", False): (10, "8dfa0169ea05798ec596642dd87fbb29a5d47ef96ea56a5aeb0bd72f5dca5c86"),
+    ("waterloo", False): (10, "92f9516f8a2d0c6ade9c40786fdb601417c63ef9a88b87c767badaaeeff40cf4"),
     ("quatre-bras", True): (5, "fb54c7fc9db8f05682eb3a24d43d7f8b7298c65a2c5f25d7aa7a4932d3e0abb8"),
-    ("ligny", True): (5, "eee314ee25f53c14b89dc89f8dc83f46792c5b1b59106627b5ac7da40ffd14ee"),
-    ("wavre", True): (5, "fb3867f21578ccca01c305b5b96fa6869fac0079cd085ed5c99e11369605d0c3"),
-    ("waterloo", True): (5, "31f73b566e08a46327e6c52fa6d3c353154d27fb1b118789e21b29b614889b21"),
+    ("ligny", True): (5, "f1bde0e1dcbec3909bbfbe7dead17035f804add65c50e737ee1e17c50a1b736c"),
+    ("wavre", True): (5, "97f734a9a6be86bf217dd46b7e5d3011e3e76a1069e20912cc6067b61ee07e2d"),
+    ("waterloo", True): (5, "62408c294e8097717605f41fe5eccb3a0c7bb831d0dc6af9bd091cd33874bb3a"),
 }
 
 
