@@ -25,14 +25,13 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from config.errors import NotFound, ServiceError
-from frontend.errors import page_message
+from config.errors import ServiceError
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_groups, log_lines
 from frontend.play.new_game import new_game_terms
-from frontend.play.posts import GamePosts, seat_view
+from frontend.play.posts import GamePosts, list_view, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, SIDES, other_side
 from play import clock, presence, replays
@@ -70,30 +69,16 @@ HOME_ROWS = {"french": (3, 2, 1, 0), "allied": (6, 7, 8, 9)}  # front row first
 TIME_TRACK = 20  # turns shown on the time track (11:00 to 20:30)
 
 
-def game_or_404(request: HttpRequest, pk: Any) -> StrategoMatch:
-    try:
-        return selectors.game_of(request.user, pk)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+game_or_404 = or_404(selectors.game_of)
 
 
 # --- my games and a new one -------------------------------------------------------------------
 
-@login_required
-def game_list(request: HttpRequest) -> HttpResponse:
-    error, status, form = "", 200, {}
-    if request.method == "POST":
-        form = request.POST
-        try:
-            m = services.create_game(
-                request.user, form.get("side"), bot=form.get("bot", "greedy"),
-                variant=form.get("variant", "basic"), **new_game_terms(form),
-                options={k: True for k in services.SCENARIOS if form.get(k) == "on"})
-        except ServiceError as exc:
-            status, error = exc.status, page_message(exc, capitalise=True)
-        else:
-            return redirect("stratego-game", pk=m.pk)
-    return _render_list(request, error, status, form)
+def _create(request: HttpRequest, form: Mapping[str, Any]) -> StrategoMatch:
+    return services.create_game(
+        request.user, form.get("side"), bot=form.get("bot", "greedy"),
+        variant=form.get("variant", "basic"), **new_game_terms(form),
+        options={k: True for k in services.SCENARIOS if form.get(k) == "on"})
 
 
 def _render_list(request: HttpRequest, error: str = "", status: int = 200,
@@ -115,6 +100,7 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
 
 
+game_list = list_view(_create, _render_list, "stratego-game")
 join = seat_view(lambda request, pk: services.join_game(pk, request.user), _render_list,
                  lambda pk: redirect("stratego-game", pk=pk))
 cancel = seat_view(lambda request, pk: services.cancel_game(pk, request.user), _render_list,
