@@ -52,7 +52,7 @@ from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import SAME, log_groups, log_lines
-from frontend.play.new_game import new_game_terms
+from frontend.play.new_game import list_rows, new_game_terms
 from frontend.play.posts import GamePosts, list_view, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, other_side
@@ -61,8 +61,6 @@ from play import passing as pass_choices
 
 TEMPLATES = "frontend/campaigns/"
 POLL_SECONDS = 2
-MAX_LIST = 100
-WATCH_LIST = 20  # the newest public campaigns under way
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open campaign)"),
              ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("random", "Random"), ("search-easy", "Search (easy)"),
@@ -83,21 +81,13 @@ def _create(request: HttpRequest, form: Mapping[str, Any]) -> Campaign:
 
 def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping | None = None) -> HttpResponse:
-    mine = [selectors.campaign_summary(c, request.user)
-            for c in selectors.campaigns_of(request.user)[:MAX_LIST]]
-    for row in mine:
-        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
-    open_rows = [selectors.campaign_summary(c, request.user)
-                 for c in selectors.open_campaigns(request.user)[:MAX_LIST]]
-    for row in open_rows:
-        row["time_text"] = clock.describe(row["time_control"])
-    watch = [selectors.campaign_summary(c, None)
-             for c in selectors.watchable_campaigns(request.user)[:WATCH_LIST]]
+    user = request.user
     return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
-        "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
+        **list_rows(user, selectors.campaign_summary, selectors.campaigns_of(user),
+                    selectors.open_campaigns(user), selectors.watchable_campaigns(user)),
+        "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
         "pools": PoolChoice.choices,
-        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
+    }, status=status)
 
 
 campaign_list = list_view(_create, _render_list, "campaign")

@@ -30,7 +30,7 @@ from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_groups, log_lines
-from frontend.play.new_game import new_game_terms
+from frontend.play.new_game import list_rows, new_game_terms
 from frontend.play.posts import GamePosts, list_view, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDE_NAMES, SIDES, other_side
@@ -47,8 +47,6 @@ from .words import action_label, card_name, event_text, outcome_text, piece_name
 
 TEMPLATES = "frontend/stratego/"
 POLL_SECONDS = 2
-MAX_LIST = 100
-WATCH_LIST = 20
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
              ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("random", "Random"))
@@ -83,21 +81,13 @@ def _create(request: HttpRequest, form: Mapping[str, Any]) -> StrategoMatch:
 
 def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping[str, Any] | None = None) -> HttpResponse:
-    mine = [selectors.game_summary(m, request.user)
-            for m in selectors.games_of(request.user)[:MAX_LIST]]
-    for row in mine:
-        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
-    open_rows = [selectors.game_summary(m, request.user)
-                 for m in selectors.open_games(request.user)[:MAX_LIST]]
-    for row in open_rows:
-        row["time_text"] = clock.describe(row["time_control"])
-    watch = [selectors.game_summary(m, None)
-             for m in selectors.watchable_games(request.user)[:WATCH_LIST]]
+    user = request.user
     return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
-        "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
+        **list_rows(user, selectors.game_summary, selectors.games_of(user),
+                    selectors.open_games(user), selectors.watchable_games(user)),
+        "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
         "variants": [(v, label) for v, label in Variant.choices if v in MODES],
-        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
+    }, status=status)
 
 
 game_list = list_view(_create, _render_list, "stratego-game")
