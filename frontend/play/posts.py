@@ -161,10 +161,11 @@ def or_404(selector: Callable[[Any, Any], Any]) -> Callable[[HttpRequest, Any], 
 
 
 def list_view(create: Callable[[HttpRequest, Any], Any],
-              render_list: Callable[..., HttpResponse], page: str) -> View:
+              render_list: Callable[..., HttpResponse], page: str, *,
+              guard: Callable[[View], View] = login_required) -> View:
     """A kind's list page: GET, the list; POST, ``create(request, form)`` a new match and
     go to its page (``page``), or the list again with the service's refusal and the form as
-    it was filled in."""
+    it was filled in. ``guard``: who may see it (a decorator; logged in by default)."""
     def view(request: HttpRequest) -> HttpResponse:
         error, status, form = "", 200, {}
         if request.method == "POST":
@@ -177,7 +178,7 @@ def list_view(create: Callable[[HttpRequest, Any], Any],
                 return redirect(page, pk=match.pk)
         return render_list(request, error, status, form)
 
-    return login_required(view)
+    return guard(view)
 
 
 def seat_view(write: Callable[[HttpRequest, int], Any], render_list: Callable[..., HttpResponse],
