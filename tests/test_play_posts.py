@@ -62,3 +62,25 @@ def test_the_new_game_form_is_read_once():
     assert new_game_terms({})["opponent"] == "computer"
     with pytest.raises(Exception, match="time control"):
         new_game_terms({"time_control": "forever"})
+
+
+def test_the_list_pages_rows_come_from_one_home(client, django_user_model):
+    alice = django_user_model.objects.create_user("alice")
+    bob = django_user_model.objects.create_user("bob")
+    mine = stratego_services.create_game(alice, "french", opponent="bob", variant="standard")
+    open_one = stratego_services.create_game(bob, "allied", opponent="open")
+    client.force_login(alice)
+    html = client.get(reverse("stratego")).content.decode()
+    assert f'data-testid="game-{mine.pk}"' in html and f'data-testid="open-{open_one.pk}"' in html
+    assert client.get(reverse("campaigns")).status_code == 200
+    # the create form's refusal is the list again, with the form as filled in
+    r = client.post(reverse("stratego"), {"side": "french", "opponent": "computer",
+                                          "variant": "basic", "grouchy": "on"})
+    assert r.status_code == 400 and b"Expert game" in r.content
+    r = client.post(reverse("stratego"), {"side": "french", "opponent": "computer",
+                                          "variant": "expert", "grouchy": "on"})
+    assert r.status_code == 302
+    from stratego.models import StrategoMatch
+
+    assert StrategoMatch.objects.get(pk=r["Location"].split("/")[-2]).settings == \
+        {"grouchy": True}

@@ -40,7 +40,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -50,7 +50,7 @@ from battles.bots import BOTS
 from battles.dealing import POOLS, scale_choices
 from battles.engine import DEFAULT_SETTINGS, SIDES
 from battles.engine.board import ARMY_SIDE
-from battles.errors import BattleError, NotFound
+from battles.errors import BattleError
 from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.setup import cards_of
@@ -65,7 +65,7 @@ from frontend.play import actions as frame_actions
 from frontend.play import frame
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_lines
-from frontend.play.posts import GamePosts
+from frontend.play.posts import GamePosts, or_404
 from frontend.whats_on import login_or_watch
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
 from play import clock, presence
@@ -94,11 +94,7 @@ STATUS_LABELS = dict(Status.choices)
 
 # --- helpers -------------------------------------------------------------------------------
 
-def get_battle(request: HttpRequest, pk) -> Battle:
-    try:
-        return selectors.battle_of(request.user, pk)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+get_battle = or_404(selectors.battle_of)  # the battle the viewer may see, or 404
 
 
 def battle_name(key: str) -> str:

@@ -38,7 +38,7 @@ from battles.engine import SIDES
 from campaigns import selectors, services
 from campaigns.kind import KIND, cards_of, core_of
 from campaigns.models import Campaign, PoolChoice, Status
-from config.errors import NotFound, ServiceError
+from config.errors import ServiceError
 from frontend.battle.board_svg import board_svg
 from frontend.battle.board_ux import BOARD_SECTIONS, action_keys, changed_marks
 from frontend.battle.dice_svg import last_roll
@@ -48,13 +48,12 @@ from frontend.battle.words import describe_actions
 from frontend.campaigns.chart import losses_svg
 from frontend.campaigns.clocks import outcome_text
 from frontend.campaigns.words import battle_name, log_texts, timeline
-from frontend.errors import page_message
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import SAME, log_groups, log_lines
-from frontend.play.new_game import new_game_terms
-from frontend.play.posts import GamePosts, seat_view
+from frontend.play.new_game import list_rows, new_game_terms
+from frontend.play.posts import GamePosts, list_view, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, other_side
@@ -63,60 +62,37 @@ from play import passing as pass_choices
 
 TEMPLATES = "frontend/campaigns/"
 POLL_SECONDS = 2
-MAX_LIST = 100
-WATCH_LIST = 20  # the newest public campaigns under way
 OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open campaign)"),
              ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("random", "Random"), ("search-easy", "Search (easy)"),
         ("search", "Search (normal)"), ("search-hard", "Search (hard)"))
 
 
-def campaign_or_404(request: HttpRequest, pk) -> Campaign:
-    try:
-        return selectors.campaign_of(request.user, pk)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+campaign_or_404 = or_404(selectors.campaign_of)
 
 
 # --- my campaigns and a new one ------------------------------------------------------------
 
-@login_or_watch("the Campaign Game")
-def campaign_list(request: HttpRequest) -> HttpResponse:
-    error, status, form = "", 200, {}
-    if request.method == "POST":
-        form = request.POST
-        cap = int_or_raw(form.get("turn_cap", ""))
-        try:
-            c = services.create_campaign(
-                request.user, form.get("side"), bot=form.get("bot", "greedy"),
-                pool=form.get("pool", "set"), settings={"turn_cap": cap},
-                **new_game_terms(form))
-        except ServiceError as exc:
-            status, error = exc.status, page_message(exc, capitalise=True)
-        else:
-            return redirect("campaign", pk=c.pk)
-    return _render_list(request, error, status, form)
+def _create(request: HttpRequest, form: Mapping[str, Any]) -> Campaign:
+    return services.create_campaign(
+        request.user, form.get("side"), bot=form.get("bot", "greedy"),
+        pool=form.get("pool", "set"), settings={"turn_cap": int_or_raw(form.get("turn_cap", ""))},
+        **new_game_terms(form))
 
 
 def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping | None = None) -> HttpResponse:
-    mine = [selectors.campaign_summary(c, request.user)
-            for c in selectors.campaigns_of(request.user)[:MAX_LIST]]
-    for row in mine:
-        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
-    open_rows = [selectors.campaign_summary(c, request.user)
-                 for c in selectors.open_campaigns(request.user)[:MAX_LIST]]
-    for row in open_rows:
-        row["time_text"] = clock.describe(row["time_control"])
-    watch = [selectors.campaign_summary(c, None)
-             for c in selectors.watchable_campaigns(request.user)[:WATCH_LIST]]
+    user = request.user
     return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
-        "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
+        **list_rows(user, selectors.campaign_summary, selectors.campaigns_of(user),
+                    selectors.open_campaigns(user), selectors.watchable_campaigns(user)),
+        "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
         "pools": PoolChoice.choices,
-        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
+    }, status=status)
 
 
+campaign_list = list_view(_create, _render_list, "campaign",
+                    guard=login_or_watch("the Campaign Game"))
 join = seat_view(lambda request, pk: services.join_campaign(
     pk, request.user, pool=request.POST.get("pool", "set")), _render_list,
     lambda pk: redirect("campaign", pk=pk))

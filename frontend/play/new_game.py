@@ -1,14 +1,37 @@
-"""The new-game form every game's list page has, read once: who to play (the computer, anyone,
-or a player named in ``username``), the time control (one of ``play.clock``'s presets), and
-the ``public`` and ``rated`` boxes. The service checks the rest and says what is wrong."""
+"""A game's list page, the parts every game's has: its rows (``list_rows``: my matches, the
+open ones I may join, the public ones to watch) and its new-game form, read once
+(``new_game_terms``: who to play, the computer, anyone, or a player named in ``username``;
+the time control, one of ``play.clock``'s presets; the ``public`` and ``rated`` boxes). The
+service checks the rest and says what is wrong."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from config.errors import BadInput
+from game import SIDE_NAMES, SIDES
 from play import clock
+
+MAX_LIST = 100  # my matches, and the open ones
+WATCH_LIST = 20  # the newest public matches under way
+
+
+def list_rows(user: Any, summary: Callable[[Any, Any], dict[str, Any]],
+              mine: Any, open_: Any, watch: Any) -> dict[str, Any]:
+    """The list page's rows and choices: ``mine`` (with the side I play, or "invited"),
+    ``open`` (with their time control in words), ``watch`` (as anyone sees them: ``summary``
+    for nobody), each a query set (cut here to its limit); the sides and time controls."""
+    rows = [summary(m, user) for m in mine[:MAX_LIST]]
+    for row in rows:
+        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
+    open_rows = [summary(m, user) for m in open_[:MAX_LIST]]
+    for row in open_rows:
+        row["time_text"] = clock.describe(row["time_control"])
+    return {"mine": rows, "open": open_rows,
+            "watch": [summary(m, None) for m in watch[:WATCH_LIST]],
+            "sides": [(s, SIDE_NAMES[s]) for s in SIDES],
+            "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}
 
 
 def new_game_terms(form: Mapping[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,9 @@ Each view is thin: it reads the form, calls the service, and answers. A refusal
 (``config.errors.ServiceError``) is a 404/403 error page (``frontend.errors.refuse``) or the
 page as it is now with the message and the refusal's status; nothing changed. After a played
 action an htmx request gets the play fragment as it is now (the mover's one update:
-``live.js`` does not fetch it again); without JavaScript, a redirect back to the page.
+``live.js`` does not fetch it again); without JavaScript, a redirect back to the page. The
+list page (``list_view``: a new match from its form) and its join and cancel
+(``seat_view``) are here too, and ``or_404``: a kind's ``fetch``.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from config.errors import ServiceError
+from config.errors import NotFound, ServiceError
 from frontend.errors import page_message, refuse
 
 from .frame import confirm, int_or_raw, is_htmx, posted
@@ -144,6 +146,39 @@ def _post_view(method: Callable[[HttpRequest, Any], HttpResponse]) -> View:
     view.__doc__ = method.__doc__
     view.__name__ = view.__qualname__ = method.__name__
     return login_required(require_POST(view))
+
+
+def or_404(selector: Callable[[Any, Any], Any]) -> Callable[[HttpRequest, Any], Any]:
+    """A kind's ``fetch``: ``selector(user, pk)`` (the match the viewer may see), its
+    ``NotFound`` the 404 page."""
+    def fetch(request: HttpRequest, pk: Any) -> Any:
+        try:
+            return selector(request.user, pk)
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+
+    return fetch
+
+
+def list_view(create: Callable[[HttpRequest, Any], Any],
+              render_list: Callable[..., HttpResponse], page: str, *,
+              guard: Callable[[View], View] = login_required) -> View:
+    """A kind's list page: GET, the list; POST, ``create(request, form)`` a new match and
+    go to its page (``page``), or the list again with the service's refusal and the form as
+    it was filled in. ``guard``: who may see it (a decorator; logged in by default)."""
+    def view(request: HttpRequest) -> HttpResponse:
+        error, status, form = "", 200, {}
+        if request.method == "POST":
+            form = request.POST
+            try:
+                match = create(request, form)
+            except ServiceError as exc:
+                status, error = exc.status, page_message(exc, capitalise=True)
+            else:
+                return redirect(page, pk=match.pk)
+        return render_list(request, error, status, form)
+
+    return guard(view)
 
 
 def seat_view(write: Callable[[HttpRequest, int], Any], render_list: Callable[..., HttpResponse],
