@@ -10,6 +10,10 @@ for _name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECUR
     os.environ.setdefault(_name, "0")
 os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+# Tests drive sockets as fast as the machine answers (a whole battle's actions back to back);
+# the per-socket frame budget (play/live/protocol.py) is tested on its own, with its own figures.
+os.environ.setdefault("EAGLES_WS_FRAMES_PER_SECOND", "10000")
+os.environ.setdefault("EAGLES_WS_FRAME_BURST", "10000")
 
 
 def _per_xdist_worker() -> None:

@@ -4,6 +4,7 @@ told, then closed, and nothing it sent is applied twice."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -140,3 +141,32 @@ def test_a_flooding_socket_is_told_then_closed_and_applies_nothing_twice(live, s
     assert "not applied" in limited[0]["detail"] and "closing" in limited[-1]["detail"]
     assert len(answers) == 1 + 3 + FLOOD_STRIKES  # nothing answered after the close
     assert Battle.objects.get(pk=b.pk).seq == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_documented_figures_under_a_flood_of_1000_frames(live, settings):
+    """The defaults of config/settings.py (20 frames a second, bursts of 40): a socket that
+    sends 1,000 hellos at once gets the burst (and what refills while it is answered), then 10
+    refusals, then is closed. Prints the figures."""
+    settings.EAGLES_WS_FRAMES_PER_SECOND, settings.EAGLES_WS_FRAME_BURST = 20, 40
+    b, bob = _battle()
+
+    async def scenario():
+        c = await connect(b.pk, bob)
+        start = asyncio.get_running_loop().time()
+        for _ in range(1000):
+            await c.send_to(text_data='{"type": "hello", "since": 0}')
+        answered = refused = 0
+        while True:
+            out = await c.receive_output(timeout=TIMEOUT)
+            if out["type"] == "websocket.close":
+                return answered, refused, out["code"], asyncio.get_running_loop().time() - start
+            msg = json.loads(out["text"])
+            answered += msg["type"] == "battle"
+            refused += msg.get("code") == "rate_limited"
+
+    answered, refused, code, seconds = run(scenario)
+    print(f"\n1000 frames at once: {answered} answered, {refused} refused, closed ({code}) "
+          f"after {seconds:.2f} s")
+    assert code == CLOSE_FLOODING and refused == FLOOD_STRIKES
+    assert 40 <= answered <= 40 + 20 * seconds + 1

@@ -2,6 +2,15 @@
 
 from django.db import migrations, models
 
+# Reversing: the column goes back to 10 characters, which "search-easy" and "search-hard" do
+# not fit (PostgreSQL refuses them; issue 30). Those battles are given the one search level
+# the older code knew, "search", first: the level is lost, the battle still plays.
+LONG_LEVELS = ("search-easy", "search-hard")
+
+
+def levels_to_search(apps, schema_editor):
+    apps.get_model("battles", "Battle").objects.filter(bot__in=LONG_LEVELS).update(bot="search")
+
 
 class Migration(migrations.Migration):
 
@@ -15,4 +24,6 @@ class Migration(migrations.Migration):
             name='bot',
             field=models.CharField(blank=True, choices=[('random', 'Random'), ('greedy', 'Greedy'), ('search-easy', 'Search (easy)'), ('search', 'Search (normal)'), ('search-hard', 'Search (hard)')], default='', help_text='Set only when the computer plays: the side without a player. Empty: two people play.', max_length=20),
         ),
+        # after the AlterField: reversing runs it first, while the column is still wide
+        migrations.RunPython(migrations.RunPython.noop, levels_to_search),
     ]
