@@ -129,3 +129,19 @@ def test_long_names_are_shortened_in_the_legend_and_rounds_can_be_many():
     marks = [float(t.text) for t in root.iter(f"{SVG}text") if (t.text or "").isdigit()
              and t.get("text-anchor") == "end"]
     assert max(marks) >= 45 and len(marks) <= 9  # the match point axis is not crowded
+
+
+def test_equal_scores_are_drawn_apart():
+    """Issue 28: players on the same match points overlapped; now each round's points on one
+    score are at least a point's width (7 px) apart, and still nearer their score than any
+    other."""
+    rows = [{"player": i, "name": n, "rank": i, "match_points": 3, "dropped": False}
+            for i, n in enumerate(("ney", "soult", "grouchy"), start=1)]
+    svg = standings_chart([(1, rows), (2, [{**r, "match_points": 6} for r in rows])])
+    points = {}
+    for g in lines(svg):
+        for i, c in enumerate(g.findall(f"{SVG}circle")):
+            points.setdefault(i, []).append(float(c.get("cy")))
+    for ys in points.values():
+        ys.sort()
+        assert all(b - a >= 7 for a, b in zip(ys, ys[1:], strict=False)), ys

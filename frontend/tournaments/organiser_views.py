@@ -196,6 +196,8 @@ def _manage_page(request: HttpRequest, t, *, error: str = "", notice: str = "",
         disputes=disputes, active=[e for e in selectors.entries(t) if not e.dropped],
         round_complete=selectors.round_complete(current), rounds_left=selectors.rounds_left(t),
         result_choices=_organiser_result_choices(t),
+        # the current round's pairings: "Start now and pair round 1" answers with them
+        pairings=list(selectors.pairings(current)) if current else [],
     ), status)
 
 

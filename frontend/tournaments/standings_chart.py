@@ -9,10 +9,11 @@ legend below the plot. The SVG scales to its container through its viewBox (read
 ``<title>`` and a ``<desc>`` (the leader, who is drawn) and every point has its own
 ``<title>`` ("ney: 6 match points after round 2").
 
-Lines that share a score would hide one another: each line is drawn a couple of pixels above
-or below its neighbour (all of them within 0.7 match points, so never at another score), lines
-5 to 8 are dashed, and every point of a line has the colour of its legend entry. A line on 0
-match points lies exactly on the axis line (never below it).
+Lines that share a score would hide one another: at each round, the players on the same
+score are drawn apart, the better rank higher, a point's width apart where that stays within
+0.7 match points (so never at another score; issue 28: equal scores overlapped), lines 5 to 8
+are dashed, and every point of a line has the colour of its legend entry. Lines on 0 match
+points rise from the axis line (never below it).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ AXIS_H = 48      # round labels and the axis title
 LEGEND_ROW = 20
 LEGEND_COLUMNS = 2
 CHAR_W = 6.5      # an average width of a 12 px character (legend text budget)
-JITTER = 2.5     # px between lines with the same score (at most)
+TIE_GAP = 8.0    # px between points on the same score (at most): a point's width and a gap
 INK, MUTED, GRID = "#1d1d1f", "#5f5a50", "#e4dfd2"
 # Dark enough for 3:1 against white (WCAG 1.4.11); the last four are dashed as well.
 COLOURS = ("#1f5fa8", "#c0392b", "#1b7a4c", "#8e3b8e", "#2b2b2b", "#9a6a00", "#0e7c86",
@@ -131,14 +132,21 @@ def standings_chart(snapshots: Iterable, *, top: int = TOP,
     def x_at(index: int) -> float:  # index -1: the start
         return LEFT + (index + 1) * x_gap
 
-    # lines with the same score are drawn side by side, all of them within 0.7 match points
-    spread = min(JITTER, 0.7 * PLOT_H / y_max / max(len(drawn) - 1, 1))
+    # the lines on one score at one round, in rank order: drawn apart, within 0.7 points
+    ties: dict[tuple[int, float], list[int]] = {}
+    for line_no, line in enumerate(drawn):
+        for index, value in enumerate(line["points"]):
+            if value is not None:
+                ties.setdefault((index, value), []).append(line_no)
 
-    def y_at(value: float, line_no: int) -> float:
-        if value <= 0:  # nobody is drawn below the axis: 0 points lie on its line
-            return TOP_PAD + PLOT_H
-        offset = ((len(drawn) - 1) / 2 - line_no) * spread  # a better rank a little higher
-        return TOP_PAD + PLOT_H - PLOT_H * value / y_max - offset
+    def y_at(value: float, line_no: int, index: int) -> float:
+        tied = ties[(index, value)]
+        k = tied.index(line_no)
+        spread = min(TIE_GAP, 0.7 * PLOT_H / y_max / max(len(tied) - 1, 1))
+        y = TOP_PAD + PLOT_H - PLOT_H * value / y_max
+        if value <= 0:  # nobody is drawn below the axis: the last rank on its line
+            return y - (len(tied) - 1 - k) * spread
+        return y - ((len(tied) - 1) / 2 - k) * spread  # a better rank a little higher
 
     parts = ['<g class="chart-axes">']
     for value in range(0, int(y_max) + 1, step):
@@ -169,7 +177,7 @@ def standings_chart(snapshots: Iterable, *, top: int = TOP,
         for index, (number, value) in enumerate(zip(rounds, line["points"], strict=True)):
             if value is None:
                 continue
-            x, y = x_at(index), y_at(value, line_no)
+            x, y = x_at(index), y_at(value, line_no, index)
             coords.append((x, y))
             marks.append(f'<circle class="chart-point" cx="{x:.1f}" cy="{y:.1f}" r="3.5" '
                          f'fill="{colour}" stroke="#fff" stroke-width="1">'

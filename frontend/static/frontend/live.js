@@ -9,7 +9,12 @@
 // swapped out of band).
 // One update per action: while the page's own action (an htmx POST from its play area) is
 // in flight, a message is only noted; the POST's answer is the new play area, and only if
-// the game moved on beyond it (the computer's answer) is the fragment fetched after it.
+// the game moved on beyond it (the computer's answer) is the fragment fetched after it; and an
+// answer showing the very seq and status already shown is not swapped in (rendered once).
+// Never under the pointer: while a pointer is pressed, or a question asked before a risky
+// action is open, an update waits (pointerup, or the question answered, lets it in).
+// Without the socket, a game page (data-fallback-poll) asks again every 5 s: even in the
+// player's own move, an end decided elsewhere (a resignation, the clock) reaches the page.
 (function () {
   "use strict";
   var first = document.querySelector("[data-live-url]");
@@ -23,6 +28,8 @@
   var posting = 0;  // the page's own actions in flight (htmx POSTs from the play area)
   var retries = 0;
   var socket = null;
+  var pressed = false;  // a pointer is down: an update now could remove what it presses
+  var deferred = false;  // an update waits for the pointer (or the question) to be done
 
   function play() { return document.getElementById(ID); }
   function shown() {
@@ -35,8 +42,15 @@
     return m.seq > s.seq || (m.seq === s.seq && (m.status !== s.status || !!m.paused !== s.paused));
   }
 
+  function busy() {
+    var p = play();
+    return pressed || (!!p && !!p.querySelector("[data-testid=confirm]"));
+  }
+
   function refresh() {
     if (inflight) return;  // one at a time; the swap handler checks again after it
+    if (busy()) { deferred = true; return; }
+    deferred = false;
     inflight = true;
     var context = { source: "#" + ID, target: "#" + ID, swap: "outerHTML",
                     headers: { "X-Eagles-Live": "1" } };
@@ -79,14 +93,46 @@
     };
   }
 
-  // While live, the fragment's periodic GETs (hx-trigger="every ...") are not needed.
+  // While live, the fragment's periodic GETs (hx-trigger="every ...") are not needed; nor,
+  // while the pointer is pressed or a question is open, is one now.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var cfg = event.detail.requestConfig || {};
     var elt = event.detail.elt;
-    if (live && elt && elt.id === ID && cfg.verb === "get" &&
-        !(cfg.headers && cfg.headers[LIVE_HEADER])) {
+    if (elt && elt.id === ID && cfg.verb === "get" &&
+        !(cfg.headers && cfg.headers[LIVE_HEADER]) && (live || busy())) {
       event.preventDefault();
     }
+  });
+  // A GET's answer (live or polled) showing what is already shown is not swapped in: one
+  // render per seq.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var cfg = event.detail.requestConfig || {};
+    var elt = event.detail.elt;
+    var xhr = event.detail.xhr;
+    if (!elt || elt.id !== ID || cfg.verb !== "get" || !xhr || xhr.status !== 200) return;
+    var m = /<div id="[^"]*-play"[^>]*>/.exec(xhr.responseText || "");
+    if (!m) return;
+    var attr = function (name) {
+      var a = new RegExp(name + '="([^"]*)"').exec(m[0]);
+      return a ? a[1] : "";
+    };
+    var answer = { seq: parseInt(attr("data-seq"), 10), status: attr("data-status"),
+                   paused: attr("data-paused") === "1" };
+    if (!isNaN(answer.seq) && !newer(answer, shown()) && !newer(shown(), answer)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+  // The pointer: an update waits until it is released (then it comes in).
+  document.addEventListener("pointerdown", function () { pressed = true; }, true);
+  var released = function () {
+    pressed = false;
+    if (deferred) setTimeout(function () { if (!posting && !busy()) refresh(); }, 0);
+  };
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  // The question is answered (its POST swaps the play area): a waiting update may come in.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (deferred && !posting && !busy()) refresh();
   });
   // The page's own action: its answer is the update; a message meanwhile waits for it. The
   // request's end (its xhr's loadend, after htmx swapped the answer in) checks again.
@@ -108,9 +154,10 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") hello();
   });
-  // The watch page has no htmx polling: without the socket it refreshes every 5 s.
+  // Without the socket, the watch page (no htmx polling) and the game pages refresh every
+  // 5 s (an answer that shows nothing new is not swapped in).
   if (first.dataset.fallbackPoll) {
-    setInterval(function () { if (!live) refresh(); }, 5000);
+    setInterval(function () { if (!live && !posting) refresh(); }, 5000);
   }
   connect();
 })();
