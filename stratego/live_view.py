@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play import presence, seats, tables
+from play import presence, seats
 from play.live.hooks import LiveHooks
 
 from . import selectors, services
@@ -30,5 +30,4 @@ LIVE = LiveHooks(
     view=view,
     watched=watched,
     act=lambda match_id, user, seq, action: services.act(match_id, user, seq, action),
-    deferred=tables.DEFERRED,
     presence=presence.SOCKET)

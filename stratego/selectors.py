@@ -29,7 +29,7 @@ def games_of(user: Any) -> QuerySet[StrategoMatch]:
     return (StrategoMatch.objects.filter(Q(french_player=user) | Q(allied_player=user)
                                          | Q(invited=user, status=Status.WAITING))
             .select_related("french_player", "allied_player", "invited")
-            .defer("state", "card_records"))
+            .defer("state"))
 
 
 def open_games(user: Any) -> QuerySet[StrategoMatch]:
@@ -38,7 +38,7 @@ def open_games(user: Any) -> QuerySet[StrategoMatch]:
     qs = qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
     if user is not None and user.is_authenticated:
         qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
-    return qs.select_related("french_player", "allied_player").defer("state", "card_records")
+    return qs.select_related("french_player", "allied_player").defer("state")
 
 
 def watchable_games(user: Any) -> QuerySet[StrategoMatch]:
@@ -46,7 +46,7 @@ def watchable_games(user: Any) -> QuerySet[StrategoMatch]:
     qs = StrategoMatch.objects.filter(status=Status.ACTIVE, public=True)
     if user is not None and user.is_authenticated:
         qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
-    return qs.select_related("french_player", "allied_player").defer("state", "card_records")
+    return qs.select_related("french_player", "allied_player").defer("state")
 
 
 def game_of(user: Any, pk: Any) -> StrategoMatch:
