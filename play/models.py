@@ -150,12 +150,14 @@ class Match(SeatsMixin, models.Model):
 
 def match_indexes(computer_to_move: str, deadline: str) -> list:
     """The indexes every match table has (named as each table's migrations made them): each
-    seat's matches newest first; the beat's stalled-computer check (active matches against
-    the computer, by whose move it is) and its flag-fall safety net (active matches with a
-    running clock)."""
+    seat's matches newest first, and each user's invitations (``play.lists``: each is read in
+    order from its index, a page at a time); the beat's stalled-computer check (active
+    matches against the computer, by whose move it is) and its flag-fall safety net (active
+    matches with a running clock)."""
     active = models.Q(status="active")
     return [models.Index(fields=["french_player", "-created_at"]),
             models.Index(fields=["allied_player", "-created_at"]),
+            models.Index(fields=["invited", "-created_at"]),
             models.Index(fields=["to_move"], condition=active & ~models.Q(bot=""),
                          name=computer_to_move),
             models.Index(fields=["deadline"],

@@ -14,22 +14,25 @@ from django.utils import timezone
 
 from config.errors import NotFound
 from game import SIDES
-from play import clock, presence
+from play import clock, lists, presence
 from play.seats import side_of
 from play.undo import can_undo
 
 from .kind import GAME, KIND, game_pk, state_of
 from .models import Status, StrategoMatch
 
+LIST_COLUMNS = lists.columns("variant", "phase", "turn")  # what ``game_summary`` reads
 
-def games_of(user: Any) -> QuerySet[StrategoMatch]:
-    """The user's games and the games they are invited to, newest first."""
+
+def games_of(user: Any) -> list[QuerySet[StrategoMatch]]:
+    """The user's games and the games they are invited to, as ``play.lists`` branches (each
+    read newest first from its index, a page at a time), with only the columns a row
+    shows."""
     if user is None or not user.is_authenticated:
-        return StrategoMatch.objects.none()
-    return (StrategoMatch.objects.filter(Q(french_player=user) | Q(allied_player=user)
-                                         | Q(invited=user, status=Status.WAITING))
-            .select_related("french_player", "allied_player", "invited")
-            .defer("state"))
+        return []
+    qs = (StrategoMatch.objects.only(*LIST_COLUMNS)
+          .select_related("french_player", "allied_player", "invited"))
+    return lists.branches(qs, user, Q(status=Status.WAITING))
 
 
 def open_games(user: Any) -> QuerySet[StrategoMatch]:

@@ -41,6 +41,7 @@ from campaigns import selectors, services
 from campaigns.kind import KIND, cards_of, core_of
 from campaigns.models import Campaign, PoolChoice, Status
 from config.errors import BadInput, NotFound, ServiceError
+from frontend import paging
 from frontend.battle.board_svg import board_svg
 from frontend.battle.board_ux import BOARD_SECTIONS, action_keys, changed_marks
 from frontend.battle.dice_svg import last_roll
@@ -106,8 +107,8 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 
 def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping | None = None) -> HttpResponse:
-    mine = [selectors.campaign_summary(c, request.user)
-            for c in selectors.campaigns_of(request.user)[:MAX_LIST]]
+    mine_page = paging.page(selectors.campaigns_of(request.user), request)
+    mine = [selectors.campaign_summary(c, request.user) for c in mine_page.rows]
     for row in mine:
         row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
     open_rows = [selectors.campaign_summary(c, request.user)
@@ -117,7 +118,8 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
     watch = [selectors.campaign_summary(c, None)
              for c in selectors.watchable_campaigns(request.user)[:WATCH_LIST]]
     return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
+        "mine": mine, "next_page": mine_page.next, "open": open_rows, "watch": watch,
+        "error": error, "form": form or {},
         "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
         "pools": PoolChoice.choices,
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)

@@ -26,6 +26,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from config.errors import BadInput, NotFound, ServiceError
+from frontend import paging
 from frontend.errors import page_message, refuse
 from frontend.play import frame
 from frontend.play.actions import action_sections
@@ -95,8 +96,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping[str, Any] | None = None) -> HttpResponse:
-    mine = [selectors.game_summary(m, request.user)
-            for m in selectors.games_of(request.user)[:MAX_LIST]]
+    mine_page = paging.page(selectors.games_of(request.user), request)
+    mine = [selectors.game_summary(m, request.user) for m in mine_page.rows]
     for row in mine:
         row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
     open_rows = [selectors.game_summary(m, request.user)
@@ -106,7 +107,8 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
     watch = [selectors.game_summary(m, None)
              for m in selectors.watchable_games(request.user)[:WATCH_LIST]]
     return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
+        "mine": mine, "next_page": mine_page.next, "open": open_rows, "watch": watch,
+        "error": error, "form": form or {},
         "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
         "variants": [(v, label) for v, label in Variant.choices if v in MODES],
         "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
