@@ -20,8 +20,17 @@ from .models import records_digest
 BATCH = 200
 
 
+def _checked_now(schema_editor: Any) -> None:
+    """PostgreSQL checks the rows' foreign keys at commit (deferred) and refuses to alter a
+    table with checks pending: the migration removes a column after moving the data, in the
+    same transaction. Checked as each row is written instead."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
 def move_records(app_label: str, model_name: str) -> migrations.RunPython:
     def forward(apps: Any, schema_editor: Any) -> None:
+        _checked_now(schema_editor)
         model = apps.get_model(app_label, model_name)
         card_set = apps.get_model("play", "CardSet")
         db = schema_editor.connection.alias
@@ -42,6 +51,7 @@ def move_records(app_label: str, model_name: str) -> migrations.RunPython:
         model.objects.using(db).bulk_update(batch, ["card_set"])
 
     def backward(apps: Any, schema_editor: Any) -> None:
+        _checked_now(schema_editor)
         model = apps.get_model(app_label, model_name)
         card_set = apps.get_model("play", "CardSet")
         db = schema_editor.connection.alias
