@@ -90,7 +90,7 @@ def round_of(t: Tournament, number) -> Round:
 
 
 def pairings(rnd: Round) -> QuerySet[Match]:
-    return rnd.matches.select_related("french__user", "allied__user", "round")
+    return rnd.matches.select_related("french__user", "allied__user", "round", "tournament")
 
 
 def current_match(t: Tournament, user) -> Match | None:
