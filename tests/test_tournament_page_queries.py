@@ -1,5 +1,6 @@
 """Tournament pages at a constant number of queries whatever the number of players (issue 31,
-"Pages that do not grow with the database": the pairings page made one query per match)."""
+"Pages that do not grow with the database": the pairings page made one query per match), and
+the standings a page at a time, with "find me"."""
 
 import pytest
 from django.db import connection
@@ -39,3 +40,30 @@ def test_a_tournament_page_reads_as_much_for_4_players_as_for_12(catalogue, name
     org = organiser()
     small, large = played_round(org, 4, "a"), played_round(org, 12, "b")
     assert queries(reverse(name, args=[small.pk])) == queries(reverse(name, args=[large.pk]))
+
+
+def test_standings_come_a_page_at_a_time_and_find_me_finds_my_page(catalogue):
+    from rest_framework.test import APIClient
+
+    from tournaments.models import Entry
+
+    t = played_round(organiser(), 12, "c")
+    api = APIClient()
+    first = api.get(f"/api/tournaments/{t.pk}/standings/?limit=5").json()
+    assert (len(first["rows"]), first["page"], first["pages"], first["players"]) == (5, 1, 3, 12)
+    last = api.get(f"/api/tournaments/{t.pk}/standings/?limit=5&page=3").json()
+    assert len(last["rows"]) == 2
+    whole = api.get(f"/api/tournaments/{t.pk}/standings/?limit=500").json()["rows"]
+    me = Entry.objects.get(tournament=t, user__username=whole[7]["name"]).user
+    api.force_login(me)
+    found = api.get(f"/api/tournaments/{t.pk}/standings/?limit=5&find=me").json()
+    assert found["page"] == 2 and me.username in [r["name"] for r in found["rows"]]
+    for bad in ("page=4", "page=0", "limit=0", "limit=x", "find=nobody"):
+        r = api.get(f"/api/tournaments/{t.pk}/standings/?limit=5&{bad}")
+        assert r.status_code == 400 and r.json()["code"] == "bad_input", bad
+    page = Client()
+    page.force_login(me)
+    html = page.get(reverse("tournament-standings", args=[t.pk]) + "?limit=5&find=me")
+    assert html.status_code == 200 and b'data-testid="find-me"' in html.content
+    assert html.content.count(b'data-testid="rank-') == 5
+    assert page.get(reverse("tournament-standings", args=[t.pk]) + "?page=9").status_code == 400

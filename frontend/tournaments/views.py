@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
+from config.errors import BadInput
 from decks.catalogue import cards_by_number
 from decks.selectors import decks_of, playable_version
 from frontend.errors import page_message, refuse
@@ -278,10 +280,18 @@ def pairings(request: HttpRequest, pk: int, number: int | None = None) -> HttpRe
 
 
 def _standings(t: Tournament, request: HttpRequest) -> dict:
+    """A page of the standings (``?page=``, or ``?find=me``: the page with my row)."""
+    find = request.GET.get("find", "")
+    if find == "me" and request.user.is_authenticated:
+        find = request.user.username
     try:
-        return selectors.standings(t, request.GET.get("round"))
+        table = selectors.standings(t, request.GET.get("round"))
+        return selectors.standings_page(table, request.GET.get("page"),
+                                        request.GET.get("limit"), find)
     except services.NotFound as exc:
         raise Http404(exc.message) from None
+    except BadInput as exc:
+        raise BadRequest(exc.message) from None
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
