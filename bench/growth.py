@@ -11,6 +11,10 @@ migrated, with the catalogue loaded. Then:
   ``join_battle``, ``resign``: a finished battle between two people), copied inside the
   database (``INSERT ... SELECT``: the same row, each copy a minute older) until the user
   has each number of ``--battles``; after each, ``GET /api/battles/`` and ``/battles/``.
+- **Replays** (``--only replays``): a finished battle between two people played through the
+  services (``act``, seeded random legal actions, ``--replay-actions`` at most, then
+  resigned), its replay page at its first, middle and last step (the first request of the
+  run replays the whole battle; the median is of the later ones).
 - **Tournaments**: a dealt Swiss (``create_tournament``) with each number of ``--players``
   (entries written in bulk, as ``bench/tournament.py`` does), started (``start_tournament``:
   round 1 paired), every result entered through ``record_result`` (timed: ms per result),
@@ -113,6 +117,38 @@ def battles(counts: list[int], runs: int) -> None:
             print(measure(client, url, runs), flush=True)
 
 
+def replay(actions: int, runs: int) -> None:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from battles import services
+    from battles.models import Battle
+    from play.live import messages
+
+    alice = User.objects.create_user("replay-alice")
+    bob = User.objects.create_user("replay-bob")
+    b = services.create_battle(alice, "waterloo", "french", opponent="open")
+    services.join_battle(b.pk, bob)
+    viewers = {"french": messages.Viewer("battle", b.pk, alice, "french"),
+               "allied": messages.Viewer("battle", b.pk, bob, "allied")}
+    rng = random.Random(1815)
+    for _ in range(actions):
+        match = Battle.objects.get(pk=b.pk)
+        if match.status != "active" or not match.to_move:
+            break
+        msg = messages.message(viewers[match.to_move], match.seq)
+        services.act(b.pk, viewers[match.to_move].user, msg["seq"],
+                     rng.choice(msg["legal_actions"]))
+    if Battle.objects.get(pk=b.pk).status == "active":
+        services.resign(b.pk, alice)
+    last = Battle.objects.get(pk=b.pk).seq
+    print(f"-- a finished Waterloo of {last} actions: its replay page")
+    client = Client()
+    client.force_login(alice)
+    for step in (1, last // 2, last):
+        print(measure(client, f"/battles/{b.pk}/replay/?step={step}", runs), flush=True)
+
+
 def tournaments(counts: list[int], runs: int) -> None:
     from django.contrib.auth.models import User
     from django.test import Client
@@ -159,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--battles", type=int, nargs="+", default=None)
     parser.add_argument("--players", type=int, nargs="+", default=None)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--only", choices=("battles", "tournaments"), default=None)
+    parser.add_argument("--only", choices=("battles", "replays", "tournaments"), default=None)
+    parser.add_argument("--replay-actions", type=int, default=800)
     args = parser.parse_args(argv)
     battle_counts = args.battles or ([10, 1000] if args.quick else [10, 10_000])
     player_counts = args.players or ([64, 512] if args.quick else [64, 4096])
@@ -175,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'page':<44} {'wall':>11} {'CPU':>15} {'':>13} {'size':>11}")
     if args.only in (None, "battles"):
         battles(sorted(battle_counts), args.runs)
+    if args.only in (None, "replays"):
+        replay(args.replay_actions, args.runs)
     if args.only in (None, "tournaments"):
         tournaments(sorted(player_counts), args.runs)
     return 0
