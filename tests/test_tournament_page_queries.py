@@ -67,3 +67,16 @@ def test_standings_come_a_page_at_a_time_and_find_me_finds_my_page(catalogue):
     assert html.status_code == 200 and b'data-testid="find-me"' in html.content
     assert html.content.count(b'data-testid="rank-') == 5
     assert page.get(reverse("tournament-standings", args=[t.pk]) + "?page=9").status_code == 400
+
+
+def test_the_pairings_page_shows_a_page_of_tables(catalogue, monkeypatch):
+    from frontend.tournaments import views
+
+    monkeypatch.setattr(views, "PAIRINGS_PAGE", 2)
+    t = played_round(organiser(), 10, "d")  # 5 tables: 3 pages
+    url = reverse("tournament-pairings", args=[t.pk])
+    first, last = Client().get(url), Client().get(url + "?page=3")
+    assert first.content.count(b'data-testid="table-') == 2
+    assert b'data-testid="pairings-next"' in first.content
+    assert last.content.count(b'data-testid="table-') == 1
+    assert Client().get(url + "?page=4").status_code == 400
