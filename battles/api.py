@@ -34,10 +34,7 @@ from .serializers import (
 
 
 def _mine(user, query):
-    qs = selectors.battle_list(user)
-    if query.get("status"):
-        qs = qs.filter(status=query["status"])
-    return qs
+    return selectors.battle_list(user, status=query.get("status") or None)
 
 
 def _create(user, data: dict):

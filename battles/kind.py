@@ -6,7 +6,6 @@ live channel: ``live_view``, a tournament's battle seated from the start: ``seat
 
 from __future__ import annotations
 
-from play import tables
 from play.registry import MatchKind, imported
 from play.sql import Prepared
 
@@ -31,13 +30,12 @@ def save_state(battle: Battle, state: State | None) -> list[str]:
 
 
 _LOCKED = Prepared(lambda pk: Battle.objects.select_for_update(of=("self",)).filter(pk=pk)
-                   .select_related("french_player", "allied_player")
-                   .defer(*tables.DEFERRED), locking=True)
+                   .select_related("french_player", "allied_player"), locking=True)
 
 
 def lock(user, battle_id) -> tuple[Battle, str]:
-    """(the battle, ``user``'s side) under its row lock, without the card records
-    (``play.tables``: read once per process, on first use); 404 unless ``user`` plays it."""
+    """(the battle, ``user``'s side) under its row lock (its card records are another
+    table's, read once per process: ``play.tables``); 404 unless ``user`` plays it."""
     battle = _LOCKED.first(battle_pk(battle_id))
     side = side_of(battle, user) if battle is not None else None
     if side is None:

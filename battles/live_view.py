@@ -11,7 +11,7 @@ every spectator); both from the change's ``Snapshot`` when the live channel has 
 
 from __future__ import annotations
 
-from play import presence, tables
+from play import presence
 from play.live.hooks import LiveHooks
 
 from . import selectors, services
@@ -37,5 +37,4 @@ LIVE = LiveHooks(
     side_of=lambda battle, user: selectors.side_of(battle, user),
     view=view, watched=watched,
     act=lambda battle_id, user, seq, action: services.act(battle_id, user, seq, action),
-    deferred=tables.DEFERRED,
     presence=presence.SOCKET)

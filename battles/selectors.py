@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import other_side
-from play import clock, presence
+from play import clock, lists, presence
 from play.log import auto_entry
 from play.seats import side_of
 from play.turns import Snapshot  # a position parsed once and its log rows
@@ -93,14 +93,21 @@ def invitations_of(user) -> QuerySet[Battle]:
                     .order_by("-created_at", "-id"))
 
 
-def battle_list(user) -> QuerySet[Battle]:
-    """What the user's battle list shows: the battles they play and the invitations they got,
-    newest first (``battle_summary`` tells them apart with ``invited``)."""
+LIST_COLUMNS = lists.columns("battle")  # what ``battle_summary`` reads of a battle
+
+
+def battle_list(user, status: str | None = None, invitations: bool = True
+                ) -> list[QuerySet[Battle]]:
+    """What the user's battle list shows, as ``play.lists`` branches (each read newest first
+    from its index, a page at a time): the battles they play and (``invitations``) the ones
+    they are invited to (``battle_summary`` tells them apart with ``invited``), with only the
+    columns a row shows; ``status``: only those."""
     if user is None or not getattr(user, "is_authenticated", False):
-        return Battle.objects.none()
-    return _related(Battle.objects.filter(Q(french_player=user) | Q(allied_player=user)
-                                          | Q(invited=user))
-                    .order_by("-created_at", "-id"))
+        return []
+    qs = _related(Battle.objects.only(*LIST_COLUMNS))
+    if status:
+        qs = qs.filter(status=status)
+    return lists.branches(qs, user, Q() if invitations else None)
 
 
 def open_battles(user=None) -> QuerySet[Battle]:

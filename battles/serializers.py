@@ -103,6 +103,9 @@ class BattleSummarySerializer(serializers.Serializer):
 
 class BattleListSerializer(serializers.Serializer):
     results = BattleSummarySerializer(many=True)
+    next = serializers.CharField(allow_null=True,
+                                 help_text="The next page's cursor (?before=), null after "
+                                           "the last page.")
 
 
 class OpenBattleSerializer(serializers.Serializer):

@@ -162,7 +162,7 @@ def create_battle(user, battle, side, bot="greedy", deck_version_id=None, settin
             state=b.state, to_move=b.to_move, turn=b.turn, phase=b.phase,
             battle=battle, settings=settings, bot=bot if against_computer else "",
             invited=invited, seed=seed, seed_hash=seed_hash(seed), decks=decks,
-            catalogue_version=b.catalogue_version, card_records=b.card_records,
+            catalogue_version=b.catalogue_version, card_set=b.card_set,
             deck_kinds=b.deck_kinds, scale=scale, deck_choices=choices, rated=rated,
             status=Status.ACTIVE if against_computer else Status.WAITING,
             french_player=user if side == "french" else None,
@@ -215,7 +215,7 @@ def join_battle(battle_id, user, deck_version_id=None, deal=None) -> Battle:
         choices, version = dealing.choose(user, battle.battle, side, battle.scale,
                                           deck_version_id, deal)
         fields = ["decks", "deck_choices", "status", f"{side}_player",
-                  "catalogue_version", "card_records", "deck_kinds"]
+                  "catalogue_version", "card_set", "deck_kinds"]
         catalogue_version, records = setup.catalogue_now()  # the position is built now
         battle.deck_choices = {**battle.deck_choices, **choices}
         battle.decks = dealing.deal_decks(battle.battle, battle.seed, battle.scale,

@@ -19,6 +19,7 @@ from cards.catalogue.loader import current_version
 from cards.catalogue.records import card_record
 from cards.models import Card
 from play import tables
+from play.models import CardSet
 
 from .engine import CardTable, State, load_cards, new_battle
 from .models import Battle
@@ -56,9 +57,10 @@ def deck_kind(version) -> dict[str, dict[str, str]]:
 
 
 def record_setup(battle: Battle, version: str, records: list[dict[str, Any]]) -> None:
-    """Stamp ``battle`` with the catalogue version and the records of its decks' cards."""
+    """Stamp ``battle`` with the catalogue version and the records of its decks' cards (their
+    ``CardSet``, stored once for every battle with the same records)."""
     battle.catalogue_version = version
-    battle.card_records = snapshot(battle.battle, battle.decks, records)
+    battle.card_set = CardSet.store(snapshot(battle.battle, battle.decks, records))
 
 
 def engine_cards(battle: Battle) -> CardTable:
@@ -68,12 +70,10 @@ def engine_cards(battle: Battle) -> CardTable:
 
 
 def cards_of(battle: Battle) -> CardTable:
-    """``engine_cards(battle)``, built once per started battle in this process
-    (``play.tables``); a waiting battle (no position yet) or one without its own records is
-    built each time. A ``battle`` read with ``card_records`` deferred loads them only on the
-    first use."""
-    return tables.kept("battle", battle, engine_cards, started=battle.status != "waiting",
-                       keep=lambda b: bool(b.card_records))  # its own records: fixed
+    """``engine_cards(battle)``, built once per card set in this process (``play.tables``,
+    keyed by the records' digest: the records are read only then); a battle without its own
+    records is built each time."""
+    return tables.kept(tables.cards_key(battle), lambda: engine_cards(battle))
 
 
 def bot_cards(battle: Battle) -> CardTable:

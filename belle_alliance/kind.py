@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play import clock, tables
+from play import clock
 from play.registry import MatchKind, imported
 from play.seats import locker, match_pk
 
@@ -69,7 +69,7 @@ def _on_finish(match: Any, now: Any) -> list[str]:
     return list(clock.stop(match, now))
 
 
-lock = locker(BelleAllianceMatch, NOUN, defer=tables.DEFERRED)
+lock = locker(BelleAllianceMatch, NOUN)
 
 KIND = MatchKind(
     game=GAME, model=BelleAllianceMatch, action_model=BelleAllianceAction,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from play import lobby
+from play import lists, lobby
 from play.seats import side_of
 
 from .kind import KIND, NOUN
@@ -15,9 +15,12 @@ from .models import BelleAllianceMatch
 
 player_names = lobby.player_names  # the players' names (anyone may see them: /watch/ lists them)
 
+LIST_COLUMNS = lists.columns("edition", "phase", "turn")  # what ``game_summary`` reads
+
+
 def games_of(user: Any) -> Any:
-    """The user's games and the games they are invited to, newest first."""
-    return lobby.mine(BelleAllianceMatch, user)
+    """The user's games and the games they are invited to (``play.lists`` branches)."""
+    return lobby.mine(BelleAllianceMatch, user, LIST_COLUMNS)
 
 
 def open_games(user: Any) -> Any:

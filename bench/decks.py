@@ -67,14 +67,15 @@ def decks(cards: dict[int, dict]) -> dict[str, tuple[Deck, dict | None]]:
 
 
 def rate(fn, seconds: float, rounds: int = 5) -> float:
-    """Calls per second of fn: the best of `rounds` runs of seconds/rounds each, after a warm-up
-    (best, as timeit does, so other processes on a shared machine do not count against us)."""
+    """Calls per CPU second of fn (this process's CPU time, so other processes on a shared
+    machine do not count against us): the best of `rounds` runs of seconds/rounds each, after
+    a warm-up (best, as timeit does)."""
     for _ in range(200):
         fn()
     best = 0.0
     for _ in range(rounds):
-        done, start = 0, time.perf_counter()
-        while (elapsed := time.perf_counter() - start) < seconds / rounds:
+        done, start = 0, time.process_time()
+        while (elapsed := time.process_time() - start) < seconds / rounds:
             for _ in range(250):
                 fn()
             done += 250

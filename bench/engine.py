@@ -58,15 +58,16 @@ TARGETS = {"quatre-bras": 200, "waterloo": 50}
 
 
 def rate(battle: str, bot: str, seconds: float) -> tuple[float, int, float]:
-    """(battles/s, battles played, mean turns) within about ``seconds``."""
+    """(battles per CPU second, battles played, mean turns) within about ``seconds`` of this
+    process's CPU time (the wall clock would count other processes' load against it)."""
     bots = {"french": get_bot(bot, CARDS), "allied": get_bot(bot, CARDS)}
     games = turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         st, _ = play_game(battle, f"bench:{games}", bots, settings=SETTINGS, cards=CARDS)
         games += 1
         turns += st.turn
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds and games >= 5:
             return games / elapsed, games, turns / games
 
@@ -122,11 +123,22 @@ class Worker:
         self.proc.wait()
 
 
+ENGINE_PATHS = ("battles/engine", "game", "cards/catalogue", "cards/data")
+
+
+def paths_at(ref: str, paths: tuple[str, ...]) -> list[str]:
+    """Those of ``paths`` that exist at ``ref`` (an older engine imports no ``game``: it did
+    not exist yet, and ``git archive`` refuses a path that is not there)."""
+    listed = subprocess.run(["git", "ls-tree", "--name-only", ref, *paths], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout.split()
+    return [p for p in paths if p in listed]
+
+
 def extract(ref: str, into: Path) -> None:
-    """REF's engine and what it imports (the pure ``game`` package, the card data)."""
-    data = subprocess.run(["git", "archive", "--format=tar", ref, "battles/engine", "game",
-                           "cards/catalogue", "cards/data"], cwd=ROOT, check=True,
-                          capture_output=True).stdout
+    """REF's engine and what it imports (the pure ``game`` package, the card data), those of
+    them REF has."""
+    data = subprocess.run(["git", "archive", "--format=tar", ref, *paths_at(ref, ENGINE_PATHS)],
+                          cwd=ROOT, check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
 

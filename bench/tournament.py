@@ -135,4 +135,10 @@ def main(players: int = 1024, rounds: int = 10) -> None:
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:3]))
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("players", type=int, nargs="?", default=1024)
+    parser.add_argument("rounds", type=int, nargs="?", default=10)
+    args = parser.parse_args()
+    main(args.players, args.rounds)

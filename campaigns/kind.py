@@ -29,9 +29,8 @@ def plain(value: Any) -> Any:
 
 def cards_of(campaign: Campaign):
     """The card table the campaign plays with (its own records, as at setup), built once per
-    started campaign in this process (``play.tables``): its records never change after."""
-    return tables.kept("campaign", campaign, lambda c: load_cards(c.card_records),
-                       started=campaign.status != "waiting")
+    card set in this process (``play.tables``, keyed by the records' digest)."""
+    return tables.kept(tables.cards_key(campaign), lambda: load_cards(campaign.card_records))
 
 
 def core_of(campaign: Campaign) -> CoreCampaign | None:
@@ -72,7 +71,7 @@ def campaign_pk(value) -> int:
     return match_pk(value, "campaign")
 
 
-lock = locker(Campaign, "campaign", defer=tables.DEFERRED)
+lock = locker(Campaign, "campaign")
 
 
 def export_setup(campaign: Campaign) -> dict:

@@ -8,7 +8,7 @@ presence (``play/presence.py``: an open socket is being at the campaign).
 
 from __future__ import annotations
 
-from play import presence, seats, tables
+from play import presence, seats
 from play.live.hooks import LiveHooks
 
 from . import selectors, services
@@ -28,5 +28,4 @@ LIVE = LiveHooks(
                                                                       snap),
     watched=watched,
     act=lambda campaign_id, user, seq, action: services.act(campaign_id, user, seq, action),
-    deferred=tables.DEFERRED,
     presence=presence.SOCKET)

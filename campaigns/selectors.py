@@ -13,21 +13,25 @@ from django.utils import timezone
 from battles.campaign import legal_actions, view
 from battles.engine import SIDES, events_for
 from config.errors import NotFound
-from play import clock, presence
+from play import clock, lists, presence
 from play.log import auto_entry
 from play.seats import side_of
 
 from .kind import KIND, campaign_pk, core_of
 from .models import Campaign, Status
 
+LIST_COLUMNS = lists.columns("phase")  # what ``campaign_summary`` reads of a campaign
 
-def campaigns_of(user) -> QuerySet[Campaign]:
-    """The user's campaigns and the campaigns they are invited to, newest first."""
+
+def campaigns_of(user) -> list[QuerySet[Campaign]]:
+    """The user's campaigns and the campaigns they are invited to, as ``play.lists``
+    branches (each read newest first from its index, a page at a time), with only the
+    columns a row shows."""
     if user is None or not user.is_authenticated:
-        return Campaign.objects.none()
-    return (Campaign.objects.filter(Q(french_player=user) | Q(allied_player=user)
-                                    | Q(invited=user, status=Status.WAITING))
-            .select_related("french_player", "allied_player", "invited"))
+        return []
+    qs = (Campaign.objects.only(*LIST_COLUMNS)
+          .select_related("french_player", "allied_player", "invited"))
+    return lists.branches(qs, user, Q(status=Status.WAITING))
 
 
 def open_campaigns(user) -> QuerySet[Campaign]:

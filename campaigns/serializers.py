@@ -68,6 +68,9 @@ class CampaignSummarySerializer(serializers.Serializer):
 
 class CampaignListSerializer(serializers.Serializer):
     results = CampaignSummarySerializer(many=True)
+    next = serializers.CharField(allow_null=True,
+                                 help_text="The next page's cursor (?before=), null after "
+                                           "the last page.")
 
 
 class CampaignViewSerializer(serializers.Serializer):

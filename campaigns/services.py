@@ -30,11 +30,12 @@ from decks.selectors import owned_counts
 from game import other_side
 from play import clock, enqueue, passing, presence, replays, seats, turns
 from play import undo as undo_rules
+from play.models import CardSet
 from play.seats import COMPUTER, side_of
 from play.seeds import new_seed, seed_hash
 from play.turns import EXPIRY
 
-from .kind import KIND, campaign_pk, plain, save_state, setup_campaign
+from .kind import KIND, campaign_pk, save_state, setup_campaign
 from .kind import require_user as _require_user
 from .models import Campaign, PoolChoice, Status
 
@@ -131,7 +132,7 @@ def create_campaign(user, side, opponent: str = COMPUTER, bot: str = "greedy",
 def _start(campaign: Campaign, records: list[dict]) -> None:
     """Build the core's campaign from both pools (not saved: the caller saves)."""
     wanted = set(campaign.pools["french"]) | set(campaign.pools["allied"])
-    campaign.card_records = plain([r for r in records if r["number"] in wanted])
+    campaign.card_set = CardSet.store([r for r in records if r["number"] in wanted])
     c = setup_campaign(campaign)
     save_state(campaign, c)
     campaign.status = Status.ACTIVE

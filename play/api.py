@@ -40,7 +40,7 @@ from rest_framework.views import APIView
 
 from config.errors import BadInput, NotFound
 
-from . import presence, registry, replays
+from . import lists, presence, registry, replays
 
 MAX_LIST = 200  # rows of a list answer at the most
 
@@ -53,7 +53,7 @@ class Docs:
 
     view: Any  # a match as a player sees it
     summary: Any  # one row of my list
-    mine: Any  # {"results": [summary, ...]}
+    mine: Any  # {"results": [summary, ...], "next": cursor or null}
     open: Any  # {"results": [row, ...]} of the open list
     create: Any  # the body of a new match
     join: Any  # the body of join/
@@ -76,7 +76,9 @@ class GameAPI:
     match_of: Callable[[Any, Any], Any]  # (user, pk) -> a match user may look at, else NotFound
     view: Callable[..., dict]  # (match, user, since=0) -> all the user may see of it
     summary: Callable[[Any, Any], dict]  # (match, user) -> its row in the user's list
-    mine: Callable[[Any, Any], Any]  # (user, query params) -> the user's list, newest first
+    # (user, query params) -> the parts of the user's list (``lists.branches``), each read
+    # newest first from its index and merged a page at a time (``lists.page_of``)
+    mine: Callable[[Any, Any], Any]
     open: Callable[[Any], Any]  # user -> the matches the user may join, newest first
     open_row: Callable[[Any, Any], dict]  # (match, user) -> its row in the open list
     create: Callable[[Any, dict], Any]  # (user, body) -> the new match
@@ -157,8 +159,10 @@ class MatchList(GameView):
 
     def get(self, request, kind=None):
         game = self.game
-        return Response({"results": [game.summary(m, request.user) for m in
-                                     game.mine(request.user, request.query_params)[:MAX_LIST]]})
+        query = request.query_params
+        page = lists.page_of(game.mine(request.user, query), query)
+        return Response({"results": [game.summary(m, request.user) for m in page.rows],
+                         "next": page.next})
 
     def post(self, request, kind=None):
         match = self.game.create(request.user, body_of(request))
@@ -328,6 +332,11 @@ NOTES = {  # said of every kind, after the kind's own notes
              "Otherwise 409 not_claimable with the reason; 409 paused while its tournament "
              "is paused.",
 }
+PAGE_PARAMETERS = [
+    OpenApiParameter("before", str, description="The page after this cursor (a page's "
+                                                "\"next\"; play/lists.py)."),
+    OpenApiParameter("limit", int, description=f"Rows per page, 1 to {lists.MAX_PAGE} "
+                                               f"(default {lists.PAGE}).")]
 SINCE = OpenApiParameter("since", int, description="Only log events of actions after this seq "
                                                    "(default 0: the whole log).")
 
@@ -337,7 +346,7 @@ def _schema(operation: str, docs: Docs, noun: str, operation_ids: str,
     """``extend_schema`` of one operation (``Docs``) for ``noun``'s URLs."""
     shapes: dict[str, dict] = {
         "list": {"responses": docs.mine, "operation_id": f"{operation_ids}_list",
-                 "parameters": [*parameters, *docs.mine_parameters]},
+                 "parameters": [*parameters, *PAGE_PARAMETERS, *docs.mine_parameters]},
         "create": {"request": docs.create, "responses": {201: docs.view}},
         "open": {"responses": docs.open, "operation_id": f"{operation_ids}_open_list"},
         "detail": {"responses": docs.view, "parameters": [*parameters, SINCE]},

@@ -15,11 +15,11 @@ from django.utils import timezone
 from config.errors import NotFound
 from game import SIDES
 
-from . import clock
+from . import clock, lists
 from .models import MatchStatus as Status
 from .seats import match_pk, side_of
 
-SLIM = ("state", "card_records")  # the columns a list never reads
+SLIM = ("state",)  # the column a list never reads (the card records are another table's)
 
 
 def _not_theirs(qs: Any, user: Any) -> Any:
@@ -28,14 +28,15 @@ def _not_theirs(qs: Any, user: Any) -> Any:
     return qs.select_related("french_player", "allied_player").defer(*SLIM)
 
 
-def mine(model: Any, user: Any) -> Any:
-    """The user's matches and the ones they are invited to, newest first (the model's
-    ordering)."""
+def mine(model: Any, user: Any, columns: tuple[str, ...]) -> list[Any]:
+    """The user's matches and the ones they are invited to, as ``play.lists`` branches (each
+    read newest first from its index, a page at a time), with only ``columns`` (what a row
+    shows: ``lists.columns(...)``)."""
     if user is None or not user.is_authenticated:
-        return model.objects.none()
-    return (model.objects.filter(Q(french_player=user) | Q(allied_player=user)
-                                 | Q(invited=user, status=Status.WAITING))
-            .select_related("french_player", "allied_player", "invited").defer(*SLIM))
+        return []
+    qs = (model.objects.only(*columns)
+          .select_related("french_player", "allied_player", "invited"))
+    return lists.branches(qs, user, Q(status=Status.WAITING))
 
 
 def open_matches(model: Any, user: Any) -> Any:

@@ -12,6 +12,11 @@ records, the state and the unfiltered events go out only through the game's per-
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
 from django.conf import settings as django_settings
 from django.db import models
 
@@ -27,6 +32,42 @@ class MatchStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled by its creator"
     DECLINED = "declined", "Declined by the invited player"
     EXPIRED = "expired", "Expired: nobody took the seat in time"
+
+
+def records_digest(records: Sequence[Any]) -> str:
+    """sha256 hex of ``records`` as canonical JSON (keys sorted, no spaces): the same records
+    have the same digest whatever order a JSON column gave their keys back in."""
+    text = json.dumps(records, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CardSet(models.Model):
+    """The catalogue records some matches play with, stored once (issue 31): content-addressed
+    by their digest, so every match set up with the same records points to one row, and a row
+    never changes (a catalogue correction makes another digest, another row). Secret: only the
+    game's per-viewer views show what is in it."""
+
+    digest = models.CharField(max_length=64, primary_key=True,
+                              help_text="records_digest(records): sha256 of their canonical "
+                                        "JSON.")
+    records = models.JSONField(help_text="The card records, as at the matches' setup.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    @classmethod
+    def store(cls, records: Sequence[Any]) -> CardSet | None:
+        """The row of ``records`` (written if no match had them yet; None for no records).
+        Inside the caller's transaction; two matches storing the same new records at once
+        both get the one row (the second insert does nothing: ON CONFLICT)."""
+        if not records:
+            return None
+        records = json.loads(json.dumps(list(records)))  # as the JSON column reads back
+        digest = records_digest(records)
+        found = cls.objects.filter(digest=digest).first()
+        if found is not None:
+            return found
+        row = cls(digest=digest, records=records)
+        cls.objects.bulk_create([row], ignore_conflicts=True)
+        return row
 
 
 class Match(SeatsMixin, models.Model):
@@ -48,10 +89,11 @@ class Match(SeatsMixin, models.Model):
     seed = models.BigIntegerField(help_text="Secret until the match ends: its deal and dice.")
     seed_hash = models.CharField(max_length=64, help_text="sha256 hex of str(seed).")
     settings = models.JSONField(default=dict, help_text="The game's settings (turn_cap, ...).")
-    card_records = models.JSONField(
-        default=list, blank=True,
+    card_set = models.ForeignKey(
+        CardSet, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
         help_text="Secret: the catalogue records the match plays with, as at setup, so that "
-                  "a later catalogue correction cannot change it or its replay.")
+                  "a later catalogue correction cannot change it or its replay; stored once "
+                  "for every match with the same records (null: none kept).")
     seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
     state = models.JSONField(null=True, blank=True,
                              help_text="The game's to_json after action seq (a cache the log "
@@ -100,15 +142,22 @@ class Match(SeatsMixin, models.Model):
     class Meta:
         abstract = True
 
+    @property
+    def card_records(self) -> list[dict[str, Any]]:
+        """The records of ``card_set`` ([] if none): read on first use (one query)."""
+        return self.card_set.records if self.card_set_id is not None else []
+
 
 def match_indexes(computer_to_move: str, deadline: str) -> list:
     """The indexes every match table has (named as each table's migrations made them): each
-    seat's matches newest first; the beat's stalled-computer check (active matches against
-    the computer, by whose move it is) and its flag-fall safety net (active matches with a
-    running clock)."""
+    seat's matches newest first, and each user's invitations (``play.lists``: each is read in
+    order from its index, a page at a time); the beat's stalled-computer check (active
+    matches against the computer, by whose move it is) and its flag-fall safety net (active
+    matches with a running clock)."""
     active = models.Q(status="active")
     return [models.Index(fields=["french_player", "-created_at"]),
             models.Index(fields=["allied_player", "-created_at"]),
+            models.Index(fields=["invited", "-created_at"]),
             models.Index(fields=["to_move"], condition=active & ~models.Q(bot=""),
                          name=computer_to_move),
             models.Index(fields=["deadline"],

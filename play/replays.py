@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
+
 from config.errors import Conflict, NotFound
 
 from .log import count_dice, effective_actions, is_undo, plain
@@ -142,29 +144,122 @@ def view_of(kind: MatchKind, state: Any, viewpoint: str | None) -> dict:
     return game.view(state, None)
 
 
+SNAPSHOT_EVERY = 40  # a replay's position kept (as JSON, in the cache) every this many steps
+SNAPSHOT_SECONDS = 3600  # how long a finished match's replay index stays in the cache
+
+
+def _index_key(kind: MatchKind, match: Match, rows: int, log: bool) -> str:
+    # the seed and the number of rows too: a test database's ids are used again
+    return f"play:replay:{kind.kind}:{match.pk}:{match.seed}:{rows}:{int(log)}"
+
+
 def replay_book(kind: MatchKind, match: Match, keep: Callable[[int, int], bool] | None = None,
                 *, log: bool = False) -> ReplayBook:
-    """``match`` rebuilt from its setup and revealed seed in one pass, keeping a copy of the
-    position after every step (or only after the steps ``keep(step, last step)`` wants:
-    copies are the costly part) and checking each action's events (so every die) against
-    those recorded.
+    """``match`` rebuilt from its setup and revealed seed, keeping a copy of the position
+    after every step (or only after the steps ``keep(step, last step)`` wants: copies are the
+    costly part) and checking each action's events (so every die) against those recorded.
 
     The steps are the actions still counting (undos and what they took back skipped), or,
     with ``log``, every row of the log (step ``n`` is the position after action ``n``: an
     action later taken back included, an undo row's the position without what it took
-    back)."""
+    back).
+
+    A finished match's first replay is one whole pass; it leaves in the cache (issue 31) the
+    check of its dice, each step's turn and the position every ``SNAPSHOT_EVERY`` steps, so
+    that a later replay asking for a few steps (``keep``) starts from the snapshot before
+    them: any step costs about the same short time. A lost cache only means a whole pass."""
+    rows = list(match.actions.order_by("seq").only("seq", "side", "action", "events", "auto"))
+    kept = effective_actions(rows)  # also checks that every undo takes back what it may
+    played = rows if log else kept
+    finished = match.status == MatchStatus.FINISHED and match.pk is not None
+    key = _index_key(kind, match, len(rows), log) if finished else ""
+    index = cache.get(key) if finished else None
+    if index is not None and keep is not None:
+        return _from_snapshots(kind, match, rows, played, keep, index)
+    book, snapshots = _whole_pass(kind, match, played, keep)
+    book.undone = (len(rows) - len(kept)) // 2
+    if finished:
+        c = book.check
+        cache.set(key, {"check": [c.dice, c.actions, c.mismatch, c.detail],
+                        "undone": book.undone, "turns": [s.turn for s in book.steps],
+                        "snapshots": snapshots}, SNAPSHOT_SECONDS)
+    return book
+
+
+def _steps_of(played: list[Any], turns: list[Any]) -> list[Step]:
+    steps = [Step(None, None, None, [], turns[0], None)]
+    for row in played:
+        undoes = row.action.get("undoes") if is_undo(row.action) else None
+        steps.append(Step(row.seq, row.side, row.action, row.events, turns[len(steps)], None,
+                          auto=row.auto, undoes=undoes))
+    return steps
+
+
+def _from_snapshots(kind: MatchKind, match: Match, rows: list[Any], played: list[Any],
+                    keep: Callable[[int, int], bool], index: dict) -> ReplayBook:
+    """The book from the cached index: every step's metadata, and the positions ``keep``
+    wants rebuilt from the snapshot before each (undo rows as the whole pass does them)."""
+    game = kind.game
+    copier = getattr(game, "copy_state", None) or copy.deepcopy
+    book = ReplayBook(kind, match, _steps_of(played, index["turns"]),
+                      DiceCheck(*index["check"]), index["undone"])
+    last = len(played)
+    wanted = [i for i in range(last + 1) if keep(i, last)]
+    snapshots = {int(k): v for k, v in index["snapshots"].items()}
+    cards = kind.cards(match)
+    at, state = -1, None
+    for n in wanted:
+        base = max(s for s in snapshots if s <= n)
+        if state is None or at < base or at > n:
+            at, state = base, game.from_json(snapshots[base], cards)
+        while at < n:
+            at += 1
+            state = _advance(kind, match, state, played, at)
+        book.steps[n].state = copier(state)
+    return book
+
+
+def _counting_before(played: list[Any], step: int) -> list[Any]:
+    """The actions still counting after step ``step - 1`` (undo rows pop the last one)."""
+    counting: list[Any] = []
+    for row in played[:step - 1]:
+        if is_undo(row.action):
+            counting.pop()
+        else:
+            counting.append(row)
+    return counting
+
+
+def _advance(kind: MatchKind, match: Match, state: Any, played: list[Any], step: int) -> Any:
+    """The position after step ``step`` from the one before it (unchecked: the whole pass
+    checked every die)."""
+    game = kind.game
+    row = played[step - 1]
+    if not is_undo(row.action):
+        game.apply(state, row.action, game.dice(match.seed, row.seq), check=False)
+        return state
+    counting = _counting_before(played, step)[:-1]  # without what it took back
+    state = kind.setup(match)
+    for earlier in counting:
+        game.apply(state, earlier.action, game.dice(match.seed, earlier.seq), check=False)
+    return state
+
+
+def _whole_pass(kind: MatchKind, match: Match, played: list[Any],
+                keep: Callable[[int, int], bool] | None) -> tuple[ReplayBook, dict[int, Any]]:
+    """The book in one pass from the setup, and the position every ``SNAPSHOT_EVERY`` steps
+    as the module's JSON."""
     game = kind.game
     copier = getattr(game, "copy_state", None) or copy.deepcopy
     turn_of = getattr(game, "turn_of", None) or (lambda state: None)
     state = kind.setup(match)
     book = ReplayBook(kind, match)
-    rows = list(match.actions.order_by("seq").only("seq", "side", "action", "events", "auto"))
-    kept = effective_actions(rows)  # also checks that every undo takes back what it may
-    book.undone = (len(rows) - len(kept)) // 2
-    played = rows if log else kept
     last = len(played)
+    snapshots: dict[int, Any] = {}
 
     def keeping(step: int) -> Any:
+        if step % SNAPSHOT_EVERY == 0:
+            snapshots[step] = plain(game.to_json(state))  # a copy: the state plays on
         return copier(state) if keep is None or keep(step, last) else None
 
     book.steps.append(Step(None, None, None, [], turn_of(state), keeping(0)))
@@ -189,7 +284,7 @@ def replay_book(kind: MatchKind, match: Match, keep: Callable[[int, int], bool] 
                 book.check.detail = first_difference(events, row.events)
         book.steps.append(Step(row.seq, row.side, row.action, row.events, turn_of(state),
                                keeping(len(book.steps)), auto=row.auto, undoes=undoes))
-    return book
+    return book, snapshots
 
 
 def first_difference(replayed: list[dict], recorded: list[dict]) -> str:

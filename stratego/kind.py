@@ -57,8 +57,7 @@ NOUN = "game"
 def cards_of(match: Any) -> PieceTable:
     """The piece table the match plays with (its versioned data file), once per process
     (``play.tables``; ``load_pieces`` caches each file too)."""
-    return tables.kept("stratego", match, lambda m: load_pieces(m.pieces),
-                       started=match.status != "waiting")
+    return tables.kept(("stratego", match.pieces), lambda: load_pieces(match.pieces))
 
 
 def options_of(match: Any) -> dict[str, Any]:
@@ -120,7 +119,7 @@ def _on_finish(match: Any, now: Any) -> list[str]:
     return list(clock.stop(match, now))
 
 
-lock = locker(StrategoMatch, NOUN, defer=tables.DEFERRED)
+lock = locker(StrategoMatch, NOUN)
 
 KIND = MatchKind(
     game=GAME, model=StrategoMatch, action_model=StrategoAction, match_field="match",

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from play import lobby
+from play import lists, lobby
 from play.seats import side_of
 
 from .kind import KIND, game_pk
@@ -18,10 +18,12 @@ from .models import StrategoMatch
 
 player_names = lobby.player_names  # the players' names (anyone may see them: /watch/ lists them)
 
-def games_of(user: Any) -> QuerySet[StrategoMatch]:
-    """The user's games and the games they are invited to, newest first."""
-    games: QuerySet[StrategoMatch] = lobby.mine(StrategoMatch, user)
-    return games
+LIST_COLUMNS = lists.columns("variant", "phase", "turn")  # what ``game_summary`` reads
+
+
+def games_of(user: Any) -> list[QuerySet[StrategoMatch]]:
+    """The user's games and the games they are invited to (``play.lists`` branches)."""
+    return lobby.mine(StrategoMatch, user, LIST_COLUMNS)
 
 
 def open_games(user: Any) -> QuerySet[StrategoMatch]:

@@ -73,6 +73,9 @@ class StrategoSummarySerializer(serializers.Serializer):
 
 class StrategoListSerializer(serializers.Serializer):
     results = StrategoSummarySerializer(many=True)
+    next = serializers.CharField(allow_null=True,
+                                 help_text="The next page's cursor (?before=), null after "
+                                           "the last page.")
 
 
 class StrategoViewSerializer(serializers.Serializer):

@@ -258,7 +258,7 @@ def test_battles_listed_created_joined_and_cancelled_through_the_games_api(
     assert r.json()["my_side"] == "allied" and r.json()["opponent"] == "computer (greedy)"
     assert same(alice.get("/api/games/battle/"), alice.get("/api/battles/"))["results"]
     assert same(alice.get("/api/games/battle/?status=finished"),
-                alice.get("/api/battles/?status=finished")) == {"results": []}
+                alice.get("/api/battles/?status=finished")) == {"results": [], "next": None}
     r = alice.post("/api/games/battle/", {"battle": "jena", "side": "allied"}, format="json")
     assert r.status_code == 400 and "unknown battle" in r.json()["detail"]
     open_one = alice.post("/api/games/battle/", {"battle": "quatre-bras", "side": "french",
@@ -312,6 +312,10 @@ def test_a_third_kind_is_served_by_its_own_table(monkeypatch, user):
                           game=SimpleNamespace(kind="toy", title="Toy", sides=("red", "blue")))
     monkeypatch.setitem(registry._kinds, "toy", toy)
     match = SimpleNamespace(pk=5)
+    from play import lists
+    from tests.toygame.models import Race
+
+    race = Race.objects.create(french_player=user, bot="cautious", seed=1, seed_hash="h")
 
     def match_of(user, pk):
         if pk != 5:
@@ -321,7 +325,8 @@ def test_a_third_kind_is_served_by_its_own_table(monkeypatch, user):
     table = games.GameAPI(
         kind="toy", match_of=match_of,
         view=lambda m, user, since=0: {"id": m.pk, "since": since, "calls": list(calls)},
-        summary=lambda m, user: {"id": m.pk}, mine=lambda user, query: [match],
+        summary=lambda m, user: {"id": m.pk},
+        mine=lambda user, query: lists.branches(Race.objects.all(), user),
         open=lambda user: [], open_row=lambda m, user: {"id": m.pk},
         create=lambda user, body: calls.append(("create", body)) or match,
         join=lambda pk, user, body: calls.append(("join", pk)),
@@ -334,7 +339,7 @@ def test_a_third_kind_is_served_by_its_own_table(monkeypatch, user):
     api = client_for(user)
     assert api.get("/api/games/").json()["results"][-1] == {"kind": "toy", "title": "Toy",
                                                             "sides": ["red", "blue"]}
-    assert api.get("/api/games/toy/").json() == {"results": [{"id": 5}]}
+    assert api.get("/api/games/toy/").json() == {"results": [{"id": race.pk}], "next": None}
     assert api.get("/api/games/toy/5/?since=2").json() == {"id": 5, "since": 2, "calls": []}
     r = api.post("/api/games/toy/5/act/", {"seq": 1, "action": {"type": "go"}}, format="json")
     assert r.json()["calls"] == [["act", 5, 1, {"type": "go"}]]

@@ -1,5 +1,5 @@
 """The hot path's per-process cache (play/tables.py, issue 12 "Figures"): a started
-battle's card table is built once and the battle row is read without its card records; what
+battle's card table is built once per card set (its records' digest) and never read again; what
 each viewer is sent is unchanged (a new seq is never answered with the old position; each
 side gets its own view, a spectator nobody's)."""
 
@@ -18,6 +18,7 @@ from battles.engine import from_json, legal_actions, view
 from battles.models import Battle
 from play import tables
 from play.live import messages
+from play.models import CardSet
 
 pytestmark = [pytest.mark.django_db]
 
@@ -108,30 +109,33 @@ def test_the_card_table_is_built_once_and_the_records_are_not_read_again(battle_
         b = Battle.objects.get(pk=pk)
         services.act(pk, viewers[b.to_move].user, b.seq,
                      messages.message(viewers[b.to_move], 0)["legal_actions"][0])
-    reads = [q["sql"] for q in seen.captured_queries if q["sql"].lstrip().startswith("SELECT")
-             and "battles_battle" in q["sql"].split("FROM")[1][:40]]
-    # Only the test's own Battle.objects.get reads the records; the service and messages not.
-    assert sum('"card_records"' in sql for sql in reads) == 1
+    # The records live in play_cardset (issue 31): the service and messages never read them
+    # again once the table of their digest is kept.
+    assert not [q for q in seen.captured_queries if "play_cardset" in q["sql"]]
 
 
-def test_a_waiting_battle_is_never_kept(db):
+def test_a_waiting_battle_gets_the_table_of_its_records_and_the_joiners_cards_after(db):
     alice = User.objects.create_user("alice", "", "pw")
     b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
-    setup.cards_of(b)
-    assert not tables.is_kept("battle", b)
+    waiting = setup.cards_of(b)
+    assert tables.is_kept(tables.cards_key(b))  # content-addressed: safe to keep
     bob = User.objects.create_user("bob", "", "pw")
     services.join_battle(b.pk, bob)
     started = Battle.objects.get(pk=b.pk)
     table = setup.cards_of(started)
-    assert tables.is_kept("battle", started)
+    assert tables.is_kept(tables.cards_key(started))
     assert set(table) == set(setup.engine_cards(started))  # the joiner's cards are in it
+    assert started.card_set_id != b.card_set_id or table is waiting
 
 
-def test_an_id_used_again_by_another_battle_gets_its_own_table(battle_and_viewers):
+def test_battles_with_the_same_records_share_one_table_and_others_get_their_own(
+        battle_and_viewers):
     pk, viewers = battle_and_viewers
     first = setup.cards_of(Battle.objects.get(pk=pk))
+    same = Battle.objects.get(pk=pk)
+    same.pk, same.seed = None, same.seed + 1  # another battle, the same records
+    assert setup.cards_of(same) is first
     other = Battle.objects.get(pk=pk)
-    other.seed += 1  # the same id, another battle (SQLite reuses the ids of a rollback)
-    other.card_records = [r for r in other.card_records if r["number"] != min(first)]
+    other.card_set = CardSet.store([r for r in other.card_records if r["number"] != min(first)])
     assert min(first) not in setup.cards_of(other)
     assert setup.cards_of(Battle.objects.get(pk=pk)) is first

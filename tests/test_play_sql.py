@@ -26,7 +26,7 @@ def battle(user, other_user):
 
 LOCKED = sql.Prepared(lambda pk: Battle.objects.select_for_update(of=("self",)).filter(pk=pk)
                       .select_related("french_player", "allied_player")
-                      .defer("card_records"), locking=True)
+                      .defer("deck_choices"), locking=True)
 
 
 def fields(obj) -> dict:
@@ -38,12 +38,12 @@ def test_a_prepared_query_reads_what_the_orm_reads(battle):
     with transaction.atomic():
         orm = (Battle.objects.select_for_update(of=("self",)).filter(pk=battle.pk)
                .select_related("french_player", "allied_player")
-               .defer("card_records").first())
+               .defer("deck_choices").first())
         mine = LOCKED.first(battle.pk)
     assert type(mine) is Battle and mine.pk == battle.pk
     assert fields(mine) == fields(orm)
     assert isinstance(mine.state, dict) and isinstance(mine.created_at, type(timezone.now()))
-    assert "card_records" not in mine.__dict__  # deferred, as asked
+    assert "deck_choices" not in mine.__dict__  # deferred, as asked
     # the players came with the row: naming them reads nothing more
     with CaptureQueriesContext(connection) as ctx:
         names = (mine.french_player.username, mine.allied_player.username)

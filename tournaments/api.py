@@ -304,11 +304,23 @@ class Disputes(TournamentAPIView):
 class Standings(TournamentAPIView):
     @extend_schema(
         responses=OpenApiTypes.OBJECT,
-        summary="Standings with how each figure was computed",
-        parameters=[OpenApiParameter("round", int)],
+        summary="Standings with how each figure was computed, a page at a time",
+        parameters=[OpenApiParameter("round", int),
+                    OpenApiParameter("page", int, description="From 1 (default 1)."),
+                    OpenApiParameter("limit", int, description="Rows per page (default "
+                                     f"{selectors.STANDINGS_PAGE}, at most "
+                                     f"{selectors.MAX_STANDINGS_PAGE})."),
+                    OpenApiParameter("find", str, description="A player's name: the page "
+                                     "with their row (\"me\": mine).")],
     )
     def get(self, request, pk):
-        return Response(selectors.standings(self.tournament(pk), request.query_params.get("round")))
+        query = request.query_params
+        find = query.get("find", "")
+        if find == "me" and request.user.is_authenticated:
+            find = request.user.username
+        table = selectors.standings(self.tournament(pk), query.get("round"))
+        return Response(selectors.standings_page(table, query.get("page"), query.get("limit"),
+                                                 find))
 
 
 class Export(TournamentAPIView):

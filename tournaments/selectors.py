@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
+from config.errors import BadInput
+
 from .models import (
     STARTED,
     Entry,
@@ -90,7 +92,7 @@ def round_of(t: Tournament, number) -> Round:
 
 
 def pairings(rnd: Round) -> QuerySet[Match]:
-    return rnd.matches.select_related("french__user", "allied__user", "round")
+    return rnd.matches.select_related("french__user", "allied__user", "round", "tournament")
 
 
 def current_match(t: Tournament, user) -> Match | None:
@@ -134,6 +136,37 @@ def standings(t: Tournament, round_number=None) -> dict:
         return {"round": 0, "tiebreakers": t.tiebreaker_order, "rows": compute_rows(t, 0)}
     return {"round": snap.round_number, "tiebreakers": snap.tiebreakers, "rows": snap.rows,
             "computed_at": snap.computed_at}
+
+
+STANDINGS_PAGE = 100  # rows of a standings page unless ?limit= asks for another number
+MAX_STANDINGS_PAGE = 500
+
+
+def _whole(value, name: str, low: int, high: int, default: int) -> int:
+    if value in (None, ""):
+        return default
+    text = str(value)
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise BadInput(f"{name}: a whole number from {low} to {high}")
+    return int(text)
+
+
+def standings_page(table: dict, page=None, limit=None, find: str = "") -> dict:
+    """One page of a standings ``table`` (issue 31: 4,096 players' rows were one answer):
+    ``page`` from 1, ``limit`` rows (default ``STANDINGS_PAGE``); ``find``: the page where
+    that player's row is (400 ``bad_input`` if nobody of that name is in the table)."""
+    rows = table["rows"]
+    size = _whole(limit, "limit", 1, MAX_STANDINGS_PAGE, STANDINGS_PAGE)
+    pages = max(1, -(-len(rows) // size))
+    if find:
+        at = next((i for i, r in enumerate(rows) if r.get("name") == find), None)
+        if at is None:
+            raise BadInput(f"find: no player named {find!r} in these standings")
+        number = at // size + 1
+    else:
+        number = _whole(page, "page", 1, pages, 1)
+    return {**table, "rows": rows[(number - 1) * size:number * size], "page": number,
+            "pages": pages, "players": len(rows)}
 
 
 # --- what a page may offer (the services refuse the rest; these only decide what to show) ---

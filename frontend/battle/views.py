@@ -55,6 +55,7 @@ from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.setup import cards_of
 from decks.selectors import decks_of, playable_version
+from frontend import paging
 from frontend.battle import play
 from frontend.battle.board_ux import BOARD_SECTIONS
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
@@ -143,9 +144,9 @@ def _deck_choices(user) -> list[dict]:
                                         key=lambda kv: (BATTLES.index(kv[0][0]), kv[0][1]))]
 
 
-def _list_rows(user) -> list[dict]:
+def _list_rows(user, battles: list[Battle]) -> list[dict]:
     rows = []
-    for b in selectors.battles_of(user)[:MAX_LIST]:
+    for b in battles:
         s = selectors.battle_summary(b, user)
         waiting = s["status"] == Status.WAITING
         opponent = s["opponent"] or "anyone (open battle)"
@@ -249,8 +250,10 @@ def _open_rows(user, deck_groups) -> list[dict]:
 def render_list(request: HttpRequest, *, form: dict | None = None, error: str = "",
                 list_error: str = "", status: int = 200) -> HttpResponse:
     deck_groups = _deck_choices(request.user)
+    mine = paging.page(selectors.battle_list(request.user, invitations=False), request)
     return render(request, TEMPLATES + "list.html", {
-        "rows": _list_rows(request.user), "form": form or _form({}), "error": error,
+        "rows": _list_rows(request.user, mine.rows), "next_page": mine.next,
+        "form": form or _form({}), "error": error,
         "list_error": list_error,
         "invitations": _invitation_rows(request.user, deck_groups),
         "open_rows": _open_rows(request.user, deck_groups),

@@ -33,8 +33,9 @@ from frontend.play import frame
 from frontend.play.actions import split_group
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_groups, log_lines
+from frontend.play.new_game import list_rows
 from frontend.play.replay import dice_sentence, seed_ok
-from game import SIDE_NAMES, SIDES
+from game import SIDES
 from play import clock, presence, replays
 from play.seats import side_of
 
@@ -88,18 +89,12 @@ def game_list(request: HttpRequest) -> HttpResponse:
 def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping[str, Any] | None = None) -> HttpResponse:
     user = request.user
-    mine = [selectors.game_summary(m, user) for m in selectors.games_of(user)[:MAX_LIST]]
-    for row in mine:
-        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
-    open_rows = [selectors.game_summary(m, user) for m in selectors.open_games(user)[:MAX_LIST]]
-    for row in open_rows:
-        row["time_text"] = clock.describe(row["time_control"])
-    watch = [selectors.game_summary(m, None)
-             for m in selectors.watchable_games(user)[:WATCH_LIST]]
     return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
-        "sides": [(s, SIDE_WORDS[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
-        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
+        **list_rows(request, selectors.game_summary, selectors.games_of(user),
+                    selectors.open_games(user), selectors.watchable_games(user)),
+        "sides": [(s, SIDE_WORDS[s]) for s in SIDES],
+        "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS},
+        status=status)
 
 
 def _list_post(service: Callable[[Any, Any], Any], done: str

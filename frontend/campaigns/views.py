@@ -84,7 +84,7 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping | None = None) -> HttpResponse:
     user = request.user
     return render(request, TEMPLATES + "list.html", {
-        **list_rows(user, selectors.campaign_summary, selectors.campaigns_of(user),
+        **list_rows(request, selectors.campaign_summary, selectors.campaigns_of(user),
                     selectors.open_campaigns(user), selectors.watchable_campaigns(user)),
         "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
         "pools": PoolChoice.choices,

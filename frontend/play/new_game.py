@@ -6,10 +6,13 @@ service checks the rest and says what is wrong."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.http import HttpRequest
+
 from config.errors import BadInput
+from frontend import paging
 from game import SIDE_NAMES, SIDES
 from play import clock
 
@@ -17,18 +20,22 @@ MAX_LIST = 100  # my matches, and the open ones
 WATCH_LIST = 20  # the newest public matches under way
 
 
-def list_rows(user: Any, summary: Callable[[Any, Any], dict[str, Any]],
-              mine: Any, open_: Any, watch: Any) -> dict[str, Any]:
-    """The list page's rows and choices: ``mine`` (with the side I play, or "invited"),
-    ``open`` (with their time control in words), ``watch`` (as anyone sees them: ``summary``
-    for nobody), each a query set (cut here to its limit); the sides and time controls."""
-    rows = [summary(m, user) for m in mine[:MAX_LIST]]
+def list_rows(request: HttpRequest, summary: Callable[[Any, Any], dict[str, Any]],
+              mine: Sequence[Any], open_: Any, watch: Any) -> dict[str, Any]:
+    """The list page's rows and choices: ``mine``, the page of my matches the request asks
+    for (``play.lists`` branches; ``next_page`` its cursor), with the side I play or
+    "invited"; ``open`` (with their time control in words), ``watch`` (as anyone sees them:
+    ``summary`` for nobody), each a query set cut here to its limit; the sides and time
+    controls."""
+    user = request.user
+    page = paging.page(mine, request)
+    rows = [summary(m, user) for m in page.rows]
     for row in rows:
         row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
     open_rows = [summary(m, user) for m in open_[:MAX_LIST]]
     for row in open_rows:
         row["time_text"] = clock.describe(row["time_control"])
-    return {"mine": rows, "open": open_rows,
+    return {"mine": rows, "next_page": page.next, "open": open_rows,
             "watch": [summary(m, None) for m in watch[:WATCH_LIST]],
             "sides": [(s, SIDE_NAMES[s]) for s in SIDES],
             "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}

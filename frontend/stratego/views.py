@@ -84,7 +84,7 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
                  form: Mapping[str, Any] | None = None) -> HttpResponse:
     user = request.user
     return render(request, TEMPLATES + "list.html", {
-        **list_rows(user, selectors.game_summary, selectors.games_of(user),
+        **list_rows(request, selectors.game_summary, selectors.games_of(user),
                     selectors.open_games(user), selectors.watchable_games(user)),
         "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
         "variants": [(v, label) for v, label in Variant.choices if v in MODES],

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
+from config.errors import BadInput
 from decks.catalogue import cards_by_number
 from decks.selectors import decks_of, playable_version
 from frontend.errors import page_message, refuse
@@ -262,10 +264,13 @@ def _result_choices(t: Tournament) -> list[tuple[str, str]]:
 
 # --- pairings, standings, deck lists -------------------------------------------------------
 
+PAIRINGS_PAGE = 200  # tables of a pairings page (issue 31: 2,048 tables were one page)
+
+
 def pairings(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
     t = get_tournament(pk)
     rounds = list(selectors.rounds(t))
-    rnd, matches = None, []
+    rnd, matches, page, pages = None, [], 1, 1
     if number is None and rounds:
         number = t.current_round or rounds[-1].number
     if number is not None:
@@ -273,16 +278,32 @@ def pairings(request: HttpRequest, pk: int, number: int | None = None) -> HttpRe
             rnd = selectors.round_of(t, number)
         except services.NotFound as exc:
             raise Http404(exc.message) from None
-        matches = [{"m": m, "result": result_text(m)} for m in selectors.pairings(rnd)]
+        qs = selectors.pairings(rnd)
+        pages = max(1, -(-qs.count() // PAIRINGS_PAGE))
+        raw = request.GET.get("page") or "1"
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= pages:
+            raise BadRequest(f"page: a whole number from 1 to {pages}")
+        page = int(raw)
+        matches = [{"m": m, "result": result_text(m)}
+                   for m in qs[(page - 1) * PAIRINGS_PAGE:page * PAIRINGS_PAGE]]
     return render(request, TEMPLATES + "pairings.html", tournament_context(
-        request, t, tab="pairings", rounds=rounds, rnd=rnd, matches=matches))
+        request, t, tab="pairings", rounds=rounds, rnd=rnd, matches=matches, page=page,
+        pages=pages))
 
 
 def _standings(t: Tournament, request: HttpRequest) -> dict:
+    """A page of the standings (``?page=``, or ``?find=me``: the page with my row)."""
+    find = request.GET.get("find", "")
+    if find == "me" and request.user.is_authenticated:
+        find = request.user.username
     try:
-        return selectors.standings(t, request.GET.get("round"))
+        table = selectors.standings(t, request.GET.get("round"))
+        return selectors.standings_page(table, request.GET.get("page"),
+                                        request.GET.get("limit"), find)
     except services.NotFound as exc:
         raise Http404(exc.message) from None
+    except BadInput as exc:
+        raise BadRequest(exc.message) from None
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:

@@ -1,15 +1,15 @@
 """The live hooks of a two-seat game whose app has the usual reads and writes (Stratego: Waterloo,
 La Belle Alliance): who may look at a match (``find``), a viewer class's message (``view``)
 and the player's action (``act``) are the app's; the rest is the same for each such kind:
-the seats (``play.seats.side_of``), anyone may watch a public match under way or over, the
-card records left out of a message's read, an open socket counts as being there."""
+the seats (``play.seats.side_of``), anyone may watch a public match under way or over, an
+open socket counts as being there."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from play import presence, seats, tables
+from play import presence, seats
 from play.models import MatchStatus
 
 from .hooks import LiveHooks
@@ -24,4 +24,4 @@ def seated_hooks(find: Callable[[Any, Any], Any],
                  view: Callable[[Any, str | None, int, Any], dict],
                  act: Callable[[int, Any, Any, Any], Any]) -> LiveHooks:
     return LiveHooks(find=find, side_of=seats.side_of, view=view, watched=watched, act=act,
-                     deferred=tables.DEFERRED, presence=presence.SOCKET)
+                     presence=presence.SOCKET)
