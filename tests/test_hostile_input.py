@@ -146,8 +146,8 @@ def test_a_flooding_socket_is_told_then_closed_and_applies_nothing_twice(live, s
 @pytest.mark.django_db(transaction=True)
 def test_the_documented_figures_under_a_flood_of_1000_frames(live, settings):
     """The defaults of config/settings.py (20 frames a second, bursts of 40): a socket that
-    sends 1,000 hellos at once gets the burst (and what refills while it is answered), then 10
-    refusals, then is closed. Prints the figures."""
+    sends 1,000 hellos at once gets the burst (and what refills while it is answered), then
+    10 refusals in a row, then is closed. Prints the figures."""
     settings.EAGLES_WS_FRAMES_PER_SECOND, settings.EAGLES_WS_FRAME_BURST = 20, 40
     b, bob = _battle()
 
@@ -168,5 +168,7 @@ def test_the_documented_figures_under_a_flood_of_1000_frames(live, settings):
     answered, refused, code, seconds = run(scenario)
     print(f"\n1000 frames at once: {answered} answered, {refused} refused, closed ({code}) "
           f"after {seconds:.2f} s")
-    assert code == CLOSE_FLOODING and refused == FLOOD_STRIKES
+    # At least FLOOD_STRIKES refusals: on a loaded machine a frame may refill between two
+    # refused ones (taken, the count of refusals in a row starts again).
+    assert code == CLOSE_FLOODING and refused >= FLOOD_STRIKES
     assert 40 <= answered <= 40 + 20 * seconds + 1
