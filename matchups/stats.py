@@ -90,7 +90,7 @@ def differences(games: Sequence[Mapping[str, Any]], names: Mapping[int, str] | N
     wins = [outcome(g) == "a" for g in games]
     n = len(games)
     seen: set[int] = set().union(*decks) if decks else set()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for num in sorted(seen):
         with_card = [w for d, w in zip(decks, wins, strict=True) if num in d]
         without = [w for d, w in zip(decks, wins, strict=True) if num not in d]
