@@ -14,14 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
-from game import SIDES
 
 from . import clock, enqueue, seats, turns
 from .models import MatchStatus as Status
 from .registry import MatchKind
 from .seats import side_of
 
-COMPUTER, OPEN = "computer", "open"
+COMPUTER, OPEN = seats.COMPUTER, seats.OPEN  # a new match's opponent, or a username
 
 
 def require_user(user: Any) -> None:
@@ -53,31 +52,13 @@ class NewMatch:
 
 def new_match(user: Any, side: Any, opponent: Any, bot: Any, bots: Iterable[str],
               public: Any, rated: Any, time_control: Any, noun: str) -> NewMatch:
-    """``user`` plays ``side``; ``opponent``: ``computer`` (``bot``, one of ``bots``), ``open``
-    or a username. ``rated`` is refused against the computer; ``time_control`` is
-    ``play.clock``'s. 400 (401 for nobody logged in) naming the first thing wrong."""
+    """``user`` plays ``side``; the seats checked by ``seats.opponent_terms`` (the one home of
+    those checks), ``time_control`` by ``play.clock``. 400 (401 for nobody logged in) naming
+    the first thing wrong."""
     require_user(user)
-    if side not in SIDES:
-        raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
-    if not isinstance(opponent, str) or not opponent:
-        raise BadInput('opponent must be "computer", "open" or a username')
-    if type(public) is not bool:
-        raise BadInput("public must be true or false")
-    if type(rated) is not bool:
-        raise BadInput("rated must be true or false")
-    if rated and opponent == COMPUTER:
-        raise BadInput(f"{noun}s against the computer are never rated")
-    time_control = clock.validate(time_control)
-    invited = None
-    bots = tuple(bots)
-    if opponent == COMPUTER:
-        if bot not in bots:
-            raise BadInput(f"bot must be one of {', '.join(bots)}, not {bot!r}")
-    else:
-        bot = ""
-        if opponent != OPEN:
-            invited = seats.invitee(user, opponent, noun)
-    return NewMatch(str(side), str(bot), invited, public, rated, time_control)
+    bot, invited = seats.opponent_terms(user, side, opponent, bot, tuple(bots), public=public,
+                                        rated=rated, noun=noun)
+    return NewMatch(str(side), bot, invited, public, rated, clock.validate(time_control))
 
 
 def opened(kind: MatchKind, match: Any) -> None:
