@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from config.errors import ServiceError
+from config.errors import NotFound, ServiceError
 from frontend.errors import page_message, refuse
 
 from .frame import confirm, int_or_raw, is_htmx, posted
@@ -144,6 +144,18 @@ def _post_view(method: Callable[[HttpRequest, Any], HttpResponse]) -> View:
     view.__doc__ = method.__doc__
     view.__name__ = view.__qualname__ = method.__name__
     return login_required(require_POST(view))
+
+
+def or_404(read: Callable[[Any, Any], Any]) -> Callable[[HttpRequest, Any], Any]:
+    """A game's ``fetch``: ``read(user, pk)`` (its ``selectors.game_of``: the match the viewer
+    may see), its ``NotFound`` a 404."""
+    def fetch(request: HttpRequest, pk: Any) -> Any:
+        try:
+            return read(request.user, pk)
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+
+    return fetch
 
 
 def seat_view(write: Callable[[HttpRequest, int], Any], render_list: Callable[..., HttpResponse],

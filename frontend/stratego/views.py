@@ -25,14 +25,15 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from config.errors import NotFound, ServiceError
+from config.errors import ServiceError
 from frontend.errors import page_message
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
+from frontend.play.game_list import GameList
 from frontend.play.log import log_groups, log_lines
 from frontend.play.new_game import new_game_terms
-from frontend.play.posts import GamePosts, seat_view
+from frontend.play.posts import GamePosts, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, SIDES, other_side
@@ -49,10 +50,6 @@ from .words import action_label, card_name, event_text, outcome_text, piece_name
 
 TEMPLATES = "frontend/stratego/"
 POLL_SECONDS = 2
-MAX_LIST = 100
-WATCH_LIST = 20
-OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
-             ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("random", "Random"))
 PIECE_ACTIONS = ("move", "attack", "fire", "rest", "enter", "pursue")
 SECTIONS = (("selected", "The selected piece", PIECE_ACTIONS),
@@ -71,14 +68,16 @@ HOME_ROWS = {"french": (3, 2, 1, 0), "allied": (6, 7, 8, 9)}  # front row first
 TIME_TRACK = 20  # turns shown on the time track (11:00 to 20:30)
 
 
-def game_or_404(request: HttpRequest, pk: Any) -> StrategoMatch:
-    try:
-        return selectors.game_of(request.user, pk)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+game_or_404 = or_404(selectors.game_of)
 
 
 # --- my games and a new one -------------------------------------------------------------------
+
+LIST = GameList(selectors=selectors, template=TEMPLATES + "list.html", list_url="stratego",
+                page="stratego-game", rating_name="Stratego", error_id="stratego-error",
+                sides=[(s, SIDE_NAMES[s]) for s in SIDES], bots=BOTS,
+                extra={"variants": [(v, label) for v, label in Variant.choices if v in MODES]})
+
 
 @login_or_watch("Stratego: Waterloo")
 def game_list(request: HttpRequest) -> HttpResponse:
@@ -94,31 +93,12 @@ def game_list(request: HttpRequest) -> HttpResponse:
             status, error = exc.status, page_message(exc, capitalise=True)
         else:
             return redirect("stratego-game", pk=m.pk)
-    return _render_list(request, error, status, form)
+    return LIST.render(request, error, status, form)
 
 
-def _render_list(request: HttpRequest, error: str = "", status: int = 200,
-                 form: Mapping[str, Any] | None = None) -> HttpResponse:
-    mine = [selectors.game_summary(m, request.user)
-            for m in selectors.games_of(request.user)[:MAX_LIST]]
-    for row in mine:
-        row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
-    open_rows = [selectors.game_summary(m, request.user)
-                 for m in selectors.open_games(request.user)[:MAX_LIST]]
-    for row in open_rows:
-        row["time_text"] = clock.describe(row["time_control"])
-    watch = [selectors.game_summary(m, None)
-             for m in selectors.watchable_games(request.user)[:WATCH_LIST]]
-    return render(request, TEMPLATES + "list.html", {
-        "mine": mine, "open": open_rows, "watch": watch, "error": error, "form": form or {},
-        "sides": [(s, SIDE_NAMES[s]) for s in SIDES], "opponents": OPPONENTS, "bots": BOTS,
-        "variants": [(v, label) for v, label in Variant.choices if v in MODES],
-        "time_controls": [(key, label) for key, label, _tc in clock.PRESETS]}, status=status)
-
-
-join = seat_view(lambda request, pk: services.join_game(pk, request.user), _render_list,
+join = seat_view(lambda request, pk: services.join_game(pk, request.user), LIST.render,
                  lambda pk: redirect("stratego-game", pk=pk))
-cancel = seat_view(lambda request, pk: services.cancel_game(pk, request.user), _render_list,
+cancel = seat_view(lambda request, pk: services.cancel_game(pk, request.user), LIST.render,
                    lambda pk: redirect("stratego"))
 
 

@@ -1,0 +1,61 @@
+"""A two-seat game's list page, written once (``templates/frontend/play/list.html``): my
+games, the open ones I may join, the public ones to watch, and the new-game form (its fields
+read by ``new_game``). A game's views give its selectors (``games_of``, ``open_games``,
+``watchable_games``, ``game_summary``), its URL names and its form's choices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from game import SIDE_NAMES
+from play import clock
+
+MAX_LIST = 100
+WATCH_LIST = 20
+OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
+             ("player", "A player I name"))
+
+
+@dataclass(frozen=True)
+class GameList:
+    """A game's list page. ``selectors``: its read module; ``template``: its list template
+    (extending the shared one); ``list_url`` and ``page``: the URL names of the list and of
+    a game (``<page>-join`` and ``<page>-cancel`` its list POSTs); ``rating_name``: its
+    ratings' name; ``error_id``: the test id of the error box; ``sides`` and ``bots``: the
+    form's choices (value, words); ``extra()``: more context (its own fields' choices)."""
+
+    selectors: Any
+    template: str
+    list_url: str
+    page: str
+    rating_name: str
+    error_id: str
+    sides: Sequence[tuple[str, str]]
+    bots: Sequence[tuple[str, str]]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self, request: HttpRequest, error: str = "", status: int = 200,
+               form: Mapping[str, Any] | None = None) -> HttpResponse:
+        """The page for ``request.user`` (``error`` and ``status``: a refusal to show;
+        ``form``: what was posted, shown again)."""
+        user, sel = request.user, self.selectors
+        mine = [sel.game_summary(m, user) for m in sel.games_of(user)[:MAX_LIST]]
+        for row in mine:
+            row["side_name"] = SIDE_NAMES.get(row["my_side"] or "", "invited")
+        open_rows = [sel.game_summary(m, user) for m in sel.open_games(user)[:MAX_LIST]]
+        for row in open_rows:
+            row["time_text"] = clock.describe(row["time_control"])
+        watch = [sel.game_summary(m, None) for m in sel.watchable_games(user)[:WATCH_LIST]]
+        return render(request, self.template, {
+            "mine": mine, "open": open_rows, "watch": watch, "error": error,
+            "form": form or {}, "sides": self.sides, "opponents": OPPONENTS, "bots": self.bots,
+            "time_controls": [(key, label) for key, label, _tc in clock.PRESETS],
+            "urls": {"list": self.list_url, "game": self.page, "join": f"{self.page}-join",
+                     "cancel": f"{self.page}-cancel"},
+            "rating_name": self.rating_name, "error_id": self.error_id, **self.extra},
+            status=status)
