@@ -26,7 +26,6 @@ from belle_alliance.engine import CardData
 from belle_alliance.kind import KIND, cards_of
 from belle_alliance.models import BelleAllianceMatch, Status
 from config.errors import ServiceError
-from frontend.errors import page_message
 from frontend.play import frame
 from frontend.play.actions import split_group
 from frontend.play.frame import int_or_raw
@@ -35,7 +34,6 @@ from frontend.play.log import log_groups, log_lines
 from frontend.play.new_game import new_game_terms
 from frontend.play.posts import GamePosts, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
-from frontend.whats_on import login_or_watch
 from game import SIDES
 from play import clock, presence, replays
 from play.seats import side_of
@@ -61,19 +59,9 @@ LIST = GameList(selectors=selectors, template=TEMPLATES + "list.html", list_url=
                 sides=[(s, SIDE_WORDS[s]) for s in SIDES], bots=BOTS)
 
 
-@login_or_watch("La Belle Alliance")
-def game_list(request: HttpRequest) -> HttpResponse:
-    error, status, form = "", 200, {}
-    if request.method == "POST":
-        form = request.POST
-        try:
-            m = services.create_game(request.user, form.get("side"),
-                                     bot=form.get("bot", "greedy"), **new_game_terms(form))
-        except ServiceError as exc:
-            status, error = exc.status, page_message(exc, capitalise=True)
-        else:
-            return redirect(PAGE, pk=m.pk)
-    return LIST.render(request, error, status, form)
+game_list = LIST.view(lambda user, form: services.create_game(
+    user, form.get("side"), bot=form.get("bot", "greedy"), **new_game_terms(form)),
+    "La Belle Alliance")
 
 
 join = seat_view(lambda request, pk: services.join_game(pk, request.user), LIST.render,

@@ -5,13 +5,16 @@ read by ``new_game``). A game's views give its selectors (``games_of``, ``open_g
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
+from config.errors import ServiceError
+from frontend.errors import page_message
+from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES
 from play import clock
 
@@ -59,3 +62,23 @@ class GameList:
                      "cancel": f"{self.page}-cancel"},
             "rating_name": self.rating_name, "error_id": self.error_id, **self.extra},
             status=status)
+
+    def view(self, create: Callable[[Any, Mapping[str, Any]], Any], wanted: str
+             ) -> Callable[[HttpRequest], HttpResponse]:
+        """The list page's view: GET the page (a visitor: what is on now, ``wanted`` the
+        game's name); POST ``create(user, form)`` a new game, then its page (a refusal: the
+        list again with the message, its status and the form as posted)."""
+        @login_or_watch(wanted)
+        def game_list(request: HttpRequest) -> HttpResponse:
+            error, status, form = "", 200, {}
+            if request.method == "POST":
+                form = request.POST
+                try:
+                    match = create(request.user, form)
+                except ServiceError as exc:
+                    status, error = exc.status, page_message(exc, capitalise=True)
+                else:
+                    return redirect(self.page, pk=match.pk)
+            return self.render(request, error, status, form)
+
+        return game_list

@@ -26,7 +26,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from config.errors import ServiceError
-from frontend.errors import page_message
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
@@ -35,7 +34,6 @@ from frontend.play.log import log_groups, log_lines
 from frontend.play.new_game import new_game_terms
 from frontend.play.posts import GamePosts, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
-from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, SIDES, other_side
 from play import clock, presence, replays
 from play.seats import side_of
@@ -79,21 +77,10 @@ LIST = GameList(selectors=selectors, template=TEMPLATES + "list.html", list_url=
                 extra={"variants": [(v, label) for v, label in Variant.choices if v in MODES]})
 
 
-@login_or_watch("Stratego: Waterloo")
-def game_list(request: HttpRequest) -> HttpResponse:
-    error, status, form = "", 200, {}
-    if request.method == "POST":
-        form = request.POST
-        try:
-            m = services.create_game(
-                request.user, form.get("side"), bot=form.get("bot", "greedy"),
-                variant=form.get("variant", "basic"), **new_game_terms(form),
-                options={k: True for k in services.SCENARIOS if form.get(k) == "on"})
-        except ServiceError as exc:
-            status, error = exc.status, page_message(exc, capitalise=True)
-        else:
-            return redirect("stratego-game", pk=m.pk)
-    return LIST.render(request, error, status, form)
+game_list = LIST.view(lambda user, form: services.create_game(
+    user, form.get("side"), bot=form.get("bot", "greedy"),
+    variant=form.get("variant", "basic"), **new_game_terms(form),
+    options={k: True for k in services.SCENARIOS if form.get(k) == "on"}), "Stratego: Waterloo")
 
 
 join = seat_view(lambda request, pk: services.join_game(pk, request.user), LIST.render,
