@@ -1,12 +1,11 @@
 """Opening a two-seat match, for every game's app (issue 27: one home, not a copy per game):
 the checks of a new match's common options (``new_match``), taking the empty seat
-(``join``) and the checks of a tournament's seated match (``seat_check``). A kind's services
-bind them to its model and its own setup (``start``: the state before the first action, the
-clock started)."""
+(``join``), starting one (``start``: the kind's setup stored, the clock started) and the checks
+of a tournament's seated match (``seat_check``). A kind's services bind them to its model."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,9 +69,17 @@ def opened(kind: MatchKind, match: Any) -> None:
         enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)
 
 
-def join(kind: MatchKind, match_id: Any, user: Any, start: Callable[[Any], None]) -> Any:
+def start(kind: MatchKind, match: Any) -> None:
+    """The match set up (``kind.setup``, stored by ``kind.save_state``), active, its clock
+    started (not saved: the caller saves)."""
+    kind.save_state(match, kind.setup(match))
+    match.status = Status.ACTIVE
+    clock.start(match, timezone.now())
+
+
+def join(kind: MatchKind, match_id: Any, user: Any) -> Any:
     """``user`` takes the empty seat of an open match, or one they are invited to; it starts
-    (``start`` sets its state and clock; the match is saved here)."""
+    (``start``; the match is saved here)."""
     require_user(user)
     noun = kind.noun
     with transaction.atomic():
@@ -94,7 +101,7 @@ def join(kind: MatchKind, match_id: Any, user: Any, start: Callable[[Any], None]
             raise Conflict(f"the seat is taken: the {noun} is no longer waiting",
                            seq=match.seq)
         setattr(match, f"{match.empty_side()}_player", user)
-        start(match)
+        start(kind, match)
         match.save()
         opened(kind, match)
     return match

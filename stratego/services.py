@@ -15,11 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from config.errors import BadInput, Conflict, NotFound
 from game import other_side
-from play import clock, opening, presence, turns
+from play import opening, presence, turns
 from play import undo as undo_rules
 from play.opening import require_user
 from play.seats import COMPUTER, side_of
@@ -28,7 +27,7 @@ from play.seeds import new_seed, seed_hash
 from .engine import State
 from .engine.rules import MODES, IllegalAction, check_placement
 from .engine.terrain import mud_tiles
-from .kind import KIND, game_pk, save_state, setup_game, state_of
+from .kind import KIND, game_pk, setup_game, state_of
 from .loader import CURRENT
 from .models import BotName, LastSetUp, Status, StrategoMatch
 
@@ -96,22 +95,15 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
         match = StrategoMatch(seed=seed, seed_hash=seed_hash(seed), settings=settings,
                               variant=variant, pieces=CURRENT, **new.seats(user))
         if match.bot:
-            _start(match)
+            opening.start(KIND, match)
         match.save()
         opening.opened(KIND, match)
     return match
 
 
-def _start(match: StrategoMatch) -> None:
-    """The game before set-up, its clock started (not saved: the caller saves)."""
-    save_state(match, setup_game(match))
-    match.status = Status.ACTIVE
-    clock.start(match, timezone.now())
-
-
 def join_game(match_id: Any, user: Any) -> StrategoMatch:
     """Take the empty seat of an open game, or one ``user`` is invited to; it starts."""
-    match: StrategoMatch = opening.join(KIND, match_id, user, _start)
+    match: StrategoMatch = opening.join(KIND, match_id, user)
     return match
 
 
@@ -130,7 +122,7 @@ def seat_game(french_user: Any, allied_user: Any, options: dict[str, Any]) -> St
     match = StrategoMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
                           variant=_clean_variant(options.get("variant", "basic")),
                           pieces=CURRENT, **fields)
-    _start(match)
+    opening.start(KIND, match)
     with transaction.atomic():
         match.save()
         opening.opened(KIND, match)
