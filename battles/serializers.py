@@ -6,10 +6,10 @@ from rest_framework import serializers
 
 from cards.models import Battle as BattleName
 from decks.models import DeckPool
+from play.help_texts import WAITING_FOR
 
 from .models import BotName, Side, Status
 
-WAITING_FOR = [("you", "you"), ("opponent", "opponent"), ("computer", "computer")]
 TIME_CONTROL_HELP = ('{} untimed; {"kind": "live", "base", "increment"} (seconds) or '
                      '{"kind": "correspondence", "days"}.')
 CLOCKS_HELP = "Seconds left per side now ({} untimed); only the side to move's clock runs."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from battles.models import Side
-from stratego.serializers import STATUS_HELP, TIME_CONTROL_HELP, WAITING_FOR
+from play.help_texts import STATUS_HELP, TIME_CONTROL_HELP, WAITING_FOR
 
 from .models import BotName
 

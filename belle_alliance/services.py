@@ -15,18 +15,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from config.errors import BadInput
 from game import other_side
-from play import clock, opening, presence, turns
+from play import opening, presence, turns
 from play import undo as undo_rules
 from play.seeds import new_seed, seed_hash
 
 from .engine import State
-from .kind import KIND, save_state, setup_game
+from .kind import KIND, setup_game
 from .loader import HOUSE
-from .models import BelleAllianceMatch, BotName, Status
+from .models import BelleAllianceMatch, BotName
 
 COMPUTER, OPEN = opening.COMPUTER, opening.OPEN
 BOTS = tuple(BotName.values)
@@ -48,22 +47,15 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
         match = BelleAllianceMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
                                    edition=HOUSE, **new.seats(user))
         if match.bot:
-            _start(match)
+            opening.start(KIND, match)
         match.save()
         opening.opened(KIND, match)
     return match
 
 
-def _start(match: BelleAllianceMatch) -> None:
-    """The game set up, its clock started (not saved: the caller saves)."""
-    save_state(match, setup_game(match))
-    match.status = Status.ACTIVE
-    clock.start(match, timezone.now())
-
-
 def join_game(match_id: Any, user: Any) -> BelleAllianceMatch:
     """Take the empty seat of an open game, or one ``user`` is invited to; it starts."""
-    match: BelleAllianceMatch = opening.join(KIND, match_id, user, _start)
+    match: BelleAllianceMatch = opening.join(KIND, match_id, user)
     return match
 
 
@@ -81,7 +73,7 @@ def seat_game(french_user: Any, allied_user: Any, options: dict[str, Any]
     seed = new_seed()
     match = BelleAllianceMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
                                edition=HOUSE, **fields)
-    _start(match)
+    opening.start(KIND, match)
     with transaction.atomic():
         match.save()
         opening.opened(KIND, match)

@@ -3,12 +3,12 @@
 from rest_framework import serializers
 
 from battles.models import BotName, Side
+from play.help_texts import STATUS_HELP, WAITING_FOR
 
-from .models import PoolChoice, Status
+from .models import PoolChoice
 
 POOL_HELP = ('16.0: "set" (the whole set) or "collection" (one copy of each card you own '
              "of your side).")
-STATUS_HELP = ", ".join(Status.values) + " (expired: nobody joined in time)"
 TIME_CONTROL_HELP = ('{} untimed, {"kind": "live", "base": 60-7200 s, "increment": 0-300 s} '
                      'or {"kind": "correspondence", "days": 1-14}: ONE clock per side for the '
                      "whole campaign, running while that side must act on either board or "
@@ -18,7 +18,6 @@ RATED_HELP = ("Between two people only: when the campaign ends both players' Gli
 CLOCKS_HELP = "Seconds left per side now ({} untimed); only the side to move's clock runs."
 DEADLINE_HELP = "When the side to move runs out of time (null: no clock running)."
 EXPIRES_HELP = "A waiting campaign nobody joins by then expires (null once it is not waiting)."
-WAITING_FOR = [("you", "you"), ("opponent", "opponent"), ("computer", "computer")]
 
 
 class CampaignCreateInput(serializers.Serializer):

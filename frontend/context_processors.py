@@ -15,6 +15,9 @@ NAV = [
     ("Watch", "watch", False),
     ("How to play", "learn", False),
 ]
+# Each kind of match's list (``play.registry``'s kind -> its list page's URL name).
+KIND_LISTS = {"battle": "battles", "campaign": "campaigns", "stratego": "stratego",
+              "belle_alliance": "belle-alliance"}
 
 
 def navigation(request: HttpRequest) -> dict:
@@ -31,8 +34,8 @@ def navigation(request: HttpRequest) -> dict:
 
 
 def notification_counts(request: HttpRequest) -> dict:
-    """``your_move_count`` (active battles and campaigns where it is the user's move),
-    ``your_move_url`` (the battles list, or the campaigns list when only campaigns wait) and
+    """``your_move_count`` (active matches of every kind where it is the user's move),
+    ``your_move_url`` (the list of the first kind, in ``play.registry``'s order, with one) and
     ``unread_count`` (unread notifications) for the menu's badge, bell and tab title. Each
     count is one query, run only if the page uses it, once per request (a visitor: none)."""
     from functools import cache
@@ -45,8 +48,8 @@ def notification_counts(request: HttpRequest) -> dict:
     counts = cache(lambda: your_move_counts(user))
 
     def url() -> str:
-        only_campaigns = counts()["campaigns"] and not counts()["battles"]
-        return reverse("campaigns" if only_campaigns else "battles")
+        waiting = [kind for kind, n in counts().items() if n]
+        return reverse(KIND_LISTS.get(waiting[0] if waiting else "", "battles"))
 
     return {"your_move_count": cache(lambda: sum(counts().values())),
             "your_move_url": cache(url),

@@ -1,9 +1,9 @@
 """What is on now (issue 28, Finding things): the public games under way, for anyone, logged
-in or not: battles (watched at ``/battles/<id>/watch/``), campaigns and Stratego: Waterloo
-games (their own pages show a spectator the public view). ``/watch/`` lists them all; the home
-page shows the first few; a visitor who opens a games list that needs an account (the battles,
-the campaigns, Stratego, the lobby) sees this page with a word on logging in to play instead
-of the log-in form.
+in or not: battles (watched at ``/battles/<id>/watch/``), campaigns, Stratego: Waterloo and La Belle
+Alliance games (their own pages show a spectator the public view). ``/watch/`` lists them all;
+the home page shows the first few; a visitor who opens a games list that needs an account (the
+battles, the campaigns, Stratego, La Belle Alliance, the lobby) sees this page with a word on
+logging in to play instead of the log-in form.
 
 Only public games that have started are listed, and only what anyone may see: the players'
 names, the battle, the turn (``selectors.player_names``; no card, no position).
@@ -20,6 +20,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from battles import selectors as battle_selectors
+from belle_alliance import selectors as belle_alliance_selectors
 from campaigns import selectors as campaign_selectors
 from game import BATTLE_NAMES, SIDE_NAMES, SIDES
 from stratego import selectors as stratego_selectors
@@ -30,6 +31,15 @@ HOME_LIMIT = 4  # of each kind on the home page
 
 def _players(names: dict) -> str:
     return " vs ".join(f"{names.get(s) or 'nobody yet'} ({SIDE_NAMES[s]})" for s in SIDES)
+
+
+def _matches(selectors, user, limit: int, page: str, name: Callable) -> list[dict]:
+    """A two-seat game's public matches under way (``selectors.watchable_games``): each with
+    its page (URL name ``page``), ``name(match)``, the players and the turn."""
+    return [{"id": m.pk, "url": reverse(page, args=[m.pk]), "name": name(m),
+             "players": _players(selectors.player_names(m)),
+             "detail": f"turn {m.turn}" if m.turn else ""}
+            for m in selectors.watchable_games(user)[:limit]]
 
 
 def games_on(user, limit: int = LIMIT) -> list[dict]:
@@ -49,21 +59,22 @@ def games_on(user, limit: int = LIMIT) -> list[dict]:
                   "name": "The Campaign Game",
                   "players": _players(campaign_selectors.player_names(c)), "detail": ""}
                  for c in campaign_selectors.watchable_campaigns(user)[:limit]]
-    stratego = [{"id": m.pk, "url": reverse("stratego-game", args=[m.pk]),
-                 "name": f"Stratego: Waterloo ({m.get_variant_display()})",
-                 "players": _players(stratego_selectors.player_names(m)),
-                 "detail": f"turn {m.turn}" if m.turn else ""}
-                for m in stratego_selectors.watchable_games(user)[:limit]]
+    stratego = _matches(stratego_selectors, user, limit, "stratego-game",
+                        lambda m: f"Stratego: Waterloo ({m.get_variant_display()})")
+    belle_alliance = _matches(belle_alliance_selectors, user, limit, "belle-alliance-game",
+                              lambda m: "La Belle Alliance")
     return [{"key": "battles", "title": "Battles", "rows": battles},
             {"key": "campaigns", "title": "Campaigns", "rows": campaigns},
-            {"key": "stratego", "title": "Stratego: Waterloo", "rows": stratego}]
+            {"key": "stratego", "title": "Stratego: Waterloo", "rows": stratego},
+            {"key": "belle_alliance", "title": "La Belle Alliance", "rows": belle_alliance}]
 
 
 def watch_list(request: HttpRequest, *, wanted: str = "") -> HttpResponse:
     """Every public game under way; ``wanted``: the games list a visitor asked for (it needs
     an account: the page says so, with the log-in link back to it)."""
+    kinds = games_on(request.user)
     return render(request, "frontend/watch.html", {
-        "kinds": games_on(request.user), "wanted": wanted,
+        "kinds": kinds, "anything_on": any(k["rows"] for k in kinds), "wanted": wanted,
         "login_next": request.get_full_path() if wanted else ""})
 
 

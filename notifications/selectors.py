@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Q, Value
 
-from battles.models import Battle, Status
-from campaigns.models import Campaign
-from campaigns.models import Status as CampaignStatus
 from game import SIDES
+from play import registry
+from play.models import MatchStatus
 
 from .models import UNREAD_SHOWN, Notification
 
@@ -21,31 +20,27 @@ def _mine_to_move(user) -> Q:
     return mine
 
 
-def your_move_battles(user):
-    """Active battles where ``user``'s side has priority."""
-    return Battle.objects.filter(_mine_to_move(user), status=Status.ACTIVE)
-
-
-def your_move_campaigns(user):
-    """Active campaigns where ``user``'s side must act (a split, a decision or a move)."""
-    return Campaign.objects.filter(_mine_to_move(user), status=CampaignStatus.ACTIVE)
+def your_move_matches(kind, user):
+    """Active matches of ``kind`` (a ``play.registry`` kind) where ``user``'s side must act."""
+    return kind.model.objects.filter(_mine_to_move(user), status=MatchStatus.ACTIVE)
 
 
 def your_move_counts(user) -> dict[str, int]:
-    """``{"battles": n, "campaigns": m}`` in ONE query (a UNION ALL of the two lists' rows,
-    one small row per game where it is the user's move)."""
-    battles = your_move_battles(user).order_by().annotate(
-        area=Value("battles")).values_list("area")
-    campaigns = your_move_campaigns(user).order_by().annotate(
-        area=Value("campaigns")).values_list("area")
-    counts = {"battles": 0, "campaigns": 0}
-    for (area,) in battles.union(campaigns, all=True).order_by():
-        counts[area] += 1
+    """``{kind: n}`` for every kind of match (``play.registry``: battles, campaigns,
+    Stratego, La Belle Alliance...) in ONE query: a UNION ALL of one small row per match
+    where it is the user's move."""
+    kinds = list(registry.kinds())
+    rows = [your_move_matches(k, user).order_by().annotate(area=Value(k.kind))
+            .values_list("area") for k in kinds]
+    counts = {k.kind: 0 for k in kinds}
+    if rows:
+        for (area,) in rows[0].union(*rows[1:], all=True).order_by():
+            counts[area] += 1
     return counts
 
 
 def your_move_count(user) -> int:
-    """Battles and campaigns where it is the user's move (one query)."""
+    """Matches of every kind where it is the user's move (one query)."""
     return sum(your_move_counts(user).values())
 
 

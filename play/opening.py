@@ -1,12 +1,11 @@
 """Opening a two-seat match, for every game's app (issue 27: one home, not a copy per game):
 the checks of a new match's common options (``new_match``), taking the empty seat
-(``join``) and the checks of a tournament's seated match (``seat_check``). A kind's services
-bind them to its model and its own setup (``start``: the state before the first action, the
-clock started)."""
+(``join``), starting one (``start``: the kind's setup stored, the clock started) and the checks
+of a tournament's seated match (``seat_check``). A kind's services bind them to its model."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,14 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
-from game import SIDES
 
 from . import clock, enqueue, seats, turns
 from .models import MatchStatus as Status
 from .registry import MatchKind
 from .seats import side_of
 
-COMPUTER, OPEN = "computer", "open"
+COMPUTER, OPEN = seats.COMPUTER, seats.OPEN  # a new match's opponent, or a username
 
 
 def require_user(user: Any) -> None:
@@ -53,31 +51,13 @@ class NewMatch:
 
 def new_match(user: Any, side: Any, opponent: Any, bot: Any, bots: Iterable[str],
               public: Any, rated: Any, time_control: Any, noun: str) -> NewMatch:
-    """``user`` plays ``side``; ``opponent``: ``computer`` (``bot``, one of ``bots``), ``open``
-    or a username. ``rated`` is refused against the computer; ``time_control`` is
-    ``play.clock``'s. 400 (401 for nobody logged in) naming the first thing wrong."""
+    """``user`` plays ``side``; the seats checked by ``seats.opponent_terms`` (the one home of
+    those checks), ``time_control`` by ``play.clock``. 400 (401 for nobody logged in) naming
+    the first thing wrong."""
     require_user(user)
-    if side not in SIDES:
-        raise BadInput(f"side must be one of {', '.join(SIDES)}, not {side!r}")
-    if not isinstance(opponent, str) or not opponent:
-        raise BadInput('opponent must be "computer", "open" or a username')
-    if type(public) is not bool:
-        raise BadInput("public must be true or false")
-    if type(rated) is not bool:
-        raise BadInput("rated must be true or false")
-    if rated and opponent == COMPUTER:
-        raise BadInput(f"{noun}s against the computer are never rated")
-    time_control = clock.validate(time_control)
-    invited = None
-    bots = tuple(bots)
-    if opponent == COMPUTER:
-        if bot not in bots:
-            raise BadInput(f"bot must be one of {', '.join(bots)}, not {bot!r}")
-    else:
-        bot = ""
-        if opponent != OPEN:
-            invited = seats.invitee(user, opponent, noun)
-    return NewMatch(str(side), str(bot), invited, public, rated, time_control)
+    bot, invited = seats.opponent_terms(user, side, opponent, bot, tuple(bots), public=public,
+                                        rated=rated, noun=noun)
+    return NewMatch(str(side), bot, invited, public, rated, clock.validate(time_control))
 
 
 def opened(kind: MatchKind, match: Any) -> None:
@@ -89,9 +69,17 @@ def opened(kind: MatchKind, match: Any) -> None:
         enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)
 
 
-def join(kind: MatchKind, match_id: Any, user: Any, start: Callable[[Any], None]) -> Any:
+def start(kind: MatchKind, match: Any) -> None:
+    """The match set up (``kind.setup``, stored by ``kind.save_state``), active, its clock
+    started (not saved: the caller saves)."""
+    kind.save_state(match, kind.setup(match))
+    match.status = Status.ACTIVE
+    clock.start(match, timezone.now())
+
+
+def join(kind: MatchKind, match_id: Any, user: Any) -> Any:
     """``user`` takes the empty seat of an open match, or one they are invited to; it starts
-    (``start`` sets its state and clock; the match is saved here)."""
+    (``start``; the match is saved here)."""
     require_user(user)
     noun = kind.noun
     with transaction.atomic():
@@ -113,7 +101,7 @@ def join(kind: MatchKind, match_id: Any, user: Any, start: Callable[[Any], None]
             raise Conflict(f"the seat is taken: the {noun} is no longer waiting",
                            seq=match.seq)
         setattr(match, f"{match.empty_side()}_player", user)
-        start(match)
+        start(kind, match)
         match.save()
         opened(kind, match)
     return match

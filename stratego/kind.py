@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from config.errors import NotAllowed
 from play import clock, tables
 from play.protocol import Bot, GameModule
 from play.registry import MatchKind, imported
@@ -104,11 +103,6 @@ def export_setup(match: Any) -> dict[str, Any]:
     seed and the actions, ``setup_game`` and the module rebuild the game."""
     return {"variant": match.variant, "pieces": match.pieces,
             "settings": dict(match.settings or {})}
-
-
-def require_user(user: Any) -> None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("log in to play")
 
 
 def game_pk(value: Any) -> int:

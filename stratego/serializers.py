@@ -5,14 +5,10 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from battles.models import Side
+from play.help_texts import STATUS_HELP, TIME_CONTROL_HELP, WAITING_FOR
 
-from .models import BotName, Status, Variant
+from .models import BotName, Variant
 
-STATUS_HELP = ", ".join(Status.values) + " (expired: nobody joined in time)"
-TIME_CONTROL_HELP = ('{} untimed, {"kind": "live", "base": 60-7200 s, "increment": 0-300 s} '
-                     'or {"kind": "correspondence", "days": 1-14}: one clock per side, '
-                     "running while that side must act; out of time loses (reason time).")
-WAITING_FOR = [("you", "you"), ("opponent", "opponent"), ("computer", "computer")]
 VIEW_HELP = ("stratego.engine.view for your side: the board (your pieces with their type and "
              "strength; the enemy's unrevealed pieces as their square and back only), the "
              "reserves (yours by piece, the enemy's as a count), your Line of Retreat card, "

@@ -15,20 +15,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from config.errors import BadInput, Conflict, NotFound
 from game import other_side
-from play import clock, enqueue, presence, seats, turns
+from play import opening, presence, turns
 from play import undo as undo_rules
+from play.opening import require_user
 from play.seats import COMPUTER, side_of
 from play.seeds import new_seed, seed_hash
-from play.turns import EXPIRY
 
 from .engine import State
 from .engine.rules import MODES, IllegalAction, check_placement
 from .engine.terrain import mud_tiles
-from .kind import KIND, game_pk, require_user, save_state, setup_game, state_of
+from .kind import KIND, game_pk, setup_game, state_of
 from .loader import CURRENT
 from .models import BotName, LastSetUp, Status, StrategoMatch
 
@@ -89,59 +88,22 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
     require_user(user)
     variant = _clean_variant(variant)
     settings = _clean_options(variant, options)
-    bot, invited = seats.opponent_terms(user, side, opponent, bot, BOTS, public=public,
-                                        rated=rated, noun="game")
-    time_control = clock.validate(time_control)
+    new = opening.new_match(user, side, opponent, bot, BOTS, public, rated, time_control,
+                            KIND.noun)
     seed = new_seed()
     with transaction.atomic():
-        match = StrategoMatch(
-            french_player=user if side == "french" else None,
-            allied_player=user if side == "allied" else None,
-            bot=bot, invited=invited, seed=seed, seed_hash=seed_hash(seed), settings=settings,
-            variant=variant, pieces=CURRENT, public=public, time_control=time_control,
-            rated=rated, expires_at=None if bot else timezone.now() + EXPIRY,
-            status=Status.ACTIVE if bot else Status.WAITING)
-        if bot:
-            _start(match)
+        match = StrategoMatch(seed=seed, seed_hash=seed_hash(seed), settings=settings,
+                              variant=variant, pieces=CURRENT, **new.seats(user))
+        if match.bot:
+            opening.start(KIND, match)
         match.save()
-        enqueue.flag_fall_on_commit(KIND.kind, match)
-        turns.changed(KIND, match)
-        if bot and match.to_move == other_side(side):
-            enqueue.bot_move_on_commit(KIND.kind, match.pk, match.seq)
+        opening.opened(KIND, match)
     return match
-
-
-def _start(match: StrategoMatch) -> None:
-    """The game before set-up, its clock started (not saved: the caller saves)."""
-    save_state(match, setup_game(match))
-    match.status = Status.ACTIVE
-    clock.start(match, timezone.now())
 
 
 def join_game(match_id: Any, user: Any) -> StrategoMatch:
     """Take the empty seat of an open game, or one ``user`` is invited to; it starts."""
-    require_user(user)
-    with transaction.atomic():
-        match = (StrategoMatch.objects.select_for_update(of=("self",))
-                 .filter(pk=game_pk(match_id)).first())
-        if match is None or (side_of(match, user) is None and match.invited_id
-                             not in (None, user.pk)) or (
-                match.status != Status.WAITING and side_of(match, user) is None
-                and not match.public):
-            raise NotFound("no such game")
-        if side_of(match, user) is not None:
-            raise Conflict("this is your own game: wait for another player to join")
-        if match.status == Status.EXPIRED or (
-                match.status == Status.WAITING and match.expires_at is not None
-                and match.expires_at <= timezone.now()):
-            raise Conflict("this game expired: nobody took the seat in time", code="expired")
-        if match.status != Status.WAITING or match.bot:
-            raise Conflict("the seat is taken: the game is no longer waiting", seq=match.seq)
-        setattr(match, f"{match.empty_side()}_player", user)
-        _start(match)
-        match.save()
-        enqueue.flag_fall_on_commit(KIND.kind, match)
-        turns.changed(KIND, match)
+    match: StrategoMatch = opening.join(KIND, match_id, user)
     return match
 
 
@@ -154,23 +116,16 @@ def seat_game(french_user: Any, allied_user: Any, options: dict[str, Any]) -> St
     the side to move running. The options are the ones a tournament passes
     (``time_control``, ``rated``, ``public``) and its ``game_options`` (``variant``); any
     other is refused."""
-    unknown = sorted(set(options) - set(SEAT_OPTIONS))
-    if unknown:
-        raise BadInput(f"unknown Stratego option {unknown[0]!r}; known: {', '.join(SEAT_OPTIONS)}")
-    if french_user is None or allied_user is None or french_user.pk == allied_user.pk:
-        raise BadInput("a seated game needs two different players")
+    fields = opening.seat_check(options, SEAT_OPTIONS, french_user, allied_user, "Stratego",
+                                KIND.noun)
     seed = new_seed()
-    match = StrategoMatch(
-        french_player=french_user, allied_player=allied_user, seed=seed,
-        seed_hash=seed_hash(seed), settings={},
-        variant=_clean_variant(options.get("variant", "basic")), pieces=CURRENT,
-        rated=bool(options.get("rated", False)), public=bool(options.get("public", True)),
-        time_control=clock.validate(options.get("time_control") or {}))
-    _start(match)
+    match = StrategoMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
+                          variant=_clean_variant(options.get("variant", "basic")),
+                          pieces=CURRENT, **fields)
+    opening.start(KIND, match)
     with transaction.atomic():
         match.save()
-        enqueue.flag_fall_on_commit(KIND.kind, match)
-        turns.changed(KIND, match)
+        opening.opened(KIND, match)
     return match
 
 

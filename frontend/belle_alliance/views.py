@@ -13,27 +13,26 @@ frame's.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_POST
 
 from belle_alliance import selectors, services
 from belle_alliance.engine import CardData
 from belle_alliance.kind import KIND, cards_of
 from belle_alliance.models import BelleAllianceMatch, Status
-from config.errors import BadInput, NotFound, ServiceError
-from frontend.errors import page_message, refuse
+from config.errors import ServiceError
 from frontend.play import frame
 from frontend.play.actions import split_group
 from frontend.play.frame import int_or_raw
+from frontend.play.game_list import GameList
 from frontend.play.log import log_groups, log_lines
-from frontend.play.new_game import list_rows
+from frontend.play.new_game import new_game_terms
+from frontend.play.posts import GamePosts, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from game import SIDES
 from play import clock, presence, replays
@@ -45,76 +44,30 @@ from .words import HOUSE_NOTE, action_label, effect_text, event_text, names_of, 
 TEMPLATES = "frontend/belle_alliance/"
 PAGE = "belle-alliance-game"
 POLL_SECONDS = 2
-MAX_LIST = 100
-WATCH_LIST = 20
-OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
-             ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("expectimax", "Expectimax (plays the odds)"),
         ("random", "Random"))
 SIDE_WORDS = {"french": "French", "allied": "Anglo-Allied (and Blücher)"}
 
 
-def game_or_404(request: HttpRequest, pk: Any) -> BelleAllianceMatch:
-    try:
-        return selectors.game_of(request.user, pk)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+game_or_404 = or_404(selectors.game_of)
 
 
 # --- my games and a new one -------------------------------------------------------------------
 
-@login_required
-def game_list(request: HttpRequest) -> HttpResponse:
-    error, status, form = "", 200, {}
-    if request.method == "POST":
-        form = request.POST
-        opponent = form.get("opponent", "computer")
-        if opponent == "player":
-            opponent = form.get("username", "").strip() or "player"
-        try:
-            if form.get("time_control", "untimed") not in clock.PRESET_CONTROLS:
-                raise BadInput("choose a time control from the list")
-            m = services.create_game(
-                request.user, form.get("side"), opponent=opponent,
-                bot=form.get("bot", "greedy"), public=form.get("public") == "on",
-                rated=form.get("rated") == "on",
-                time_control=clock.PRESET_CONTROLS[form.get("time_control", "untimed")])
-        except ServiceError as exc:
-            status, error = exc.status, page_message(exc, capitalise=True)
-        else:
-            return redirect(PAGE, pk=m.pk)
-    return _render_list(request, error, status, form)
+LIST = GameList(selectors=selectors, template=TEMPLATES + "list.html", list_url="belle-alliance",
+                page=PAGE, rating_name="La Belle Alliance", error_id="lba-error",
+                sides=[(s, SIDE_WORDS[s]) for s in SIDES], bots=BOTS)
 
 
-def _render_list(request: HttpRequest, error: str = "", status: int = 200,
-                 form: Mapping[str, Any] | None = None) -> HttpResponse:
-    user = request.user
-    return render(request, TEMPLATES + "list.html", {
-        **list_rows(request, selectors.game_summary, selectors.games_of(user),
-                    selectors.open_games(user), selectors.watchable_games(user)),
-        "sides": [(s, SIDE_WORDS[s]) for s in SIDES],
-        "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS},
-        status=status)
+game_list = LIST.view(lambda user, form: services.create_game(
+    user, form.get("side"), bot=form.get("bot", "greedy"), **new_game_terms(form)),
+    "La Belle Alliance")
 
 
-def _list_post(service: Callable[[Any, Any], Any], done: str
-               ) -> Callable[[HttpRequest, int], HttpResponse]:
-    """A POST from the list (join, cancel): the service, then ``done`` (the list refuses
-    with its message)."""
-    @login_required
-    @require_POST
-    def view(request: HttpRequest, pk: int) -> HttpResponse:
-        try:
-            service(pk, request.user)
-        except ServiceError as exc:
-            refuse(exc)
-            return _render_list(request, page_message(exc, capitalise=True), exc.status)
-        return redirect(done, pk=pk) if done == PAGE else redirect(done)
-    return view
-
-
-join = _list_post(services.join_game, PAGE)
-cancel = _list_post(services.cancel_game, "belle-alliance")
+join = seat_view(lambda request, pk: services.join_game(pk, request.user), LIST.render,
+                 lambda pk: redirect(PAGE, pk=pk))
+cancel = seat_view(lambda request, pk: services.cancel_game(pk, request.user), LIST.render,
+                   lambda pk: redirect("belle-alliance"))
 
 
 # --- a game ----------------------------------------------------------------------------------
@@ -239,28 +192,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render_game(request, m)
 
 
-def _game_post(call: Callable[[HttpRequest, int], Any]
-               ) -> Callable[[HttpRequest, int], HttpResponse]:
-    """A POST on a game (act, undo, resign, claim): the service, then the page again; a
-    refusal re-renders the page with its message and status."""
-    @login_required
-    @require_POST
-    def view(request: HttpRequest, pk: int) -> HttpResponse:
-        m = game_or_404(request, pk)
-        try:
-            call(request, m.pk)
-        except ServiceError as exc:
-            refuse(exc)
-            return render_game(request, game_or_404(request, pk), status=exc.status,
-                               error=page_message(exc, capitalise=True))
-        return redirect(PAGE, pk=pk)
-    return view
-
-
-act = _game_post(lambda r, pk: services.act(pk, r.user, *frame.posted(r.POST)))
-undo = _game_post(lambda r, pk: services.undo(pk, r.user, int_or_raw(r.POST.get("seq"))))
-resign = _game_post(lambda r, pk: services.resign(pk, r.user))
-claim = _game_post(lambda r, pk: services.claim_absence(pk, r.user))
+POSTS = GamePosts(page=PAGE, fetch=game_or_404, render=render_game, service=services)
+act, undo, resign, claim = POSTS.views("act", "undo", "resign", "claim")
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:

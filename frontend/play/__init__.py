@@ -13,7 +13,8 @@ of band (``frame.render_game``), so a live update refreshes the whole page.
 The POST views every game's page has (act, undo, resign, claim, pass for the rest of the
 turn, the kinds of window to be asked in; join and cancel on the list) are ``posts``'s: a
 game's views module describes itself once (``posts.GamePosts``) and takes them; its list
-page's new-game form (opponent, time control, public, rated) is read by ``new_game``.
+page's new-game form (opponent, time control, public, rated) is read by ``new_game``, and the
+list page itself (my games, the open ones, the ones to watch, the form) is ``game_list``'s.
 
 ``log`` and ``actions`` are pure (the stdlib and ``game``); ``frame`` is the Django side.
 """

@@ -148,12 +148,12 @@ def _post_view(method: Callable[[HttpRequest, Any], HttpResponse]) -> View:
     return login_required(require_POST(view))
 
 
-def or_404(selector: Callable[[Any, Any], Any]) -> Callable[[HttpRequest, Any], Any]:
-    """A kind's ``fetch``: ``selector(user, pk)`` (the match the viewer may see), its
-    ``NotFound`` the 404 page."""
+def or_404(read: Callable[[Any, Any], Any]) -> Callable[[HttpRequest, Any], Any]:
+    """A game's ``fetch``: ``read(user, pk)`` (its ``selectors.game_of``: the match the viewer
+    may see), its ``NotFound`` a 404."""
     def fetch(request: HttpRequest, pk: Any) -> Any:
         try:
-            return selector(request.user, pk)
+            return read(request.user, pk)
         except NotFound as exc:
             raise Http404(exc.message) from None
 

@@ -29,11 +29,11 @@ from config.errors import ServiceError
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
+from frontend.play.game_list import GameList
 from frontend.play.log import log_groups, log_lines
-from frontend.play.new_game import list_rows, new_game_terms
-from frontend.play.posts import GamePosts, list_view, or_404, seat_view
+from frontend.play.new_game import new_game_terms
+from frontend.play.posts import GamePosts, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
-from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, SIDES, other_side
 from play import clock, presence, replays
 from play.seats import side_of
@@ -48,8 +48,6 @@ from .words import action_label, card_name, event_text, outcome_text, piece_name
 
 TEMPLATES = "frontend/stratego/"
 POLL_SECONDS = 2
-OPPONENTS = (("computer", "The computer"), ("open", "Anyone (an open game)"),
-             ("player", "A player I name"))
 BOTS = (("greedy", "Greedy"), ("random", "Random"))
 PIECE_ACTIONS = ("move", "attack", "fire", "rest", "enter", "pursue")
 SECTIONS = (("selected", "The selected piece", PIECE_ACTIONS),
@@ -73,29 +71,21 @@ game_or_404 = or_404(selectors.game_of)
 
 # --- my games and a new one -------------------------------------------------------------------
 
-def _create(request: HttpRequest, form: Mapping[str, Any]) -> StrategoMatch:
-    return services.create_game(
-        request.user, form.get("side"), bot=form.get("bot", "greedy"),
-        variant=form.get("variant", "basic"), **new_game_terms(form),
-        options={k: True for k in services.SCENARIOS if form.get(k) == "on"})
+LIST = GameList(selectors=selectors, template=TEMPLATES + "list.html", list_url="stratego",
+                page="stratego-game", rating_name="Stratego", error_id="stratego-error",
+                sides=[(s, SIDE_NAMES[s]) for s in SIDES], bots=BOTS,
+                extra={"variants": [(v, label) for v, label in Variant.choices if v in MODES]})
 
 
-def _render_list(request: HttpRequest, error: str = "", status: int = 200,
-                 form: Mapping[str, Any] | None = None) -> HttpResponse:
-    user = request.user
-    return render(request, TEMPLATES + "list.html", {
-        **list_rows(request, selectors.game_summary, selectors.games_of(user),
-                    selectors.open_games(user), selectors.watchable_games(user)),
-        "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
-        "variants": [(v, label) for v, label in Variant.choices if v in MODES],
-    }, status=status)
+game_list = LIST.view(lambda user, form: services.create_game(
+    user, form.get("side"), bot=form.get("bot", "greedy"),
+    variant=form.get("variant", "basic"), **new_game_terms(form),
+    options={k: True for k in services.SCENARIOS if form.get(k) == "on"}), "Stratego: Waterloo")
 
 
-game_list = list_view(_create, _render_list, "stratego-game",
-                    guard=login_or_watch("Stratego: Waterloo"))
-join = seat_view(lambda request, pk: services.join_game(pk, request.user), _render_list,
+join = seat_view(lambda request, pk: services.join_game(pk, request.user), LIST.render,
                  lambda pk: redirect("stratego-game", pk=pk))
-cancel = seat_view(lambda request, pk: services.cancel_game(pk, request.user), _render_list,
+cancel = seat_view(lambda request, pk: services.cancel_game(pk, request.user), LIST.render,
                    lambda pk: redirect("stratego"))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from django.test import Client
 from rest_framework.test import APIClient
 
 BASE = "/api/games/belle_alliance/"
@@ -23,3 +24,10 @@ def play(client, pk: int, rng: random.Random) -> dict:
         v["legal_actions"])}, format="json")
     assert r.status_code == 200, r.json()
     return r.json()
+
+
+def login(user) -> Client:
+    """A browser-like client logged in as ``user`` (the pages)."""
+    c = Client()
+    c.force_login(user)
+    return c

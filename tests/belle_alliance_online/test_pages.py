@@ -13,27 +13,16 @@ import json
 import re
 
 import pytest
-from django.test import Client
 
 from belle_alliance import selectors, services
 from belle_alliance.kind import KIND, cards_of
 from belle_alliance.models import BelleAllianceMatch
 from play.live.hooks import live_hooks
 
+from .helpers import login
+
 pytestmark = pytest.mark.django_db
 HOUSE = "house edition (ours, not the publisher's)"
-
-
-@pytest.fixture
-def no_worker(monkeypatch):
-    from play import enqueue
-    monkeypatch.setattr(enqueue, "send_bot_move", lambda *args: None)
-
-
-def login(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def test_the_list_starts_a_game_against_the_computer(user, no_worker):
