@@ -47,7 +47,7 @@ MYPY_PATHS = game battles/engine battles/bots battles/campaign decks/rules tourn
 	tournaments/standings.py ratings/glicko2.py matchups/stats.py cards/catalogue/rules.py \
 	cards/catalogue/validation.py cards/catalogue/search/parser.py battles/modules.py play \
 	stratego/engine stratego/module.py stratego/bots.py stratego/search.py stratego/players.py \
-	stratego/loader.py stratego/simulate.py belle_alliance
+	stratego/loader.py stratego/simulate.py stratego/setup_policy.py belle_alliance
 
 # pytest runs in PYTEST_WORKERS processes (pytest-xdist; each has its own test database, Redis
 # database and Channels prefix: config/test_settings.py). Serially: make test PYTEST_ARGS=-n0

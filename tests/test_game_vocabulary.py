@@ -196,7 +196,8 @@ PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogu
                 "frontend.battle.warnings", "ratings.glicko2", "notifications.words",
                 "matchups.stats", "matchups.words", "frontend.matchups.charts",
                 "play.protocol", "stratego.module", "stratego.bots", "stratego.search",
-                "stratego.players", "stratego.loader", "stratego.simulate")
+                "stratego.players", "stratego.loader", "stratego.simulate",
+                "stratego.setup_policy")
 
 
 def test_pure_cores_import_no_django():
