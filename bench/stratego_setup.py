@@ -21,6 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from game import SIDES, other_side  # noqa: E402
 from stratego.bots import GreedyBot  # noqa: E402
 from stratego.loader import load_pieces  # noqa: E402
 from stratego.simulate import play, wilson  # noqa: E402
@@ -37,7 +38,7 @@ def summary(rows: list[dict[str, Any]]) -> None:
     print(f"  planned set-up wins {100 * res['plan'] / n:.1f} % (95 % interval "
           f"{100 * lo:.1f}-{100 * hi:.1f}); score {100 * score / n:.1f} % "
           f"({100 * slo:.1f}-{100 * shi:.1f})")
-    for side in ("allied", "french"):
+    for side in SIDES:
         mine = [r for r in rows if r["plan_side"] == side]
         if mine:
             w = sum(1 for r in mine if r["result"] == "plan")
@@ -65,8 +66,8 @@ def main() -> None:
     rows = []
     t0 = time.process_time()
     for g in range(args.start, args.start + args.games):
-        plan_side = "allied" if g % 2 == 0 else "french"
-        rand_side = "french" if plan_side == "allied" else "allied"
+        plan_side = SIDES[1] if g % 2 == 0 else SIDES[0]
+        rand_side = other_side(plan_side)
         bots = {plan_side: GreedyBot(table, "plan"), rand_side: GreedyBot(table, "random")}
         out = play(g, bots, args.cap, table, args.variant)
         winner = out["winner"]

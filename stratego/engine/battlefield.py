@@ -17,7 +17,7 @@ from typing import Any
 
 from .board import HOME_ROWS, PRUSSIAN_FLAG, terrain_of, to_pair
 from .pieces import PieceTable
-from .terrain import Layout, _tile_at, mud_tiles
+from .terrain import Layout, mud_tiles, tile_at
 
 KEYS = ("tiles", "mud", "armies")
 ARMIES = ("french", "allied", "prussian")
@@ -39,7 +39,7 @@ def parse(mode: str, battlefield: object, table: PieceTable) -> dict[str, Any]:
     if "tiles" in battlefield:
         out["tiles"] = corners = place_tiles(mode, battlefield["tiles"])
         for name, (c, r) in corners.items():
-            layout[name] = (layout[name][0], _tile_at([c, r], name))
+            layout[name] = (layout[name][0], tile_at([c, r], name))
     if battlefield.get("mud"):
         out["mud"] = mud_tiles(battlefield, layout)
     if "armies" in battlefield:
@@ -73,7 +73,7 @@ def place_tiles(mode: str, spec: object) -> dict[str, list[int]]:
     layout: Layout = {n: t for n, t in printed.items() if n not in spec}
     out: dict[str, list[int]] = {}
     for name in sorted(spec):
-        squares = _tile_at(spec[name], name)
+        squares = tile_at(spec[name], name)
         if set(squares) & set(PRUSSIAN_FLAG):
             raise ValueError(f"{name} at {spec[name]!r} lies over the Prussian flag (R5)")
         if name == "hougoumont" and {s // 12 for s in squares} & set(HOME_ROWS["french"]):

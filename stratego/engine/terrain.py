@@ -95,7 +95,7 @@ def mud_tiles(battlefield: object, layout: Layout) -> list[list[int]]:
     taken = {s for _, squares in layout.values() for s in squares}
     out: list[list[int]] = []
     for corner in corners:
-        squares = _tile_at(corner, "a mud tile")
+        squares = tile_at(corner, "a mud tile")
         if taken & set(squares):
             raise ValueError(f"a mud tile at {corner!r} lies over another tile")
         taken |= set(squares)
@@ -103,7 +103,7 @@ def mud_tiles(battlefield: object, layout: Layout) -> list[list[int]]:
     return out
 
 
-def _tile_at(corner: object, what: str) -> tuple[int, ...]:
+def tile_at(corner: object, what: str) -> tuple[int, ...]:
     """The squares of a 2 x 2 tile from its lower-left [col, row] (ValueError off the board)."""
     try:
         c0 = from_pair(corner)
