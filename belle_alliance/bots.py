@@ -1,6 +1,6 @@
 """The computer players: ``random``, ``greedy`` (the best expected position after its own
 action) and ``expectimax`` (actions and die faces searched exactly, ``engine.chances``, to a
-depth, then the position judged by ``evaluate``; iterative deepening within a time budget).
+depth, then the position judged by ``evaluate``; iterative deepening within a CPU-time budget).
 
 Each reads the position from its side's view (``view["position"]``) and the card data it is
 built with; ``choose_state`` is the same decision straight from a state (the simulations).
@@ -76,7 +76,8 @@ class RandomBot:
 
 class SearchBot:
     """Expectimax to ``depth`` decisions (a casualty choice costs no depth), within ``budget``
-    seconds (iterative deepening: the deepest finished search decides)."""
+    CPU seconds (``time.process_time``: what it finds does not depend on the machine's load;
+    iterative deepening: the deepest finished search decides)."""
 
     needs_view = True
     name = "expectimax"
@@ -101,7 +102,7 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         maximise = state.to_move() == "french"
-        deadline = time.perf_counter() + self.budget
+        deadline = time.process_time() + self.budget
         cache: dict[tuple[Any, int], float] = {}
         best = legal[0]
         for depth in range(1, self.depth + 1):
@@ -139,7 +140,7 @@ class SearchBot:
         hit = cache.get(key)
         if hit is not None:
             return hit
-        if time.perf_counter() > deadline:
+        if time.process_time() > deadline:
             raise TimeoutError
         side = state.to_move()
         assert side is not None

@@ -9,7 +9,7 @@ from pathlib import Path
 from .engine.cards import CardData, parse_cards
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-HOUSE = "house-v1"
+HOUSE = "house-v2"
 
 
 def load_cards(path: str | Path) -> CardData:

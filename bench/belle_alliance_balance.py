@@ -5,6 +5,8 @@ how the games ended and the distribution of their length in turns.
     .venv/bin/python bench/belle_alliance_balance.py --games 1000
     .venv/bin/python bench/belle_alliance_balance.py --games 200 --french greedy --allied random
     .venv/bin/python bench/belle_alliance_balance.py --data tests/belle_alliance/fixture-v1.json
+    .venv/bin/python bench/belle_alliance_balance.py --games 250 --start 250 --jsonl b.jsonl
+    .venv/bin/python bench/belle_alliance_balance.py --summarise a.jsonl b.jsonl ...
 
 Game ``i`` uses the dice stream ``SeededDice(f"{seed}:{i}")`` and the bots' tie-breaks
 ``Random(f"{seed}:{i}:bot")``: a run is reproducible.
@@ -79,10 +81,12 @@ def main() -> None:
     ap.add_argument("--allied", default="expectimax")
     ap.add_argument("--depth", type=int, default=2, help="expectimax depth (decisions)")
     ap.add_argument("--budget", type=float, default=30.0,
-                    help="expectimax seconds a decision (wall clock: the default lets depth 2 "
-                         "finish on a loaded machine, so that a run does not depend on the load)")
+                    help="expectimax CPU seconds a decision (the default lets depth 2 always "
+                         "finish, so that a run does not depend on the machine)")
     ap.add_argument("--data", help="a card-data file (default: the house edition)")
     ap.add_argument("--seed", default="balance")
+    ap.add_argument("--start", type=int, default=0,
+                    help="the first game's number (a slice of a run: the same games)")
     ap.add_argument("--progress", type=int, default=0, help="print a line every N games")
     ap.add_argument("--jsonl", help="append one line per game (seed, winner, reason, turns)")
     ap.add_argument("--summarise", metavar="JSONL", nargs="+",
@@ -101,7 +105,7 @@ def main() -> None:
     results: list[dict[str, Any]] = []
     decisions = 0
     t0 = time.perf_counter()
-    for i in range(args.games):
+    for i in range(args.start, args.start + args.games):
         s, n = play(cards, bots, f"{args.seed}:{i}")
         decisions += n
         result = {"game": i, "winner": s.winner, "reason": s.reason, "turns": s.turn}
@@ -109,9 +113,10 @@ def main() -> None:
         if args.jsonl:
             with open(args.jsonl, "a", encoding="utf-8") as f:
                 f.write(json.dumps(result) + "\n")
-        if args.progress and (i + 1) % args.progress == 0:
+        if args.progress and len(results) % args.progress == 0:
             french = sum(1 for r in results if r["winner"] == "french")
-            print(f"  {i + 1} games: French {100 * french / (i + 1):.1f} %", flush=True)
+            print(f"  {len(results)} games: French {100 * french / len(results):.1f} %",
+                  flush=True)
     elapsed = time.perf_counter() - t0
     print(f"edition {cards.edition}; French {args.french} vs Allied {args.allied}"
           f" (depth {args.depth}, budget {args.budget} s); seed {args.seed!r}")

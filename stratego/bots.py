@@ -6,6 +6,8 @@ published piece table (the armies' make-up is printed in the rules, 001 §4), ne
   fire by the chance of winning against what the target may be (the enemy pieces not yet
   seen, of that back), moves by the ground gained towards the enemy's back row (where his
   lines of retreat are), less the risk next to stronger enemies; commanders keep back.
+  Its set-up is its own (``setup_policy``: lanes, guns with a field of fire, strong pieces
+  forward, commanders protected, the overflow in reserve).
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .engine.board import BACK_ROW, FORWARD, HOME_ROWS, other
+from . import setup_policy
+from .engine.board import BACK_ROW, FORWARD, other
 from .engine.pieces import BACK, PieceSpec, PieceTable
 
 Action = dict[str, Any]
+SETUPS = ("plan", "random")  # the greedy bot's set-up: its own plan, or the random one
 
 # How much the greedy bot wants each manoeuvre card (001 §11).
 CARD_RANK = {"combined_attack": 5, "initiative": 4, "fighting_spirit": 3, "grand_battery": 2,
@@ -24,6 +28,16 @@ CARD_RANK = {"combined_attack": 5, "initiative": 4, "fighting_spirit": 3, "grand
 
 VALUE = {"light_infantry": 1.0, "line_infantry": 3.0, "light_cavalry": 2.5,
          "heavy_cavalry": 4.5, "artillery": 4.0, "commander": 9.0, "commander_in_chief": 14.0}
+
+
+def in_battle(table: PieceTable, view: dict[str, Any]) -> list[PieceSpec]:
+    """The pieces of this battle: the table's, or the armies the players agreed (R43, shown
+    in every view as ``options["armies"]``)."""
+    armies = (view.get("options") or {}).get("armies")
+    if armies is None:
+        return list(table.specs.values())
+    ids = {pid for army in armies.values() for pid in army}
+    return [spec for spec in table.specs.values() if spec.id in ids]
 
 
 def value(p: Any) -> float:
@@ -45,8 +59,12 @@ class RandomBot:
 class GreedyBot:
     needs_view = True
 
-    def __init__(self, table: PieceTable) -> None:
+    def __init__(self, table: PieceTable, setup: str = "plan") -> None:
+        """``setup``: "plan" (its own, ``setup_policy``) or "random" (the listed one)."""
+        if setup not in SETUPS:
+            raise ValueError(f"setup: one of {', '.join(SETUPS)}")
         self.table = table
+        self.setup = setup
         self.current_goals: list[tuple[int, int]] = []  # this choice's (``goals``)
         self.goal_distance: list[list[int]] = []  # from each square to them
 
@@ -60,7 +78,7 @@ class GreedyBot:
         for where in ("withdrawn", "resting", "eliminated"):
             known.update(p["id"] for p in view["sides"][enemy][where])
         out: dict[str, list[PieceSpec]] = {"infantry": [], "cavalry": [], "artillery": []}
-        for spec in self.table.specs.values():
+        for spec in in_battle(self.table, view):
             if spec.army in armies and spec.id not in known:
                 out[BACK[spec.type]].append(spec)
         return out
@@ -107,7 +125,7 @@ class GreedyBot:
         victor = pv["victor"] == me
         mine = {e["id"]: e for e in pv["aside"][me]}
         theirs = {e["slot"]: e for e in pv["aside"][enemy]}
-        pool = [spec for spec in self.table.specs.values()
+        pool = [spec for spec in in_battle(self.table, view)
                 if (spec.army == "french") == (enemy == "french")
                 and BACK[spec.type] == "cavalry" and spec.type != "commander_in_chief"]
 
@@ -375,29 +393,7 @@ class GreedyBot:
     # --- set-up ----------------------------------------------------------------------------
 
     def deploy(self, view: dict[str, Any], me: str, rng: random.Random) -> Action:
-        """All on the board: guns and line infantry in front, cavalry behind them, the
-        commanders in the middle of the back rows, light infantry on the back row."""
-        pieces = view["sides"][me]["reserve"]
-        rows = list(HOME_ROWS[me])
-        if FORWARD[me] < 0:
-            rows.reverse()  # back row first
-        order = {"commander_in_chief": 0, "commander": 1, "light_infantry": 2,
-                 "light_cavalry": 3, "heavy_cavalry": 4, "line_infantry": 5, "artillery": 6}
-        ranked = sorted(pieces, key=lambda p: (order[p["type"]], rng.random()))
-        squares: list[list[int]] = []
-        for row in rows:  # back row first: fill the back rows with the first pieces
-            cols = list(range(12))
-            rng.shuffle(cols)
-            cols.sort(key=lambda c: abs(c - 5.5))
-            squares.extend([c, row] for c in cols)
-        # the front row is the last in ``squares``; the last ranked pieces go there
-        placement: dict[str, list[int]] = {}
-        if view.get("mode") == "expert" and me == "allied":
-            # R35: two infantry hold Hougoumont from the start
-            garrison = [p for p in ranked if p["type"] == "line_infantry"][:2]
-            for p, s in zip(garrison, ([1, 5], [2, 5]), strict=True):
-                placement[p["id"]] = s
-                ranked.remove(p)
-        for p, s in zip(ranked, squares[len(squares) - len(ranked):], strict=True):
-            placement[p["id"]] = s
-        return {"type": "deploy", "side": me, "placement": placement}
+        """The bot's own set-up (``setup_policy.plan``), or the listed random one."""
+        if self.setup == "random":
+            return {"type": "deploy", "side": me, "random": True}
+        return {"type": "deploy", "side": me, "placement": setup_policy.plan(view, rng)}

@@ -13,11 +13,12 @@ from .search import SearchBot
 
 def make_bot(name: str, table: PieceTable, **options: Any) -> Any:
     """``random``, ``greedy`` or ``search`` (``stratego.search``; options: ``budget``, the CPU
-    seconds per decision, ``samples``, ``candidates``)."""
+    seconds per decision, ``samples``, ``candidates``). ``greedy`` and ``search`` take
+    ``setup``: "plan" (their own set-up, ``setup_policy``; the default) or "random"."""
     if name == "search":
         return SearchBot(table, **options)
     if name == "random":
         return RandomBot()
     if name == "greedy":
-        return GreedyBot(table)
+        return GreedyBot(table, **options)
     raise ValueError(f"no Stratego bot named {name!r}")

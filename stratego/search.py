@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .bots import GreedyBot, value
+from .bots import GreedyBot, in_battle, value
 from .engine import rules
 from .engine.board import ALLIED, FRENCH, SECTORS, from_pair, other
 from .engine.cards import CARDS, PER_CARD
@@ -57,7 +57,7 @@ def determinize(view: dict[str, Any], table: PieceTable, rng: random.Random) -> 
     mode = str(view["mode"])
     half = half_of(view)
     pieces: dict[str, Piece] = {}
-    for spec in table.specs.values():
+    for spec in in_battle(table, view):
         pieces[spec.id] = Piece(spec, FRENCH if spec.army == "french" else ALLIED, "pool")
     placed: set[str] = set()
 
@@ -105,7 +105,7 @@ def determinize(view: dict[str, Any], table: PieceTable, rng: random.Random) -> 
     if delayed_count:
         held = [sp.id for typ, strength, n in rules.EARLY_HELD_BACK
                 for sp in [s for s in table.army("french") if s.type == typ
-                           and s.strength == strength][:n]]
+                           and s.strength == strength and s.id in pieces][:n]]
         for pid in held:
             if pid in unseen:
                 unseen.remove(pid)
@@ -211,14 +211,15 @@ class SearchBot:
     needs_view = True
 
     def __init__(self, table: PieceTable, budget: float = 0.9, samples: int = 64,
-                 candidates: int = 6, prior: float = 0.5, max_steps: int = 12) -> None:
+                 candidates: int = 6, prior: float = 0.5, max_steps: int = 12,
+                 setup: str = "plan") -> None:
         self.table = table
         self.budget = budget  # CPU seconds per decision (time.process_time)
         self.samples = samples  # at most this many determinizations
         self.candidates = candidates
         self.prior = prior  # weight of the greedy score of the first action
         self.max_steps = max_steps  # actions played out after the candidate
-        self.greedy = GreedyBot(table)
+        self.greedy = GreedyBot(table, setup)  # its set-up (and the other phases') policy
         self.policy = GreedyBot(table)  # for both sides inside the play-outs
         self.last: dict[str, Any] = {}  # what the last choice did (samples, seconds)
 

@@ -199,7 +199,8 @@ PURE_MODULES = ("tournaments.standings", "cards.catalogue.file", "cards.catalogu
                 "stratego.players", "stratego.loader", "stratego.simulate",
                 "belle_alliance", "belle_alliance.module", "belle_alliance.bots",
                 "belle_alliance.loader", "belle_alliance.simulate",
-                "frontend.belle_alliance.battlefield_svg", "frontend.belle_alliance.words")
+                "frontend.belle_alliance.battlefield_svg", "frontend.belle_alliance.words",
+                "stratego.setup_policy")
 
 
 def test_pure_cores_import_no_django():

@@ -439,11 +439,17 @@ def chances(state: State, action: Action) -> list[tuple[float, State]]:
             out.append((1.0, s))
         return out
     _, adef = _action_def(state, action)
+    # Rows with the same outcome lead to the same position: each is played once, with the
+    # rows' chances summed (the tables repeat outcomes: fewer branches for the bots' search).
+    effects: dict[Effect, float] = {}
     for row, p in roll_distribution(state, action).items():
+        eff = adef.table[row - 1]
+        effects[eff] = effects.get(eff, 0.0) + p
+    for eff, p in effects.items():
         s = state.copy()
         events = []
         card, _ = _start(s, action, events)
-        _record(s, s.phase, card, action.get("target"), adef.table[row - 1], events)
+        _record(s, s.phase, card, action.get("target"), eff, events)
         if _run(s, events):
             _branches(s, p, out)
         else:

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from . import cards, pursuit
+from .battlefield import fielded_ids
+from .battlefield import parse as parse_battlefield
 from .board import (
     ALLIED,
     BACK_ROW,
@@ -18,7 +20,6 @@ from .board import (
     FRENCH,
     PRUSSIAN_FLAG,
     SECTORS,
-    TERRAIN,
     from_pair,
     home_squares,
     lines_of_retreat,
@@ -31,7 +32,7 @@ from .ending import finish
 from .moves import piece_actions
 from .pieces import BACK, PieceTable
 from .state import Piece, State
-from .terrain import initial_buildings, mud_tiles, update_flags
+from .terrain import building_at, initial_buildings, may_enter, tiles, update_flags
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -47,7 +48,6 @@ EARLY_TURNS = 3  # 001 §14: 'start the battle three turns earlier, thus at 9:30
 EARLY_HELD_BACK = (("light_infantry", 1, 1), ("line_infantry", 3, 5), ("line_infantry", 5, 2),
                    ("line_infantry", 6, 1), ("heavy_cavalry", 4, 2), ("heavy_cavalry", 6, 1),
                    ("artillery", None, 2))
-HOUGOUMONT = TERRAIN["hougoumont"][1]
 
 
 class IllegalAction(ValueError):
@@ -64,15 +64,18 @@ def new_game(seed: int, table: PieceTable, mode: str = "basic",
     opts: dict[str, Any] = {k: bool(v) for k, v in (options or {}).items()
                             if k in ("early_start", "grouchy") and v}
     battlefield = (options or {}).get("battlefield")
-    if battlefield:
-        opts["mud"] = mud_tiles(mode, battlefield)  # R43, validated
-    if opts and mode != "expert":
+    if (opts or battlefield) and mode != "expert":
         raise ValueError("the scenarios are played in the Expert game (001 §14)")
+    if battlefield:
+        opts.update(parse_battlefield(mode, battlefield, table))  # R43, validated
+    fielded = fielded_ids(table, opts)
     rng = random.Random(f"stratego-setup:{seed}")
     lines = {FRENCH: rng.choice(SECTORS), ALLIED: rng.choice(SECTORS)}
     pieces: dict[str, Piece] = {}
     pool = []
     for spec in table.specs.values():
+        if spec.id not in fielded:
+            continue  # R43: not in this battle's armies
         side = FRENCH if spec.army == "french" else ALLIED
         where = "pool" if spec.army == "prussian" else "reserve"
         pieces[spec.id] = Piece(spec, side, where)
@@ -83,8 +86,8 @@ def new_game(seed: int, table: PieceTable, mode: str = "basic",
         lines = {}  # 001 §11 Expert: 'The Lines of Retreat cards are not used.'
     if opts.get("early_start"):
         for typ, strength, n in EARLY_HELD_BACK:
-            ids = [sp.id for sp in table.army("french")
-                   if sp.type == typ and sp.strength == strength][:n]
+            ids = [sp.id for sp in table.army("french") if sp.id in fielded
+                   and sp.type == typ and sp.strength == strength][:n]
             for pid in ids:
                 pieces[pid].where = "delayed"
     # 001 §6: 'the Allied player will start setting up his army'.
@@ -226,22 +229,49 @@ def garrisoned(st: State, side: str) -> bool:
     return st.mode == "expert" and side == ALLIED
 
 
+def hougoumont(st: State) -> tuple[int, ...]:
+    """Hougoumont's squares (R6, or where the players laid it: R43)."""
+    return tiles(st)["hougoumont"][1]
+
+
 def random_placement(st: State, side: str, dice: Iterator[int]) -> dict[str, int]:
     ids = [p.id for p in st.side_pieces(side) if p.where == "reserve"]
     out: dict[str, int] = {}
     if garrisoned(st, side):
         infantry = [pid for pid in ids if st.pieces[pid].type in ("light_infantry",
                                                                    "line_infantry")]
-        for square in HOUGOUMONT[:2]:
+        for square in hougoumont(st)[:2]:
             pid = infantry.pop(randbelow(len(infantry), dice))
             out[pid] = square
             ids.remove(pid)
-    squares = list(home_squares(side))
+    # the garrison alone holds Hougoumont at the start (R35), wherever it lies (R43)
+    squares = [s for s in home_squares(side) if s not in out.values()
+               and not (garrisoned(st, side) and s in hougoumont(st))]
     for i in range(len(squares) - 1, 0, -1):
         j = randbelow(i + 1, dice)
         squares[i], squares[j] = squares[j], squares[i]
     out.update(zip(ids, squares, strict=False))
+    # R43: a building laid in the set-up rows holds no cavalry and no gun: each such piece
+    # changes places with the first infantry (or empty square) outside the buildings.
+    for pid, s in list(out.items()):
+        if not barred(st, st.pieces[pid], s):
+            continue
+        held = {t: q for q, t in out.items()}
+        for t in squares:
+            q = held.get(t)
+            if not barred(st, st.pieces[pid], t) and (
+                    q is None or not barred(st, st.pieces[q], s)):
+                out[pid] = t
+                if q is not None:
+                    out[q] = s
+                break
     return out
+
+
+def barred(st: State, p: Piece, square: int) -> bool:
+    """001 §10: cavalry (commanders too) and artillery may not enter a building; R43: nor be
+    set up in one (only a laid tile can lie in the set-up rows: R6 puts none there)."""
+    return not may_enter(st, p, square) and building_at(st, square) is not None
 
 
 def check_placement(st: State, side: str, placement: object) -> dict[str, int]:
@@ -252,7 +282,7 @@ def check_placement(st: State, side: str, placement: object) -> dict[str, int]:
     out: dict[str, int] = {}
     home = set(home_squares(side))
     if garrisoned(st, side):
-        home |= set(HOUGOUMONT)
+        home |= set(hougoumont(st))
     for pid, pair in placement.items():
         if pid not in mine:
             raise IllegalAction(f"not one of your pieces: {pid!r}")
@@ -263,11 +293,14 @@ def check_placement(st: State, side: str, placement: object) -> dict[str, int]:
         if s not in home:
             # 001 §6: 'on any open square on the four bottom rows of their side'.
             raise IllegalAction(f"{pair!r} is not in your four set-up rows")
+        if barred(st, st.pieces[pid], s):
+            raise IllegalAction(f"{st.pieces[pid].spec.name} may not stand in "
+                                f"{building_at(st, s)} (001 §10)")
         out[pid] = s
     if len(set(out.values())) != len(out):
         raise IllegalAction("two pieces on one square")
     if garrisoned(st, side):
-        inside = [pid for pid, s in out.items() if s in HOUGOUMONT]
+        inside = [pid for pid, s in out.items() if s in hougoumont(st)]
         if len(inside) != 2 or any(st.pieces[pid].type not in ("light_infantry",
                                                                "line_infantry")
                                    for pid in inside):

@@ -18,18 +18,36 @@ BUILDING_STRENGTH = 4  # 001 §10: 'A building has a strength of 4.'
 MAX_STRENGTH = 6  # 001 §10: 'Pieces can NEVER be upgraded to more than 6 strength!'
 INFANTRY = ("light_infantry", "line_infantry")
 
-_TILES: dict[str, dict[int, tuple[str, str]]] = {}
+Layout = dict[str, tuple[str, tuple[int, ...]]]
+_LAYOUTS: dict[tuple[Any, ...], tuple[Layout, dict[int, tuple[str, str]]]] = {}
 
 
-def tiles(st: State) -> dict[str, tuple[str, tuple[int, ...]]]:
-    return terrain_of(st.mode)
+def tile_squares(col: int, row: int) -> tuple[int, ...]:
+    """The four squares of a 2 x 2 tile whose lower-left square is (col, row)."""
+    return tuple((row + dr) * COLS + col + dc for dr in (0, 1) for dc in (0, 1))
 
 
-def _square_map(mode: str) -> dict[int, tuple[str, str]]:
-    if mode not in _TILES:
-        _TILES[mode] = {s: (name, kind) for name, (kind, squares) in terrain_of(mode).items()
-                        for s in squares}
-    return _TILES[mode]
+def _layout(st: State) -> tuple[Layout, dict[int, tuple[str, str]]]:
+    """The tiles where they lie: R6 and R33's places, or the players' own (R43:
+    ``options["tiles"]``, name -> lower-left [col, row]); with each square's tile."""
+    moved = st.options.get("tiles")
+    key = (st.mode, *sorted((n, c, r) for n, (c, r) in moved.items())) if moved else (st.mode,)
+    hit = _LAYOUTS.get(key)
+    if hit is None:
+        out = terrain_of(st.mode)
+        for name, (c, r) in (moved or {}).items():
+            out[name] = (out[name][0], tile_squares(c, r))
+        hit = _LAYOUTS[key] = (out, {s: (name, kind) for name, (kind, squares) in out.items()
+                                     for s in squares})
+    return hit
+
+
+def tiles(st: State) -> Layout:
+    return _layout(st)[0]
+
+
+def _square_map(st: State) -> dict[int, tuple[str, str]]:
+    return _layout(st)[1]
 
 
 def initial_buildings(mode: str) -> dict[str, dict[str, Any]]:
@@ -45,7 +63,7 @@ def standing(st: State, name: str) -> bool:
 def building_at(st: State, square: int) -> str | None:
     """The standing building or village on ``square`` (a ruin is open ground: 001 §10 'taken
     off the board')."""
-    hit = _square_map(st.mode).get(square)
+    hit = _square_map(st).get(square)
     if hit is None or hit[1] == "hill" or not standing(st, hit[0]):
         return None
     return hit[0]
@@ -58,35 +76,43 @@ def kind_of(name: str, st: State) -> str:
 def on_hill(st: State, square: int | None) -> bool:
     if square is None:
         return False
-    hit = _square_map(st.mode).get(square)
+    hit = _square_map(st).get(square)
     return hit is not None and hit[1] == "hill"
 
 
 MUD_TILES = 2  # 001 §1: '2 x Mud tiles'
 
 
-def mud_tiles(mode: str, battlefield: object) -> list[list[int]]:
+def mud_tiles(battlefield: object, layout: Layout) -> list[list[int]]:
     """A battlefield of one's own (001 §14, R43): ``{"mud": [[col, row], ...]}``, each the
     lower-left square of a 2 x 2 mud tile, at most two, on the board, over no other tile
-    and no other mud. Returns the tiles' squares as pairs (the state's ``options["mud"]``)."""
-    if not isinstance(battlefield, Mapping) or set(battlefield) - {"mud"}:
-        raise ValueError("battlefield: {\"mud\": [[col, row], ...]} (R43)")
+    (as ``layout`` lays them) and no other mud. Returns the tiles' squares as pairs (the
+    state's ``options["mud"]``)."""
+    assert isinstance(battlefield, Mapping)
     corners = battlefield.get("mud", [])
     if not isinstance(corners, list) or len(corners) > MUD_TILES:
         raise ValueError(f"battlefield: at most {MUD_TILES} mud tiles (001 §1)")
-    taken = {s for _, squares in terrain_of(mode).values() for s in squares}
+    taken = {s for _, squares in layout.values() for s in squares}
     out: list[list[int]] = []
     for corner in corners:
-        c0 = from_pair(corner)
-        col, row = c0 % COLS, c0 // COLS
-        if col + 1 >= COLS or row + 1 >= ROWS:
-            raise ValueError(f"a mud tile at {corner!r} runs off the board")
-        squares = [(row + dr) * COLS + col + dc for dr in (0, 1) for dc in (0, 1)]
+        squares = tile_at(corner, "a mud tile")
         if taken & set(squares):
             raise ValueError(f"a mud tile at {corner!r} lies over another tile")
         taken |= set(squares)
         out += [to_pair(s) for s in squares]
     return out
+
+
+def tile_at(corner: object, what: str) -> tuple[int, ...]:
+    """The squares of a 2 x 2 tile from its lower-left [col, row] (ValueError off the board)."""
+    try:
+        c0 = from_pair(corner)
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+    col, row = c0 % COLS, c0 // COLS
+    if col + 1 >= COLS or row + 1 >= ROWS:
+        raise ValueError(f"{what} at {corner!r} runs off the board")
+    return tile_squares(col, row)
 
 
 def mud(st: State) -> frozenset[int]:

@@ -19,12 +19,39 @@ from .helpers import FIXTURE, fixture
 
 def test_house_edition_header_says_it_is_our_reconstruction_not_the_publishers() -> None:
     doc = json.loads((DATA_DIR / f"{HOUSE}.json").read_text(encoding="utf-8"))
-    assert doc["edition"] == "house-v1" and doc["publisher"] is False
+    assert doc["edition"] == "house-v2" and doc["publisher"] is False
     assert "house edition" in doc["title"].lower()
     assert "NOT the publisher's" in doc["header"] and "reconstruction" in doc["header"]
     readme = (DATA_DIR / "README.md").read_text(encoding="utf-8")
     for card in edition().cards.values():
         assert f"`{card.id}`" in readme  # documented card by card
+
+
+def test_house_v1_stays_loadable_for_the_replays_of_stored_games() -> None:
+    """Issue 27 balance: house-v2 is the default; a position stored under house-v1 restores
+    with house-v1's cards, and only with them (the edition is checked)."""
+    v1, v2 = edition("house-v1"), edition()
+    assert (v1.edition, v2.edition) == ("house-v1", "house-v2")
+    doc = e.to_json(e.new_game(v1))
+    assert e.to_json(e.from_json(doc, v1)) == doc
+    with pytest.raises(ValueError, match="edition"):
+        e.from_json(doc, v2)
+
+
+def test_house_v2_changes_only_the_french_casualty_track() -> None:
+    """The retuning (data/README.md, "house-v2"): two of the French RT+1/RT+2 boxes made
+    plain RT boxes; every card, the other tracks and the places as in house-v1."""
+    v1, v2 = (json.loads((DATA_DIR / f"house-v{n}.json").read_text(encoding="utf-8"))
+              for n in (1, 2))
+    assert v2["map"]["casualty_tracks"]["french"] == [
+        "", "", "", "", "", "", "RT", "RT", "RT", "RT", "RT+1", "RT+2", "B"]
+    assert v1["map"]["casualty_tracks"]["french"] == [
+        "", "", "", "", "", "", "RT", "RT", "RT+1", "RT+1", "RT+2", "RT+2", "B"]
+    for doc in (v1, v2):
+        doc["map"]["casualty_tracks"].pop("french")
+        for k in ("edition", "title"):
+            doc.pop(k)
+    assert v1 == v2
 
 
 def test_second_data_file_plays_a_whole_game_with_no_code_change() -> None:
