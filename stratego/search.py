@@ -90,7 +90,10 @@ def determinize(view: dict[str, Any], table: PieceTable, rng: random.Random) -> 
         entry = view["sides"][side]
         for where in ("withdrawn", "resting", "eliminated"):
             for pv in entry[where]:
-                locate(pv["id"], where, revealed=True)
+                # a heavy cavalry piece keeps its lost strength (shown in the view)
+                printed, now = table[pv["id"]].strength, pv.get("strength")
+                lost = printed - now if printed is not None and now is not None else 0
+                locate(pv["id"], where, revealed=True, weakened=max(0, lost))
         for pv in entry.get("reserve", ()):
             locate(pv["id"], "reserve")
     # My own pieces not seen anywhere: Prussians still to come, or French held back.
