@@ -62,13 +62,14 @@ def determinize(view: dict[str, Any], table: PieceTable, rng: random.Random) -> 
     placed: set[str] = set()
 
     def locate(pid: str, where: str, square: int | None = None, revealed: bool = False,
-               weakened: int = 0) -> None:
+               weakened: int = 0, charged_at: int | None = None) -> None:
         p = pieces[pid]
         p.where, p.square, p.revealed, p.weakened = where, square, revealed, weakened
         if where in ("withdrawn", "resting"):
             p.back_from = half
         if weakened:
-            p.charged_at = half - 2
+            # the view shows when a piece on the board charged; off the board it matters not
+            p.charged_at = half - 2 if charged_at is None else charged_at
         placed.add(pid)
 
     hidden: list[tuple[int, str, bool]] = []  # enemy squares to fill: (square, back, prussian)
@@ -76,7 +77,8 @@ def determinize(view: dict[str, Any], table: PieceTable, rng: random.Random) -> 
     for pv in view["board"]:
         square = from_pair(pv["square"])
         if "id" in pv:
-            locate(pv["id"], "board", square, bool(pv.get("revealed")), int(pv.get("weakened", 0)))
+            locate(pv["id"], "board", square, bool(pv.get("revealed")), int(pv.get("weakened", 0)),
+                   pv.get("charged_at"))
             p = pieces[pv["id"]]
             if pv.get("scouted"):
                 p.scouted = True

@@ -33,6 +33,10 @@ def piece_view(p: Piece, viewer: str | None, half: int = -2) -> dict[str, Any]:
         out.update(public(p))
         out["revealed"] = p.revealed
         out["weakened"] = p.weakened
+        if p.weakened:
+            # A charge is an attack, seen by both players: when it came is public, and with
+            # it when the piece may rest (001 §4: after the opponent could counter charge).
+            out["charged_at"] = p.charged_at
         if p.scouted and not p.revealed and p.side != viewer:
             out["scouted"] = True
     elif p.spec.army == "prussian":

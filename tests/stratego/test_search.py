@@ -15,23 +15,30 @@ from stratego.engine.pieces import BACK
 from stratego.engine.view import view
 from stratego.module import GAME
 from stratego.players import make_bot
-from stratego.search import determinize
+from stratego.search import clone, determinize
 
 from .helpers import TABLE
 
 
 def midgame(seed: int, actions: int, variant: str = "basic"):
-    """A game between greedy bots, ``actions`` actions in (at a decision the search bot
-    searches: no pause, no card being carried out)."""
+    """A game between greedy bots, ``actions`` actions in, or its last position before it
+    ended if it ends sooner (the bots' own set-ups make some games short), at a decision
+    the search bot searches: no pause, no card being carried out."""
     st = GAME.setup(seed, {"variant": variant, "turn_cap": 60}, TABLE)
     bot = make_bot("greedy", TABLE)
     seq = 0
+    last = None
     while (side := GAME.to_move(st)) is not None and (
             seq < actions or st.pending or st.card or st.due):
+        if not (st.pending or st.card or st.due or st.pursuit) and st.phase == "play":
+            last = clone(st)
         legal = GAME.legal_actions(st, side)
         GAME.apply(st, bot.choose(GAME.view(st, side), legal, GAME.bot_rng(seed, seq)),
                    GAME.dice(seed, seq))
         seq += 1
+    if GAME.to_move(st) is None and last is not None:
+        st = last
+    assert GAME.to_move(st) is not None and st.phase == "play", "the game is still on"
     return st
 
 
@@ -136,3 +143,33 @@ def test_the_search_bot_takes_a_won_game():
     bot = make_bot("search", TABLE, budget=30.0, samples=4)
     a = bot.choose(view(st, "french"), legal_actions(st, "french"), random.Random(1))
     assert a["type"] == "move" and a["to"][1] == BACK_ROW["allied"] and 4 <= a["to"][0] <= 7
+
+
+def test_a_determinization_knows_when_a_heavy_cavalry_piece_charged():
+    """A charge is an attack both players see: when it came is in the view, so a sample
+    offers a charged piece's `rest` exactly when the true position does (001 §4: only after
+    the opponent could counter charge)."""
+    from stratego.engine import apply
+
+    from .helpers import act, find, position
+    hc = find("french", "heavy_cavalry", 4)
+    st = position({hc: (5, 3), find("allied", "light_infantry", 1): (5, 5),
+                   find("french", "commander"): (0, 0),
+                   find("french", "commander_in_chief"): (1, 0),
+                   find("allied", "commander"): (11, 9),
+                   find("allied", "commander_in_chief"): (10, 9)})
+    apply(st, act(st, type="attack", **{"from": [5, 3], "via": [5, 4], "target": [5, 5]}), [])
+    rests = []
+    for _ in range(3):  # the turn of the charge, the opponent's, the next
+        side = GAME.to_move(st)
+        seen = GAME.view(st, side)
+        for viewer in ("french", "allied"):
+            shown = next(pv for pv in GAME.view(st, viewer)["board"] if pv.get("id") == hc)
+            assert shown["charged_at"] == st.pieces[hc].charged_at
+        for k in range(3):
+            sample = determinize(seen, TABLE, random.Random(k))
+            assert sample.pieces[hc].charged_at == st.pieces[hc].charged_at
+            assert legal_actions(sample, side) == legal_actions(st, side)
+        rests.append(any(a["type"] == "rest" for a in legal_actions(st, side)))
+        apply(st, act(st, type="end_turn"), [])
+    assert rests == [False, False, True]
