@@ -442,9 +442,15 @@ def computer_turn(kind: MatchKind, match: Match, state: Any, alive: Callable[[],
         else:  # the bot sees what its side may see, nothing more
             seen = game.view(state, me) if bot.needs_view else None
             action = bot.choose(seen, legal, game.bot_rng(match.seed, n))
-        if action not in legal:
-            raise RuntimeError(f"bot {match.bot} chose an illegal action {action!r}")
-        events = game.apply(state, action, game.dice(match.seed, n), legal=legal)
+        if action in legal:
+            action = legal[legal.index(action)]
+        # Checked by the game as a player's action is (``submit_action``): a listed action,
+        # or one the game checks itself (a set-up of the bot's own, which no list holds).
+        try:
+            events = game.apply(state, action, game.dice(match.seed, n), legal=legal)
+        except game.IllegalAction as exc:
+            raise RuntimeError(f"bot {match.bot} chose an illegal action {action!r}: {exc}"
+                               ) from None
         moves.append((me, action, events))
     return moves, False
 

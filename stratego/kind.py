@@ -5,49 +5,20 @@ the live channel (``live_view``). Found by ``play.registry.autodiscover``."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from play import clock, tables
-from play.protocol import Bot, GameModule
+from play.protocol import GameModule
 from play.registry import MatchKind, imported
 from play.seats import locker, match_pk
 
 from .engine import PieceTable, State
 from .loader import load_pieces
 from .models import StrategoAction, StrategoMatch
-from .module import StrategoWaterloo
+from .module import GAME
 
-
-class ListedSetUp:
-    """A computer player whose set-up is one the service accepts from a bot: the game service
-    plays only what ``legal_actions`` lists (``play.turns.computer_turn``), and in the set-up
-    the module lists the random set-up alone, while the greedy bot chooses a placement of its
-    own. Such a choice becomes the listed random set-up (drawn with the action's dice, so a
-    replay is the same); every other choice is the bot's. (A module change would keep the
-    bot's placement: list it, or let the service ask the module whether an action is legal.)
-    """
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.needs_view = bot.needs_view
-
-    def choose(self, view: dict[str, Any] | None, legal: list[dict[str, Any]],
-               rng: random.Random) -> dict[str, Any]:
-        action = self.bot.choose(view, legal, rng)
-        if action not in legal and action.get("type") == "deploy":
-            return next(a for a in legal if a.get("type") == "deploy")
-        return action
-
-
-class OnlineStratego(StrategoWaterloo):
-    """The module as the service runs it: the engine module, its bots' set-up listed."""
-
-    def bot(self, name: str, cards: Any) -> Bot:
-        return ListedSetUp(super().bot(name, cards))
-
-
-GAME = OnlineStratego()
+# The module as is: its bots' own set-ups are checked by the engine as any player's deploy
+# (``play.turns.computer_turn``), as no list could hold every placement.
 AS_PROTOCOL: GameModule = GAME
 EXPORT_FORMAT = "stratego-waterloo/1"
 NOUN = "game"

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from play import replays
-from stratego import selectors, services
+from stratego import selectors, services, setup_policy
 from stratego.kind import KIND, state_of
 from stratego.models import StrategoMatch
 from stratego.module import GAME
@@ -150,6 +150,45 @@ def test_cancel_and_invitations(user, other_user, asked):
     assert r.status_code == 400
     r = alice.post(BASE, {"side": "french", "opponent": "open"}, format="json")
     assert alice.post(f"{BASE}{r.json()['id']}/cancel/").json()["status"] == "cancelled"
+
+
+def test_the_computer_sets_up_with_its_own_plan_checked_as_any_deploy(
+        user, asked, django_capture_on_commit_callbacks):
+    """Online, the computer deploys its own set-up (``setup_policy.plan``, as offline), not
+    the listed random one: the service has the engine check it as it checks a player's."""
+    r = client_for(user).post(BASE, {"side": "french", "bot": "greedy"}, format="json")
+    pk = r.json()["id"]
+    m = StrategoMatch.objects.get(pk=pk)
+    st = KIND.setup(m)
+    planned = setup_policy.plan(GAME.view(st, "allied"), GAME.bot_rng(m.seed, 1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.bot_move(pk, 0) == 1
+    m = StrategoMatch.objects.get(pk=pk)
+    assert m.actions.get(seq=1).action == {"type": "deploy", "side": "allied",
+                                           "placement": planned}
+    st = state_of(m)
+    assert {p.id: [p.square % 12, p.square // 12] for p in st.side_pieces("allied")
+            if p.where == "board"} == planned
+    assert GAME.to_json(services.replay(m)) == m.state
+
+
+def test_a_computer_set_up_the_engine_refuses_is_never_played(user, asked, monkeypatch):
+    """The bot's placement is checked as a player's: one on the enemy's rows is refused
+    (an error, the game unchanged), not played nor turned into another set-up."""
+    r = client_for(user).post(BASE, {"side": "french", "bot": "greedy"}, format="json")
+    pk = r.json()["id"]
+    real = setup_policy.plan
+
+    def astray(view, rng):
+        placement = real(view, rng)
+        placement[next(iter(placement))] = [0, 0]  # a French home square
+        return placement
+
+    monkeypatch.setattr(setup_policy, "plan", astray)
+    with pytest.raises(RuntimeError, match="illegal action"):
+        tasks.bot_move(pk, 0)
+    m = StrategoMatch.objects.get(pk=pk)
+    assert m.seq == 0 and not m.actions.exists() and m.phase == "setup"
 
 
 def test_a_game_against_the_computer_is_played_by_the_worker(
