@@ -25,10 +25,10 @@ from play.seats import COMPUTER, side_of
 from play.seeds import new_seed, seed_hash
 
 from .engine import State
+from .engine.battlefield import parse as parse_battlefield
 from .engine.rules import MODES, IllegalAction, check_placement
-from .engine.terrain import mud_tiles
 from .kind import KIND, game_pk, setup_game, state_of
-from .loader import CURRENT
+from .loader import CURRENT, load_pieces
 from .models import BotName, LastSetUp, Status, StrategoMatch
 
 BOTS = tuple(BotName.values)
@@ -48,7 +48,8 @@ def _clean_options(variant: str, options: Any) -> dict[str, Any]:
     """The Expert game's options (``kind.options_of`` hands them to the engine): the
     scenarios "Start the battle early" (``early_start``) and "Where are the Prussians?"
     (``grouchy``), true or false, and a battlefield of one's own (``battlefield``:
-    ``{"mud": [[col, row], ...]}``, the lower-left squares of at most two mud tiles, R43)."""
+    where the printed tiles lie, the mud tiles and the armies fielded, R43:
+    ``stratego.engine.battlefield``)."""
     if options is None or options == {}:
         return {}
     if not isinstance(options, dict):
@@ -69,9 +70,10 @@ def _clean_options(variant: str, options: Any) -> dict[str, Any]:
                 out[key] = True
     if options.get("battlefield") is not None:
         try:
-            mud_tiles(variant, options["battlefield"])
+            parse_battlefield(variant, options["battlefield"], load_pieces(CURRENT))
         except (ValueError, TypeError, KeyError) as exc:
-            raise BadInput(str(exc) or "battlefield: {\"mud\": [[col, row], ...]}") from None
+            raise BadInput(str(exc) or 'battlefield: {"tiles": {...}, "mud": [...], '
+                           '"armies": {...}} (R43)') from None
         out["battlefield"] = options["battlefield"]
     return out
 

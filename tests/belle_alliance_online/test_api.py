@@ -58,7 +58,7 @@ def test_two_people_create_join_act_watch_and_resign(user, other_user, asked,
     v = alice.get(f"{BASE}{pk}/").json()
     assert v["waiting_for"] == "you" and v["phase"] == "french" and v["turn"] == 1
     assert v["view"]["position"]["morale"] == {"french": 10, "allied": 10}
-    assert v["view"]["edition"] == "house-v1" and v["view"]["publisher"] is False
+    assert v["view"]["edition"] == "house-v2" and v["view"]["publisher"] is False
     assert {a["type"] for a in v["legal_actions"]} == {"act"}
     # an illegal action: 400 with the engine's message, nothing recorded
     bad = {"type": "act", "card": "I", "action": "no-such", "target": "orange"}
@@ -105,7 +105,7 @@ def test_two_people_create_join_act_watch_and_resign(user, other_user, asked,
         assert r.json()["outcome"]["reason"] == "resigned" and r.json()["seed"]
     # the export and the replay rebuild the game, every die checked
     doc = client_for(None).get(f"{BASE}{pk}/export/").json()
-    assert doc["format"] == "belle-alliance/1" and doc["edition"] == "house-v1"
+    assert doc["format"] == "belle-alliance/1" and doc["edition"] == "house-v2"
     m = BelleAllianceMatch.objects.get(pk=pk)
     assert GAME.to_json(services.replay(m)) == m.state
     book = replays.replay_book(KIND, m, log=True)
