@@ -29,6 +29,11 @@ from .kinds import campaign_tasks as tasks
 
 pytestmark = pytest.mark.django_db
 GAME = modules.EaglesCampaign()
+TURN_CAP = 4
+# The campaign's seed: one where windows with an answer come up in two enemy turns. (1815 no
+# longer does since issue 29: an empty deck stays empty and small pools' reinforcement rates
+# are scaled to the deck, 16-c; the tests check their premise and say so if it is gone.)
+SEED = 2
 ANSWERS = [184, 292, 294]  # enemy_combat Specials (Quatre Bras, Ligny and Waterloo)
 
 
@@ -37,7 +42,7 @@ def small(monkeypatch):
     pools = small_pools()
     pools["allied"] = sorted(set(pools["allied"] + ANSWERS))
     monkeypatch.setattr(services, "_pool_cards", lambda user, side, pool, records: pools[side])
-    monkeypatch.setattr(services, "new_seed", lambda: 1815)
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
 
 
@@ -71,7 +76,7 @@ def exact(c: Campaign) -> None:
 
 
 def test_choosing_kinds_is_stored_per_side_and_checked(user, other_user):
-    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": 4})
+    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": TURN_CAP})
     assert services.choose_pass_kinds(c.pk, user, ["shock", "fire"]) == {"skip": ["fire",
                                                                                "shock"]}
     c.refresh_from_db()
@@ -87,7 +92,7 @@ def test_choosing_kinds_is_stored_per_side_and_checked(user, other_user):
 
 
 def test_pass_for_the_rest_of_the_turn_passes_that_turn_only(user):
-    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": 4})
+    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": TURN_CAP})
     rng = random.Random(1)
     windows: list = []
     chosen = None
@@ -126,7 +131,7 @@ def test_pass_for_the_rest_of_the_turn_passes_that_turn_only(user):
 
 
 def test_the_kinds_she_skips_are_never_asked_and_undo_and_replay_stay_exact(user):
-    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": 4})
+    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": TURN_CAP})
     services.choose_pass_kinds(c.pk, user, list(modules.RESPONSE_KINDS))
     rng = random.Random(5)  # a game where windows come up after her undo
     windows: list = []
@@ -154,7 +159,7 @@ def test_the_kinds_she_skips_are_never_asked_and_undo_and_replay_stay_exact(user
 
 
 def test_without_choices_she_is_asked_in_every_window(user):
-    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": 4})
+    c = services.create_campaign(user, "allied", bot="greedy", settings={"turn_cap": TURN_CAP})
     rng = random.Random(1)
     windows: list = []
     for _ in range(3000):

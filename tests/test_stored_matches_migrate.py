@@ -61,6 +61,7 @@ from battles.engine import load_cards
 from battles.engine.board import ARMY_SIDE
 from battles.engine.replay_file import FORMAT, effective_actions, replay_export
 from battles.modules import BATTLE, CAMPAIGN, ENDING_ACTIONS
+from frontend.battle.views import END_WORDS
 from game import SIDES, other_side
 from play.undo import last_counting
 from ratings import glicko2
@@ -594,7 +595,8 @@ def check_battles(played: dict, ids: dict) -> None:
         result = replay_export(plain(doc))  # offline, no Django
         assert result.undone == len(w.undone), name
         assert result.actions == len(effective_actions(w.rows)), name
-        last = result.actions
+        # a battle ended by a resignation, the clock or a claim has one more step: that end
+        last = result.actions + ((b.outcome or {}).get("reason") in END_WORDS)
         # the replay's steps count the actions still counting: where each undo happened
         at_undo = {len(effective_actions(w.rows[:u])) for u in w.undo_rows}
         steps = sorted({0, 1, last // 2, last} | at_undo)

@@ -31,7 +31,7 @@ def test_new_legal_apply_view_and_simulate_from_the_command_line(tmp_path):
     position = tmp_path / "new.json"
     position.write_text(made.stdout)
     doc = json.loads(made.stdout)
-    assert doc["edition"] == "house-v1" and doc["phase"] == "french"
+    assert doc["edition"] == "house-v2" and doc["phase"] == "french"
     assert doc["morale"] == {"french": 10, "allied": 10}
     assert json.loads(run("legal", str(position), "--side", "allied")) == []
     legal = json.loads(run("legal", str(position), "--side", "french"))
@@ -51,7 +51,7 @@ def test_new_legal_apply_view_and_simulate_from_the_command_line(tmp_path):
                          "greedy"))
     assert sim["games"] == 3 and sum(sim["wins"].values()) == 3 and sim["wins"]["none"] == 0
     other = json.loads(run("new", "--data", str(FIXTURE)))
-    assert other["edition"] != "house-v1"
+    assert other["edition"] != "house-v2"
 
 
 def test_errors_exit_with_status_2(tmp_path):

@@ -13,6 +13,16 @@
     return m + ":" + two(s);
   }
 
+  // The time left is counted from when the server's figure reached the page (the page's
+  // load, or the swap that brought it), not from the first tick a second later: else the
+  // clock would show one second too many.
+  function mark(root) {
+    var now = String(Date.now());
+    Array.prototype.forEach.call(root.querySelectorAll("[data-clock-running]"), function (el) {
+      if (!el.dataset.shownAt) { el.dataset.shownAt = now; }
+    });
+  }
+
   function tick() {
     var now = Date.now();
     Array.prototype.forEach.call(document.querySelectorAll("[data-clock-running]"), function (el) {
@@ -24,5 +34,10 @@
     });
   }
 
+  mark(document);
+  document.addEventListener("htmx:load", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.querySelectorAll) { mark(elt.parentNode || elt); }
+  });
   setInterval(tick, 1000);
 })();
