@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -44,7 +45,10 @@ def _call(scope: dict, chunks: int, chunk: bytes = b" " * CHUNK, last: bytes = b
     async def send(message):
         sent.append(message)
 
-    asyncio.run(application(scope, receive, send))
+    # in a thread of its own: an event loop another test left running in this one would
+    # refuse asyncio.run
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, application(scope, receive, send)).result()
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return {"status": start["status"], "body": body, "pulled": pulled["n"]}
