@@ -18,11 +18,14 @@ from play.live import messages
 pytestmark = pytest.mark.django_db
 
 EVERY = 8
+SEED = 1815
 
 
 @pytest.fixture
 def finished_battle(catalogue, sent, monkeypatch):
     monkeypatch.setattr(replays, "SNAPSHOT_EVERY", EVERY)
+    # a fixed battle, long enough for several snapshots (a new seed each run could end it early)
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
     alice = User.objects.create_user("alice", "", "pw")
     bob = User.objects.create_user("bob", "", "pw")
     b = services.create_battle(alice, "quatre-bras", "french", opponent="open")
