@@ -30,8 +30,12 @@ def _mine_at(view: Mapping[str, Any], place: str, side: str) -> int:
                if p.get("place") == place and p.get("side") == side)
 
 
-def choose(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> Mapping[str, Any]:
+def choose(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
+           warned: Sequence[Mapping[str, Any]] = ()) -> Mapping[str, Any]:
+    """The newcomer's choice among ``legal``; ``warned``: the actions the page marks as able
+    to lose the battle (they are left alone while anything else is offered)."""
     side = str(legal[0]["side"])
+    legal = [a for a in legal if a not in warned] or list(legal)
     enemy = "allied" if side == "french" else "french"
     by_type: dict[str, list[Mapping[str, Any]]] = {}
     for a in legal:
@@ -70,8 +74,8 @@ def choose(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> Mappi
 CAMPAIGN_FIRST = ("split", "keep")
 
 
-def choose_campaign(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]
-                    ) -> Mapping[str, Any]:
+def choose_campaign(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
+                    warned: Sequence[Mapping[str, Any]] = ()) -> Mapping[str, Any]:
     for kind in CAMPAIGN_FIRST:
         offered = [a for a in legal if a["type"] == kind]
         if offered:
@@ -79,4 +83,18 @@ def choose_campaign(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]
     fighting = [a for a in legal if a["type"] != "retreat"] or list(legal)
     board = fighting[0].get("board")
     boards = view.get("boards") or {}
-    return choose(fighting, boards.get(board) or {})
+    return choose(fighting, boards.get(board) or {}, warned)
+
+# Issue 28's cut, and why it is still a plausible newcomer (not a trick on the measure):
+# - Holding no answer they would play (the policy never plays a Special), a newcomer in the
+#   enemy's turn asked "let the fire of X on Y go ahead?" ten times over takes the button
+#   next to Pass that says what they want: "Pass for the rest of this enemy turn"
+#   (play/passing.py). The next enemy turn asks again. (They do not untick the kinds of
+#   window in "When to ask you to answer": that is a standing choice a newcomer has no
+#   reason to make yet.)
+# - A move the page marks as able to lose the battle (4.3, 12.4: its button's data-warn, a
+#   confirmation before it) is left alone while anything else is offered: the old policy
+#   confirmed every such warning, which no newcomer reading "you may lose the battle" does.
+# - Everything else is as the tutorial taught: fire whenever a card can, engage with
+#   infantry and cavalry, bring troops on from the Reserve, then end the phase and turn.
+PASS_REST_OF_TURN = True

@@ -1,0 +1,89 @@
+"""Clicks of a scripted newcomer's campaign against the computer, by kind, without a browser
+(issue 28, "Done when": at most half of the issue's 186 clicks through the first phase).
+
+    .venv/bin/python bench/newcomer_clicks.py [--seed 1815 [1 2 ...]] [--bot random]
+                                              [--before]
+
+Plays what tests/browser/test_campaign_newcomer_browser.py plays in Chromium (the French
+against the random computer, seed 1815), through the services and the page's own code
+(``tests/newcomer_campaign.py``: what counts as a click), and prints the clicks by kind, the
+one-button screens the site could have played, and what the site played for the player, by
+reason. ``--before``: the policy as before issue 28's cut (every Pass clicked, every warned
+move confirmed). Several seeds: one campaign each (the click count depends a lot on how long
+the battles last, so clicks per battle turn are printed too).
+
+Runs on a throwaway SQLite database in memory, its tables made from the models (seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.pop("DATABASE_URL", None)
+os.environ["SQLITE_PATH"] = ":memory:"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+class _NoMigrations(dict):
+    """``MIGRATION_MODULES`` saying no app has migrations: ``migrate --run-syncdb`` makes
+    the tables straight from the models (the history takes a minute on a busy machine)."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+    def __getitem__(self, item: str) -> None:
+        return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, nargs="+", default=[1815],
+                        help="one campaign per seed (the browser test's: 1815)")
+    parser.add_argument("--bot", default="random")
+    parser.add_argument("--before", action="store_true",
+                        help="the policy before issue 28's cut")
+    args = parser.parse_args()
+    import django
+    from django.conf import settings
+    from django.core.management import call_command
+
+    start = time.monotonic()
+    django.setup()
+    settings.MIGRATION_MODULES = _NoMigrations()
+    call_command("migrate", verbosity=0, interactive=False, run_syncdb=True)
+    from django.contrib.auth.models import User
+
+    from tests.newcomer_campaign import play_first_phase
+
+    totals = []
+    for seed in args.seed:
+        user = User.objects.create_user(f"newcomer{seed}")
+        out = play_first_phase(user, seed, args.bot, newcomer=not args.before)
+        totals.append((out.total, out.battle_turns))
+        print(f"seed {seed}, {args.bot} computer, {'before' if args.before else 'newcomer'} "
+              f"policy: {out.total} clicks in {out.battle_turns} battle turns "
+              f"({out.total / max(out.battle_turns, 1):.1f} a turn); first phase "
+              f"{'over' if out.first_phase_over else 'NOT over'}; results "
+              + ", ".join(f"{b}: {r.get('winner')} ({r.get('reason')}, turn {r.get('turn')})"
+                          for b, r in out.results.items()))
+        for kind, n in out.by_kind.most_common():
+            print(f"  {n:4}  {kind}")
+        print(f"  one-button screens the site could have played: {out.one_button}; lone "
+              f"end-of-phase/turn/decision screens: {out.lone_endings}")
+        print("  played for the player: " + (", ".join(
+            f"{n} {why}" for why, n in out.auto.most_common()) or "none"))
+    if len(totals) > 1:
+        clicks, turns = sum(t[0] for t in totals), sum(t[1] for t in totals)
+        print(f"all {len(totals)} seeds: {clicks} clicks in {turns} battle turns "
+              f"({clicks / max(turns, 1):.1f} a turn)")
+    print(f"({time.monotonic() - start:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

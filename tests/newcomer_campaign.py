@@ -1,0 +1,107 @@
+"""The scripted newcomer's campaign against the computer played through the services, its
+clicks counted as the campaign page would ask for them (issue 28): what
+tests/browser/test_campaign_newcomer_browser.py plays in Chromium, in seconds. Used by
+``bench/newcomer_clicks.py`` (the breakdown) and tests/test_newcomer_clicks.py (the bound).
+
+A click is a button the player presses on the page: the chosen action's own (one button an
+action: ``frontend.campaigns.views._sections``), one more for each confirmation the page asks
+first (``action_warning``: a Retreat, a move that can lose the battle), and "Pass for the
+rest of this enemy turn" (``play.passing``) where the newcomer lets the enemy go ahead. The
+computer's turns run inline (``play.tasks.bot_move``, what the Celery worker runs), as in the
+browser test's ``worker`` fixture. Needs the database (a test's, or the bench's own).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import newcomer_policy as policy
+
+# A lone button of these is not one the site could play for the player (autoplay.py).
+ENDING = ("end_phase", "end_turn", "deployment_done", "split", "keep", "retreat")
+PASS_REST = "pass for the rest of this enemy turn"
+
+
+@dataclass
+class Clicks:
+    by_kind: Counter[str] = field(default_factory=Counter)
+    one_button: int = 0  # lone buttons the site could have played for them
+    lone_endings: int = 0  # lone end of phase, turn, deployment or campaign decision
+    auto: Counter[str] = field(default_factory=Counter)  # played for them, by reason
+    results: dict[str, Any] = field(default_factory=dict)
+    first_phase_over: bool = False
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_kind.values())
+
+    @property
+    def battle_turns(self) -> int:
+        return sum(int(r.get("turn") or 0) for r in self.results.values())
+
+
+def click_kind(action: dict, cv: dict) -> str:
+    """A click's kind for the breakdown: the action's type; a Pass with its window's kind."""
+    kind = str(action.get("type"))
+    if kind != "pass":
+        return kind
+    board = ((cv.get("view") or {}).get("boards") or {}).get(action.get("board")) or {}
+    pending = str((board.get("pending") or {}).get("type") or "")
+    window = "morale" if board.get("phase") == "morale" else \
+        {"move": "engage"}.get(pending, pending)
+    return f"pass ({window})"
+
+
+def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: bool = True,
+                     limit: int = 2000) -> Clicks:
+    """Create ``user``'s campaign as the French against ``bot`` with ``seed`` (the seed and
+    the computer's inline turns patched in for the creation only) and play it through its
+    first phase. ``newcomer=False``: the policy as
+    before issue 28's cut (every Pass clicked, every warned move confirmed)."""
+    from campaigns import selectors, services
+    from frontend.campaigns.views import action_warning, cards_of
+    from play import enqueue, tasks
+
+    saved = enqueue.send_bot_move, services.new_seed
+    enqueue.send_bot_move = lambda *args, **kw: None  # the computer's turns run below
+    services.new_seed = lambda: seed
+    try:
+        c = services.create_campaign(user, "french", bot=bot)
+    finally:
+        enqueue.send_bot_move, services.new_seed = saved
+    out = Clicks()
+    for _ in range(limit):
+        c.refresh_from_db()
+        cv = selectors.campaign_view(c, user)
+        if c.status != "active" or cv["view"]["phase"] != "first":
+            break
+        if c.to_move != "french":
+            if tasks.bot_move("campaign", c.pk, c.seq) < 1:
+                raise AssertionError(f"the computer did not move at seq {c.seq}")
+            continue
+        legal = cv["legal_actions"]
+        if len(legal) == 1:
+            out.one_button += legal[0]["type"] not in ENDING
+            out.lone_endings += legal[0]["type"] in ENDING
+        cards = cards_of(c)
+        warned = [a for a in legal if action_warning(cv, a, cards)] if newcomer else []
+        chosen = dict(policy.choose_campaign(legal, cv["view"], warned))
+        if chosen not in legal:
+            raise AssertionError(f"the policy chose {chosen}, not offered")
+        if newcomer and chosen["type"] == "pass" and policy.PASS_REST_OF_TURN:
+            out.by_kind[PASS_REST] += 1
+            services.pass_rest_of_turn(c.pk, user, c.seq)
+            continue
+        out.by_kind[click_kind(chosen, cv)] += 1
+        if action_warning(cv, chosen, cards):
+            out.by_kind[f"confirm ({chosen['type']})"] += 1
+        services.act(c.pk, user, c.seq, chosen)
+    c.refresh_from_db()
+    for a in c.actions.filter(side="french", auto=True):
+        out.auto[a.auto_reason or "forced"] += 1
+    out.results = dict((c.state or {}).get("results") or {})
+    out.first_phase_over = (c.status != "active"
+                            or selectors.campaign_view(c, user)["view"]["phase"] != "first")
+    return out
