@@ -16,3 +16,19 @@
     if (next) next.focus({ preventScroll: true });
   });
 })();
+// The tab's title starts with the menu badge's count, "(1) ...", the games where it is your
+// move (base.html): the badge is swapped out of band with every update of the play area (a
+// move, the opponent's, the end), so the title follows it, without a reload.
+(function () {
+  "use strict";
+  function retitle() {
+    var slot = document.getElementById("your-move-slot");
+    if (!slot || slot.dataset.count === undefined) return;
+    var count = parseInt(slot.dataset.count, 10) || 0;
+    var bare = document.title.replace(/^\(\d+\) /, "");
+    var title = count ? "(" + count + ") " + bare : bare;
+    if (title !== document.title) document.title = title;
+  }
+  document.addEventListener("htmx:oobAfterSwap", retitle);
+  document.addEventListener("htmx:afterSettle", retitle);
+})();
