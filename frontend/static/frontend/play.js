@@ -2,17 +2,24 @@
 // each update; if that took the keyboard focus with it, give it to the next sensible action:
 // the first one that is not a finish ("End the Combat Phase", "Deployment done", "End the
 // turn"...: they come last and never take the focus, so Enter twice cannot end a turn
-// unasked), else the actions heading. A question asked before a risky action (board.js)
-// keeps the focus it took.
+// unasked; nor a campaign's Retreat), else the actions heading. A question asked before a
+// risky action (board.js) keeps the focus it took.
 (function () {
   "use strict";
+  // game/actions.py ENDING_ACTIONS, wherever a game lists them (La Belle Alliance's lone
+  // "Pass", Stratego's "End the turn"); a campaign's Retreat concedes a battle: not either.
+  var ENDING = ["deployment_done", "roll_morale", "pass", "end_phase", "end_turn"];
   document.addEventListener("htmx:afterSettle", function () {
     var play = document.querySelector(".b-play");
     var active = document.activeElement;
     if (!play || (active && active !== document.body && document.contains(active))) return;
-    var next = play.querySelector(
-      ".b-section:not(.b-section-finish) [data-testid=action]") ||
-      document.getElementById("actions-title");
+    var next = null;
+    var buttons = play.querySelectorAll(
+      ".b-section:not(.b-section-finish):not(.b-section-retreat) [data-testid=action]");
+    for (var i = 0; i < buttons.length && !next; i++) {
+      if (ENDING.indexOf(buttons[i].dataset.type) < 0) next = buttons[i];
+    }
+    next = next || document.getElementById("actions-title");
     if (next) next.focus({ preventScroll: true });
   });
 })();
