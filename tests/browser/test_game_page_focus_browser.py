@@ -45,3 +45,90 @@ def test_campaign_page_retreat_and_finish_come_last_and_never_take_the_focus(
     focused = page.evaluate(FOCUSED)
     assert focused[0] in ("action", "actions-title"), focused
     assert focused[1] not in NOT_FOCUSED, focused
+
+
+def test_la_belle_alliance_page_focus_goes_to_an_action_never_to_pass(
+        logged_in_page, monkeypatch):
+    """After alice's action and after the computer's answer (the page updates by itself),
+    the focus is on the actions heading or on an action, never on a Pass."""
+    from belle_alliance import services as lba_services
+
+    from ..kinds import KindTasks
+
+    tasks = KindTasks("belle_alliance")
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
+    monkeypatch.setattr(lba_services, "new_seed", lambda: 1815)
+    page = logged_in_page
+    page.goto("/belle-alliance/")
+    page.select_option("#ng-side", "french")
+    page.select_option("#ng-bot", "random")
+    page.get_by_test_id("create-game").click()
+    page.wait_for_url("**/belle-alliance/*/")
+    from belle_alliance.models import BelleAllianceMatch
+
+    m = BelleAllianceMatch.objects.get()
+    play = page.get_by_test_id("belle-alliance-game-play")
+    for _ in range(2):  # two French turns, each answered by the computer
+        m.refresh_from_db()
+        expect(play).to_have_attribute("data-seq", str(m.seq))
+        page.get_by_test_id("actions").get_by_test_id("action").first.click()
+        expect(play).not_to_have_attribute("data-seq", str(m.seq))
+        focused = page.evaluate(FOCUSED)
+        assert focused[0] in ("action", "actions-title") and focused[1] not in NOT_FOCUSED, \
+            focused
+        m.refresh_from_db()
+        if m.status != "active":
+            return
+        while m.to_move == "allied" and m.status == "active":
+            assert tasks.bot_move(m.pk, m.seq) >= 1
+            m.refresh_from_db()
+        # the page picks the answer up by itself (polling here: no websocket in the tests)
+        expect(play).to_have_attribute("data-seq", str(m.seq), timeout=15_000)
+        focused = page.evaluate(FOCUSED)
+        assert focused[1] not in NOT_FOCUSED, focused
+
+
+def test_stratego_page_focus_after_a_move_goes_to_an_action_never_to_end_the_turn(
+        logged_in_page, monkeypatch):
+    """Stratego's actions post whole forms (the answer is a new page): after a move, the new
+    page puts the focus on the next action or the actions heading, never on "End the turn";
+    a page opened afresh moves no focus."""
+    from stratego import services as stratego_services
+    from stratego.models import StrategoMatch
+
+    from ..kinds import KindTasks
+
+    tasks = KindTasks("stratego")
+    tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
+    monkeypatch.setattr(stratego_services, "new_seed", lambda: 1815)
+    page = logged_in_page
+    page.goto("/stratego/")
+    page.select_option("#ng-side", "french")
+    page.select_option("#ng-bot", "random")
+    page.get_by_test_id("create-game").click()
+    page.wait_for_url("**/stratego/*/")
+    m = StrategoMatch.objects.get()
+    play = page.get_by_test_id("stratego-game-play")
+    assert tasks.bot_move(m.pk, m.seq) >= 1  # the Allies set up
+    m.refresh_from_db()
+    page.goto(f"/stratego/{m.pk}/")
+    assert page.evaluate("document.activeElement === document.body")  # opened afresh
+    page.get_by_test_id("random-setup").click()
+    page.wait_for_load_state()
+    m.refresh_from_db()
+    while m.to_move == "allied" and m.status == "active":  # the Allies open the battle
+        assert tasks.bot_move(m.pk, m.seq) >= 1
+        m.refresh_from_db()
+    page.goto(f"/stratego/{m.pk}/")
+    expect(play).to_have_attribute("data-seq", str(m.seq))
+    page.locator("a.pick").first.click()
+    page.wait_for_url("**?sel=*")
+    targets = page.locator("a.target-link")
+    assert targets.count() > 0
+    targets.first.click()
+    expect(page.get_by_test_id("stratego-game-play")).not_to_have_attribute(
+        "data-seq", str(m.seq))
+    page.wait_for_load_state()
+    focused = page.evaluate(FOCUSED)
+    assert focused[0] in ("action", "actions-title"), focused
+    assert focused[1] not in NOT_FOCUSED, focused

@@ -9,10 +9,10 @@
   // game/actions.py ENDING_ACTIONS, wherever a game lists them (La Belle Alliance's lone
   // "Pass", Stratego's "End the turn"); a campaign's Retreat concedes a battle: not either.
   var ENDING = ["deployment_done", "roll_morale", "pass", "end_phase", "end_turn"];
-  document.addEventListener("htmx:afterSettle", function () {
+  var AFTER = "eagles-focus-after-action";
+  function focusNext() {
     var play = document.querySelector(".b-play");
-    var active = document.activeElement;
-    if (!play || (active && active !== document.body && document.contains(active))) return;
+    if (!play) return;
     var next = null;
     var buttons = play.querySelectorAll(
       ".b-section:not(.b-section-finish):not(.b-section-retreat) [data-testid=action]");
@@ -21,7 +21,32 @@
     }
     next = next || document.getElementById("actions-title");
     if (next) next.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    focusNext();
   });
+  // Pages whose actions post a whole form (Stratego, La Belle Alliance: the answer is a new
+  // page): the action's submit leaves a note for the page it comes back to, which then
+  // focuses as above. Only after an action: a page opened afresh keeps the browser's focus.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.closest || !form.closest(".b-play") || form.hasAttribute("hx-post")) return;
+    try { sessionStorage.setItem(AFTER, location.pathname); } catch (e) { /* private mode */ }
+  });
+  var noted = null;
+  try {
+    noted = sessionStorage.getItem(AFTER);
+    sessionStorage.removeItem(AFTER);
+  } catch (e) { /* no storage: no focus moved */ }
+  if (noted === location.pathname) {
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", focusNext);
+    } else {
+      focusNext();
+    }
+  }
 })();
 // The tab's title starts with the menu badge's count, "(1) ...", the games where it is your
 // move (base.html): the badge is swapped out of band with every update of the play area (a
