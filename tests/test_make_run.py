@@ -52,3 +52,58 @@ def test_the_battles_page_says_which_engine_the_computer_uses(client, db, settin
     page = client.get("/").content.decode()
     assert 'data-testid="computer-engine"' in page
     assert ("compiled engine" if BUILD == "compiled" else "pure Python engine") in page
+
+
+@pytest.mark.skipif(not Path("/usr/bin/make").exists(), reason="no make")
+def test_make_run_waits_only_for_migrate_then_serve_prepares_the_demo():
+    """Two Django start-ups fewer before the first page: the catalogue and the demo account
+    are `serve --demo`'s (in-process, while the web server starts); migrate skips the system
+    checks that serve runs anyway."""
+    venv = Path(sys.executable).parent.parent
+    out = subprocess.run(["make", "-n", "run", f"VENV={venv}"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    assert "load_catalogue" not in out and "create_demo_user" not in out
+    assert "manage.py migrate --noinput --skip-checks" in out
+    assert "manage.py serve --port 8000 --demo" in out
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_serve_demo_loads_the_catalogue_and_the_demo_account_after_starting_the_children(
+        db, settings, monkeypatch, debug):
+    from io import StringIO
+
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+
+    from cards.models import Card
+    from frontend.management.commands import serve
+
+    settings.DEBUG = debug
+    events: list[str] = []
+    # no process started: the children only say when they would have been
+    def start(self, env, out):
+        events.append(self.name)
+        self.proc = object()  # "running" for the loop; reap, stop and finish do nothing
+
+    monkeypatch.setattr(serve.Child, "start", start)
+    for name in ("reap", "stop", "finish"):
+        monkeypatch.setattr(serve.Child, name, lambda self, *args: None)
+    monkeypatch.setattr(serve.subprocess, "run",
+                        lambda argv, **kw: events.append(" ".join(argv[2:4])))
+
+    def stop(seconds):  # the supervising loop's first nap: Ctrl-C
+        events.append(f"cards {Card.objects.count()}")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(serve.time, "sleep", stop)
+    monkeypatch.setattr(serve.signal, "signal", lambda *args: None)
+    output = StringIO()
+    call_command("serve", "--port", "8123", "--demo", stdout=output)
+    user = User.objects.get(username="demo")
+    assert not user.is_staff and user.has_usable_password()
+    # collectstatic only without DEBUG (with it, WhiteNoise serves the apps' static files)
+    collect = ["collectstatic --noinput"] if not debug else []
+    assert events == [*collect, "web server", "worker", "cards 300"]
+    text = output.getvalue()
+    assert "demo account: username 'demo'" in text
+    assert text.index("Catalogue") < text.index("running at http://127.0.0.1:8123/")

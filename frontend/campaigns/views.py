@@ -102,8 +102,13 @@ cancel = seat_view(lambda request, pk: services.cancel_campaign(pk, request.user
 
 # --- a campaign ------------------------------------------------------------------------------
 
-CAMPAIGN_SECTIONS = (("campaign", "Campaign", ("split", "retreat", "reinforce", "keep")),
-                     *BOARD_SECTIONS)
+# A Retreat concedes a battle (it asks first): like a finish it comes after every board
+# action, just before "Finish", and never takes the focus after an action (play.js).
+assert BOARD_SECTIONS[-1][0] == "finish"
+CAMPAIGN_SECTIONS = (("campaign", "Campaign", ("split", "reinforce", "keep")),
+                     *BOARD_SECTIONS[:-1],
+                     ("retreat", "Retreat", ("retreat",)),
+                     BOARD_SECTIONS[-1])
 # What the side to move decides now, in the viewer's words: (mine, theirs).
 STEPS = {"split": ("split your cards", "split their cards"),
          "reinforce": ("decide on reinforcing", "decide on reinforcing")}

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from config.secret_key import require_secret_key
@@ -126,8 +127,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--demo", action="store_true",
+                            help="the local demo (`make run`): load the catalogue and create the "
+                            "demo account while the web server starts (in this process, "
+                            "already set up: no Django start-up of their own)")
 
-    def handle(self, *args, port: int, host: str, **options):
+    def handle(self, *args, port: int, host: str, demo: bool = False, **options):
         # The web server would refuse to start (config/asgi.py) and be restarted forever:
         # refuse here, once, with its message.
         try:
@@ -143,8 +148,12 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         python = sys.executable
         env = os.environ.copy()
-        subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       check=True, env=env)
+        # With DEBUG on (the demo), WhiteNoise serves the static files from the apps' folders
+        # (WHITENOISE_USE_FINDERS defaults to DEBUG): collecting them first is a Django
+        # start-up and a copy of every file, seconds before the first page, for nothing.
+        if not settings.DEBUG:
+            subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                           check=True, env=env)
 
         def out(message: str) -> None:
             self.stdout.write(message)
@@ -163,6 +172,11 @@ class Command(BaseCommand):
         try:
             for child in children:
                 child.start(env, out)
+            if demo:
+                # While daphne and the worker start up (seconds): the site answers meanwhile,
+                # its catalogue pages fill in as soon as the load commits (one transaction).
+                call_command("load_catalogue", stdout=self.stdout)
+                call_command("create_demo_user", stdout=self.stdout)
             backend = "PostgreSQL" if settings.DATABASE_URL else "SQLite"
             broker = "Redis" if settings.REDIS_URL else "filesystem broker"
             self.stdout.write(self.style.SUCCESS(
