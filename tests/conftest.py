@@ -147,3 +147,116 @@ def mail_queue(monkeypatch) -> MailQueue:
 
     monkeypatch.setattr(Celery, "send_task", send_task)
     return queued
+
+
+# --- The two CI stages (.ci/run) -------------------------------------------------------------
+# CI runs `make test` on the embedded defaults (SQLite, LocMem cache, in-memory Channels layer,
+# filesystem broker): every test. Then on PostgreSQL and Redis with
+# `make test PYTEST_ARGS=--backend-only`: only the tests whose outcome can depend on those
+# backends. A test is one of those when it asks for the database (pytest-django's `db`,
+# `transactional_db`, `live_server`... fixtures or the `django_db` mark), or carries one of
+# the marks below (`backend` for a test using the cache, the Channels layer, the broker or
+# their settings without the database). The rest (the pure engines, rules, renderers, CLIs)
+# give the same result on any backend, so running them twice only cost CI time.
+# What keeps the rule honest: in a run of everything, a test the backend stage would leave out
+# that nevertheless touches the cache, the Channels layer or the broker, or looks at the
+# backend settings or DATABASE_URL/REDIS_URL, fails (BackendGuard below), so it cannot be
+# forgotten in the PostgreSQL stage. The database needs no guard: pytest-django already
+# refuses it to a test without the fixture.
+BACKEND_FIXTURES = frozenset({"db", "transactional_db", "live_server", "django_db_reset_sequences",
+                              "django_db_serialized_rollback", "django_db_setup"})
+BACKEND_MARKS = frozenset({"django_db", "backend", "postgres", "worker", "browser"})
+BACKEND_SETTINGS = frozenset({"DATABASES", "CACHES", "CHANNEL_LAYERS", "REDIS_URL",
+                              "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"})
+BACKEND_ENVIRONMENT = frozenset({"DATABASE_URL", "REDIS_URL"})
+
+
+def pytest_addoption(parser):
+    parser.addoption("--backend-only", action="store_true",
+                     help="run only the tests that depend on the database, cache, broker or "
+                          "Channels layer (CI's PostgreSQL+Redis stage: tests/conftest.py)")
+
+
+def uses_backend(item) -> bool:
+    return bool(BACKEND_FIXTURES & set(getattr(item, "fixturenames", ()))
+                or any(mark.name in BACKEND_MARKS for mark in item.iter_markers()))
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--backend-only"):
+        return
+    kept = [item for item in items if uses_backend(item)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if not uses_backend(item)])
+        items[:] = kept
+
+
+class BackendGuard:
+    """What a test the backend stage leaves out touched of the backends, recorded (not
+    refused: the test runs as it would) and reported when it ends."""
+
+    def __init__(self) -> None:
+        self.touched: list[str] = []
+
+    def note(self, what: str) -> None:
+        if what not in self.touched:
+            self.touched.append(what)
+
+
+@pytest.fixture(autouse=True)
+def backend_guard(request, fresh_abuse_limits, fast_password_hasher):
+    """Fails a test that uses a backend but would not run in CI's backend stage (see above).
+    After the autouse fixtures that clear the cache for every test, so only the test's own
+    use counts."""
+    if uses_backend(request.node):
+        yield
+        return
+    import os
+
+    from channels.layers import ChannelLayerManager
+    from django.conf import LazySettings
+    from django.core.cache import CacheHandler
+    from kombu import Connection
+
+    guard = BackendGuard()
+    patch = pytest.MonkeyPatch()  # its own: undone before the report, the test's stay
+
+    def watch(cls, name: str, what):
+        real = getattr(cls, name)
+
+        def watched(self, *args, **kwargs):
+            label = what(*args)
+            if label:
+                guard.note(label)
+            return real(self, *args, **kwargs)
+
+        patch.setattr(cls, name, watched)
+
+    watch(CacheHandler, "__getitem__", lambda alias: f"the cache {alias!r}")
+    watch(ChannelLayerManager, "__getitem__", lambda alias: f"the Channels layer {alias!r}")
+    watch(Connection, "__init__", lambda *args: "a broker connection")
+    watch(LazySettings, "__getattr__",
+          lambda name: f"settings.{name}" if name in BACKEND_SETTINGS else None)
+
+    real_getitem = type(os.environ).__getitem__
+
+    def environ_getitem(self, key):
+        # Only a look-up of an unset one: that is CI's run of everything (no DATABASE_URL,
+        # no REDIS_URL), and copying a set environment for a subprocess is no use of it.
+        try:
+            return real_getitem(self, key)
+        except KeyError:
+            if key in BACKEND_ENVIRONMENT and self is os.environ:
+                guard.note(f"os.environ[{key!r}]")
+            raise
+
+    patch.setattr(type(os.environ), "__getitem__", environ_getitem)
+    try:
+        yield
+    finally:
+        patch.undo()
+    if guard.touched:
+        pytest.fail(f"{request.node.nodeid} uses {', '.join(guard.touched)} but CI's backend "
+                    f"stage (--backend-only, tests/conftest.py) would leave it out: give it "
+                    f"the `db` fixture if it needs the database, else "
+                    f"@pytest.mark.backend", pytrace=False)

@@ -7,10 +7,15 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from asgiref import sync as asgiref_sync
 
 from config.api_index import ApiIndex
 from config.asgi import application
+
+# A request through the whole middleware chain counts in the cache (config/throttling.py):
+# Redis in CI's backend stage, which runs these.
+pytestmark = pytest.mark.backend
 
 
 def _get(path: str, headers: list | None = None, method: str = "GET") -> tuple[int, dict]:

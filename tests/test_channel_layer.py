@@ -18,6 +18,9 @@ from redis.exceptions import MaxConnectionsError
 from config.channel_layer import WaitingRedisChannelLayer
 from tests.test_live import run
 
+# The Redis layers, tested on CI's Redis (skipped without REDIS_URL): the backend stage.
+pytestmark = pytest.mark.backend
+
 SOCKETS = 40  # consumers joining and nudged at once, over a pool of POOL connections
 POOL = 3
 

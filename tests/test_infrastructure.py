@@ -10,6 +10,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
+# Each test here checks the backend CI gives it: CI's backend stage runs them all.
+pytestmark = pytest.mark.backend
+
 
 def test_database_follows_database_url(db):
     expected = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"

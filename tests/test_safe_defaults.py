@@ -136,6 +136,7 @@ def test_every_page_carries_the_csp_without_unsafe_inline(client, catalogue):
         assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, url
 
 
+@pytest.mark.backend  # the request counts in the cache (config/throttling.py): Redis in CI
 def test_the_api_docs_page_serves_a_pinned_swagger_ui_from_here_and_no_inline_script(client):
     r = client.get("/api/docs/")
     assert r.status_code == 200
