@@ -323,9 +323,8 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _chart(t: Tournament, through_round: int) -> str:
     """Match points after each round up to ``through_round``: the SVG (escaped text)."""
-    snapshots = (t.snapshots.filter(round_number__lte=through_round)
-                 .order_by("round_number").values_list("round_number", "rows"))
-    return standings_chart(snapshots, top=CHART_TOP)
+    rounds, players = selectors.chart_rounds(t, through_round, CHART_TOP)
+    return standings_chart(rounds, top=CHART_TOP, players=players)
 
 
 def _figure(key: str, value) -> str:

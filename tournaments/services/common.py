@@ -22,11 +22,13 @@ def lock_match(match_id) -> tuple[Tournament, Match]:
     """A match and its tournament, the tournament row locked first (the order every service
     takes), then the match row."""
     pk = getattr(match_id, "pk", match_id)
-    tid = Match.objects.filter(pk=pk).values_list("tournament_id", flat=True).first() if (
+    # one query finds and locks the tournament (its id from the match in a subquery; a
+    # match never changes tournament): issue 31 counted every round trip of record_result
+    t = Tournament.objects.select_for_update().filter(
+        pk__in=Match.objects.filter(pk=pk).values("tournament_id")).first() if (
         str(pk).isdigit()) else None
-    if tid is None:
+    if t is None:
         raise NotFound("no such match")
-    t = lock_tournament(tid)
     match = Match.objects.select_for_update().select_related("round").get(pk=pk)
     return t, match
 
