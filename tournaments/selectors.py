@@ -96,6 +96,20 @@ def pairings(rnd: Round) -> QuerySet[Match]:
     return rnd.matches.select_related("french__user", "allied__user", "round", "tournament")
 
 
+def pairings_page(t: Tournament, rnd: Round, start: int, stop: int) -> list[Match]:
+    """Tables ``start`` to ``stop`` of a round for the pairings page: only the columns it
+    shows, the players' names joined, the round and tournament it already has attached
+    rather than joined and built again for every table (issue 31: a page of 200 tables)."""
+    page = list(Match.objects.filter(round=rnd).order_by("table")
+                .select_related("french__user", "allied__user")
+                .only("tournament_id", "round_id", "table", "state", "french_games",
+                      "allied_games", "draws", "double_loss", "game1", "game2",
+                      "french__user__username", "allied__user__username")[start:stop])
+    for m in page:
+        m.round, m.tournament = rnd, t
+    return page
+
+
 def current_match(t: Tournament, user) -> Match | None:
     entry = entry_of(t, user)
     if entry is None:

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from decks.models import DeckVersion
+from play import sql
 
 from ..models import (
     BEFORE_START,
@@ -437,16 +438,22 @@ def record_result(match_id, result: dict, *, source: str, by=None, reason: str =
         match.state = Match.State.SETTLED
         match.source = source
         match.settled_at = now
-        match.save(update_fields=["french_games", "allied_games", "draws", "game1", "game2",
-                                  "double_loss", "state", "source", "settled_at"])
-        ResultLog.objects.create(match=match, source=source, by=by, reason=reason[:500],
-                                 before=before, after=clean)
+        # the ORM's statements compiled once per connection (``play.sql``, issue 31)
+        sql.update(match, ["french_games", "allied_games", "draws", "game1", "game2",
+                           "double_loss", "state", "source", "settled_at"])
+        sql.insert([ResultLog(match=match, source=source, by=by, reason=reason[:500],
+                              before=before, after=clean)])
         if match.round.state == Round.State.FINISHED:
             resnapshot_from(t, match.round.number)
         else:
             # both rows were read under the tournament's lock in this transaction: fresh
             maybe_finish_round(t, match.round, now, fresh=True)
     return match
+
+
+# a match of the round without its result (asked after every result: compiled once)
+_OPEN_MATCH = sql.Prepared(lambda rnd: Match.objects.filter(round_id=rnd).exclude(
+    state=Match.State.SETTLED).order_by().only("pk"))
 
 
 def maybe_finish_round(t: Tournament, rnd: Round, now, *, fresh: bool = False) -> bool:
@@ -457,7 +464,7 @@ def maybe_finish_round(t: Tournament, rnd: Round, now, *, fresh: bool = False) -
         t.refresh_from_db()
     if rnd.state == Round.State.FINISHED:
         return False
-    if Match.objects.filter(round=rnd).exclude(state=Match.State.SETTLED).exists():
+    if _OPEN_MATCH.first(rnd.pk) is not None:
         return False
     rnd.state = Round.State.FINISHED
     rnd.finished_at = now
