@@ -166,7 +166,7 @@ def test_a_race_tournament_is_seated_played_recorded_and_ranked(org):
     advance(t.pk)  # the round is complete: the single round ends the event
     t.refresh_from_db()
     assert t.status == Status.FINISHED
-    rows = selectors.standings(t)["rows"]
+    rows = selectors.standings_page(selectors.standings(t))["rows"]
     winners = {m.french.user.username if m.french_games else m.allied.user.username
                for m in Match.objects.filter(round__tournament=t).select_related(
                    "french__user", "allied__user")}

@@ -10,6 +10,7 @@ doubled or retried pairing task can never create it twice.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 
 from cards.models import Battle
 
@@ -437,13 +438,15 @@ class ResultLog(models.Model):
 
 
 class StandingSnapshot(models.Model):
-    """Standings after a round, with each figure's computation (``rows[i]["how"]``)."""
+    """Standings after a round: its rows are ``StandingRow`` s, one per player in rank order
+    (issue 31: one JSON list of 4,096 rows was read and decoded whole for a page of 100)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
                                    related_name="snapshots")
     round_number = models.PositiveSmallIntegerField()
     tiebreakers = models.JSONField(default=list)
-    rows = models.JSONField(default=list)
+    players = models.PositiveIntegerField(
+        default=0, help_text="Its number of rows (a page count without counting them).")
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -452,6 +455,32 @@ class StandingSnapshot(models.Model):
             models.UniqueConstraint(fields=["tournament", "round_number"],
                                     name="one_snapshot_per_round"),
         ]
+
+    @cached_property
+    def rows(self) -> list[dict]:
+        """Every row, best first: a whole read, for checks, exports and webhooks (a page reads
+        only its own rows: ``selectors.standings_page``). ``services.standings.snapshot``
+        primes it with the rows it has just stored."""
+        return list(self.standing_rows.order_by("rank").values_list("data", flat=True))
+
+
+class StandingRow(models.Model):
+    """One player's row of a snapshot: ``data`` is the row as ``standings.compute`` made it
+    (rank, figures and ``how``); ``rank`` and ``name`` are copied out so that a page (ranks
+    a..b) and "find me" (the rank of a name) are each one index range, whatever the size."""
+
+    snapshot = models.ForeignKey(StandingSnapshot, on_delete=models.CASCADE,
+                                 related_name="standing_rows")
+    rank = models.PositiveIntegerField()
+    name = models.CharField(max_length=150)
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["snapshot", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "rank"], name="one_row_per_rank"),
+        ]
+        indexes = [models.Index(fields=["snapshot", "name"], name="standing_row_by_name")]
 
 
 class WebhookDelivery(models.Model):

@@ -13,6 +13,7 @@ from .models import (
     Report,
     ResultLog,
     Round,
+    StandingRow,
     StandingSnapshot,
     Status,
     Tournament,
@@ -95,6 +96,20 @@ def pairings(rnd: Round) -> QuerySet[Match]:
     return rnd.matches.select_related("french__user", "allied__user", "round", "tournament")
 
 
+def pairings_page(t: Tournament, rnd: Round, start: int, stop: int) -> list[Match]:
+    """Tables ``start`` to ``stop`` of a round for the pairings page: only the columns it
+    shows, the players' names joined, the round and tournament it already has attached
+    rather than joined and built again for every table (issue 31: a page of 200 tables)."""
+    page = list(Match.objects.filter(round=rnd).order_by("table")
+                .select_related("french__user", "allied__user")
+                .only("tournament_id", "round_id", "table", "state", "french_games",
+                      "allied_games", "draws", "double_loss", "game1", "game2",
+                      "french__user__username", "allied__user__username")[start:stop])
+    for m in page:
+        m.round, m.tournament = rnd, t
+    return page
+
+
 def current_match(t: Tournament, user) -> Match | None:
     entry = entry_of(t, user)
     if entry is None:
@@ -122,8 +137,9 @@ def result_log(m: Match) -> QuerySet[ResultLog]:
 
 
 def standings(t: Tournament, round_number=None) -> dict:
-    """A snapshot (after ``round_number``, default the latest finished round), or before any
-    round finished, the live figures of round 0. Each row has ``how`` for every figure."""
+    """Which standings (``standings_page`` reads a page of them): a snapshot (after
+    ``round_number``, default the latest finished round), or before any round finished, the
+    live figures of round 0 (``rows``: every player at 0, computed here)."""
     snaps = StandingSnapshot.objects.filter(tournament=t)
     if round_number not in (None, ""):
         snap = snaps.filter(round_number=round_number).first() if str(round_number).isdigit() \
@@ -133,9 +149,11 @@ def standings(t: Tournament, round_number=None) -> dict:
     else:
         snap = snaps.order_by("-round_number").first()
     if snap is None:
-        return {"round": 0, "tiebreakers": t.tiebreaker_order, "rows": compute_rows(t, 0)}
-    return {"round": snap.round_number, "tiebreakers": snap.tiebreakers, "rows": snap.rows,
-            "computed_at": snap.computed_at}
+        rows = compute_rows(t, 0)
+        return {"round": 0, "tiebreakers": t.tiebreaker_order, "rows": rows,
+                "players": len(rows)}
+    return {"round": snap.round_number, "tiebreakers": snap.tiebreakers,
+            "computed_at": snap.computed_at, "players": snap.players, "snapshot": snap.pk}
 
 
 STANDINGS_PAGE = 100  # rows of a standings page unless ?limit= asks for another number
@@ -151,22 +169,60 @@ def _whole(value, name: str, low: int, high: int, default: int) -> int:
     return int(text)
 
 
+def _not_found(find: str) -> BadInput:
+    return BadInput(f"find: no player named {find!r} in these standings")
+
+
 def standings_page(table: dict, page=None, limit=None, find: str = "") -> dict:
-    """One page of a standings ``table`` (issue 31: 4,096 players' rows were one answer):
-    ``page`` from 1, ``limit`` rows (default ``STANDINGS_PAGE``); ``find``: the page where
-    that player's row is (400 ``bad_input`` if nobody of that name is in the table)."""
-    rows = table["rows"]
+    """One page of the standings ``table`` (from ``standings``): ``page`` from 1, ``limit``
+    rows (default ``STANDINGS_PAGE``); ``find``: the page where that player's row is (400
+    ``bad_input`` if nobody of that name is in the table). A snapshot's page is read by rank
+    (ranks are 1..players): one index range of ``StandingRow``, and "find me" one index
+    lookup, so a page costs the same for 16 players or 4,096 (issue 31)."""
     size = _whole(limit, "limit", 1, MAX_STANDINGS_PAGE, STANDINGS_PAGE)
-    pages = max(1, -(-len(rows) // size))
+    players = table["players"]
+    pages = max(1, -(-players // size))
+    snap = table.get("snapshot")
     if find:
-        at = next((i for i, r in enumerate(rows) if r.get("name") == find), None)
+        if snap is None:
+            at = next((i for i, r in enumerate(table["rows"]) if r.get("name") == find), None)
+        else:
+            rank = (StandingRow.objects.filter(snapshot_id=snap, name=find).order_by("rank")
+                    .values_list("rank", flat=True).first())
+            at = None if rank is None else rank - 1
         if at is None:
-            raise BadInput(f"find: no player named {find!r} in these standings")
+            raise _not_found(find)
         number = at // size + 1
     else:
         number = _whole(page, "page", 1, pages, 1)
-    return {**table, "rows": rows[(number - 1) * size:number * size], "page": number,
-            "pages": pages, "players": len(rows)}
+    if snap is None:
+        rows = table["rows"][(number - 1) * size:number * size]
+    else:
+        rows = list(StandingRow.objects.filter(
+            snapshot_id=snap, rank__gt=(number - 1) * size, rank__lte=number * size)
+            .order_by("rank").values_list("data", flat=True))
+    shown = {k: v for k, v in table.items() if k != "snapshot"}
+    return {**shown, "rows": rows, "page": number, "pages": pages, "players": players}
+
+
+def chart_rounds(t: Tournament, through_round: int, top: int) -> tuple[list, int]:
+    """For the standings chart: ``(round_number, rows)`` for every snapshot up to
+    ``through_round``, each with only the rows of the ``top`` players of the last one, and
+    how many players the last one has. Never a whole round's rows (issue 31): the top rows
+    by rank, then those players' rows of the earlier rounds by name (index lookups)."""
+    snaps = list(t.snapshots.filter(round_number__lte=through_round)
+                 .order_by("round_number").values_list("pk", "round_number", "players"))
+    if not snaps:
+        return [], 0
+    last_pk, _, players = snaps[-1]
+    best = list(StandingRow.objects.filter(snapshot_id=last_pk, rank__lte=top)
+                .order_by("rank").values_list("data", flat=True))
+    by_snap: dict[int, list] = {last_pk: best}
+    for snap_pk, data in StandingRow.objects.filter(
+            snapshot_id__in=[pk for pk, _, _ in snaps[:-1]],
+            name__in=[row["name"] for row in best]).values_list("snapshot_id", "data"):
+        by_snap.setdefault(snap_pk, []).append(data)
+    return [(number, by_snap.get(pk, [])) for pk, number, _ in snaps], players
 
 
 # --- what a page may offer (the services refuse the rest; these only decide what to show) ---

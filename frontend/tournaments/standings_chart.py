@@ -114,14 +114,16 @@ def empty_chart(title: str = "Match points after each round", *, ident: str = "s
 
 def standings_chart(snapshots: Iterable, *, top: int = TOP,
                     title: str = "Match points after each round",
-                    ident: str = "standings-chart") -> str:
-    """The SVG (a string): match points after each round, a line per top player."""
+                    ident: str = "standings-chart", players: int | None = None) -> str:
+    """The SVG (a string): match points after each round, a line per top player.
+    ``players``: how many the last round has, when ``snapshots`` hold only the top rows."""
     snapshots = list(snapshots or ())
     rounds, lines = chart_lines(snapshots, top)
     drawn = [line for line in lines if any(p is not None for p in line["points"])]
     if not rounds or not drawn:
         return empty_chart(title, ident=ident)
-    players = len(_parse(snapshots)[rounds[-1]])
+    if players is None:
+        players = len(_parse(snapshots)[rounds[-1]])
 
     largest = max((p for line in drawn for p in line["points"] if p is not None), default=0)
     step = _y_step(max(largest, 3))

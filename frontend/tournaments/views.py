@@ -274,18 +274,18 @@ def pairings(request: HttpRequest, pk: int, number: int | None = None) -> HttpRe
     if number is None and rounds:
         number = t.current_round or rounds[-1].number
     if number is not None:
-        try:
-            rnd = selectors.round_of(t, number)
-        except services.NotFound as exc:
-            raise Http404(exc.message) from None
-        qs = selectors.pairings(rnd)
-        pages = max(1, -(-qs.count() // PAIRINGS_PAGE))
+        # the round and its number of tables from the rounds already read (no query more)
+        rnd = next((r for r in rounds if str(r.number) == str(number)), None)
+        if rnd is None:
+            raise Http404(f"round {number} is not paired")
+        pages = max(1, -(-rnd.matches_total // PAIRINGS_PAGE))
         raw = request.GET.get("page") or "1"
         if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= pages:
             raise BadRequest(f"page: a whole number from 1 to {pages}")
         page = int(raw)
         matches = [{"m": m, "result": result_text(m)}
-                   for m in qs[(page - 1) * PAIRINGS_PAGE:page * PAIRINGS_PAGE]]
+                   for m in selectors.pairings_page(t, rnd, (page - 1) * PAIRINGS_PAGE,
+                                                    page * PAIRINGS_PAGE)]
     return render(request, TEMPLATES + "pairings.html", tournament_context(
         request, t, tab="pairings", rounds=rounds, rnd=rnd, matches=matches, page=page,
         pages=pages))
@@ -323,9 +323,8 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _chart(t: Tournament, through_round: int) -> str:
     """Match points after each round up to ``through_round``: the SVG (escaped text)."""
-    snapshots = (t.snapshots.filter(round_number__lte=through_round)
-                 .order_by("round_number").values_list("round_number", "rows"))
-    return standings_chart(snapshots, top=CHART_TOP)
+    rounds, players = selectors.chart_rounds(t, through_round, CHART_TOP)
+    return standings_chart(rounds, top=CHART_TOP, players=players)
 
 
 def _figure(key: str, value) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from play import sql
+
 from .. import enqueue as by_name  # this module's enqueue() sends through it
 from ..models import Match, Tournament
 from .errors import NotAllowed, NotFound
@@ -18,16 +20,28 @@ def lock_tournament(tournament_id) -> Tournament:
         raise NotFound("no such tournament") from None
 
 
+# record_result's reads, compiled by the ORM once per connection (``play.sql``; issue 31:
+# compiling these two wide locking selects was most of a result's CPU). The tournament is
+# found from the match in a subquery (a match never changes tournament) and locked in the
+# same query; the match (and its round, as ``select_related`` locks it) is locked after it.
+_LOCK_TOURNAMENT_OF = sql.Prepared(
+    lambda pk: Tournament.objects.select_for_update().filter(
+        pk__in=Match.objects.filter(pk=pk).values("tournament_id")), locking=True)
+_LOCK_MATCH = sql.Prepared(
+    lambda pk: Match.objects.select_for_update().select_related("round").filter(pk=pk),
+    locking=True)
+
+
 def lock_match(match_id) -> tuple[Tournament, Match]:
     """A match and its tournament, the tournament row locked first (the order every service
     takes), then the match row."""
     pk = getattr(match_id, "pk", match_id)
-    tid = Match.objects.filter(pk=pk).values_list("tournament_id", flat=True).first() if (
-        str(pk).isdigit()) else None
-    if tid is None:
+    # a bigint (a larger number is no match, as the ORM's lookup would say)
+    t = _LOCK_TOURNAMENT_OF.first(int(pk)) if str(pk).isdigit() and int(pk) < 2 ** 63 \
+        else None
+    match = _LOCK_MATCH.first(int(pk)) if t is not None else None
+    if t is None or match is None:
         raise NotFound("no such match")
-    t = lock_tournament(tid)
-    match = Match.objects.select_for_update().select_related("round").get(pk=pk)
     return t, match
 
 

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from decks.models import DeckVersion
+from play import sql
 
 from ..models import (
     BEFORE_START,
@@ -370,8 +371,8 @@ def _pairings(t: Tournament, number: int, entries: list[Entry], active: list[Ent
     swiss_rounds = t.planned_rounds - int(math.log2(t.top_cut)) if (
         t.format == Format.SWISS_TOP_CUT) else None
     if swiss_rounds is not None and number > swiss_rounds:
-        rows = (t.snapshots.filter(round_number=swiss_rounds).values_list("rows", flat=True)
-                .first() or compute_rows(t, swiss_rounds))
+        snap = t.snapshots.filter(round_number=swiss_rounds).first()
+        rows = (snap.rows if snap is not None else None) or compute_rows(t, swiss_rounds)
         standing = [r["player"] for r in rows if int(r["player"]) in active_ids]
         cut = min(t.top_cut, 2 ** int(math.log2(max(len(standing), 2))))
         cut_seeds = standing[:cut]
@@ -437,23 +438,33 @@ def record_result(match_id, result: dict, *, source: str, by=None, reason: str =
         match.state = Match.State.SETTLED
         match.source = source
         match.settled_at = now
-        match.save()
-        ResultLog.objects.create(match=match, source=source, by=by, reason=reason[:500],
-                                 before=before, after=clean)
+        # the ORM's statements compiled once per connection (``play.sql``, issue 31)
+        sql.update(match, ["french_games", "allied_games", "draws", "game1", "game2",
+                           "double_loss", "state", "source", "settled_at"])
+        sql.insert([ResultLog(match=match, source=source, by=by, reason=reason[:500],
+                              before=before, after=clean)])
         if match.round.state == Round.State.FINISHED:
             resnapshot_from(t, match.round.number)
         else:
-            maybe_finish_round(t, match.round, now)
+            # both rows were read under the tournament's lock in this transaction: fresh
+            maybe_finish_round(t, match.round, now, fresh=True)
     return match
 
 
-def maybe_finish_round(t: Tournament, rnd: Round, now) -> bool:
-    """Close the round when every match has its result: snapshot, webhook, next step."""
-    rnd.refresh_from_db(fields=["state"])
-    t.refresh_from_db()
+# a match of the round without its result (asked after every result: compiled once)
+_OPEN_MATCH = sql.Prepared(lambda rnd: Match.objects.filter(round_id=rnd).exclude(
+    state=Match.State.SETTLED).order_by().only("pk"))
+
+
+def maybe_finish_round(t: Tournament, rnd: Round, now, *, fresh: bool = False) -> bool:
+    """Close the round when every match has its result: snapshot, webhook, next step.
+    ``fresh``: ``t`` and ``rnd`` were read under the lock already (no reread)."""
+    if not fresh:
+        rnd.refresh_from_db(fields=["state"])
+        t.refresh_from_db()
     if rnd.state == Round.State.FINISHED:
         return False
-    if Match.objects.filter(round=rnd).exclude(state=Match.State.SETTLED).exists():
+    if _OPEN_MATCH.first(rnd.pk) is not None:
         return False
     rnd.state = Round.State.FINISHED
     rnd.finished_at = now

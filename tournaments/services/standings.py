@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..models import BEFORE_START, Entry, Format, Match, Round, StandingSnapshot, Tournament
+from ..models import (
+    BEFORE_START,
+    Entry,
+    Format,
+    Match,
+    Round,
+    StandingRow,
+    StandingSnapshot,
+    Tournament,
+)
 from ..pairing.double_bracket import Game, double_elimination_state
 from ..standings import MatchRecord, apply_finish, compute
 
@@ -76,10 +85,18 @@ def bracket_state(t: Tournament, through_round: int | None = None):
 
 
 def snapshot(t: Tournament, round_number: int) -> StandingSnapshot:
-    """(Re)compute and store the standings after ``round_number``."""
-    snap, _ = StandingSnapshot.objects.update_or_create(
+    """(Re)compute and store the standings after ``round_number``: the snapshot row and one
+    ``StandingRow`` per player (a recomputation replaces them all)."""
+    rows = compute_rows(t, round_number)
+    snap, created = StandingSnapshot.objects.update_or_create(
         tournament=t, round_number=round_number,
-        defaults={"tiebreakers": t.tiebreaker_order, "rows": compute_rows(t, round_number)})
+        defaults={"tiebreakers": t.tiebreaker_order, "players": len(rows)})
+    if not created:
+        StandingRow.objects.filter(snapshot=snap).delete()
+    StandingRow.objects.bulk_create(
+        [StandingRow(snapshot=snap, rank=row["rank"], name=row["name"], data=row)
+         for row in rows], batch_size=1000)
+    snap.__dict__["rows"] = rows  # the cached property: the caller's webhooks read them
     return snap
 
 
