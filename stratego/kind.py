@@ -1,7 +1,8 @@
 """Stratego: Waterloo as a kind of match of the game service (``play.registry``): the pure
 module (``stratego.module.GAME``) bound to the ``StrategoMatch`` table, the piece table it
-hands the engine, the columns read from a position, its one clock per side and its part of
-the live channel (``live_view``). Found by ``play.registry.autodiscover``."""
+hands the engine, the columns read from a position, its export and its part of the live
+channel (``live_view``); the hooks it shares with La Belle Alliance (one clock per side, the
+end, the lock) are ``play.game_kind``'s. Found by ``play.registry.autodiscover``."""
 
 from __future__ import annotations
 
