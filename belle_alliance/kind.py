@@ -1,15 +1,16 @@
 """La Belle Alliance as a kind of match of the game service (``play.registry``): the pure
 module (``belle_alliance.module.GAME``) bound to the ``BelleAllianceMatch`` table, the card
-edition it hands the engine, the columns read from a position, its one clock per side and its
-part of the live channel (``live_view``). Found by ``play.registry.autodiscover``."""
+edition it hands the engine, the columns read from a position, its export and its part of the
+live channel (``live_view``); the hooks it shares with Stratego (one clock per side, the end,
+the lock) are ``play.game_kind``'s. Found by ``play.registry.autodiscover``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from play import clock
-from play.registry import MatchKind, imported
-from play.seats import locker, match_pk
+from play.game_kind import game_kind, stored_state
+from play.registry import imported
+from play.seats import match_pk
 
 from .engine import CardData, State
 from .loader import edition
@@ -26,15 +27,12 @@ def cards_of(match: Any) -> CardData:
     return edition(match.edition)
 
 
+state_of = stored_state(GAME, cards_of)  # the position a row keeps (None before the start)
+
+
 def setup_game(match: Any) -> State:
     """The game before its first action (GAME SETUP: the French to act)."""
     return GAME.setup(match.seed, {}, cards_of(match))
-
-
-def state_of(match: Any) -> State | None:
-    if match.state is None:
-        return None
-    return GAME.from_json(match.state, cards_of(match))
 
 
 def save_state(match: Any, st: State) -> list[str]:
@@ -44,15 +42,6 @@ def save_state(match: Any, st: State) -> list[str]:
     match.phase = st.phase if st.winner is None else ""
     match.turn = st.turn
     return ["state", "to_move", "phase", "turn"]
-
-
-def final_outcome(match: Any, st: State) -> dict[str, Any]:
-    return GAME.outcome(st) or {}
-
-
-def off_board_outcome(match: Any, outcome: dict[str, Any]) -> dict[str, Any]:
-    """An end by resignation, time or absence keeps the turn it came at."""
-    return {**outcome, "turn": match.turn}
 
 
 def export_setup(match: Any) -> dict[str, Any]:
@@ -65,17 +54,9 @@ def game_pk(value: Any) -> int:
     return match_pk(value, NOUN)
 
 
-def _on_finish(match: Any, now: Any) -> list[str]:
-    return list(clock.stop(match, now))
-
-
-lock = locker(BelleAllianceMatch, NOUN)
-
-KIND = MatchKind(
-    game=GAME, model=BelleAllianceMatch, action_model=BelleAllianceAction,
-    match_field="match", cards=cards_of, bot_cards=cards_of, setup=setup_game,
-    save_state=save_state, final_outcome=final_outcome, on_finish=_on_finish, noun=NOUN,
-    lock=lock, live="belle_alliance.live_view.LIVE", off_board_outcome=off_board_outcome,
+KIND = game_kind(
+    GAME, BelleAllianceMatch, BelleAllianceAction, cards=cards_of, setup=setup_game,
+    save_state=save_state, noun=NOUN, live="belle_alliance.live_view.LIVE",
     export_setup=export_setup, export_format=EXPORT_FORMAT, rating_pool="belle_alliance",
     # a tournament's game (``play.seating``); services.py imports this module: imported late
     seat=imported("belle_alliance.services.seat_game"), url_name="belle-alliance-game")

@@ -8,9 +8,15 @@ game has no hidden information: every viewer sees the whole position (``selector
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q
 
-from play.models import Match, MatchAction, MatchStatus, action_constraints, match_indexes
+from play.models import (
+    Match,
+    MatchAction,
+    MatchStatus,
+    action_constraints,
+    match_indexes,
+    seated_constraints,
+)
 
 from .loader import HOUSE
 
@@ -38,17 +44,7 @@ class BelleAllianceMatch(Match):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = match_indexes("belle_alliance_computer_idx", "belle_alliance_deadline_idx")
-        constraints = [
-            models.CheckConstraint(condition=Q(french_player__isnull=False)
-                                   | Q(allied_player__isnull=False),
-                                   name="belle_alliance_has_a_player"),
-            models.CheckConstraint(condition=Q(state__isnull=False)
-                                   | Q(status__in=["waiting", "cancelled", "declined",
-                                                   "expired"]),
-                                   name="started_belle_alliance_has_a_state"),
-            models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
-                                   name="belle_alliance_invitations_are_for_people"),
-        ]
+        constraints = seated_constraints("belle_alliance")
 
     def __str__(self) -> str:
         return f"La Belle Alliance #{self.pk}"

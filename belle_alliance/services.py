@@ -14,16 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from config.errors import BadInput
-from game import other_side
 from play import opening, presence, turns
 from play import undo as undo_rules
-from play.seeds import new_seed, seed_hash
 
 from .engine import State
-from .kind import KIND, setup_game
+from .kind import KIND
 from .loader import HOUSE
 from .models import BelleAllianceMatch, BotName
 
@@ -42,14 +38,7 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
     updates both players' "belle_alliance" ratings when it ends."""
     new = opening.new_match(user, side, opponent, bot, BOTS, public, rated, time_control,
                             KIND.noun)
-    seed = new_seed()
-    with transaction.atomic():
-        match = BelleAllianceMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
-                                   edition=HOUSE, **new.seats(user))
-        if match.bot:
-            opening.start(KIND, match)
-        match.save()
-        opening.opened(KIND, match)
+    match: BelleAllianceMatch = opening.create(KIND, new, user, settings={}, edition=HOUSE)
     return match
 
 
@@ -70,13 +59,7 @@ def seat_game(french_user: Any, allied_user: Any, options: dict[str, Any]
     refused (the game has no variants)."""
     fields = opening.seat_check(options, SEAT_OPTIONS, french_user, allied_user, TITLE,
                                 KIND.noun)
-    seed = new_seed()
-    match = BelleAllianceMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
-                               edition=HOUSE, **fields)
-    opening.start(KIND, match)
-    with transaction.atomic():
-        match.save()
-        opening.opened(KIND, match)
+    match: BelleAllianceMatch = opening.seat(KIND, fields, settings={}, edition=HOUSE)
     return match
 
 
@@ -104,8 +87,7 @@ def undo(match_id: Any, user: Any, seq: Any) -> int:
 
 def resign(match_id: Any, user: Any) -> Any:
     """``user`` resigns (at any moment while it is active): the other side wins."""
-    return turns.end_by(KIND, match_id, user, "resign",
-                        lambda match, side: (other_side(side), "resigned"))
+    return turns.resign(KIND, match_id, user)
 
 
 def claim_absence(match_id: Any, user: Any) -> Any:
@@ -117,6 +99,5 @@ def claim_absence(match_id: Any, user: Any) -> Any:
 def replay(match: BelleAllianceMatch) -> State:
     """The state rebuilt from the setup and the actions still counting (``undo.rebuild``);
     ``RuntimeError`` if an action's events differ from those recorded."""
-    state: State = undo_rules.rebuild(KIND, match, setup_game(match),
-                                      match.actions.order_by("seq"))
+    state: State = undo_rules.replay(KIND, match)
     return state

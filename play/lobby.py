@@ -174,3 +174,48 @@ def side_view(kind: Any, m: Any, side: str | None, since: int = 0, snap: Any = N
         "can_claim": claimable(m, side, timezone.now(), kind),
         "paused": m.paused_at is not None,
     }
+
+
+class KindLobby:
+    """A two-seat game's selectors bound to its kind (La Belle Alliance's and Stratego's
+    ``selectors``): its lists, who may look at a game, a game's summary and what a viewer
+    is shown. ``columns``: the kind's own setup and position columns (its edition or
+    variant, the phase, the turn), read by a list and shown in every summary and view."""
+
+    def __init__(self, kind: Any, columns: tuple[str, ...]) -> None:
+        self.kind = kind
+        self.columns = columns
+        self.list_columns = lists.columns(*columns)  # what ``game_summary`` reads
+
+    def games_of(self, user: Any) -> list[Any]:
+        """The user's games and the games they are invited to (``play.lists`` branches)."""
+        return mine(self.kind.model, user, self.list_columns)
+
+    def open_games(self, user: Any) -> Any:
+        """Waiting games anyone may join (not the user's own)."""
+        return open_matches(self.kind.model, user)
+
+    def watchable_games(self, user: Any) -> Any:
+        """Public games under way that ``user`` does not play (the spectator's view)."""
+        return watchable(self.kind.model, user)
+
+    def game_of(self, user: Any, pk: Any) -> Any:
+        """A game ``user`` may look at (``visible``); 404 otherwise."""
+        return visible(self.kind.model, user, pk, self.kind.noun)
+
+    def own_columns(self, m: Any) -> dict[str, Any]:
+        return {name: getattr(m, name) for name in self.columns}
+
+    def game_summary(self, m: Any, user: Any) -> dict[str, Any]:
+        return {**summary(m, user), **self.own_columns(m)}
+
+    def game_view(self, m: Any, user: Any, since: int = 0) -> dict[str, Any]:
+        """Everything ``user`` may know about game ``m`` (``side_view`` of their side)."""
+        return self.side_view(m, side_of(m, user), since)
+
+    def side_view(self, m: Any, side: str | None, since: int = 0, snap: Any = None
+                  ) -> dict[str, Any]:
+        """``game_view`` for the player of ``side`` (None: anyone else): it depends on the
+        side only. From ``snap`` (``play.turns.Snapshot``) when given: the live channel's
+        messages of one change, with no read of the position or the log."""
+        return side_view(self.kind, m, side, since, snap, **self.own_columns(m))

@@ -165,6 +165,22 @@ def match_indexes(computer_to_move: str, deadline: str) -> list:
                          name=deadline)]
 
 
+def seated_constraints(prefix: str) -> list:
+    """A two-seat game's match table's constraints (named ``<prefix>_...`` as its migrations
+    made them): a player in at least one seat, a state once it has started (only a match
+    that never started has none), and an invitation only to a game between people."""
+    Q = models.Q
+    return [models.CheckConstraint(condition=Q(french_player__isnull=False)
+                                   | Q(allied_player__isnull=False),
+                                   name=f"{prefix}_has_a_player"),
+            models.CheckConstraint(condition=Q(state__isnull=False)
+                                   | Q(status__in=["waiting", "cancelled", "declined",
+                                                   "expired"]),
+                                   name=f"started_{prefix}_has_a_state"),
+            models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
+                                   name=f"{prefix}_invitations_are_for_people")]
+
+
 def action_constraints(match_field: str, one_per_seq: str, from_one: str) -> list:
     """An action table's constraints (named as each table's migrations made them): one row
     per (match, seq), and seq counts from 1."""

@@ -1,7 +1,8 @@
 """Opening a two-seat match, for every game's app (issue 27: one home, not a copy per game):
 the checks of a new match's common options (``new_match``), taking the empty seat
-(``join``), starting one (``start``: the kind's setup stored, the clock started) and the checks
-of a tournament's seated match (``seat_check``). A kind's services bind them to its model."""
+(``join``), starting one (``start``: the kind's setup stored, the clock started), the checks
+of a tournament's seated match (``seat_check``) and the row of either, saved and announced
+(``create``, ``seat``). A kind's services bind them to its model."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from . import clock, enqueue, seats, turns
 from .models import MatchStatus as Status
 from .registry import MatchKind
 from .seats import side_of
+from .seeds import new_seed, seed_hash
 
 COMPUTER, OPEN = seats.COMPUTER, seats.OPEN  # a new match's opponent, or a username
 
@@ -102,6 +104,32 @@ def join(kind: MatchKind, match_id: Any, user: Any) -> Any:
                            seq=match.seq)
         setattr(match, f"{match.empty_side()}_player", user)
         start(kind, match)
+        match.save()
+        opened(kind, match)
+    return match
+
+
+def create(kind: MatchKind, new: NewMatch, user: Any, **setup: Any) -> Any:
+    """The row of ``user``'s new match (``new``: ``new_match``'s checks; ``setup``: the
+    kind's own setup columns), with a fresh secret seed, saved in one transaction: against the
+    computer it starts at once (``start``), else it waits for the other player."""
+    seed = new_seed()
+    with transaction.atomic():
+        match = kind.model(seed=seed, seed_hash=seed_hash(seed), **setup, **new.seats(user))
+        if match.bot:
+            start(kind, match)
+        match.save()
+        opened(kind, match)
+    return match
+
+
+def seat(kind: MatchKind, fields: dict[str, Any], **setup: Any) -> Any:
+    """A tournament's match (``fields``: ``seat_check``'s; ``setup``: the kind's own setup
+    columns), both players seated, started at once and saved in one transaction."""
+    seed = new_seed()
+    match = kind.model(seed=seed, seed_hash=seed_hash(seed), **setup, **fields)
+    start(kind, match)
+    with transaction.atomic():
         match.save()
         opened(kind, match)
     return match

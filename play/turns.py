@@ -323,6 +323,13 @@ def end_by(kind: MatchKind, match_id: Any, user: Any, verb: str,
     return match
 
 
+def resign(kind: MatchKind, match_id: Any, user: Any) -> Match:
+    """``user`` resigns (at any moment while the match is active, whoever has the move): the
+    other side wins, reason ``resigned`` (``end_by``)."""
+    return end_by(kind, match_id, user, "resign",
+                  lambda match, side: (other_side(side), "resigned"))
+
+
 def flag_fall(kind: MatchKind, match_id: int, seq: int | None = None) -> bool:
     """End the match by time if the side to move is out of time; returns whether it did.
     Idempotent: with ``seq`` (the ``play.flag_fall`` task) it does nothing unless the match

@@ -137,6 +137,14 @@ def rebuild(kind: MatchKind, match: Match, start: Any, rows: Iterable[Any], *,
     return start
 
 
+def replay(kind: MatchKind, match: Match) -> Any:
+    """``match``'s state rebuilt from its setup (``kind.setup``) and the actions still
+    counting (``rebuild``); ``RuntimeError`` if an action's events differ from those
+    recorded."""
+    rows = kind.action_model.objects.filter(**{kind.match_field: match}).order_by("seq")
+    return rebuild(kind, match, kind.setup(match), rows)
+
+
 def undo(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> int:
     """Take back ``user``'s last action still counting if ``seq`` is the match's current
     sequence number: a new action ``{"type": "undo", "undoes": k}`` is appended and the

@@ -1,16 +1,18 @@
 """Stratego: Waterloo as a kind of match of the game service (``play.registry``): the pure
 module (``stratego.module.GAME``) bound to the ``StrategoMatch`` table, the piece table it
-hands the engine, the columns read from a position, its one clock per side and its part of
-the live channel (``live_view``). Found by ``play.registry.autodiscover``."""
+hands the engine, the columns read from a position, its export and its part of the live
+channel (``live_view``); the hooks it shares with La Belle Alliance (one clock per side, the
+end, the lock) are ``play.game_kind``'s. Found by ``play.registry.autodiscover``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from play import clock, tables
+from play import tables
+from play.game_kind import game_kind, stored_state
 from play.protocol import GameModule
-from play.registry import MatchKind, imported
-from play.seats import locker, match_pk
+from play.registry import imported
+from play.seats import match_pk
 
 from .engine import PieceTable, State
 from .loader import load_pieces
@@ -40,15 +42,12 @@ def options_of(match: Any) -> dict[str, Any]:
                if settings.get(k)}}
 
 
+state_of = stored_state(GAME, cards_of)  # the position a row keeps (None before the start)
+
+
 def setup_game(match: Any) -> State:
     """The game before its first action (both armies in reserve, the Allies to set up)."""
     return GAME.setup(match.seed, options_of(match), cards_of(match))
-
-
-def state_of(match: Any) -> State | None:
-    if match.state is None:
-        return None
-    return GAME.from_json(match.state, cards_of(match))
 
 
 def save_state(match: Any, st: State) -> list[str]:
@@ -58,15 +57,6 @@ def save_state(match: Any, st: State) -> list[str]:
     match.phase = st.phase
     match.turn = st.turn
     return ["state", "to_move", "phase", "turn"]
-
-
-def final_outcome(match: Any, st: State) -> dict[str, Any]:
-    return GAME.outcome(st) or {}
-
-
-def off_board_outcome(match: Any, outcome: dict[str, Any]) -> dict[str, Any]:
-    """An end by resignation, time or absence keeps the turn it came at."""
-    return {**outcome, "turn": match.turn}
 
 
 def export_setup(match: Any) -> dict[str, Any]:
@@ -80,17 +70,9 @@ def game_pk(value: Any) -> int:
     return match_pk(value, NOUN)
 
 
-def _on_finish(match: Any, now: Any) -> list[str]:
-    return list(clock.stop(match, now))
-
-
-lock = locker(StrategoMatch, NOUN)
-
-KIND = MatchKind(
-    game=GAME, model=StrategoMatch, action_model=StrategoAction, match_field="match",
-    cards=cards_of, bot_cards=cards_of, setup=setup_game, save_state=save_state,
-    final_outcome=final_outcome, on_finish=_on_finish, noun=NOUN, lock=lock,
-    live="stratego.live_view.LIVE", off_board_outcome=off_board_outcome,
+KIND = game_kind(
+    GAME, StrategoMatch, StrategoAction, cards=cards_of, setup=setup_game,
+    save_state=save_state, noun=NOUN, live="stratego.live_view.LIVE",
     export_setup=export_setup, export_format=EXPORT_FORMAT, rating_pool="stratego",
     # a tournament's game (``play.seating``); services.py imports this module: imported late
     seat=imported("stratego.services.seat_game"), url_name="stratego-game")

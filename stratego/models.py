@@ -9,7 +9,6 @@ holds every identity and never leaves the server as it is: a person sees
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q
 
 from play.models import (
     USER,
@@ -18,6 +17,7 @@ from play.models import (
     MatchStatus,
     action_constraints,
     match_indexes,
+    seated_constraints,
 )
 
 from .loader import CURRENT
@@ -53,17 +53,7 @@ class StrategoMatch(Match):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = match_indexes("stratego_computer_idx", "stratego_deadline_idx")
-        constraints = [
-            models.CheckConstraint(condition=Q(french_player__isnull=False)
-                                   | Q(allied_player__isnull=False),
-                                   name="stratego_has_a_player"),
-            models.CheckConstraint(condition=Q(state__isnull=False)
-                                   | Q(status__in=["waiting", "cancelled", "declined",
-                                                   "expired"]),
-                                   name="started_stratego_has_a_state"),
-            models.CheckConstraint(condition=Q(invited__isnull=True) | Q(bot=""),
-                                   name="stratego_invitations_are_for_people"),
-        ]
+        constraints = seated_constraints("stratego")
 
     def __str__(self) -> str:
         return f"Stratego #{self.pk}"

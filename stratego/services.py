@@ -17,17 +17,15 @@ from typing import Any
 from django.db import transaction
 
 from config.errors import BadInput, Conflict, NotFound
-from game import other_side
 from play import opening, presence, turns
 from play import undo as undo_rules
 from play.opening import require_user
 from play.seats import COMPUTER, side_of
-from play.seeds import new_seed, seed_hash
 
 from .engine import State
 from .engine.battlefield import parse as parse_battlefield
 from .engine.rules import MODES, IllegalAction, check_placement
-from .kind import KIND, game_pk, setup_game, state_of
+from .kind import KIND, game_pk, state_of
 from .loader import CURRENT, load_pieces
 from .models import BotName, LastSetUp, Status, StrategoMatch
 
@@ -92,14 +90,8 @@ def create_game(user: Any, side: Any, opponent: Any = COMPUTER, bot: Any = "gree
     settings = _clean_options(variant, options)
     new = opening.new_match(user, side, opponent, bot, BOTS, public, rated, time_control,
                             KIND.noun)
-    seed = new_seed()
-    with transaction.atomic():
-        match = StrategoMatch(seed=seed, seed_hash=seed_hash(seed), settings=settings,
-                              variant=variant, pieces=CURRENT, **new.seats(user))
-        if match.bot:
-            opening.start(KIND, match)
-        match.save()
-        opening.opened(KIND, match)
+    match: StrategoMatch = opening.create(KIND, new, user, settings=settings,
+                                          variant=variant, pieces=CURRENT)
     return match
 
 
@@ -120,14 +112,9 @@ def seat_game(french_user: Any, allied_user: Any, options: dict[str, Any]) -> St
     other is refused."""
     fields = opening.seat_check(options, SEAT_OPTIONS, french_user, allied_user, "Stratego",
                                 KIND.noun)
-    seed = new_seed()
-    match = StrategoMatch(seed=seed, seed_hash=seed_hash(seed), settings={},
-                          variant=_clean_variant(options.get("variant", "basic")),
-                          pieces=CURRENT, **fields)
-    opening.start(KIND, match)
-    with transaction.atomic():
-        match.save()
-        opening.opened(KIND, match)
+    match: StrategoMatch = opening.seat(
+        KIND, fields, settings={}, variant=_clean_variant(options.get("variant", "basic")),
+        pieces=CURRENT)
     return match
 
 
@@ -211,8 +198,7 @@ def undo(match_id: Any, user: Any, seq: Any) -> int:
 
 def resign(match_id: Any, user: Any) -> Any:
     """``user`` resigns (at any moment while it is active): the other side wins."""
-    return turns.end_by(KIND, match_id, user, "resign",
-                        lambda match, side: (other_side(side), "resigned"))
+    return turns.resign(KIND, match_id, user)
 
 
 def claim_absence(match_id: Any, user: Any) -> Any:
@@ -224,4 +210,5 @@ def claim_absence(match_id: Any, user: Any) -> Any:
 def replay(match: StrategoMatch) -> State:
     """The state rebuilt from the setup and the actions still counting (``undo.rebuild``);
     ``RuntimeError`` if an action's events differ from those recorded."""
-    return undo_rules.rebuild(KIND, match, setup_game(match), match.actions.order_by("seq"))
+    state: State = undo_rules.replay(KIND, match)
+    return state

@@ -16,26 +16,24 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from belle_alliance import selectors, services
 from belle_alliance.engine import CardData
 from belle_alliance.kind import KIND, cards_of
-from belle_alliance.models import BelleAllianceMatch, Status
-from config.errors import ServiceError
+from belle_alliance.models import BelleAllianceMatch
 from frontend.play import frame
 from frontend.play.actions import split_group
-from frontend.play.frame import int_or_raw
 from frontend.play.game_list import GameList
 from frontend.play.log import log_groups, log_lines
 from frontend.play.new_game import new_game_terms
 from frontend.play.posts import GamePosts, or_404, seat_view
-from frontend.play.replay import dice_sentence, seed_ok
+from frontend.play.replay import replay_at
+from frontend.play.seated import game_page as seated_game_page
+from frontend.play.seated import game_words, seat_context, status_text
 from game import SIDES
-from play import clock, presence, replays
 from play.seats import side_of
 
 from .battlefield_svg import battlefield_svg
@@ -43,7 +41,6 @@ from .words import HOUSE_NOTE, action_label, effect_text, event_text, names_of, 
 
 TEMPLATES = "frontend/belle_alliance/"
 PAGE = "belle-alliance-game"
-POLL_SECONDS = 2
 BOTS = (("greedy", "Greedy"), ("expectimax", "Expectimax (plays the odds)"),
         ("random", "Random"))
 SIDE_WORDS = {"french": "French", "allied": "Anglo-Allied (and Blücher)"}
@@ -116,14 +113,10 @@ def action_groups(legal: Sequence[Mapping[str, Any]], cards: CardData,
 
 
 def status_line(gv: Mapping[str, Any]) -> str:
-    status, v = gv["status"], gv["view"] or {}
-    if status == Status.WAITING:
-        return "Waiting for an opponent to join."
-    if status != Status.ACTIVE:
-        return {Status.CANCELLED: "This game was cancelled.",
-                Status.EXPIRED: "This game expired: nobody took the seat in time.",
-                Status.DECLINED: "The invitation was declined.",
-                Status.FINISHED: "The game is over."}.get(status, "")
+    v = gv["view"] or {}
+    not_under_way = status_text(gv["status"])
+    if not_under_way is not None:
+        return not_under_way
     doing = f"turn {gv['turn']}, {v.get('time_label')}: the {SIDE_WORDS.get(gv['phase'], '')}" \
             " phase"
     if gv["waiting_for"] == "you":
@@ -151,17 +144,11 @@ def game_context(request: HttpRequest, m: BelleAllianceMatch, *, error: str = ""
     v = gv["view"] or {}
     cards = cards_of(m)
     names = names_of(cards.doc)
-    poll = m.status == Status.WAITING or (m.status == Status.ACTIVE
-                                          and gv["waiting_for"] != "you")
-    words = frame.game(
-        PAGE, gv, noun="game", title="La Belle Alliance",
-        list_url=reverse("belle-alliance"), list_name="La Belle Alliance", log_title="Log",
-        can_resign=m.status == Status.ACTIVE and side is not None,
-        resign_summary="Resign…", resign_question="Resign this game? Your opponent wins.",
-        undo_title="Take back your last action: in your phase, until a die is rolled",
-        replay_text="the game step by step, every die checked.", htmx=False,
-        live_url=f"/ws/games/belle_alliance/{m.pk}/")
-    words["kind"] = "belle_alliance"  # the live channel's messages are of this kind
+    words = game_words("belle_alliance", PAGE, m, gv, title="La Belle Alliance",
+                       list_url="belle-alliance",
+                       undo_title="Take back your last action: in your phase, until a die "
+                                  "is rolled",
+                       replay_text="the game step by step, every die checked.")
     return {
         "game": words, "gv": gv, "v": v, "side": side,
         "side_name": SIDE_WORDS.get(side or "", "spectator"),
@@ -170,13 +157,9 @@ def game_context(request: HttpRequest, m: BelleAllianceMatch, *, error: str = ""
         "house": not cards.publisher, "house_note": HOUSE_NOTE,
         "card_tables": card_tables(cards, names),
         "sections": action_groups(gv["legal_actions"], cards, names),
-        "joinable": m.status == Status.WAITING and side is None,
-        "error": error, "status_line": status_line(gv), "poll": poll,
-        "poll_seconds": POLL_SECONDS, "outcome": outcome_text(gv["outcome"]),
-        "clocks": frame.clock_rows(gv["clocks"], side, m.to_move if gv["deadline"]
-                                   and m.status == Status.ACTIVE else None),
-        "time_control_text": clock.describe(gv["time_control"]),
-        **frame.last_dice(gv["log"]), **_log_context(m, side, gv["log"], names), **extra,
+        **seat_context(m, gv), "error": error, "status_line": status_line(gv),
+        "outcome": outcome_text(gv["outcome"]), **frame.last_dice(gv["log"]),
+        **_log_context(m, side, gv["log"], names), **extra,
     }
 
 
@@ -186,11 +169,7 @@ def render_game(request: HttpRequest, m: BelleAllianceMatch, *, status: int = 20
                              game_context(request, m, **extra), status=status)
 
 
-def game_page(request: HttpRequest, pk: int) -> HttpResponse:
-    m = game_or_404(request, pk)
-    presence.looked_at(m, request.user)
-    return render_game(request, m)
-
+game_page = seated_game_page(game_or_404, render_game)
 
 POSTS = GamePosts(page=PAGE, fetch=game_or_404, render=render_game, service=services)
 act, undo, resign, claim = POSTS.views("act", "undo", "resign", "claim")
@@ -198,28 +177,17 @@ act, undo, resign, claim = POSTS.views("act", "undo", "resign", "claim")
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """A finished game, step by step (``?step=n``), every die checked against the seed."""
-    try:
-        m = replays.replayable(KIND, request.user, pk)
-    except ServiceError as exc:
-        raise Http404("a game's replay is shown once it is over") from exc
-    step = int_or_raw(request.GET.get("step", "0"))
-    step = min(step if type(step) is int else 0, m.seq)
-    book = replays.replay_book(KIND, m, keep=lambda i, last: i == min(step, last), log=True)
-    last = len(book.steps) - 1
-    step = min(step, last)
-    shown = book.view(step, side_of(m, request.user))
-    at = book.steps[step]
+    r = replay_at(KIND, request, pk)
+    m = r.match
+    shown = r.book.view(r.step, side_of(m, request.user))
     cards = cards_of(m)
     names = names_of(cards.doc)
     return render(request, TEMPLATES + "replay.html", {
-        "m": m, "step": step, "last": last, "prev": max(step - 1, 0),
-        "next": min(step + 1, last),
+        **r.context(),
         "map": mark_safe(battlefield_svg(cards, shown["position"])),  # noqa: S308 (escaped)
-        "by": SIDE_WORDS.get(at.side or "", ""), "turn": shown["position"]["turn"],
+        "by": SIDE_WORDS.get(r.at.side or "", ""), "turn": shown["position"]["turn"],
         "time": shown.get("time_label"),
-        "lines": [event_text(e, names) for e in at.events],
-        "dice": dice_sentence(book, m.seed), "dice_ok": book.check.ok,
-        "seed": str(m.seed), "seed_hash": m.seed_hash, "seed_ok": seed_ok(m),
+        "lines": [event_text(e, names) for e in r.at.events],
         "outcome": outcome_text(m.outcome), "house": not cards.publisher,
         "house_note": HOUSE_NOTE
     })

@@ -15,6 +15,9 @@ turn, the kinds of window to be asked in; join and cancel on the list) are ``pos
 game's views module describes itself once (``posts.GamePosts``) and takes them; its list
 page's new-game form (opponent, time control, public, rated) is read by ``new_game``, and the
 list page itself (my games, the open ones, the ones to watch, the form) is ``game_list``'s.
+A two-seat game's page (La Belle Alliance's, Stratego's) takes its status line of a game not
+under way, its frame words, who may join, the polling and the clocks, and its page view from
+``seated``; every replay page its step from ``replay.replay_at``.
 
 ``log`` and ``actions`` are pure (the stdlib and ``game``); ``frame`` is the Django side.
 """

@@ -19,13 +19,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from config.errors import ServiceError
 from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
@@ -33,21 +32,21 @@ from frontend.play.game_list import GameList
 from frontend.play.log import log_groups, log_lines
 from frontend.play.new_game import new_game_terms
 from frontend.play.posts import GamePosts, or_404, seat_view
-from frontend.play.replay import dice_sentence, seed_ok
+from frontend.play.replay import replay_at
+from frontend.play.seated import game_page as seated_game_page
+from frontend.play.seated import game_words, seat_context, status_text
 from game import SIDE_NAMES, SIDES, other_side
-from play import clock, presence, replays
 from play.seats import side_of
 from stratego import selectors, services
 from stratego.engine.rules import MODES
 from stratego.kind import KIND
-from stratego.models import Status, StrategoMatch, Variant
+from stratego.models import StrategoMatch, Variant
 
 from .board_svg import board_svg, setup_svg
 from .controls import CARD_TYPES, hand_context, pursuit_context, terrain_rows
 from .words import action_label, card_name, event_text, outcome_text, piece_name, square
 
 TEMPLATES = "frontend/stratego/"
-POLL_SECONDS = 2
 BOTS = (("greedy", "Greedy"), ("random", "Random"))
 PIECE_ACTIONS = ("move", "attack", "fire", "rest", "enter", "pursue")
 SECTIONS = (("selected", "The selected piece", PIECE_ACTIONS),
@@ -275,14 +274,10 @@ def _last_die(log: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
 
 
 def status_line(gv: Mapping[str, Any]) -> str:
-    status, v = gv["status"], gv["view"] or {}
-    if status == Status.WAITING:
-        return "Waiting for an opponent to join."
-    if status != Status.ACTIVE:
-        return {Status.CANCELLED: "This game was cancelled.",
-                Status.EXPIRED: "This game expired: nobody took the seat in time.",
-                Status.DECLINED: "The invitation was declined.",
-                Status.FINISHED: "The game is over."}.get(status, "")
+    v = gv["view"] or {}
+    not_under_way = status_text(gv["status"])
+    if not_under_way is not None:
+        return not_under_way
     active = SIDE_NAMES.get(str(v.get("active")), "")
     if v.get("phase") == "setup":
         doing = "set up"
@@ -314,19 +309,11 @@ def game_context(request: HttpRequest, m: StrategoMatch, *, error: str = "",
     play = _play_context(request, gv, side) if setup is None else {
         "sections": [], "sw_sections": [], "board_svg": "", "offboard_links": [],
         "hand": hand_context(v, gv["legal_actions"], side, "", None)}
-    poll = m.status == Status.WAITING or (m.status == Status.ACTIVE
-                                          and gv["waiting_for"] != "you")
-    words = frame.game(
-            "stratego-game", gv, noun="game", title="Stratego: Waterloo",
-            list_url=reverse("stratego"), list_name="Stratego: Waterloo", log_title="Log",
-            can_resign=m.status == Status.ACTIVE and side is not None,
-            resign_summary="Resign…", resign_question="Resign this game? Your opponent wins.",
-            undo_title="Take back your last action: in your turn, until a die is rolled, a "
-                       "piece revealed or the turn ended",
-            replay_text="the game step by step.", htmx=False,
-            live_url=f"/ws/games/stratego/{m.pk}/")
-    # The live channel's messages are of kind "stratego" (the URL names are "stratego-game").
-    words["kind"] = "stratego"
+    words = game_words("stratego", "stratego-game", m, gv, title="Stratego: Waterloo",
+                       list_url="stratego",
+                       undo_title="Take back your last action: in your turn, until a die is "
+                                  "rolled, a piece revealed or the turn ended",
+                       replay_text="the game step by step.")
     return {
         "game": words,
         "gv": gv, "v": v, "side": side, "side_name": SIDE_NAMES.get(side or "", "spectator"),
@@ -334,12 +321,8 @@ def game_context(request: HttpRequest, m: StrategoMatch, *, error: str = "",
         "sides": _sides_context(v, side), "terrain": terrain_rows(v),
         "time_track": _time_track(int(v.get("turn") or 0)),
         "last_die": _last_die(log),
-        "joinable": m.status == Status.WAITING and side is None,
-        "error": error, "status_line": status_line(gv), "poll": poll,
-        "poll_seconds": POLL_SECONDS, "outcome": outcome_text(gv["outcome"]),
-        "clocks": frame.clock_rows(gv["clocks"], side, m.to_move if gv["deadline"]
-                                   and m.status == Status.ACTIVE else None),
-        "time_control_text": clock.describe(gv["time_control"]),
+        **seat_context(m, gv), "error": error, "status_line": status_line(gv),
+        "outcome": outcome_text(gv["outcome"]),
         "log": lines, "log_turns": log_groups(log, lines),
         "log_new": sum(1 for line in lines if line["new"]),
         **extra,
@@ -352,11 +335,7 @@ def render_game(request: HttpRequest, m: StrategoMatch, *, status: int = 200,
                              game_context(request, m, **extra), status=status)
 
 
-def game_page(request: HttpRequest, pk: int) -> HttpResponse:
-    m = game_or_404(request, pk)
-    presence.looked_at(m, request.user)
-    return render_game(request, m)
-
+game_page = seated_game_page(game_or_404, render_game)
 
 POSTS = GamePosts(page="stratego-game", fetch=game_or_404, render=render_game,
                   service=services)
@@ -379,29 +358,18 @@ REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     """A finished game, step by step (``?step=n``), as the viewer's side saw it (a
     spectator: no hidden identity), or from ``?as=french|allied``; every die checked."""
-    try:
-        m = replays.replayable(KIND, request.user, pk)
-    except ServiceError as exc:
-        raise Http404("a game's replay is shown once it is over") from exc
-    step = int_or_raw(request.GET.get("step", "0"))
-    step = min(step if type(step) is int else 0, m.seq)
+    r = replay_at(KIND, request, pk)
+    m = r.match
     side = side_of(m, request.user)
     chosen = request.GET.get("as")
     viewpoint = chosen if chosen in SIDES else side
-    book = replays.replay_book(KIND, m, keep=lambda i, last: i == min(step, last), log=True)
-    last = len(book.steps) - 1
-    step = min(step, last)
-    shown = book.view(step, viewpoint)
-    at = book.steps[step]
+    shown = r.book.view(r.step, viewpoint)
     return render(request, TEMPLATES + "replay.html", {
-        "m": m, "step": step, "last": last, "prev": max(step - 1, 0),
-        "next": min(step + 1, last), "viewpoint": viewpoint or "",
+        **r.context(), "viewpoint": viewpoint or "",
         "viewpoints": REPLAY_VIEWPOINTS[:2],
         "as_query": f"&as={viewpoint}" if chosen == viewpoint and viewpoint else "",
         "board": mark_safe(board_svg(shown, viewpoint)),  # noqa: S308 (escaped)
-        "by": SIDE_NAMES.get(at.side or "", ""), "turn": shown.get("turn"),
+        "by": SIDE_NAMES.get(r.at.side or "", ""), "turn": shown.get("turn"),
         "time": shown.get("time"),
-        "dice": dice_sentence(book, m.seed), "dice_ok": book.check.ok,
-        "seed": str(m.seed), "seed_hash": m.seed_hash, "seed_ok": seed_ok(m),
         "outcome": outcome_text(m.outcome),
     })

@@ -13,7 +13,7 @@ import pytest
 from belle_alliance import services
 from belle_alliance.kind import GAME, KIND
 from belle_alliance.models import BelleAllianceAction, BelleAllianceMatch
-from play import registry, replays
+from play import opening, registry, replays
 from ratings.models import RatedMatch, Rating, SideRecord
 
 from ..kinds import KindTasks
@@ -27,7 +27,7 @@ tasks = KindTasks("belle_alliance")
 def asked(monkeypatch):
     calls: list[tuple[int, int]] = []
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: calls.append(args))
-    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618276)
+    monkeypatch.setattr(opening, "new_seed", lambda: 1815061818150618276)
     return calls
 
 

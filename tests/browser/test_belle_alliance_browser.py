@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from belle_alliance import services
 from belle_alliance.models import BelleAllianceMatch
+from play import opening
 
 from ..kinds import KindTasks
 
@@ -26,7 +26,7 @@ PLAY = "belle-alliance-game-play"
 def worker(monkeypatch):
     asked: list[tuple[int, int]] = []
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: asked.append(args))
-    monkeypatch.setattr(services, "new_seed", lambda: 1815)
+    monkeypatch.setattr(opening, "new_seed", lambda: 1815)
     return asked
 
 

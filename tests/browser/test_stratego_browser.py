@@ -13,7 +13,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from stratego import services
+from play import opening
 from stratego.models import StrategoMatch
 
 from ..kinds import KindTasks
@@ -26,7 +26,7 @@ NO_OVERFLOW = "document.documentElement.scrollWidth <= innerWidth"
 def worker(monkeypatch):
     asked: list[tuple[int, int]] = []
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: asked.append(args))
-    monkeypatch.setattr(services, "new_seed", lambda: 1815)
+    monkeypatch.setattr(opening, "new_seed", lambda: 1815)
     return asked
 
 

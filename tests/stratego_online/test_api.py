@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from play import replays
+from play import opening, replays
 from stratego import selectors, services, setup_policy
 from stratego.kind import KIND, state_of
 from stratego.models import StrategoMatch
@@ -28,7 +28,7 @@ BASE = "/api/games/stratego/"
 def asked(monkeypatch):
     calls: list[tuple[int, int]] = []
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: calls.append(args))
-    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618276)
+    monkeypatch.setattr(opening, "new_seed", lambda: 1815061818150618276)
     return calls
 
 

@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
+from play import opening
 from play.live import messages
 from stratego import selectors, services
 from stratego.kind import state_of
@@ -35,7 +36,7 @@ tasks = KindTasks("stratego")
 @pytest.fixture
 def people(django_user_model, monkeypatch):
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
-    monkeypatch.setattr(services, "new_seed", lambda: 1815061818150618276)
+    monkeypatch.setattr(opening, "new_seed", lambda: 1815061818150618276)
     return {name: django_user_model.objects.create_user(name, "", "pw")
             for name in ("alice", "bob", "carol")}
 
