@@ -118,3 +118,18 @@ def test_a_row_time_reads_as_the_date_filter_wrote_it(when):
 @pytest.mark.parametrize("name", ["battle", "campaign", "stratego-game", "belle-alliance-game"])
 def test_a_row_link_is_the_reversed_url(name):
     assert url_of(name)(42) == reverse(name, args=[42])
+
+
+def test_the_menus_move_count_is_each_users_own_from_the_one_compiled_query(
+        catalogue, user, other_user):
+    from notifications.selectors import your_move_counts
+
+    b = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    services.join_battle(b.pk, other_user)
+    Battle.objects.filter(pk=b.pk).update(status="active", to_move="french")
+    assert your_move_counts(user)["battle"] == 1 and your_move_counts(other_user)["battle"] == 0
+    Battle.objects.filter(pk=b.pk).update(to_move="allied")
+    with CaptureQueriesContext(connection) as seen:
+        assert your_move_counts(other_user) == {**your_move_counts(user), "battle": 1}
+    assert len(seen.captured_queries) == 2
+    assert your_move_counts(user)["battle"] == 0
