@@ -81,15 +81,18 @@ def clean_scale(battle: str, value: Any) -> str:
     return format_scale(scale)
 
 
-def scale_choices(battle: str) -> list[str]:
+def scale_choices(battle: str, records: dict[int, dict] | None = None) -> list[str]:
     """The scales offered for a battle: the multiples of 1/gcd(D) (decks/rules/README) up to
-    2, where the whole set still holds D x scale cards of every army."""
-    step, records = scale_step(battle), cards_by_number()
+    2, where the whole set still holds D x scale cards of every army (``records``: the
+    catalogue's, read here if not given)."""
+    records = cards_by_number() if records is None else records
+    step = scale_step(battle)
+    # the whole set's pool of each army, counted once (not once per scale tried)
+    have = {a: len(pool_cards(records, battle, a)) for a in armies(battle)}
     out = []
     scale = step
     while scale <= MAX_OFFERED_SCALE:
-        if all(deck_size(battle, a, str(scale)) <= len(pool_cards(records, battle, a))
-               for a in armies(battle)):
+        if all(deck_size(battle, a, str(scale)) <= n for a, n in have.items()):
             out.append(format_scale(scale))
         scale += step
     return out

@@ -94,6 +94,9 @@ def invitations_of(user) -> QuerySet[Battle]:
 
 
 LIST_COLUMNS = lists.columns("battle")  # what ``battle_summary`` reads of a battle
+# what ``open_summary`` reads too, and a watch row (``turn``): a list of open, invited or
+# live battles reads these (``.only``), never the position, decks or card records
+WAITING_COLUMNS = (*LIST_COLUMNS, "settings", "scale", "turn")
 
 
 def battle_list(user, status: str | None = None, invitations: bool = True

@@ -7,9 +7,9 @@ version.
 
 from __future__ import annotations
 
-from cards.catalogue.cache import clear, records_by_number
+from cards.catalogue.cache import clear, derived, records_by_number
 
-__all__ = ["cards_by_number", "clear"]
+__all__ = ["cards_by_number", "clear", "derived"]
 
 
 def cards_by_number() -> dict[int, dict]:

@@ -76,6 +76,19 @@ def playable_version(deck: Deck) -> DeckVersion | None:
     return deck.versions.filter(valid=True).order_by("-number").first()
 
 
+def playable_versions(user) -> QuerySet[DeckVersion]:
+    """``playable_version`` of each of the user's decks that has one, in one query (with its
+    deck; decks newest change first): not a query per deck. Only the columns a deck choice
+    shows, never the entries."""
+    latest = Subquery(DeckVersion.objects.filter(deck=OuterRef("deck"), valid=True)
+                      .order_by("-number").values("number")[:1])
+    return (DeckVersion.objects.filter(deck__owner=user, valid=True, number=latest)
+            .select_related("deck")
+            .only("id", "number", "battle", "army", "kind", "scale", "deck__id",
+                  "deck__name", "deck__battle", "deck__army")
+            .order_by("-deck__updated_at", "-deck_id"))
+
+
 def collection_counts(user) -> dict[int, int]:
     """Copies the user owns per card number (all printings together), committed or not."""
     return dict(CollectionEntry.objects.filter(user=user, quantity__gt=0)

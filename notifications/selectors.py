@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import Q, Value
 
 from game import SIDES
@@ -25,17 +26,38 @@ def your_move_matches(kind, user):
     return kind.model.objects.filter(_mine_to_move(user), status=MatchStatus.ACTIVE)
 
 
+# The menu's count runs on every page: its UNION of every kind is compiled once per process
+# and database (compiling it cost several times running it, issue 31), with this stand-in for
+# the user's id, replaced in its parameters on each call.
+_ANYONE = -918273645
+_compiled: dict[str, tuple[list[str], str, tuple]] = {}
+
+
+def _your_move_sql() -> tuple[list[str], str, tuple]:
+    """The kinds, and the SQL and parameters of ``your_move_counts``'s query for user
+    ``_ANYONE``."""
+    found = _compiled.get(connection.vendor)
+    if found is None:
+        kinds = [k.kind for k in registry.kinds()]
+        rows = [your_move_matches(k, _ANYONE).order_by().annotate(area=Value(k.kind))
+                .values_list("area") for k in registry.kinds()]
+        sql, params = ("", ()) if not rows else \
+            rows[0].union(*rows[1:], all=True).order_by().query.sql_with_params()
+        found = _compiled[connection.vendor] = (kinds, sql, tuple(params))
+    return found
+
+
 def your_move_counts(user) -> dict[str, int]:
     """``{kind: n}`` for every kind of match (``play.registry``: battles, campaigns,
     Stratego, La Belle Alliance...) in ONE query: a UNION ALL of one small row per match
     where it is the user's move."""
-    kinds = list(registry.kinds())
-    rows = [your_move_matches(k, user).order_by().annotate(area=Value(k.kind))
-            .values_list("area") for k in kinds]
-    counts = {k.kind: 0 for k in kinds}
-    if rows:
-        for (area,) in rows[0].union(*rows[1:], all=True).order_by():
-            counts[area] += 1
+    kinds, sql, params = _your_move_sql()
+    counts = dict.fromkeys(kinds, 0)
+    if sql:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [user.pk if p == _ANYONE else p for p in params])
+            for (area,) in cursor.fetchall():
+                counts[area] += 1
     return counts
 
 

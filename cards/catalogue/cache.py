@@ -9,6 +9,7 @@ version, so another process loading a corrected catalogue is seen at once.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from django.db import connection
 
@@ -18,6 +19,9 @@ from .selectors import FINISH_ORDER
 
 _lock = threading.Lock()
 _cache: dict = {"key": None, "records": None}
+# What is computed from the records (``derived``): kept while the records are the same object,
+# i.e. for one catalogue version.
+_derived: dict = {"records": None, "values": {}}
 
 
 _VERSION_SQL = (f"SELECT id, version FROM {CatalogueRelease._meta.db_table} "
@@ -63,7 +67,27 @@ def records_by_number() -> dict[int, dict]:
     return records
 
 
+def derived[T](name: str, build: Callable[[dict[int, dict]], T]) -> T:
+    """``build(records)``, computed once per catalogue version and shared (treat it as
+    read-only): what a page derives from the whole catalogue (e.g. the scales each battle
+    offers) costs nothing after its first request. ``name`` tells the derivations apart.
+    Without a release the records are built afresh each call, and so is this."""
+    records = records_by_number()
+    with _lock:
+        if _derived["records"] is not records:
+            _derived["records"], _derived["values"] = records, {}
+        values = _derived["values"]
+        if name in values:
+            return values[name]
+    value = build(records)
+    with _lock:
+        if _derived["records"] is records:
+            values.setdefault(name, value)
+    return value
+
+
 def clear() -> None:
     """Forget the cached records (tests that rewrite cards without a new release)."""
     with _lock:
         _cache["key"], _cache["records"] = None, None
+        _derived["records"], _derived["values"] = None, {}

@@ -54,7 +54,8 @@ from battles.errors import BattleError
 from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.setup import cards_of
-from decks.selectors import decks_of, playable_version
+from decks.catalogue import derived
+from decks.selectors import playable_versions
 from frontend import paging
 from frontend.battle import play
 from frontend.battle.board_ux import BOARD_SECTIONS
@@ -67,6 +68,7 @@ from frontend.play import frame
 from frontend.play.frame import int_or_raw
 from frontend.play.log import log_lines
 from frontend.play.posts import GamePosts, or_404
+from frontend.rows import url_of, utc_text
 from frontend.whats_on import login_or_watch
 from game import ARMY_NAMES, BATTLE_NAMES, BATTLES, SIDE_NAMES, other_side
 from play import clock, presence
@@ -126,11 +128,11 @@ def _deck_choices(user) -> list[dict]:
     """My decks with a playable (latest valid) version, grouped by battle and side: the
     service checks the choice again (battle, army, deck rules) when the battle is created."""
     groups: dict[tuple[str, str], list[dict]] = {}
-    for deck in decks_of(user):
+    for version in playable_versions(user):  # one query, however many decks
+        deck = version.deck
         if deck.battle not in BATTLES or deck.army not in ARMY_SIDE:
             continue
-        version = playable_version(deck)
-        if version is None or version.kind == "campaign":
+        if version.kind == "campaign":
             continue  # 16.0: a campaign deck is not played in a single battle
         side = SIDES[ARMY_SIDE[version.army]]
         groups.setdefault((version.battle, side), []).append({
@@ -146,6 +148,7 @@ def _deck_choices(user) -> list[dict]:
 
 def _list_rows(user, battles: list[Battle]) -> list[dict]:
     rows = []
+    url = url_of("battle")
     for b in battles:
         s = selectors.battle_summary(b, user)
         waiting = s["status"] == Status.WAITING
@@ -158,7 +161,8 @@ def _list_rows(user, battles: list[Battle]) -> list[dict]:
                      "status_label": STATUS_LABELS.get(s["status"], s["status"]),
                      "whose": ("Waiting for an opponent" if waiting
                                else WAITING.get(s["waiting_for"], "—")),
-                     "outcome_text": outcome_text(s["outcome"], s["my_side"])})
+                     "outcome_text": outcome_text(s["outcome"], s["my_side"]),
+                     "url": url(s["id"]), "created_text": utc_text(s["created_at"])})
     return rows
 
 
@@ -201,10 +205,16 @@ def deck_choice(value: str, historical: bool) -> tuple[object, dict | None]:
 
 def _scale_options() -> list[dict]:
     """Every scale some battle allows (2.0), with the battles it fits (the script hides the
-    others; the service refuses a scale that does not fit with a message)."""
+    others; the service refuses a scale that does not fit with a message). It depends only
+    on the catalogue: worked out once per catalogue version (it counted every battle's pools
+    at every scale on each request, a third of the page's time)."""
+    return derived("battle-scale-options", _scale_options_of)
+
+
+def _scale_options_of(records: dict[int, dict]) -> list[dict]:
     fits: dict[str, list[str]] = {}
     for key in BATTLES:
-        for scale in scale_choices(key):
+        for scale in scale_choices(key, records):
             fits.setdefault(scale, []).append(key)
     return [{"value": v, "battles": " ".join(b), "label": scale_label(v)}
             for v, b in sorted(fits.items(), key=lambda kv: Fraction(kv[0]))]
@@ -228,7 +238,8 @@ def _fitting(deck_groups: list[dict], battle: str, side: str | None) -> list[dic
 
 def _invitation_rows(user, deck_groups) -> list[dict]:
     rows = []
-    for b in selectors.invitations_of(user).filter(status=Status.WAITING)[:MAX_LIST]:
+    for b in (selectors.invitations_of(user).filter(status=Status.WAITING)
+              .only(*selectors.WAITING_COLUMNS)[:MAX_LIST]):
         s = selectors.battle_summary(b, user)
         rows.append({**s, "battle_name": battle_name(s["battle"]),
                      "side_name": SIDE_NAMES.get(s["my_side"], s["my_side"]),
@@ -238,7 +249,7 @@ def _invitation_rows(user, deck_groups) -> list[dict]:
 
 def _open_rows(user, deck_groups) -> list[dict]:
     rows = []
-    for b in selectors.open_battles(user)[:MAX_LIST]:
+    for b in selectors.open_battles(user).only(*selectors.WAITING_COLUMNS)[:MAX_LIST]:
         s = selectors.open_summary(b)
         rows.append({**s, "battle_name": battle_name(s["battle"]),
                      "side_name": SIDE_NAMES.get(s["side"], s["side"]),
@@ -271,7 +282,7 @@ def render_list(request: HttpRequest, *, form: dict | None = None, error: str = 
 def live_rows(user) -> list[dict]:
     """Public battles under way that ``user`` does not play, to watch (``watch_views``)."""
     rows = []
-    for b in selectors.live_public_battles()[:LIVE_LIMIT * 2]:
+    for b in selectors.live_public_battles().only(*selectors.WAITING_COLUMNS)[:LIVE_LIMIT * 2]:
         if selectors.side_of(b, user) is not None:
             continue
         names = selectors.player_names(b)

@@ -85,7 +85,8 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
     user = request.user
     return render(request, TEMPLATES + "list.html", {
         **list_rows(request, selectors.campaign_summary, selectors.campaigns_of(user),
-                    selectors.open_campaigns(user), selectors.watchable_campaigns(user)),
+                    selectors.open_campaigns(user), selectors.watchable_campaigns(user),
+                    game="campaign"),
         "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
         "pools": PoolChoice.choices,
     }, status=status)

@@ -45,7 +45,7 @@ class GameList:
         user, sel = request.user, self.selectors
         return render(request, self.template, {
             **list_rows(request, sel.game_summary, sel.games_of(user), sel.open_games(user),
-                        sel.watchable_games(user)),
+                        sel.watchable_games(user), game=self.page),
             "error": error, "form": form or {}, "sides": self.sides, "opponents": OPPONENTS,
             "bots": self.bots,
             "urls": {"list": self.list_url, "game": self.page, "join": f"{self.page}-join",
