@@ -19,7 +19,7 @@ from cards.catalogue.rules import (
     cv_from_strength,
 )
 from cards.catalogue.validation import validate_catalogue
-from cards.data import corrections
+from cards.data import corrections, militia
 from cards.data.pools import BATTLES, bad_guns, battery_guns, fought, pool, pool_counts
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "cards" / "data" / "catalogue.json"
@@ -52,7 +52,7 @@ def test_committed_catalogue_is_valid(data):
 
 
 def test_version_and_shape(data):
-    assert data["version"] == "1.1.0+2026-11-24"
+    assert data["version"] == "1.2.0+2026-11-27"
     assert set(data) == {"version", "cards"}
     for card in data["cards"]:
         assert list(card) == list(ALL_KEYS), card["number"]
@@ -318,8 +318,13 @@ SAMPLE_QB = {
 
 
 @pytest.fixture(scope="module")
-def v1_0(data) -> dict:
-    return corrections.undo(data, "1.1.0", PREVIOUS)
+def v1_1(data) -> dict:
+    return corrections.undo(data, "1.2.0", "1.1.0+2026-11-24")
+
+
+@pytest.fixture(scope="module")
+def v1_0(v1_1) -> dict:
+    return corrections.undo(v1_1, "1.1.0", PREVIOUS)
 
 
 def test_corrections_table_rebuilds_1_0_0_byte_for_byte(v1_0):
@@ -336,8 +341,9 @@ def test_corrections_never_renumber_rearmy_or_remove(data, v1_0):
     assert fields <= {"name", "ob_brigade", "battles", "guns", "cv", "bp", "source"}
 
 
-def test_every_correction_names_a_source():
-    for row in corrections.rows("1.1.0"):
+@pytest.mark.parametrize("version", ["1.1.0", "1.2.0"])
+def test_every_correction_names_a_source(version):
+    for row in corrections.rows(version):
         assert row["source"], row
 
 
@@ -524,3 +530,90 @@ def test_quatre_bras_pools_against_the_sample_game(data):
         assert british[key] == SAMPLE_QB["british"][key], key
     assert (british["infantry"], british["artillery"], british["special"]) == (14, 5, 8)
     assert all(b in BATTLES for c in data["cards"] for b in c["battles"])
+
+
+# --- issue 29: the catalogue against better sources (version 1.2.0) ------------------------
+
+# sha256 of the committed 1.1.0 file (git show 5556b25:cards/data/catalogue.json).
+V1_1_SHA256 = "c7f84010dd44ac3a8faededaa9e10d25d7165b3ecbc6bcaaddf9f782791ce65e"
+
+
+def test_corrections_table_rebuilds_1_1_0_byte_for_byte(v1_1):
+    """The README's 1.2.0 table lists every change: undoing it gives back the 1.1.0 file."""
+    text = corrections.dumps(v1_1)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == V1_1_SHA256
+    assert validate_catalogue(v1_1) == []
+
+
+def test_rebuild_walks_back_through_every_version(data, v1_1, v1_0):
+    assert corrections.rebuild(data, "1.1.0+2026-11-24") == v1_1
+    assert corrections.rebuild(data, PREVIOUS) == v1_0
+    assert corrections.rebuild(data, data["version"]) is data
+    with pytest.raises(ValueError, match="newer"):
+        corrections.rebuild(v1_0, "1.1.0+2026-11-24")
+
+
+def test_1_2_0_never_renumbers_and_recomputes_bp(data, v1_1):
+    assert [(c["number"], c["army"], c["type"]) for c in data["cards"]] == [
+        (c["number"], c["army"], c["type"]) for c in v1_1["cards"]]
+    changed = {row["card"] for row in corrections.rows("1.2.0")}
+    for card in data["cards"]:
+        assert card["bp"] == bp_formula(card), card["number"]
+        if card["number"] not in changed:
+            assert card == v1_1["cards"][card["number"] - 1], card["number"]
+
+
+def test_militia_rule_grades_every_netherlands_and_hanoverian_brigade(data):
+    """README "Militia grades by battalion": every Netherlands (and Nassau, in a Netherlands
+    division) and Hanoverian infantry brigade card is listed by battalion, and its morale is
+    what the rule gives, except where the sources disagree (kept as our reading)."""
+    brigades = {c["number"] for c in data["cards"] if c["type"] == "infantry"
+                and c["nationality"] in ("netherlands", "hanoverian")}
+    brigades |= {c["number"] for c in data["cards"] if c["type"] == "infantry"
+                 and "NL" in (c["ob_division"] or "")}
+    assert brigades == set(militia.BATTALIONS)
+    for number in brigades:
+        card = data["cards"][number - 1]
+        want = militia.KEPT_AS_OUR_READING.get(number, militia.militia_grade(number))
+        assert card["morale"] == want, (number, card["name"])
+        if number in militia.KEPT_AS_OUR_READING:
+            assert "our reading" in card["source"], number
+
+
+@pytest.mark.parametrize(("number", "share", "grade"), [
+    (131, (0, 6), "c"), (132, (3, 5), "d"), (133, (0, 5), "c"), (134, (4, 6), "d"),
+    (135, (2, 6), "c"), (138, (4, 4), "d"), (141, (3, 5), "d"), (142, (3, 6), "d"),
+    (145, (4, 4), "d"), (147, (4, 4), "d")])
+def test_militia_rule_share_per_brigade(number, share, grade):
+    assert militia.militia_share(number) == share
+    assert militia.militia_grade(number) == grade
+
+
+def test_detmers_brigade_is_militia_heavy(data, v1_1):
+    """#134: four of six battalions militia (SR-M, SR-J, JF): D, and its BP follow (15.0)."""
+    card = by_name(data, "Detmers' Brigade (35th Jägers)")
+    assert card["number"] == 134
+    assert (card["morale"], card["bp"]) == ("d", 10) == (card["morale"], bp_formula(card))
+    assert "M-NL-MILITIA" in card["source"]
+    assert (v1_1["cards"][133]["morale"], v1_1["cards"][133]["bp"]) == ("c", 11)
+    assert validate_catalogue(data) == []
+
+
+def test_bijlandt_brigade_three_of_five_militia(data, v1_1):
+    """#132 stays D (3 of 5 is militia-heavy), but its source no longer says four of five."""
+    card = by_name(data, "Bijlandt's Brigade (7th Line)")
+    assert card["morale"] == "d" and militia.militia_share(132) == (3, 5)
+    assert "three of five" in card["source"]
+    assert "four of five" in v1_1["cards"][131]["source"]
+
+
+def test_daubreme_brigade_kept_d_as_our_reading(data):
+    """#135: the rule would give C on our line battalions, but a source disagrees on them."""
+    card = by_name(data, "d'Aubremé's Brigade (36th Jägers)")
+    assert militia.militia_grade(135) == "c" and card["morale"] == "d"
+    assert "our reading" in card["source"]
+
+
+def test_hauw_brigade_half_militia_is_d(data):
+    card = by_name(data, "Hauw's Brigade (Netherlands Militia)")
+    assert militia.militia_share(142) == (3, 6) and card["morale"] == "d"
