@@ -404,7 +404,7 @@ def test_issue9_pire_horse_battery_has_6_guns_and_17_1_cv(data, v1_0):
 
 
 @pytest.mark.parametrize(("number", "guns", "cv"), [
-    (72, 8, 1), (73, 6, 1), (74, 32, 5), (75, 32, 5), (76, 32, 5), (71, 24, 3)])
+    (72, 8, 1), (73, 6, 1), (74, 32, 5), (75, 32, 5), (76, 24, 3), (71, 24, 3)])
 def test_17_1_french_artillery_cv_from_corrected_guns(data, number, guns, cv):
     card = data["cards"][number - 1]
     assert (card["guns"], card["cv"]) == (guns, cv)
@@ -617,3 +617,64 @@ def test_daubreme_brigade_kept_d_as_our_reading(data):
 def test_hauw_brigade_half_militia_is_d(data):
     card = by_name(data, "Hauw's Brigade (Netherlands Militia)")
     assert militia.militia_share(142) == (3, 6) and card["morale"] == "d"
+
+
+def _artillery_table() -> dict[int, list[str]]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("## Artillery batteries against two sources")
+    out = {}
+    for line in text[start:text.index("\n## ", start + 1)].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0].isdigit():
+            out[int(cells[0])] = cells
+    return out
+
+
+def test_every_artillery_card_checked_against_two_sources_or_kept_as_our_reading(data):
+    """README "Artillery batteries against two sources": every artillery card has a row whose
+    guns and batteries are the card's; a row with fewer than two sources keeps the value as
+    our reading, and only the two fixed cards differ from 1.1.0."""
+    table = _artillery_table()
+    artillery = {c["number"]: c for c in data["cards"] if c["type"] == "artillery"}
+    assert set(table) == set(artillery)
+    verdicts = Counter()
+    for number, (_n, name, guns, first, second, verdict) in table.items():
+        card = artillery[number]
+        assert name == card["name"], number
+        assert guns.startswith(f"{card['guns']} ({card['guns'] // battery_guns(card)})"), number
+        assert first and verdict, number
+        kind = ("fixed" if verdict.startswith("**fixed**") else
+                "agree" if verdict.startswith("agree") else
+                "ours" if verdict.startswith("our reading") else None)
+        assert kind, (number, verdict)
+        if second == "—":
+            assert kind == "ours", number
+        verdicts[kind] += 1
+    assert verdicts == {"agree": 17, "fixed": 2, "ours": 18}
+    fixed = {n for n, row in table.items() if row[5].startswith("**fixed**")}
+    assert fixed == {76, 269}
+    rows = {r["card"] for r in corrections.rows("1.2.0") if r["field"] == "guns"}
+    assert rows == fixed
+
+
+def test_vi_corps_foot_artillery_three_batteries_at_waterloo(data, v1_1):
+    """#76: RF counts four foot batteries in VI Corps with Teste's, and WV puts Teste's
+    division and battery with Grouchy: 3 × 8 guns at Waterloo, cv 3 (17.1), bp by 15.0."""
+    card = by_name(data, "VI Corps Foot Artillery (Lobau)")
+    assert card["number"] == 76 and card["battles"] == ["waterloo"]
+    assert (card["guns"], card["cv"], card["bp"]) == (24, 3, 10)
+    assert (card["cv"], card["bp"]) == (cv_from_strength(card), bp_formula(card))
+    assert v1_1["cards"][75]["guns"] == 32
+
+
+def test_iii_corps_horse_artillery_holds_the_sixth_battery(data, v1_1):
+    """#269: Thielmann's corps had 48 guns (WW), six 8-gun batteries (NS-P); 1.1.0 held 40."""
+    card = by_name(data, "III Corps Horse Artillery (Thielmann)")
+    assert card["number"] == 269 and card["artillery_kind"] == "horse"
+    assert (card["guns"], card["cv"], card["bp"]) == (24, 3, 10) == (
+        card["guns"], cv_from_strength(card), bp_formula(card))
+    corps = [c for c in data["cards"] if c["type"] == "artillery" and c["army"] == "prussian"
+             and c["ob_corps"] == "III"]
+    assert sum(c["guns"] for c in corps) == 48
+    assert sum(c["guns"] for c in v1_1["cards"] if c["type"] == "artillery"
+               and c["army"] == "prussian" and c["ob_corps"] == "III") == 40
