@@ -444,6 +444,9 @@ BATTLES_BY_CARD = {
     53: [LI, WT], 54: [LI, WT], 77: [LI, WT], 78: [LI, WT], 79: [LI, WT],  # the Guard
     70: [WT],  # Grande Batterie
     162: [QB, WT],  # van Merlen engaged at Quatre Bras
+    # 1.2.0, rule B1 (the unit that fought): Brause's 7th Brigade detached to Maransart on the
+    # 18th (VU-II); the 8th (Leib) marched off from Wavre with Borcke (CW, DP).
+    224: [LI], 225: [LI], 226: [LI], 230: [LI],
 }
 
 
@@ -678,3 +681,52 @@ def test_iii_corps_horse_artillery_holds_the_sixth_battery(data, v1_1):
     assert sum(c["guns"] for c in corps) == 48
     assert sum(c["guns"] for c in v1_1["cards"] if c["type"] == "artillery"
                and c["army"] == "prussian" and c["ob_corps"] == "III") == 40
+
+
+def test_brause_7th_brigade_detached_to_maransart_not_at_waterloo(data, v1_1):
+    """Rule B1: the II Corps report (VU-II) detached the 7th Brigade to Maransart to cover the
+    flank; its three regiments were at Ligny only."""
+    for number in (224, 225, 226):
+        card = data["cards"][number - 1]
+        assert (card["ob_corps"], card["ob_division"]) == ("II", "7"), number
+        assert card["battles"] == ["ligny"], number
+        assert v1_1["cards"][number - 1]["battles"] == ["ligny", "waterloo"], number
+    for number in range(218, 224):  # the 5th and 6th Brigades stay (B1; 6th: our reading)
+        assert data["cards"][number - 1]["battles"] == ["ligny", "waterloo"], number
+
+
+def test_leib_regiment_marched_off_from_wavre_and_borckes_two_battalions_stay(data, v1_1):
+    """Rule B1 at Wavre: Borcke's 9th Brigade marched off (CW) but left the 3rd battalions of
+    the 30th and the 1st Kurmark Landwehr in the town (DP): a battalion fought, so they stay."""
+    leib = by_name(data, "8th (Leib) Infantry Regiment")
+    assert (leib["number"], leib["battles"]) == (230, ["ligny"])
+    assert v1_1["cards"][229]["battles"] == ["ligny", "wavre"]
+    for name in ("30th Infantry Regiment", "1st Kurmark Landwehr"):
+        assert by_name(data, name)["battles"] == ["ligny", "wavre"], name
+
+
+def test_rule_b2_present_only_cards_kept_for_the_quatre_bras_sample(data):
+    """Rule B2: Uxbridge, the Guard light cavalry and Roussel d'Hurbal were present at Quatre
+    Bras but not engaged; they stay only because the sample game's deck counts them (J2)."""
+    for number in (64, 67, 112):
+        assert "quatre-bras" in data["cards"][number - 1]["battles"], number
+    french = pool_counts(data, "french", "quatre-bras")
+    british = pool_counts(data, "british", "quatre-bras")
+    assert french["cavalry"] == SAMPLE_QB["french"]["cavalry"] == 4
+    assert british["general"] == SAMPLE_QB["british"]["general"] == 8
+    engaged = [c for c in pool(data, "french", "quatre-bras")
+               if c["type"] == "cavalry" and c["number"] not in (64, 67)]
+    assert len(engaged) == 2  # without B2 the pool would fall short of the sample
+
+
+def test_rule_s1_moves_one_special_from_each_smaller_prussian_pool(data, v1_1):
+    """The Prussian Waterloo and Wavre pools lose 3 and 1 regiments (B1), so rule S1 gives
+    them 14 and 4 specials: Bildet Karree! keeps Ligny only, Uhlan Patrols leaves Wavre."""
+    assert by_name(data, "Bildet Karree!")["battles"] == ["ligny"]
+    assert by_name(data, "Uhlan Patrols")["battles"] == ["ligny", "waterloo"]
+    for battle, before, after in (("waterloo", 74, 70), ("wavre", 23, 21)):
+        assert pool_counts(v1_1, "prussian", battle)["total"] == before
+        assert pool_counts(data, "prussian", battle)["total"] == after
+        assert pool_counts(data, "prussian", battle)["special"] == _s1(data, "prussian", battle)
+        hist = historical(data, "prussian", battle)
+        assert len(hist) >= BATTLE_DECK[battle]["prussian"], battle
