@@ -19,7 +19,7 @@ from cards.catalogue.rules import (
     cv_from_strength,
 )
 from cards.catalogue.validation import validate_catalogue
-from cards.data import corrections
+from cards.data import corrections, militia
 from cards.data.pools import BATTLES, bad_guns, battery_guns, fought, pool, pool_counts
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "cards" / "data" / "catalogue.json"
@@ -52,7 +52,7 @@ def test_committed_catalogue_is_valid(data):
 
 
 def test_version_and_shape(data):
-    assert data["version"] == "1.1.0+2026-11-24"
+    assert data["version"] == "1.2.0+2026-11-27"
     assert set(data) == {"version", "cards"}
     for card in data["cards"]:
         assert list(card) == list(ALL_KEYS), card["number"]
@@ -318,8 +318,13 @@ SAMPLE_QB = {
 
 
 @pytest.fixture(scope="module")
-def v1_0(data) -> dict:
-    return corrections.undo(data, "1.1.0", PREVIOUS)
+def v1_1(data) -> dict:
+    return corrections.undo(data, "1.2.0", "1.1.0+2026-11-24")
+
+
+@pytest.fixture(scope="module")
+def v1_0(v1_1) -> dict:
+    return corrections.undo(v1_1, "1.1.0", PREVIOUS)
 
 
 def test_corrections_table_rebuilds_1_0_0_byte_for_byte(v1_0):
@@ -336,8 +341,9 @@ def test_corrections_never_renumber_rearmy_or_remove(data, v1_0):
     assert fields <= {"name", "ob_brigade", "battles", "guns", "cv", "bp", "source"}
 
 
-def test_every_correction_names_a_source():
-    for row in corrections.rows("1.1.0"):
+@pytest.mark.parametrize("version", ["1.1.0", "1.2.0"])
+def test_every_correction_names_a_source(version):
+    for row in corrections.rows(version):
         assert row["source"], row
 
 
@@ -398,7 +404,7 @@ def test_issue9_pire_horse_battery_has_6_guns_and_17_1_cv(data, v1_0):
 
 
 @pytest.mark.parametrize(("number", "guns", "cv"), [
-    (72, 8, 1), (73, 6, 1), (74, 32, 5), (75, 32, 5), (76, 32, 5), (71, 24, 3)])
+    (72, 8, 1), (73, 6, 1), (74, 32, 5), (75, 32, 5), (76, 24, 3), (71, 24, 3)])
 def test_17_1_french_artillery_cv_from_corrected_guns(data, number, guns, cv):
     card = data["cards"][number - 1]
     assert (card["guns"], card["cv"]) == (guns, cv)
@@ -438,6 +444,9 @@ BATTLES_BY_CARD = {
     53: [LI, WT], 54: [LI, WT], 77: [LI, WT], 78: [LI, WT], 79: [LI, WT],  # the Guard
     70: [WT],  # Grande Batterie
     162: [QB, WT],  # van Merlen engaged at Quatre Bras
+    # 1.2.0, rule B1 (the unit that fought): Brause's 7th Brigade detached to Maransart on the
+    # 18th (VU-II); the 8th (Leib) marched off from Wavre with Borcke (CW, DP).
+    224: [LI], 225: [LI], 226: [LI], 230: [LI],
 }
 
 
@@ -524,3 +533,200 @@ def test_quatre_bras_pools_against_the_sample_game(data):
         assert british[key] == SAMPLE_QB["british"][key], key
     assert (british["infantry"], british["artillery"], british["special"]) == (14, 5, 8)
     assert all(b in BATTLES for c in data["cards"] for b in c["battles"])
+
+
+# --- issue 29: the catalogue against better sources (version 1.2.0) ------------------------
+
+# sha256 of the committed 1.1.0 file (git show 5556b25:cards/data/catalogue.json).
+V1_1_SHA256 = "c7f84010dd44ac3a8faededaa9e10d25d7165b3ecbc6bcaaddf9f782791ce65e"
+
+
+def test_corrections_table_rebuilds_1_1_0_byte_for_byte(v1_1):
+    """The README's 1.2.0 table lists every change: undoing it gives back the 1.1.0 file."""
+    text = corrections.dumps(v1_1)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == V1_1_SHA256
+    assert validate_catalogue(v1_1) == []
+
+
+def test_rebuild_walks_back_through_every_version(data, v1_1, v1_0):
+    assert corrections.rebuild(data, "1.1.0+2026-11-24") == v1_1
+    assert corrections.rebuild(data, PREVIOUS) == v1_0
+    assert corrections.rebuild(data, data["version"]) is data
+    with pytest.raises(ValueError, match="newer"):
+        corrections.rebuild(v1_0, "1.1.0+2026-11-24")
+
+
+def test_1_2_0_never_renumbers_and_recomputes_bp(data, v1_1):
+    assert [(c["number"], c["army"], c["type"]) for c in data["cards"]] == [
+        (c["number"], c["army"], c["type"]) for c in v1_1["cards"]]
+    changed = {row["card"] for row in corrections.rows("1.2.0")}
+    for card in data["cards"]:
+        assert card["bp"] == bp_formula(card), card["number"]
+        if card["number"] not in changed:
+            assert card == v1_1["cards"][card["number"] - 1], card["number"]
+
+
+def test_militia_rule_grades_every_netherlands_and_hanoverian_brigade(data):
+    """README "Militia grades by battalion": every Netherlands (and Nassau, in a Netherlands
+    division) and Hanoverian infantry brigade card is listed by battalion, and its morale is
+    what the rule gives, except where the sources disagree (kept as our reading)."""
+    brigades = {c["number"] for c in data["cards"] if c["type"] == "infantry"
+                and c["nationality"] in ("netherlands", "hanoverian")}
+    brigades |= {c["number"] for c in data["cards"] if c["type"] == "infantry"
+                 and "NL" in (c["ob_division"] or "")}
+    assert brigades == set(militia.BATTALIONS)
+    for number in brigades:
+        card = data["cards"][number - 1]
+        want = militia.KEPT_AS_OUR_READING.get(number, militia.militia_grade(number))
+        assert card["morale"] == want, (number, card["name"])
+        if number in militia.KEPT_AS_OUR_READING:
+            assert "our reading" in card["source"], number
+
+
+@pytest.mark.parametrize(("number", "share", "grade"), [
+    (131, (0, 6), "c"), (132, (3, 5), "d"), (133, (0, 5), "c"), (134, (4, 6), "d"),
+    (135, (2, 6), "c"), (138, (4, 4), "d"), (141, (3, 5), "d"), (142, (3, 6), "d"),
+    (145, (4, 4), "d"), (147, (4, 4), "d")])
+def test_militia_rule_share_per_brigade(number, share, grade):
+    assert militia.militia_share(number) == share
+    assert militia.militia_grade(number) == grade
+
+
+def test_detmers_brigade_is_militia_heavy(data, v1_1):
+    """#134: four of six battalions militia (SR-M, SR-J, JF): D, and its BP follow (15.0)."""
+    card = by_name(data, "Detmers' Brigade (35th Jägers)")
+    assert card["number"] == 134
+    assert (card["morale"], card["bp"]) == ("d", 10) == (card["morale"], bp_formula(card))
+    assert "M-NL-MILITIA" in card["source"]
+    assert (v1_1["cards"][133]["morale"], v1_1["cards"][133]["bp"]) == ("c", 11)
+    assert validate_catalogue(data) == []
+
+
+def test_bijlandt_brigade_three_of_five_militia(data, v1_1):
+    """#132 stays D (3 of 5 is militia-heavy), but its source no longer says four of five."""
+    card = by_name(data, "Bijlandt's Brigade (7th Line)")
+    assert card["morale"] == "d" and militia.militia_share(132) == (3, 5)
+    assert "three of five" in card["source"]
+    assert "four of five" in v1_1["cards"][131]["source"]
+
+
+def test_daubreme_brigade_kept_d_as_our_reading(data):
+    """#135: the rule would give C on our line battalions, but a source disagrees on them."""
+    card = by_name(data, "d'Aubremé's Brigade (36th Jägers)")
+    assert militia.militia_grade(135) == "c" and card["morale"] == "d"
+    assert "our reading" in card["source"]
+
+
+def test_hauw_brigade_half_militia_is_d(data):
+    card = by_name(data, "Hauw's Brigade (Netherlands Militia)")
+    assert militia.militia_share(142) == (3, 6) and card["morale"] == "d"
+
+
+def _artillery_table() -> dict[int, list[str]]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("## Artillery batteries against two sources")
+    out = {}
+    for line in text[start:text.index("\n## ", start + 1)].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0].isdigit():
+            out[int(cells[0])] = cells
+    return out
+
+
+def test_every_artillery_card_checked_against_two_sources_or_kept_as_our_reading(data):
+    """README "Artillery batteries against two sources": every artillery card has a row whose
+    guns and batteries are the card's; a row with fewer than two sources keeps the value as
+    our reading, and only the two fixed cards differ from 1.1.0."""
+    table = _artillery_table()
+    artillery = {c["number"]: c for c in data["cards"] if c["type"] == "artillery"}
+    assert set(table) == set(artillery)
+    verdicts = Counter()
+    for number, (_n, name, guns, first, second, verdict) in table.items():
+        card = artillery[number]
+        assert name == card["name"], number
+        assert guns.startswith(f"{card['guns']} ({card['guns'] // battery_guns(card)})"), number
+        assert first and verdict, number
+        kind = ("fixed" if verdict.startswith("**fixed**") else
+                "agree" if verdict.startswith("agree") else
+                "ours" if verdict.startswith("our reading") else None)
+        assert kind, (number, verdict)
+        if second == "—":
+            assert kind == "ours", number
+        verdicts[kind] += 1
+    assert verdicts == {"agree": 17, "fixed": 2, "ours": 18}
+    fixed = {n for n, row in table.items() if row[5].startswith("**fixed**")}
+    assert fixed == {76, 269}
+    rows = {r["card"] for r in corrections.rows("1.2.0") if r["field"] == "guns"}
+    assert rows == fixed
+
+
+def test_vi_corps_foot_artillery_three_batteries_at_waterloo(data, v1_1):
+    """#76: RF counts four foot batteries in VI Corps with Teste's, and WV puts Teste's
+    division and battery with Grouchy: 3 × 8 guns at Waterloo, cv 3 (17.1), bp by 15.0."""
+    card = by_name(data, "VI Corps Foot Artillery (Lobau)")
+    assert card["number"] == 76 and card["battles"] == ["waterloo"]
+    assert (card["guns"], card["cv"], card["bp"]) == (24, 3, 10)
+    assert (card["cv"], card["bp"]) == (cv_from_strength(card), bp_formula(card))
+    assert v1_1["cards"][75]["guns"] == 32
+
+
+def test_iii_corps_horse_artillery_holds_the_sixth_battery(data, v1_1):
+    """#269: Thielmann's corps had 48 guns (WW), six 8-gun batteries (NS-P); 1.1.0 held 40."""
+    card = by_name(data, "III Corps Horse Artillery (Thielmann)")
+    assert card["number"] == 269 and card["artillery_kind"] == "horse"
+    assert (card["guns"], card["cv"], card["bp"]) == (24, 3, 10) == (
+        card["guns"], cv_from_strength(card), bp_formula(card))
+    corps = [c for c in data["cards"] if c["type"] == "artillery" and c["army"] == "prussian"
+             and c["ob_corps"] == "III"]
+    assert sum(c["guns"] for c in corps) == 48
+    assert sum(c["guns"] for c in v1_1["cards"] if c["type"] == "artillery"
+               and c["army"] == "prussian" and c["ob_corps"] == "III") == 40
+
+
+def test_brause_7th_brigade_detached_to_maransart_not_at_waterloo(data, v1_1):
+    """Rule B1: the II Corps report (VU-II) detached the 7th Brigade to Maransart to cover the
+    flank; its three regiments were at Ligny only."""
+    for number in (224, 225, 226):
+        card = data["cards"][number - 1]
+        assert (card["ob_corps"], card["ob_division"]) == ("II", "7"), number
+        assert card["battles"] == ["ligny"], number
+        assert v1_1["cards"][number - 1]["battles"] == ["ligny", "waterloo"], number
+    for number in range(218, 224):  # the 5th and 6th Brigades stay (B1; 6th: our reading)
+        assert data["cards"][number - 1]["battles"] == ["ligny", "waterloo"], number
+
+
+def test_leib_regiment_marched_off_from_wavre_and_borckes_two_battalions_stay(data, v1_1):
+    """Rule B1 at Wavre: Borcke's 9th Brigade marched off (CW) but left the 3rd battalions of
+    the 30th and the 1st Kurmark Landwehr in the town (DP): a battalion fought, so they stay."""
+    leib = by_name(data, "8th (Leib) Infantry Regiment")
+    assert (leib["number"], leib["battles"]) == (230, ["ligny"])
+    assert v1_1["cards"][229]["battles"] == ["ligny", "wavre"]
+    for name in ("30th Infantry Regiment", "1st Kurmark Landwehr"):
+        assert by_name(data, name)["battles"] == ["ligny", "wavre"], name
+
+
+def test_rule_b2_present_only_cards_kept_for_the_quatre_bras_sample(data):
+    """Rule B2: Uxbridge, the Guard light cavalry and Roussel d'Hurbal were present at Quatre
+    Bras but not engaged; they stay only because the sample game's deck counts them (J2)."""
+    for number in (64, 67, 112):
+        assert "quatre-bras" in data["cards"][number - 1]["battles"], number
+    french = pool_counts(data, "french", "quatre-bras")
+    british = pool_counts(data, "british", "quatre-bras")
+    assert french["cavalry"] == SAMPLE_QB["french"]["cavalry"] == 4
+    assert british["general"] == SAMPLE_QB["british"]["general"] == 8
+    engaged = [c for c in pool(data, "french", "quatre-bras")
+               if c["type"] == "cavalry" and c["number"] not in (64, 67)]
+    assert len(engaged) == 2  # without B2 the pool would fall short of the sample
+
+
+def test_rule_s1_moves_one_special_from_each_smaller_prussian_pool(data, v1_1):
+    """The Prussian Waterloo and Wavre pools lose 3 and 1 regiments (B1), so rule S1 gives
+    them 14 and 4 specials: Bildet Karree! keeps Ligny only, Uhlan Patrols leaves Wavre."""
+    assert by_name(data, "Bildet Karree!")["battles"] == ["ligny"]
+    assert by_name(data, "Uhlan Patrols")["battles"] == ["ligny", "waterloo"]
+    for battle, before, after in (("waterloo", 74, 70), ("wavre", 23, 21)):
+        assert pool_counts(v1_1, "prussian", battle)["total"] == before
+        assert pool_counts(data, "prussian", battle)["total"] == after
+        assert pool_counts(data, "prussian", battle)["special"] == _s1(data, "prussian", battle)
+        hist = historical(data, "prussian", battle)
+        assert len(hist) >= BATTLE_DECK[battle]["prussian"], battle

@@ -116,13 +116,13 @@ def test_version_1_1_0_corrections_update_exactly_the_corrected_cards(db, tmp_pa
     data_version; every other card keeps 1.0.0."""
     from cards.data import corrections
 
-    current = _data()
+    current = corrections.rebuild(_data(), "1.1.0+2026-11-24")
     previous = corrections.undo(current, "1.1.0", "1.0.0+2026-11-22")
     Printing.objects.all().delete()  # start from an empty catalogue (rolled back after)
     Card.objects.all().delete()
     CatalogueRelease.objects.all().delete()
     load_catalogue(_write(tmp_path, previous, "v1_0.json"))
-    report = load_catalogue(DATA_FILE)
+    report = load_catalogue(_write(tmp_path, current, "v1_1.json"))
     corrected = sorted({row["card"] for row in corrections.rows("1.1.0")})
     assert report.updated == corrected and not report.created and not report.printings_created
     assert report.unchanged == 300 - len(corrected)
@@ -133,3 +133,25 @@ def test_version_1_1_0_corrections_update_exactly_the_corrected_cards(db, tmp_pa
     assert Card.objects.get(number=44).name == "Brigade Thévenet"
     assert CatalogueRelease.objects.count() == 2
     assert Printing.objects.count() == 900
+
+
+def test_version_1_2_0_corrections_update_exactly_the_corrected_cards(db, tmp_path):
+    """Issue 29: a database holding 1.1.0 takes 1.2.0 as a correction: only the cards of the
+    README's 1.2.0 table change and carry the new data_version (Detmers' morale among them);
+    every other card keeps its own."""
+    from cards.data import corrections
+
+    current = _data()
+    previous = corrections.rebuild(current, "1.1.0+2026-11-24")
+    Printing.objects.all().delete()
+    Card.objects.all().delete()
+    CatalogueRelease.objects.all().delete()
+    load_catalogue(_write(tmp_path, previous, "v1_1.json"))
+    report = load_catalogue(DATA_FILE)
+    corrected = sorted({row["card"] for row in corrections.rows("1.2.0")})
+    assert report.updated == corrected and not report.created and not report.printings_created
+    versions = dict(Card.objects.values_list("number", "data_version"))
+    assert {n for n, v in versions.items() if v == current["version"]} == set(corrected)
+    assert current["version"] not in {v for n, v in versions.items() if n not in corrected}
+    detmers = Card.objects.get(number=134)
+    assert (detmers.morale, detmers.bp) == ("d", 10)

@@ -65,3 +65,22 @@ def undo(data: dict, version: str, previous: str, readme: Path = README) -> dict
 def dumps(data: dict) -> str:
     """The file's own formatting (2-space indent, UTF-8, final newline)."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+# Every published catalogue version, oldest first; each after the first has a "Corrections in
+# version X" table in the README.
+VERSIONS = ("1.0.0+2026-11-22", "1.1.0+2026-11-24", "1.2.0+2026-11-27")
+
+
+def rebuild(data: dict, version: str, readme: Path = README) -> dict:
+    """The catalogue as it was at ``version`` (a full version string of ``VERSIONS``), undoing
+    the tables of every later version, newest first: the records that battles set up under
+    that version played with (``play.CardSet`` keeps them; this rebuilds them from the file)."""
+    current = VERSIONS.index(data["version"])
+    target = VERSIONS.index(version)
+    if target > current:
+        raise ValueError(f"{version} is newer than the file's {data['version']}")
+    out = data
+    for i in range(current, target, -1):
+        out = undo(out, VERSIONS[i].split("+")[0], VERSIONS[i - 1], readme)
+    return out
