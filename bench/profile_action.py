@@ -135,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
             line += (f"; 3 viewers' messages again, per socket, "
                      f"{1000 * timings['messages'] / n:.2f} ms")
         print(line)
+        if args.queries:  # every statement of the timed part, by kind, most frequent first
+            import collections
+
+            for sql, count in collections.Counter(
+                    " ".join(q.split()[:6])[:110] for q in statements).most_common():
+                print(f"{count / n:7.2f} per action  {sql}")
         if prof:
             order = os.environ.get("SORT", "cumulative")  # or tottime
             pstats.Stats(prof).sort_stats(order).print_stats(args.top)
