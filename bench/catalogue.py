@@ -179,8 +179,9 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 def start_server(kind: str, env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
     if kind == "daphne":
-        cmd = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-               "config.asgi:application"]
+        # as the Procfile's web process: a deep accept backlog, 30 s to finish a handshake
+        cmd = [PYTHON, "-m", "daphne", "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
+               "--websocket_connect_timeout", "30", "config.asgi:application"]
     else:
         cmd = [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
     with open(log, "wb") as out:

@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=35)
+    parser.add_argument("--queries", action="store_true",
+                        help="list the SQL statements of the first action of each kind of")
     parser.add_argument("--per-socket", action="store_true",
                         help="build every viewer's message per socket (the old path)")
     args = parser.parse_args(argv)
@@ -49,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     from django.contrib.auth.models import User
+    from django.db import connection
 
     from play import registry
     from play.live import messages
@@ -83,6 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(1815)
     timings = {"act": 0.0, "messages": 0.0}
     actions = 0
+    statements: list[str] = []  # every SQL statement run by the timed part
+
+    def counted(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    shown = 0
     prof = cProfile.Profile() if args.profile else None
     try:
         for _ in range(args.moves):
@@ -98,9 +108,16 @@ def main(argv: list[str] | None = None) -> int:
                 action = rng.choice(msg["legal_actions"])
                 if prof:
                     prof.enable()
+                before = len(statements)
                 t0 = time.process_time()
-                services.act(pk, mover.user, msg["seq"], action)
+                with connection.execute_wrapper(counted):
+                    services.act(pk, mover.user, msg["seq"], action)
                 t1 = time.process_time()
+                if args.queries and shown < 2:  # the first actions' statements, in order
+                    shown += 1
+                    print(f"action {actions + 1}: {len(statements) - before} statements")
+                    for sql in statements[before:]:
+                        print("   ", sql[:150])
                 if args.per_socket:
                     for v in viewers[pk]:
                         messages.message(v, msg["seq"])
@@ -112,11 +129,18 @@ def main(argv: list[str] | None = None) -> int:
                 actions += 1
         n = max(1, actions)
         line = (f"{actions} actions: act + commit + listeners (every class's message) "
-                f"{1000 * timings['act'] / n:.2f} ms CPU per action")
+                f"{1000 * timings['act'] / n:.2f} ms CPU per action, "
+                f"{len(statements) / n:.2f} database statements per action")
         if args.per_socket:
             line += (f"; 3 viewers' messages again, per socket, "
                      f"{1000 * timings['messages'] / n:.2f} ms")
         print(line)
+        if args.queries:  # every statement of the timed part, by kind, most frequent first
+            import collections
+
+            for sql, count in collections.Counter(
+                    " ".join(q.split()[:6])[:110] for q in statements).most_common():
+                print(f"{count / n:7.2f} per action  {sql}")
         if prof:
             order = os.environ.get("SORT", "cumulative")  # or tottime
             pstats.Stats(prof).sort_stats(order).print_stats(args.top)

@@ -136,6 +136,13 @@ class Match(SeatsMixin, models.Model):
         help_text="side -> its player's standing choices to pass (play/autoplay.py, the "
                   "game module's chosen_action): {\"skip\": [kinds of response window not "
                   "to be asked in], \"turn\": the enemy turn to pass for the rest of}.")
+    shown = models.JSONField(
+        null=True, blank=True, default=None,
+        help_text="The cards each side was named by the log (play/undo.py: only a card the "
+                  "opponent had not seen before ends undo), kept with the rows so an undo "
+                  "check reads no earlier action (issue 31): {\"seq\": n, \"before\": {side: "
+                  "[cards named to it by the rows before n]}, \"last\": {side: [by row n]}}; "
+                  "null, or a seq other than the match's, when not kept (the log is read).")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -144,8 +144,12 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
         raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
                        seq=match.seq) from None
     before_side, before_doc = match.to_move, match.state
+    kept = shown_after(kind, match, moves)
     match.seq += len(moves)
     fields = ["seq", *kind.save_state(match, state)]
+    if kept is not None or match.shown is not None:
+        match.shown = kept
+        fields.append("shown")
     ended = kind.game.turns_ended(before_doc, match.state) if match.time_control else []
     fields += clock.on_position(match, before_side, ended, timezone.now())
     enqueue.flag_fall_on_commit(kind.kind, match)
@@ -160,6 +164,29 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
     changed(kind, match, by=moves[0][0], last_side=moves[-1][0], since=first - 1, snap=snap)
     if ask_computer and match.to_move and match.to_move == match.computer_side():
         enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)
+
+
+def shown_after(kind: MatchKind, match: Match, moves: list[Move]) -> dict | None:
+    """``match.shown`` once ``moves`` are appended after ``match.seq``: the cards each side
+    was named before the last new row, and by it (``Match.shown``), from the kept value and
+    the new rows' events alone; None when it was not kept up to ``match.seq`` (a match
+    begun before the column: its undo checks read the log, as they always did)."""
+    game = kind.game
+    old = match.shown
+    if match.seq == 0:
+        before: dict[str, set] = {side: set() for side in game.sides}
+    elif old is not None and old.get("seq") == match.seq:
+        before = {side: {*old["before"].get(side, ()), *old["last"].get(side, ())}
+                  for side in game.sides}
+    else:
+        return None
+    for _side, _action, events in moves[:-1]:
+        for side in game.sides:
+            before[side] |= game.shown_cards(events, side)
+    last = moves[-1][2]
+    return {"seq": match.seq + len(moves),
+            "before": {side: sorted(cards) for side, cards in before.items()},
+            "last": {side: sorted(game.shown_cards(last, side)) for side in game.sides}}
 
 
 def refuse_if_paused(kind: MatchKind, match: Match) -> None:

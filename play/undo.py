@@ -98,10 +98,15 @@ def undo_target(kind: MatchKind, match: Match, side: str, rows: Sequence[Row] | 
         events = match.actions.filter(seq=seq).values_list("events", flat=True).first() or []
     why = game.undo_refusal(action, events, side, None, match.state)
     if why is not None and game.shown_cards(events, other_side(side)):
-        # Only a card the opponent had not been shown before ends undo.
+        # Only a card the opponent had not been shown before ends undo: as kept with the
+        # rows when ``seq`` is the last one (Match.shown), else read from the log.
+        kept = match.shown
         known: set[int] = set()
-        for earlier in match.actions.filter(seq__lt=seq).values_list("events", flat=True):
-            known |= game.shown_cards(earlier, other_side(side))
+        if kept is not None and kept.get("seq") == seq:
+            known.update(kept["before"].get(other_side(side), ()))
+        else:
+            for earlier in match.actions.filter(seq__lt=seq).values_list("events", flat=True):
+                known |= game.shown_cards(earlier, other_side(side))
         why = game.undo_refusal(action, events, side, known, match.state)
     if why is not None:
         return None, f"your last action cannot be taken back: {why}"

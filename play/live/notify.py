@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from play import registry
 
@@ -31,6 +32,45 @@ from .hooks import hooks_of
 log = logging.getLogger(__name__)
 _pending: set = set()  # tasks in flight (a loop keeps only weak references)
 _answers = threading.local()  # the Change built in this thread's last commit
+SEND_TIMEOUT = 10.0  # seconds a sync caller waits for its change's sends (the layer's own
+# waits are shorter: config.channel_layer.UNREACHABLE_SECONDS per group)
+
+
+class _SenderLoop:
+    """One event loop per process, on a thread of its own, for the group sends of sync code
+    that has no event loop to borrow (a Celery worker's thread, a management command, the
+    bench). ``async_to_sync`` there makes a new loop per call, and with it a new Redis
+    connection (and redis-py's driver-info lookup): ~7 ms of CPU per action, half of an
+    action's whole cost in ``bench/profile_action.py`` (issue 31). Kept here, the layer's
+    connection lives as long as the process. A change's sends still finish before the
+    caller goes on (``run`` waits), so each group gets its changes in order."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid() or self._loop.is_closed():
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="live-sender",
+                                 daemon=True).start()
+                self._loop, self._pid = loop, os.getpid()
+            return self._loop
+
+    def run(self, coroutine) -> None:
+        asyncio.run_coroutine_threadsafe(coroutine, self.loop()).result(SEND_TIMEOUT)
+
+
+_sender = _SenderLoop()
+
+
+def _outer_loop() -> bool:
+    """Whether this thread runs for an event loop of this process (a consumer's or a
+    request's ``sync_to_async``): ``async_to_sync`` then sends on that loop, no new one."""
+    return (getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
+            and getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None)
 
 
 def take_answer(kind: str, match_id: int) -> messages.Change | None:
@@ -76,8 +116,12 @@ def on_match_changed(sender, kind: str, match_id: int, seq: int, status: str,
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
-        if loop is None:  # the usual case: a request's or a worker's thread
+        if loop is None and (_outer_loop() or isinstance(layer, InMemoryChannelLayer)):
+            # a consumer's or a request's thread (the in-memory layer's queues belong to the
+            # loop of their sockets: never another one)
             async_to_sync(_send_all)(layer, sends)
+        elif loop is None:  # a worker's thread: the process's sender loop
+            _sender.run(_send_all(layer, sends))
         else:  # sync code on a thread that runs a loop: send once it is free
             task = loop.create_task(_send_all(layer, sends))
             _pending.add(task)
