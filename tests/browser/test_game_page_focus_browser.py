@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from campaigns import services
 from game import ENDING_ACTIONS
+from play import opening
 
 from .test_campaign_contradictions_browser import both_running, drive, pools  # noqa: F401
 
@@ -51,13 +52,11 @@ def test_la_belle_alliance_page_focus_goes_to_an_action_never_to_pass(
         logged_in_page, monkeypatch):
     """After alice's action and after the computer's answer (the page updates by itself),
     the focus is on the actions heading or on an action, never on a Pass."""
-    from belle_alliance import services as lba_services
-
     from ..kinds import KindTasks
 
     tasks = KindTasks("belle_alliance")
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
-    monkeypatch.setattr(lba_services, "new_seed", lambda: 1815)
+    monkeypatch.setattr(opening, "new_seed", lambda: 1815)
     page = logged_in_page
     page.goto("/belle-alliance/")
     page.select_option("#ng-side", "french")
@@ -93,14 +92,13 @@ def test_stratego_page_focus_after_a_move_goes_to_an_action_never_to_end_the_tur
     """Stratego's actions post whole forms (the answer is a new page): after a move, the new
     page puts the focus on the next action or the actions heading, never on "End the turn";
     a page opened afresh moves no focus."""
-    from stratego import services as stratego_services
     from stratego.models import StrategoMatch
 
     from ..kinds import KindTasks
 
     tasks = KindTasks("stratego")
     tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
-    monkeypatch.setattr(stratego_services, "new_seed", lambda: 1815)
+    monkeypatch.setattr(opening, "new_seed", lambda: 1815)
     page = logged_in_page
     page.goto("/stratego/")
     page.select_option("#ng-side", "french")
