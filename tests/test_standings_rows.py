@@ -85,7 +85,9 @@ def test_a_standings_page_reads_as_much_for_16_players_as_for_256(catalogue, mon
     for label, ((q16, rows16, chars16), (q256, rows256, chars256)) in costs.items():
         assert q16 == q256, (label, costs[label])
         # the page's 10 rows (and the chart's top 8 on the page), never the whole table
-        assert rows16 == rows256 <= 18, (label, costs[label])
+        # (with "find me" the small tournament's page is the top one, whose rows the chart
+        # shares; the large one's is further down, so the two may differ below that bound)
+        assert rows16 <= 18 and rows256 <= 18, (label, costs[label])
         assert chars256 < 2 * chars16, (label, costs[label])
 
 
