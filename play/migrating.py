@@ -7,13 +7,16 @@ Forward: a row with records points to the ``CardSet`` of their digest (written o
 with none (a battle set up before records were kept: it plays with the catalogue as it is now)
 keeps ``card_set`` null, and so plays as before. Backward: each row gets its set's records
 back (the sets themselves stay until ``play``'s own migration is reversed).
+
+Also the lean action rows' migration (``pack_actions``): each action table's ``action`` and
+``events`` stored packed (``play.fields``), and back.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import migrations
+from django.db import migrations, models
 
 from .models import records_digest
 
@@ -62,3 +65,46 @@ def move_records(app_label: str, model_name: str) -> migrations.RunPython:
             model.objects.using(db).filter(card_set_id=digest).update(card_records=records)
 
     return migrations.RunPython(forward, backward, elidable=False)
+
+
+def pack_actions(app_label: str, model_name: str) -> list[Any]:
+    """The operations of each action table's ``lean_actions`` migration (issue 31, "keep an
+    action row lean"): ``action`` and ``events`` from ``jsonb``/JSON text to
+    ``play.fields.PackedJSONField``, every row carried over in batches, and back. The packed
+    columns are added beside the old ones (nullable), filled, the old ones dropped and the new
+    ones renamed; in reverse the old columns come back nullable, are filled from the packed
+    ones, then made required again. Both ways each row reads back the same values."""
+    from .fields import PackedJSONField
+
+    def copy(source: str, target: str) -> Any:
+        def run(apps: Any, schema_editor: Any) -> None:
+            _checked_now(schema_editor)
+            model = apps.get_model(app_label, model_name)
+            db = schema_editor.connection.alias
+            rows = (model.objects.using(db).only("id", f"action{source}", f"events{source}")
+                    .order_by("id"))
+            batch: list[Any] = []
+            for row in rows.iterator(chunk_size=BATCH):
+                setattr(row, f"action{target}", getattr(row, f"action{source}"))
+                setattr(row, f"events{target}", getattr(row, f"events{source}"))
+                batch.append(row)
+                if len(batch) >= BATCH:
+                    model.objects.using(db).bulk_update(
+                        batch, [f"action{target}", f"events{target}"])
+                    batch = []
+            model.objects.using(db).bulk_update(batch, [f"action{target}", f"events{target}"])
+        return run
+
+    return [
+        migrations.AddField(model_name, "action_packed", PackedJSONField(null=True)),
+        migrations.AddField(model_name, "events_packed", PackedJSONField(null=True)),
+        migrations.AlterField(model_name, "action", models.JSONField(null=True)),
+        migrations.AlterField(model_name, "events", models.JSONField(default=list, null=True)),
+        migrations.RunPython(copy("", "_packed"), copy("_packed", ""), elidable=False),
+        migrations.RemoveField(model_name, "action"),
+        migrations.RemoveField(model_name, "events"),
+        migrations.RenameField(model_name, "action_packed", "action"),
+        migrations.RenameField(model_name, "events_packed", "events"),
+        migrations.AlterField(model_name, "action", PackedJSONField()),
+        migrations.AlterField(model_name, "events", PackedJSONField(default=list)),
+    ]

@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db import models
 
+from .fields import PackedJSONField
 from .seats import SeatsMixin
 
 USER = django_settings.AUTH_USER_MODEL
@@ -202,8 +203,10 @@ class MatchAction(models.Model):
 
     seq = models.PositiveIntegerField()
     side = models.CharField(max_length=10)
-    action = models.JSONField()
-    events = models.JSONField(default=list)
+    # Stored packed (play.fields: deflated compact JSON, ~4x smaller than jsonb): read whole,
+    # never queried inside (issue 31, "keep an action row lean").
+    action = PackedJSONField()
+    events = PackedJSONField(default=list)
     auto = models.BooleanField(default=False,
                                help_text="Played for the player by auto-play (play/autoplay.py)"
                                          ": a forced move or a pass with no answer held.")

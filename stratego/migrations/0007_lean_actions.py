@@ -1,0 +1,16 @@
+# Issue 31, "keep an action row lean": action and events stored packed (play.fields), every
+# stored row carried over and back (play.migrating.pack_actions).
+
+from django.db import migrations
+
+from play.migrating import pack_actions
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('stratego', '0006_strategomatch_shown'),
+        ('play', '0001_initial'),
+    ]
+
+    operations = pack_actions('stratego', 'strategoaction')
