@@ -7,13 +7,17 @@ catalogue").
 PostgreSQL only (it reads ``pg_column_size``). In the database of DATABASE_URL (migrated; the
 catalogue is loaded if it is empty) it plays, through the services (``create_*``, ``join_*``,
 ``act``, ``resign``), one Waterloo between two scripted users (seeded random legal actions;
-resigned after ``--actions`` if the board has not ended it) and one campaign, then prints for
-each: the match row, its action rows (count, bytes each), and the catalogue snapshot it plays
+resigned after ``--actions`` if the board has not ended it) and one campaign (their dice seeds
+and moves both drawn from ``--seed``: every run plays the same games), then prints for
+each: the match row, its action rows (count, bytes each: the ``action`` and ``events``
+columns and the rest of the row), and the catalogue snapshot it plays
 with, either inside the row (the ``card_records`` column, before issue 31) or as a shared
 content-addressed row (``play_cardset``: stored once for every match with the same records,
 so its bytes are not the match's own). The bytes are ``pg_column_size`` of the rows (the
 JSON as stored, compressed by TOAST where it is large). The matches and users it made are
-deleted afterwards. Runs on an older checkout too (the before figure):
+deleted afterwards. ``--measure battle:2 campaign:5`` measures stored matches only (the
+same rows before and after a migration, e.g. the lean action rows'). Runs on an older
+checkout too (the before figure):
 
     git -C /work/main archive main | tar -x -C /tmp/before && cp bench/storage.py /tmp/before/bench/
     (cd /tmp/before && DATABASE_URL=... python bench/storage.py)
@@ -59,6 +63,11 @@ def measure(kind: str, pk: int) -> dict[str, float]:
     n = _one(f"SELECT count(*) FROM {actions} WHERE {fk} = %s", [pk])
     action_bytes = _one(f"SELECT sum(pg_column_size(a.*)) FROM {actions} a WHERE {fk} = %s",
                         [pk])
+    # the two JSON columns of the action rows (jsonb before the lean rows, packed bytes after)
+    action_json = _one(f"SELECT sum(pg_column_size(action)) FROM {actions} WHERE {fk} = %s",
+                       [pk])
+    events_json = _one(f"SELECT sum(pg_column_size(events)) FROM {actions} WHERE {fk} = %s",
+                       [pk])
     inline = inline_text = shared = 0
     if "card_records" in _columns(table):  # before issue 31: a copy in every row
         inline, inline_text = (
@@ -68,7 +77,8 @@ def measure(kind: str, pk: int) -> dict[str, float]:
         shared = _one(f"SELECT pg_column_size(c.*) FROM play_cardset c JOIN {table} t "
                       f"ON t.card_set_id = c.digest WHERE t.id = %s", [pk])
     return {"row": row, "actions": n, "action_bytes": action_bytes, "inline": inline,
-            "inline_text": inline_text, "shared": shared}
+            "inline_text": inline_text, "shared": shared, "action_json": action_json,
+            "events_json": events_json}
 
 
 def report(label: str, m: dict[str, float]) -> None:
@@ -79,6 +89,11 @@ def report(label: str, m: dict[str, float]) -> None:
           f"{m['inline_text'] / 1024:.1f} KB as JSON text) + {m['actions']} actions "
           f"{m['action_bytes'] / 1024:.1f} KB ({each:.0f} B each); "
           f"shared card set {m['shared'] / 1024:.1f} KB (stored once)")
+    n = max(1, m["actions"])
+    action, events = m["action_json"] / n, m["events_json"] / n
+    print(f"  an action row: {each:.0f} B = action {action:.0f} B + events {events:.0f} B + "
+          f"the rest {each - action - events:.0f} B (header, id, match, seq, side, auto, "
+          f"created_at)")
 
 
 def play(services, Model, pk: int, users, rng: random.Random, limit: int) -> None:  # noqa: N803
@@ -107,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the Waterloo is resigned after this many if not over")
     parser.add_argument("--campaign-actions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1815)
+    parser.add_argument("--measure", nargs="+", default=[], metavar="KIND:ID",
+                        help="only measure these stored matches (e.g. battle:2 campaign:2), "
+                             "playing and deleting nothing: the same rows before and after "
+                             "a migration")
     args = parser.parse_args(argv)
 
     import django
@@ -125,9 +144,19 @@ def main(argv: list[str] | None = None) -> int:
     if connection.vendor != "postgresql":
         print("bench/storage.py measures PostgreSQL's storage: set DATABASE_URL")
         return 2
+    if args.measure:
+        for spec in args.measure:
+            kind, pk = spec.split(":")
+            report(f"{kind} {pk}", measure(kind, int(pk)))
+        return 0
     if not Card.objects.exists():
         call_command("load_catalogue", verbosity=0)
     rng = random.Random(args.seed)
+    # the matches' own seeds from --seed too, so that every run (and every tree) plays the
+    # same games: the same rows before and after a change of how they are stored
+    seeds = random.Random(args.seed)
+    battle_services.new_seed = campaign_services.new_seed = (  # type: ignore[attr-defined]
+        lambda: seeds.randrange(1, 2**62))
     users = [User.objects.create(username=f"storage{os.getpid()}_{i}") for i in range(2)]
     made: list[tuple[type, int]] = []
     try:

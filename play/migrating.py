@@ -95,7 +95,24 @@ def pack_actions(app_label: str, model_name: str) -> list[Any]:
             model.objects.using(db).bulk_update(batch, [f"action{target}", f"events{target}"])
         return run
 
+    def rewrite(column_type: str) -> Any:
+        """PostgreSQL keeps a dropped column's values in every row until the row is written
+        again (the copy above wrote each row with both columns): the table is rewritten, so
+        that its rows hold only what they show (a change of a column to its own type through
+        text, which PostgreSQL does by writing every row afresh, dropped columns left out)."""
+        def run(apps: Any, schema_editor: Any) -> None:
+            if schema_editor.connection.vendor != "postgresql":
+                return  # SQLite's schema changes copy the table anyway
+            table = apps.get_model(app_label, model_name)._meta.db_table
+            quote = schema_editor.quote_name
+            schema_editor.execute(
+                f"ALTER TABLE {quote(table)} ALTER COLUMN {quote('events')} "
+                f"TYPE {column_type} USING {quote('events')}::text::{column_type}")
+        return run
+
     return [
+        # backward, last: the JSON rows without the packed columns' leftovers
+        migrations.RunPython(migrations.RunPython.noop, rewrite("jsonb"), elidable=False),
         migrations.AddField(model_name, "action_packed", PackedJSONField(null=True)),
         migrations.AddField(model_name, "events_packed", PackedJSONField(null=True)),
         migrations.AlterField(model_name, "action", models.JSONField(null=True)),
@@ -107,4 +124,6 @@ def pack_actions(app_label: str, model_name: str) -> list[Any]:
         migrations.RenameField(model_name, "events_packed", "events"),
         migrations.AlterField(model_name, "action", PackedJSONField()),
         migrations.AlterField(model_name, "events", PackedJSONField(default=list)),
+        # forward, last: the packed rows without the JSON columns' leftovers
+        migrations.RunPython(rewrite("bytea"), migrations.RunPython.noop, elidable=False),
     ]
