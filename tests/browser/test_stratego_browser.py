@@ -92,7 +92,8 @@ def test_alice_sets_up_and_plays_against_the_computer(logged_in_page, live_serve
         moves += 1
     assert moves >= 3
     m.refresh_from_db()
-    assert m.actions.filter(side="french").exclude(action__type="deploy").count() >= 3
+    assert len([a for a in m.actions.filter(side="french").values_list("action", flat=True)
+                if a["type"] != "deploy"]) >= 3
     expect(page.get_by_test_id("board")).to_be_visible()
     expect(page.get_by_test_id("log")).to_contain_text("The Allied set up")
     expect(page.get_by_test_id("time-track")).to_contain_text("11:00")
@@ -159,7 +160,8 @@ def test_a_standard_game_against_the_computer_with_the_hand_at_390_px(
     expect(page.get_by_test_id("stratego-game-play")).not_to_have_attribute(
         "data-seq", str(m.seq))
     m.refresh_from_db()
-    assert m.actions.filter(side="french", action__type="card").count() == 1
+    assert [a["type"] for a in m.actions.filter(side="french").values_list(
+        "action", flat=True)].count("card") == 1
     assert page.evaluate(NO_OVERFLOW), "horizontal overflow at 390 px (a card played)"
     page.get_by_test_id("resign").locator("summary").click()
     page.get_by_test_id("resign-confirm").click()
