@@ -14,6 +14,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from battles import services as battle_services
 from belle_alliance import services as belle_services
@@ -117,6 +119,19 @@ VALUES = [
 def test_a_packed_value_reads_back_as_a_json_column_gives_it(value):
     assert unpack(pack(value)) == plain(value)
     assert type(unpack(pack(value))) is type(plain(value))
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text()
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(), inner, max_size=6),
+    max_leaves=30)
+
+
+@given(JSON_VALUES)
+@settings(max_examples=300, deadline=None)
+def test_any_json_value_reads_back_as_a_json_column_gives_it(value):
+    assert unpack(pack(value)) == plain(value)
 
 
 def test_typical_rows_are_deflated_and_what_does_not_shrink_is_kept_as_text():
