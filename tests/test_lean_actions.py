@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battles import services as battle_services
-from belle_alliance import services as belle_services
 from campaigns import services as campaign_services
+from online.belle_alliance import services as belle_services
+from online.stratego import services as stratego_services
 from play import registry
 from play.fields import DEFLATED_1, DICTIONARY_1, PLAIN, PackedJSONField, pack, unpack
 from play.live import messages
 from play.log import plain
 from play.replays import replay_book
-from stratego import services as stratego_services
 
 # The migrations that pack the action rows, and the ones before them.
 LEAN = {"battles": ("0015_battle_shown", "0016_lean_actions"),
