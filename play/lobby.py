@@ -36,7 +36,7 @@ def mine(model: Any, user: Any, columns: tuple[str, ...]) -> list[Any]:
         return []
     qs = (model.objects.only(*columns)
           .select_related("french_player", "allied_player", "invited"))
-    return lists.branches(qs, user, Q(status=Status.WAITING))
+    return lists.branches(qs, user, Q(status=Status.WAITING), key=(model, columns))
 
 
 def open_matches(model: Any, user: Any) -> Any:
