@@ -17,7 +17,8 @@ with new values, so its SQL, its column order and its value conversions stay the
 - ``insert(objs)``: ``bulk_create(objs)`` for rows whose ids nobody reads afterwards.
 - ``Compiled(build, kinds)``: a query of several values (ids, moments) and many rows, as the
   list pages read them (issue 31: compiling a list's five joined queries cost more CPU than
-  PostgreSQL spent running them); ``rows(*values)`` is ``list(build(*values))``.
+  PostgreSQL spent running them); ``rows(*values)`` is ``list(build(*values))``. Kept per
+  process, not per connection (under ASGI each request has a connection object of its own).
 """
 
 from __future__ import annotations
@@ -148,10 +149,17 @@ _MOMENT = datetime(1815, 6, 18, 11, 35, 0, 181_500, tzinfo=UTC)
 KINDS = ("id", "moment")
 
 
+# Compiled's statements, kept per process (by database alias and vendor), not per connection:
+# under ASGI each request has its own connection object, so a page's queries compiled on one
+# would be compiled again on the next request's.
+_shared: dict[tuple[Any, str, str], tuple[Any, ...]] = {}
+
+
 class Compiled:
-    """A query of model rows compiled by the ORM once per connection, run again with other
-    values: ``rows(*values)`` is ``list(build(*values))`` (its ``select_related`` rows
-    populated, its ``only`` columns deferred the same way). ``kinds`` says what each value
+    """A query of model rows compiled by the ORM once per process and database, run again
+    with other values: ``rows(*values)`` is ``list(build(*values))`` (its ``select_related``
+    rows populated, its ``only`` columns deferred the same way, each column converted by the
+    ORM's converters with the connection that runs it). ``kinds`` says what each value
     is: ``"id"`` (an integer) or ``"moment"`` (an aware datetime); ``build`` must use each
     one at least once as a query parameter, and nothing in its SQL may depend on them. A
     slice (``[:n]``) is part of the SQL: a different size is another ``Compiled``."""
@@ -166,8 +174,8 @@ class Compiled:
         return connection.ops.adapt_datetimefield_value(value) if kind == "moment" else value
 
     def _compiled(self, connection: Any, alias: str) -> tuple[Any, ...]:
-        cache = _cache(connection)
-        entry = cache.get(self)
+        key = (self, alias, connection.vendor)
+        entry = _shared.get(key)
         if entry is None:
             stand_ins = [_ID + k if kind == "id" else _MOMENT + timedelta(microseconds=k)
                          for k, kind in enumerate(self.kinds)]
@@ -189,16 +197,18 @@ class Compiled:
             start, end = fields[0], fields[-1] + 1
             init = [column[0].target.attname for column in select[start:end]]
             populators = get_related_populators(klass_info, select, alias, fetch_mode)
-            entry = cache[self] = (compiler, sql, params, slots, klass_info["model"], start,
-                                   end, init, populators, fetch_mode)
+            converters = list(compiler.get_converters(
+                [column[0] for column in select[:compiler.col_count]]).items())
+            entry = _shared[key] = (sql, params, slots, klass_info["model"], start, end, init,
+                                    populators, fetch_mode, converters)
         return entry
 
     def rows(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[Any]:
         if len(values) != len(self.kinds):
             raise TypeError(f"{len(self.kinds)} values expected, {len(values)} given")
         connection = connections[using]
-        compiler, sql, params, slots, model, start, end, init, populators, fetch_mode = \
-            self._compiled(connection, using)
+        (sql, params, slots, model, start, end, init, populators, fetch_mode,
+         converters) = self._compiled(connection, using)
         params = [*params]
         for i, k in slots:
             params[i] = self._adapt(connection, self.kinds[k], values[k])
@@ -206,7 +216,13 @@ class Compiled:
             cursor.execute(sql, params)
             fetched = cursor.fetchall()
         out = []
-        for row in compiler.results_iter(results=[fetched]):
+        for fetched_row in fetched:
+            row = list(fetched_row)
+            for at, (convert, expression) in converters:  # as SQLCompiler.apply_converters
+                value = row[at]
+                for converter in convert:
+                    value = converter(value, expression, connection)
+                row[at] = value
             obj = model.from_db(using, init, row[start:end], fetch_mode=fetch_mode)
             for populator in populators:
                 populator.populate(row, obj)
