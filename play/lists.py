@@ -97,11 +97,14 @@ def branches(qs: QuerySet, user: Any, invited: Q | None = EVERY_INVITATION,
         if invited is not None:
             out.append(qs.filter(Q(invited=user) & invited))
         return out
-    parts: list[Any] = [Branch((key, seat), lambda uid, seat=seat: qs.filter(**{seat: uid}),
-                               user.pk) for seat in SEATS]
+    def seated(seat: str) -> Callable[[int], QuerySet]:
+        return lambda uid: qs.filter(**{seat: uid})
+
+    parts: list[Any] = [Branch((key, seat), seated(seat), user.pk) for seat in SEATS]
     if invited is not None:
-        parts.append(Branch((key, "invited"), lambda uid: qs.filter(Q(invited=uid) & invited),
-                            user.pk))
+        condition = invited
+        parts.append(Branch((key, "invited"),
+                            lambda uid: qs.filter(Q(invited=uid) & condition), user.pk))
     return parts
 
 
