@@ -51,11 +51,7 @@ engine: $(VENV)/.engine
 MYPY_PATHS = game battles/engine battles/bots battles/campaign decks/rules tournaments/pairing \
 	tournaments/standings.py ratings/glicko2.py matchups/stats.py cards/catalogue/rules.py \
 	cards/catalogue/validation.py cards/catalogue/search/parser.py battles/modules.py battles/tutorial.py play \
-	stratego/engine stratego/module.py stratego/bots.py stratego/search.py stratego/players.py \
-	stratego/loader.py stratego/simulate.py stratego/setup_policy.py \
-	belle_alliance/__init__.py belle_alliance/engine \
-	belle_alliance/module.py belle_alliance/bots.py belle_alliance/loader.py \
-	belle_alliance/simulate.py
+	stratego belle_alliance
 
 # pytest runs in PYTEST_WORKERS processes (pytest-xdist; each has its own test database, Redis
 # database and Channels prefix: config/test_settings.py). Serially: make test PYTEST_ARGS=-n0

@@ -63,8 +63,8 @@ INSTALLED_APPS = [
     "play",
     "battles",
     "campaigns",
-    "stratego",
-    "belle_alliance",
+    "online.stratego",
+    "online.belle_alliance",
     "tournaments",
     "ratings",
     "notifications",
@@ -283,8 +283,8 @@ SPECTACULAR_SETTINGS = {
         "BattleStatusEnum": "battles.models.Status",
         "TournamentStatusEnum": "tournaments.models.Status",
         "BotEnum": "battles.models.BotName",
-        "StrategoBotEnum": "stratego.models.BotName",
-        "BelleAllianceBotEnum": "belle_alliance.models.BotName",
+        "StrategoBotEnum": "online.stratego.models.BotName",
+        "BelleAllianceBotEnum": "online.belle_alliance.models.BotName",
     },
 }
 

@@ -13,8 +13,8 @@ api_patterns = [
     path("", include("decks.api_urls")),
     path("", include("battles.api_urls")),
     path("", include("campaigns.api_urls")),
-    path("", include("stratego.api_urls")),
-    path("", include("belle_alliance.api_urls")),
+    path("", include("online.stratego.api_urls")),
+    path("", include("online.belle_alliance.api_urls")),
     path("", include("play.api_urls")),  # after the games registered their APIs above
     path("", include("tournaments.api_urls")),
     path("", include("ratings.api_urls")),

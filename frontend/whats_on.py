@@ -20,10 +20,10 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from battles import selectors as battle_selectors
-from belle_alliance import selectors as belle_alliance_selectors
 from campaigns import selectors as campaign_selectors
 from game import BATTLE_NAMES, SIDE_NAMES, SIDES
-from stratego import selectors as stratego_selectors
+from online.belle_alliance import selectors as belle_alliance_selectors
+from online.stratego import selectors as stratego_selectors
 
 LIMIT = 20  # of each kind on /watch/
 HOME_LIMIT = 4  # of each kind on the home page

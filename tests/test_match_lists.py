@@ -15,7 +15,7 @@ from django.utils import timezone
 from battles import services
 from battles.models import Battle
 from campaigns.models import Campaign
-from stratego.models import StrategoMatch
+from online.stratego.models import StrategoMatch
 
 pytestmark = pytest.mark.django_db
 

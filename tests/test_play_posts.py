@@ -12,8 +12,8 @@ from frontend.campaigns import views as campaign_views
 from frontend.play.new_game import new_game_terms
 from frontend.play.posts import GamePosts
 from frontend.stratego import views as stratego_views
+from online.stratego import services as stratego_services
 from play import clock
-from stratego import services as stratego_services
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,7 @@ def test_the_list_pages_rows_come_from_one_home(client, django_user_model):
     r = client.post(reverse("stratego"), {"side": "french", "opponent": "computer",
                                           "variant": "expert", "grouchy": "on"})
     assert r.status_code == 302
-    from stratego.models import StrategoMatch
+    from online.stratego.models import StrategoMatch
 
     assert StrategoMatch.objects.get(pk=r["Location"].split("/")[-2]).settings == \
         {"grouchy": True}

@@ -13,13 +13,13 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
+from online.stratego import services
+from online.stratego.kind import GAME, KIND, state_of
+from online.stratego.models import StrategoMatch
 from play import registry, turns
 from play.signals import match_finished
 from ratings import matches
 from ratings.models import EAGLES, RatedBattle, RatedMatch, Rating, SideRecord
-from stratego import services
-from stratego.kind import GAME, KIND, state_of
-from stratego.models import StrategoMatch
 
 from .kinds import KindTasks
 from .stratego_online.helpers import choose, client_for

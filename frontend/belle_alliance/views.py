@@ -2,7 +2,8 @@
 start one against the computer or a person), a game's page on the game page frame
 (``frontend.play``) and a finished game's replay.
 
-Thin: every rule is in ``belle_alliance.services`` (writes) and ``belle_alliance.selectors``
+Thin: every rule is in ``online.belle_alliance.services`` (writes) and
+``online.belle_alliance.selectors``
 (reads). The battlefield map is ``battlefield_svg``, drawn from the card data the game plays
 with; the cards are shown with their outcome tables (the house edition, ours, not the
 publisher's, says so); the legal actions are buttons, one group per card. Every action is a
@@ -20,10 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 
-from belle_alliance import selectors, services
 from belle_alliance.engine import CardData
-from belle_alliance.kind import KIND, cards_of
-from belle_alliance.models import BelleAllianceMatch
 from frontend.play import frame
 from frontend.play.actions import split_group
 from frontend.play.game_list import GameList
@@ -34,6 +32,9 @@ from frontend.play.replay import replay_at
 from frontend.play.seated import game_page as seated_game_page
 from frontend.play.seated import game_words, seat_context, status_text
 from game import SIDES
+from online.belle_alliance import selectors, services
+from online.belle_alliance.kind import KIND, cards_of
+from online.belle_alliance.models import BelleAllianceMatch
 from play.seats import side_of
 
 from .battlefield_svg import battlefield_svg

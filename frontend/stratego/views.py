@@ -2,7 +2,8 @@
 start one against the computer or a person), a game's page on the game page frame
 (``frontend.play``) and a finished game's replay.
 
-Thin: every rule is in ``stratego.services`` (writes) and ``stratego.selectors`` (reads).
+Thin: every rule is in ``online.stratego.services`` (writes) and ``online.stratego.selectors``
+(reads).
 A page shows ``selectors.game_view`` only (the module's view of the viewer's side, its legal
 actions, the log ``events_for`` lets through): an unrevealed enemy piece is drawn by its
 back. The board is ``board_svg``: select a piece (``?sel=col-row``, or ``?sel=p-<id>`` for
@@ -36,11 +37,11 @@ from frontend.play.replay import replay_at
 from frontend.play.seated import game_page as seated_game_page
 from frontend.play.seated import game_words, seat_context, status_text
 from game import SIDE_NAMES, SIDES, other_side
+from online.stratego import selectors, services
+from online.stratego.kind import KIND
+from online.stratego.models import StrategoMatch, Variant
 from play.seats import side_of
-from stratego import selectors, services
 from stratego.engine.rules import MODES
-from stratego.kind import KIND
-from stratego.models import StrategoMatch, Variant
 
 from .board_svg import board_svg, setup_svg
 from .controls import CARD_TYPES, hand_context, pursuit_context, terrain_rows

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from belle_alliance import services
-from belle_alliance.kind import GAME, KIND
-from belle_alliance.models import BelleAllianceAction, BelleAllianceMatch
+from online.belle_alliance import services
+from online.belle_alliance.kind import GAME, KIND
+from online.belle_alliance.models import BelleAllianceAction, BelleAllianceMatch
 from play import opening, registry, replays
 from ratings.models import RatedMatch, Rating, SideRecord
 

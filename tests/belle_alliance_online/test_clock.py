@@ -9,8 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from belle_alliance import selectors, services
-from belle_alliance.models import BelleAllianceMatch
+from online.belle_alliance import selectors, services
+from online.belle_alliance.models import BelleAllianceMatch
 
 from ..kinds import KindTasks
 from .helpers import BASE, client_for

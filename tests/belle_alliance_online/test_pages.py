@@ -14,9 +14,9 @@ import re
 
 import pytest
 
-from belle_alliance import selectors, services
-from belle_alliance.kind import KIND, cards_of
-from belle_alliance.models import BelleAllianceMatch
+from online.belle_alliance import selectors, services
+from online.belle_alliance.kind import KIND, cards_of
+from online.belle_alliance.models import BelleAllianceMatch
 from play.live.hooks import live_hooks
 
 from .helpers import login

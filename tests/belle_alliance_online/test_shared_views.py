@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from django.test import Client, RequestFactory
 
-from belle_alliance import selectors, services
 from frontend.context_processors import notification_counts
 from notifications.selectors import your_move_counts
-from stratego import services as stratego_services
+from online.belle_alliance import selectors, services
+from online.stratego import services as stratego_services
 
 from .helpers import login
 

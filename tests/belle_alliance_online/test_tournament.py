@@ -1,4 +1,4 @@
-"""A La Belle Alliance tournament: the kind's ``seat`` hook (``belle_alliance.services.
+"""A La Belle Alliance tournament: the kind's ``seat`` hook (``online.belle_alliance.services.
 seat_game``, through ``play.seating``) seats both players of each paired match in an active
 game, the French to act; a game's end settles the match."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from belle_alliance import services as games
-from belle_alliance.models import BelleAllianceMatch
+from online.belle_alliance import services as games
+from online.belle_alliance.models import BelleAllianceMatch
 from tournaments import services
 from tournaments.models import Match, MatchGame, Status
 

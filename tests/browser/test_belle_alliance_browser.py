@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from belle_alliance.models import BelleAllianceMatch
+from online.belle_alliance.models import BelleAllianceMatch
 from play import opening
 
 from ..kinds import KindTasks

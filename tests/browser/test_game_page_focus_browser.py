@@ -63,7 +63,7 @@ def test_la_belle_alliance_page_focus_goes_to_an_action_never_to_pass(
     page.select_option("#ng-bot", "random")
     page.get_by_test_id("create-game").click()
     page.wait_for_url("**/belle-alliance/*/")
-    from belle_alliance.models import BelleAllianceMatch
+    from online.belle_alliance.models import BelleAllianceMatch
 
     m = BelleAllianceMatch.objects.get()
     play = page.get_by_test_id("belle-alliance-game-play")
@@ -92,7 +92,7 @@ def test_stratego_page_focus_after_a_move_goes_to_an_action_never_to_end_the_tur
     """Stratego's actions post whole forms (the answer is a new page): after a move, the new
     page puts the focus on the next action or the actions heading, never on "End the turn";
     a page opened afresh moves no focus."""
-    from stratego.models import StrategoMatch
+    from online.stratego.models import StrategoMatch
 
     from ..kinds import KindTasks
 

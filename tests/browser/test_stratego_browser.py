@@ -13,8 +13,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from online.stratego.models import StrategoMatch
 from play import opening
-from stratego.models import StrategoMatch
 
 from ..kinds import KindTasks
 

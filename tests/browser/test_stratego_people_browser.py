@@ -20,10 +20,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from stratego import services
+from online.stratego import services
+from online.stratego.kind import state_of
+from online.stratego.models import LastSetUp, StrategoMatch
 from stratego.engine.rules import random_placement
-from stratego.kind import state_of
-from stratego.models import LastSetUp, StrategoMatch
 from stratego.module import GAME
 
 from ..kinds import KindTasks

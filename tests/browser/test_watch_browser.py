@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from battles import services as battle_services
 from campaigns import services as campaign_services
+from online.stratego import services as stratego_services
 from play import enqueue
-from stratego import services as stratego_services
 
 
 def test_a_visitor_finds_and_watches_the_games_under_way(page, live_server, monkeypatch):

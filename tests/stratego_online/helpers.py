@@ -10,8 +10,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from stratego.kind import state_of
-from stratego.models import StrategoMatch
+from online.stratego.kind import state_of
+from online.stratego.models import StrategoMatch
 
 SAFE_KEYS = {"side", "back", "square", "army"}
 

@@ -10,10 +10,11 @@ import random
 
 import pytest
 
+from online.stratego import selectors, services
+from online.stratego.kind import KIND, state_of
+from online.stratego.models import StrategoMatch
 from play import opening, replays
-from stratego import selectors, services, setup_policy
-from stratego.kind import KIND, state_of
-from stratego.models import StrategoMatch
+from stratego import setup_policy
 from stratego.module import GAME
 
 from ..kinds import KindTasks

@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from config.errors import BadInput
-from stratego import selectors, services
-from stratego.kind import state_of
-from stratego.models import StrategoMatch
+from online.stratego import selectors, services
+from online.stratego.kind import state_of
+from online.stratego.models import StrategoMatch
 
 from ..kinds import KindTasks
 
@@ -153,7 +153,7 @@ def test_bad_expert_options_are_refused_with_a_reason(people, variant, options, 
 
 
 def test_the_pursuits_cavalry_is_selected_and_its_targets_light_up(people):
-    from stratego.kind import save_state
+    from online.stratego.kind import save_state
 
     from ..stratego.test_pursuit import A3, AA, AHC, FLC, retreat
 

@@ -14,11 +14,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
+from online.stratego import selectors, services
+from online.stratego.kind import state_of
+from online.stratego.models import StrategoMatch
 from play import opening
 from play.live import messages
-from stratego import selectors, services
-from stratego.kind import state_of
-from stratego.models import StrategoMatch
 
 from ..kinds import KindTasks
 from .helpers import (

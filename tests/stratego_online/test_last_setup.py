@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from config.errors import BadInput, Conflict
-from stratego import services
-from stratego.kind import state_of
-from stratego.models import LastSetUp, StrategoMatch
+from online.stratego import services
+from online.stratego.kind import state_of
+from online.stratego.models import LastSetUp, StrategoMatch
 
 from ..kinds import KindTasks
 

@@ -1,5 +1,5 @@
 """A Stratego: Waterloo tournament (issue 26, "tournaments"): the kind's ``seat`` hook
-(``stratego.services.seat_game``, through ``play.seating``) seats both players of each paired
+(``online.stratego.services.seat_game``, through ``play.seating``) seats both players of each paired
 match in an active game of the tournament's variant; a game's end settles the match."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from stratego import services as games
-from stratego.models import StrategoMatch
+from online.stratego import services as games
+from online.stratego.models import StrategoMatch
 from tournaments import services
 from tournaments.models import Match, MatchGame, Status
 

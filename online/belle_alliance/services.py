@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from belle_alliance.engine import State
+from belle_alliance.loader import HOUSE
 from config.errors import BadInput
 from play import opening, presence, turns
 from play import undo as undo_rules
 
-from .engine import State
 from .kind import KIND
-from .loader import HOUSE
 from .models import BelleAllianceMatch, BotName
 
 COMPUTER, OPEN = opening.COMPUTER, opening.OPEN

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from belle_alliance.loader import HOUSE
 from play.models import (
     Match,
     MatchAction,
@@ -17,8 +18,6 @@ from play.models import (
     match_indexes,
     seated_constraints,
 )
-
-from .loader import HOUSE
 
 Status = MatchStatus
 

@@ -19,8 +19,7 @@ from play.models import (
     match_indexes,
     seated_constraints,
 )
-
-from .loader import CURRENT
+from stratego.loader import CURRENT
 
 Status = MatchStatus
 

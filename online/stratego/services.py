@@ -21,12 +21,12 @@ from play import opening, presence, turns
 from play import undo as undo_rules
 from play.opening import require_user
 from play.seats import COMPUTER, side_of
+from stratego.engine import State
+from stratego.engine.battlefield import parse as parse_battlefield
+from stratego.engine.rules import MODES, IllegalAction, check_placement
+from stratego.loader import CURRENT, load_pieces
 
-from .engine import State
-from .engine.battlefield import parse as parse_battlefield
-from .engine.rules import MODES, IllegalAction, check_placement
 from .kind import KIND, game_pk, state_of
-from .loader import CURRENT, load_pieces
 from .models import BotName, LastSetUp, Status, StrategoMatch
 
 BOTS = tuple(BotName.values)

@@ -13,11 +13,11 @@ from play.game_kind import game_kind, stored_state
 from play.protocol import GameModule
 from play.registry import imported
 from play.seats import match_pk
+from stratego.engine import PieceTable, State
+from stratego.loader import load_pieces
+from stratego.module import GAME
 
-from .engine import PieceTable, State
-from .loader import load_pieces
 from .models import StrategoAction, StrategoMatch
-from .module import GAME
 
 # The module as is: its bots' own set-ups are checked by the engine as any player's deploy
 # (``play.turns.computer_turn``), as no list could hold every placement.
@@ -72,7 +72,7 @@ def game_pk(value: Any) -> int:
 
 KIND = game_kind(
     GAME, StrategoMatch, StrategoAction, cards=cards_of, setup=setup_game,
-    save_state=save_state, noun=NOUN, live="stratego.live_view.LIVE",
+    save_state=save_state, noun=NOUN, live="online.stratego.live_view.LIVE",
     export_setup=export_setup, export_format=EXPORT_FORMAT, rating_pool="stratego",
     # a tournament's game (``play.seating``); services.py imports this module: imported late
-    seat=imported("stratego.services.seat_game"), url_name="stratego-game")
+    seat=imported("online.stratego.services.seat_game"), url_name="stratego-game")

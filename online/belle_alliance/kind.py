@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from belle_alliance.engine import CardData, State
+from belle_alliance.loader import edition
+from belle_alliance.module import GAME
 from play.game_kind import game_kind, stored_state
 from play.registry import imported
 from play.seats import match_pk
 
-from .engine import CardData, State
-from .loader import edition
 from .models import BelleAllianceAction, BelleAllianceMatch
-from .module import GAME
 
 EXPORT_FORMAT = "belle-alliance/1"
 NOUN = "game"
@@ -56,7 +56,7 @@ def game_pk(value: Any) -> int:
 
 KIND = game_kind(
     GAME, BelleAllianceMatch, BelleAllianceAction, cards=cards_of, setup=setup_game,
-    save_state=save_state, noun=NOUN, live="belle_alliance.live_view.LIVE",
+    save_state=save_state, noun=NOUN, live="online.belle_alliance.live_view.LIVE",
     export_setup=export_setup, export_format=EXPORT_FORMAT, rating_pool="belle_alliance",
     # a tournament's game (``play.seating``); services.py imports this module: imported late
-    seat=imported("belle_alliance.services.seat_game"), url_name="belle-alliance-game")
+    seat=imported("online.belle_alliance.services.seat_game"), url_name="belle-alliance-game")

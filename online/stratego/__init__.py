@@ -1,0 +1,1 @@
+"""Stratego: Waterloo online: the Django app around the pure module ``stratego``."""
