@@ -91,9 +91,8 @@ class Battle(Match):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [*match_indexes("battles_computer_to_move_idx", "battles_deadline_idx"),
-                   models.Index(fields=["-created_at"], condition=Q(status="waiting"),
-                                name="battles_waiting_idx")]
+        indexes = match_indexes("battles_computer_to_move_idx", "battles_deadline_idx",
+                                "battles")
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),

@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import other_side
-from play import clock, lists, presence
+from play import clock, lists, presence, sql
 from play.log import auto_entry
 from play.seats import side_of
 from play.turns import Snapshot  # a position parsed once and its log rows
@@ -88,6 +88,10 @@ def invitations_of(user) -> QuerySet[Battle]:
     cancelled before they joined), newest first."""
     if user is None or not getattr(user, "is_authenticated", False):
         return Battle.objects.none()
+    return _invitations(user)
+
+
+def _invitations(user) -> QuerySet[Battle]:  # a user or a user's id
     return _related(Battle.objects.filter(invited=user)
                     .exclude(Q(french_player=user) | Q(allied_player=user))
                     .order_by("-created_at", "-id"))
@@ -110,17 +114,68 @@ def battle_list(user, status: str | None = None, invitations: bool = True
     qs = _related(Battle.objects.only(*LIST_COLUMNS))
     if status:
         qs = qs.filter(status=status)
-    return lists.branches(qs, user, Q() if invitations else None)
+    # compiled once per (status, invitations); a status that is none is not a key of its own
+    known = not status or status in Status.values
+    return lists.branches(qs, user, Q() if invitations else None,
+                          key=("battles", status or None, invitations) if known else None)
 
 
 def open_battles(user=None) -> QuerySet[Battle]:
     """Battles waiting for anyone to take their empty seat, newest first (without the
     user's own: nobody plays against themselves)."""
+    if user is not None and not getattr(user, "is_authenticated", False):
+        user = None
+    return _open(user, timezone.now())
+
+
+def _open(user, now) -> QuerySet[Battle]:  # user: a user, a user's id or None
     qs = Battle.objects.filter(status=Status.WAITING, invited__isnull=True, bot="")
-    qs = qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
-    if user is not None and getattr(user, "is_authenticated", False):
+    qs = qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+    if user is not None:
         qs = qs.exclude(Q(french_player=user) | Q(allied_player=user))
     return _related(qs.order_by("-created_at", "-id"))
+
+
+# The battles page's other lists (its waiting invitations, the open battles, the public ones
+# under way), each read with WAITING_COLUMNS by SQL compiled once per process and size
+# (``play.sql.Compiled``: compiling these joined queries cost more CPU than running them,
+# issue 31). Sizes are the page's constants, so this stays small.
+_page_lists: dict[tuple[str, int], sql.Compiled] = {}
+
+
+def _page_list(name: str, limit: int) -> sql.Compiled:
+    found = _page_lists.get((name, limit))
+    if found is None:
+        if name == "invited":
+            found = sql.Compiled(lambda uid: _invitations(uid).filter(status=Status.WAITING)
+                                 .only(*WAITING_COLUMNS)[:limit], ("id",))
+        elif name == "open":
+            found = sql.Compiled(lambda uid, now: _open(uid, now)
+                                 .only(*WAITING_COLUMNS)[:limit], ("id", "moment"))
+        else:
+            found = sql.Compiled(lambda: live_public_battles()
+                                 .only(*WAITING_COLUMNS)[:limit], ())
+        _page_lists[(name, limit)] = found
+    return found
+
+
+def waiting_invitations(user, limit: int) -> list[Battle]:
+    """The first ``limit`` of ``invitations_of(user)`` still waiting (WAITING_COLUMNS)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return _page_list("invited", limit).rows(user.pk)
+
+
+def open_battles_for(user, limit: int) -> list[Battle]:
+    """The first ``limit`` of ``open_battles(user)`` (WAITING_COLUMNS)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return list(open_battles(None).only(*WAITING_COLUMNS)[:limit])
+    return _page_list("open", limit).rows(user.pk, timezone.now())
+
+
+def live_battles(limit: int) -> list[Battle]:
+    """The first ``limit`` of ``live_public_battles()`` (WAITING_COLUMNS)."""
+    return _page_list("live", limit).rows()
 
 
 def joinable(user, battle_id) -> Battle:

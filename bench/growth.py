@@ -22,7 +22,10 @@ migrated, with the catalogue loaded. Then:
 
 Each figure: the median of ``--runs`` requests through Django's test client in this process
 (the view, its queries and the template; no network): wall ms, CPU ms, queries, KB.
-``--quick``: 10 / 1,000 battles and 64 / 512 players. Runs on an older checkout too (copy
+``--quick``: 10 / 1,000 battles and 64 / 512 players. ``--profile N``: after each figure,
+the page's ``--runs`` requests again under cProfile timing CPU, and its N entries of most
+cumulative CPU (ms per request; the profiler's own cost inflates them several times, so
+read them as shares) and each query's SQL head with its wall ms. Runs on an older checkout too (copy
 this file into it) for a before/after on the same machine.
 """
 
@@ -56,6 +59,40 @@ def fresh_database() -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
     os.environ["DATABASE_URL"] = f"{base}/{name}"
+
+
+def profile(client, url: str, runs: int, top: int) -> str:
+    """cProfile (CPU time) of ``runs`` more requests: the ``top`` entries by cumulative time,
+    per request, and the queries of one request with their wall ms."""
+    import cProfile
+    import io
+    import pstats
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as seen:
+        client.get(url, secure=True)
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    for _ in range(runs):
+        client.get(url, secure=True)
+    prof.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out)
+    total = 1000 * stats.total_tt / runs  # type: ignore[attr-defined]
+    lines = [f"   profile of {url}: {total:.1f} ms CPU per request under the profiler"]
+    entries = sorted(stats.stats.items(), key=lambda kv: -kv[1][3])  # type: ignore[attr-defined]
+    # the request's chain of wrappers (middleware, the view's decorators) holds nearly all of
+    # it: the parts are the entries under 60 %
+    parts = [e for e in entries if e[1][3] < 0.6 * stats.total_tt][:top]  # type: ignore
+    for (path, line, name), (_cc, calls, tt, ct, _callers) in parts:
+        where = f"{Path(path).parent.name}/{Path(path).name}:{line}({name})"
+        lines.append(f"   {1000 * ct / runs:8.2f} ms cum {1000 * tt / runs:7.2f} ms own "
+                     f"{calls / runs:7.1f}x  {where}  {100 * ct / stats.total_tt:4.1f} %")
+    for q in seen.captured_queries:
+        lines.append(f"   query {1000 * float(q['time']):6.2f} ms  {q['sql'][:110]}")
+    return "\n".join(lines)
 
 
 def measure(client, url: str, runs: int) -> str:
@@ -94,6 +131,9 @@ def copy_rows(table: str, pk: int, n: int) -> None:
         cursor.execute(f'ANALYZE "{table}"')
 
 
+PROFILE = 0  # --profile N: the top N entries of each page's profile (0: none)
+
+
 def battles(counts: list[int], runs: int) -> None:
     from django.contrib.auth.models import User
     from django.test import Client
@@ -115,6 +155,8 @@ def battles(counts: list[int], runs: int) -> None:
         print(f"-- {Battle.objects.filter(french_player=alice).count()} battles of one user")
         for url in ("/api/battles/", "/battles/"):
             print(measure(client, url, runs), flush=True)
+            if PROFILE:
+                print(profile(client, url, runs, PROFILE), flush=True)
 
 
 def replay(actions: int, runs: int) -> None:
@@ -197,7 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", choices=("battles", "replays", "tournaments"), default=None)
     parser.add_argument("--replay-actions", type=int, default=800)
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="after each battles-list figure, its N most costly profile "
+                             "entries (CPU) and its queries")
     args = parser.parse_args(argv)
+    global PROFILE
+    PROFILE = args.profile
     battle_counts = args.battles or ([10, 1000] if args.quick else [10, 10_000])
     player_counts = args.players or ([64, 512] if args.quick else [64, 4096])
 

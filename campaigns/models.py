@@ -43,7 +43,8 @@ class Campaign(Match):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = match_indexes("campaigns_computer_idx", "campaigns_deadline_idx")
+        indexes = match_indexes("campaigns_computer_idx", "campaigns_deadline_idx",
+                                  "campaigns")
         constraints = [
             models.CheckConstraint(condition=Q(french_player__isnull=False)
                                    | Q(allied_player__isnull=False),

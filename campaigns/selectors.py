@@ -31,7 +31,7 @@ def campaigns_of(user) -> list[QuerySet[Campaign]]:
         return []
     qs = (Campaign.objects.only(*LIST_COLUMNS)
           .select_related("french_player", "allied_player", "invited"))
-    return lists.branches(qs, user, Q(status=Status.WAITING))
+    return lists.branches(qs, user, Q(status=Status.WAITING), key="campaigns")
 
 
 def open_campaigns(user) -> QuerySet[Campaign]:

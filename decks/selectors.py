@@ -14,6 +14,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
 from cards.models import CollectionEntry
 from config.errors import NotFound
+from play.sql import Compiled
 
 from .models import Deck, DeckVersion
 from .rules.ownership import free_for
@@ -79,7 +80,7 @@ def playable_version(deck: Deck) -> DeckVersion | None:
 def playable_versions(user) -> QuerySet[DeckVersion]:
     """``playable_version`` of each of the user's decks that has one, in one query (with its
     deck; decks newest change first): not a query per deck. Only the columns a deck choice
-    shows, never the entries."""
+    shows, never the entries. ``user``: a user or a user's id."""
     latest = Subquery(DeckVersion.objects.filter(deck=OuterRef("deck"), valid=True)
                       .order_by("-number").values("number")[:1])
     return (DeckVersion.objects.filter(deck__owner=user, valid=True, number=latest)
@@ -87,6 +88,18 @@ def playable_versions(user) -> QuerySet[DeckVersion]:
             .only("id", "number", "battle", "army", "kind", "scale", "deck__id",
                   "deck__name", "deck__battle", "deck__army")
             .order_by("-deck__updated_at", "-deck_id"))
+
+
+# ``playable_versions`` compiled once per process (issue 31: the battles page reads it on
+# every request, and compiling its subquery cost more than running it)
+_PLAYABLE = Compiled(lambda uid: playable_versions(uid), ("id",))
+
+
+def playable_version_list(user) -> list[DeckVersion]:
+    """``list(playable_versions(user))`` (a visitor: none)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return _PLAYABLE.rows(user.pk)
 
 
 def collection_counts(user) -> dict[int, int]:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from config.errors import NotFound
 from game import SIDES
 
-from . import clock, lists
+from . import clock, lists, sql
 from .models import MatchStatus as Status
 from .seats import match_pk, side_of
 
@@ -36,19 +36,58 @@ def mine(model: Any, user: Any, columns: tuple[str, ...]) -> list[Any]:
         return []
     qs = (model.objects.only(*columns)
           .select_related("french_player", "allied_player", "invited"))
-    return lists.branches(qs, user, Q(status=Status.WAITING))
+    return lists.branches(qs, user, Q(status=Status.WAITING), key=(model, columns))
 
 
 def open_matches(model: Any, user: Any) -> Any:
     """Waiting matches anyone may join (not the user's own, not expired)."""
+    return _not_theirs(_open(model, timezone.now()), user)
+
+
+def _open(model: Any, now: Any) -> Any:
     qs = model.objects.filter(status=Status.WAITING, invited__isnull=True, bot="")
-    qs = qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
-    return _not_theirs(qs, user)
+    return qs.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+
+
+# The list pages' open and watch lists of a signed-in user, with only a row's columns, by
+# SQL compiled once per process (``play.sql.Compiled``: issue 31, compiling these joined
+# queries cost more than running them); keys are a kind's model, the list and the page's
+# constant size, so this stays small.
+_page_lists: dict[tuple[Any, str, int, tuple[str, ...]], sql.Compiled] = {}
+
+
+def page_list(model: Any, name: str, user: Any, limit: int, columns: tuple[str, ...]
+              ) -> list[Any]:
+    """The first ``limit`` of ``open_matches(model, user)`` (``name`` "open") or of
+    ``watchable(model, user)`` ("watch"), reading only ``columns``
+    (``lists.columns(...)``: the players' names with them)."""
+    if user is None or not user.is_authenticated:
+        qs = open_matches(model, user) if name == "open" else watchable(model, user)
+        return list(qs[:limit])
+    key = (model, name, limit, columns)
+    found = _page_lists.get(key)
+    if found is None:
+        def theirs_not(qs: Any, uid: int) -> Any:
+            return (qs.exclude(Q(french_player=uid) | Q(allied_player=uid))
+                    .select_related("french_player", "allied_player", "invited")
+                    .only(*columns)[:limit])
+
+        if name == "open":
+            found = sql.Compiled(lambda uid, now: theirs_not(_open(model, now), uid),
+                                 ("id", "moment"))
+        else:
+            found = sql.Compiled(lambda uid: theirs_not(_watched(model), uid), ("id",))
+        _page_lists[key] = found
+    return found.rows(user.pk, timezone.now()) if name == "open" else found.rows(user.pk)
 
 
 def watchable(model: Any, user: Any) -> Any:
     """Public matches under way that ``user`` does not play (the spectator's view)."""
-    return _not_theirs(model.objects.filter(status=Status.ACTIVE, public=True), user)
+    return _not_theirs(_watched(model), user)
+
+
+def _watched(model: Any) -> Any:
+    return model.objects.filter(status=Status.ACTIVE, public=True)
 
 
 def visible(model: Any, user: Any, pk: Any, noun: str) -> Any:
@@ -198,6 +237,14 @@ class KindLobby:
     def watchable_games(self, user: Any) -> Any:
         """Public games under way that ``user`` does not play (the spectator's view)."""
         return watchable(self.kind.model, user)
+
+    def open_list(self, user: Any, limit: int) -> list[Any]:
+        """The first ``limit`` of ``open_games(user)``, with a list row's columns only."""
+        return page_list(self.kind.model, "open", user, limit, self.list_columns)
+
+    def watch_list(self, user: Any, limit: int) -> list[Any]:
+        """The first ``limit`` of ``watchable_games(user)``, a list row's columns only."""
+        return page_list(self.kind.model, "watch", user, limit, self.list_columns)
 
     def game_of(self, user: Any, pk: Any) -> Any:
         """A game ``user`` may look at (``visible``); 404 otherwise."""

@@ -156,12 +156,16 @@ class Match(SeatsMixin, models.Model):
         return self.card_set.records if self.card_set_id is not None else []
 
 
-def match_indexes(computer_to_move: str, deadline: str) -> list:
+def match_indexes(computer_to_move: str, deadline: str, prefix: str) -> list:
     """The indexes every match table has (named as each table's migrations made them): each
     seat's matches newest first, and each user's invitations (``play.lists``: each is read in
     order from its index, a page at a time); the beat's stalled-computer check (active
     matches against the computer, by whose move it is) and its flag-fall safety net (active
-    matches with a running clock)."""
+    matches with a running clock). ``prefix``: the names of the list pages' own (issue 31,
+    each list read from an index in its order, never a scan of every match): the open
+    matches newest first (``<prefix>_waiting_idx``), the public ones under way newest first
+    (``<prefix>_live_idx``) and the menu's "your move" count, an active match by each seat
+    (``<prefix>_fr_move_idx``, ``<prefix>_al_move_idx``)."""
     active = models.Q(status="active")
     return [models.Index(fields=["french_player", "-created_at"]),
             models.Index(fields=["allied_player", "-created_at"]),
@@ -170,7 +174,15 @@ def match_indexes(computer_to_move: str, deadline: str) -> list:
                          name=computer_to_move),
             models.Index(fields=["deadline"],
                          condition=models.Q(status="active", deadline__isnull=False),
-                         name=deadline)]
+                         name=deadline),
+            models.Index(fields=["-created_at"], condition=models.Q(status="waiting"),
+                         name=f"{prefix}_waiting_idx"),
+            models.Index(fields=["-created_at", "-id"], condition=active & models.Q(public=True),
+                         name=f"{prefix}_live_idx"),
+            models.Index(fields=["french_player", "to_move"], condition=active,
+                         name=f"{prefix}_fr_move_idx"),
+            models.Index(fields=["allied_player", "to_move"], condition=active,
+                         name=f"{prefix}_al_move_idx")]
 
 
 def seated_constraints(prefix: str) -> list:

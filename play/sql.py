@@ -15,11 +15,16 @@ with new values, so its SQL, its column order and its value conversions stay the
   signals are sent; no match model has a receiver, and the ORM's bulk operations send none
   either).
 - ``insert(objs)``: ``bulk_create(objs)`` for rows whose ids nobody reads afterwards.
+- ``Compiled(build, kinds)``: a query of several values (ids, moments) and many rows, as the
+  list pages read them (issue 31: compiling a list's five joined queries cost more CPU than
+  PostgreSQL spent running them); ``rows(*values)`` is ``list(build(*values))``. Kept per
+  process, not per connection (under ASGI each request has a connection object of its own).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -135,3 +140,91 @@ def insert(objs: Sequence[Any], using: str = DEFAULT_DB_ALIAS) -> None:
               for obj in objs for f in concrete]
     with connection.cursor() as cursor:
         cursor.execute(head + ", ".join([one] * len(objs)), values)
+
+
+# Stand-ins for a ``Compiled`` query's variables: an id (any integer column's range) and a
+# moment no real query of a list uses (each variable its own, told apart by a few units).
+_ID = SENTINEL + 1
+_MOMENT = datetime(1815, 6, 18, 11, 35, 0, 181_500, tzinfo=UTC)
+KINDS = ("id", "moment")
+
+
+# Compiled's statements, kept per process (by database alias and vendor), not per connection:
+# under ASGI each request has its own connection object, so a page's queries compiled on one
+# would be compiled again on the next request's.
+_shared: dict[tuple[Any, str, str], tuple[Any, ...]] = {}
+
+
+class Compiled:
+    """A query of model rows compiled by the ORM once per process and database, run again
+    with other values: ``rows(*values)`` is ``list(build(*values))`` (its ``select_related``
+    rows populated, its ``only`` columns deferred the same way, each column converted by the
+    ORM's converters with the connection that runs it). ``kinds`` says what each value
+    is: ``"id"`` (an integer) or ``"moment"`` (an aware datetime); ``build`` must use each
+    one at least once as a query parameter, and nothing in its SQL may depend on them. A
+    slice (``[:n]``) is part of the SQL: a different size is another ``Compiled``."""
+
+    def __init__(self, build: Callable[..., Any], kinds: Sequence[str]) -> None:
+        if any(kind not in KINDS for kind in kinds):
+            raise ValueError(f"a compiled query's values are among {KINDS}")
+        self.build = build
+        self.kinds = tuple(kinds)
+
+    def _adapt(self, connection: Any, kind: str, value: Any) -> Any:
+        return connection.ops.adapt_datetimefield_value(value) if kind == "moment" else value
+
+    def _compiled(self, connection: Any, alias: str) -> tuple[Any, ...]:
+        key = (self, alias, connection.vendor)
+        entry = _shared.get(key)
+        if entry is None:
+            stand_ins = [_ID + k if kind == "id" else _MOMENT + timedelta(microseconds=k)
+                         for k, kind in enumerate(self.kinds)]
+            queryset = self.build(*stand_ins)
+            fetch_mode = queryset._fetch_mode  # the ORM's own (Django 6: lazy-load policy)
+            compiler = queryset.query.get_compiler(using=alias)
+            sql, params = compiler.as_sql()
+            params = list(params)
+            slots: list[tuple[int, int]] = []
+            for k, (kind, stand_in) in enumerate(zip(self.kinds, stand_ins, strict=True)):
+                adapted = self._adapt(connection, kind, stand_in)
+                found = [(i, k) for i, p in enumerate(params)
+                         if type(p) is type(adapted) and p == adapted]
+                if not found:
+                    raise ValueError(f"a compiled query must use its value {k} ({kind})")
+                slots.extend(found)
+            klass_info, select = compiler.klass_info, compiler.select
+            fields = klass_info["select_fields"]
+            start, end = fields[0], fields[-1] + 1
+            init = [column[0].target.attname for column in select[start:end]]
+            populators = get_related_populators(klass_info, select, alias, fetch_mode)
+            converters = list(compiler.get_converters(
+                [column[0] for column in select[:compiler.col_count]]).items())
+            entry = _shared[key] = (sql, params, slots, klass_info["model"], start, end, init,
+                                    populators, fetch_mode, converters)
+        return entry
+
+    def rows(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[Any]:
+        if len(values) != len(self.kinds):
+            raise TypeError(f"{len(self.kinds)} values expected, {len(values)} given")
+        connection = connections[using]
+        (sql, params, slots, model, start, end, init, populators, fetch_mode,
+         converters) = self._compiled(connection, using)
+        params = [*params]
+        for i, k in slots:
+            params[i] = self._adapt(connection, self.kinds[k], values[k])
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            fetched = cursor.fetchall()
+        out = []
+        for fetched_row in fetched:
+            row = list(fetched_row)
+            for at, (convert, expression) in converters:  # as SQLCompiler.apply_converters
+                value = row[at]
+                for converter in convert:
+                    value = converter(value, expression, connection)
+                row[at] = value
+            obj = model.from_db(using, init, row[start:end], fetch_mode=fetch_mode)
+            for populator in populators:
+                populator.populate(row, obj)
+            out.append(obj)
+        return out

@@ -146,6 +146,39 @@ def test_public_campaigns_under_way_can_be_watched_from_the_list(user, other_use
     assert Campaign.objects.filter(status="active", public=True).count() == 1
 
 
+def test_the_list_reads_no_position_and_the_same_queries_for_more_games(
+        user, other_user, small, django_user_model):
+    """Issue 31: the open and watch lists read a row's columns only (never a position), by
+    the same queries however many games there are."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    carol = django_user_model.objects.create_user("carol", password="pw-carol-123")
+    client = Client()
+    client.force_login(carol)
+
+    def games() -> None:  # one open and one public campaign under way, neither carol's
+        services.create_campaign(user, "allied", opponent="open")
+        live = services.create_campaign(user, "french", opponent="open",
+                                        settings={"turn_cap": 2})
+        services.join_campaign(live.pk, other_user)
+
+    games()
+    client.get("/campaigns/")
+    with CaptureQueriesContext(connection) as few:
+        page = client.get("/campaigns/").content.decode()
+    assert len(re.findall(r'data-testid="(?:watch|open)-\d+"', page)) == 2
+    games()
+    games()
+    with CaptureQueriesContext(connection) as many:
+        page = client.get("/campaigns/").content.decode()
+    assert len(re.findall(r'data-testid="watch-\d+"', page)) == 3
+    assert len(re.findall(r'data-testid="open-\d+"', page)) == 3
+    assert len(many.captured_queries) == len(few.captured_queries)
+    reads = [q["sql"] for q in many.captured_queries if 'FROM "campaigns_campaign"' in q["sql"]]
+    assert reads and not any('"state"' in q for q in reads)
+
+
 # --- the game page frame on a campaign: log, dice, confirmations ------------------------------
 
 SEED = 1815  # a campaign whose first battles roll dice with these choices

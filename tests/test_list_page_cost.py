@@ -133,3 +133,76 @@ def test_the_menus_move_count_is_each_users_own_from_the_one_compiled_query(
         assert your_move_counts(other_user) == {**your_move_counts(user), "battle": 1}
     assert len(seen.captured_queries) == 2
     assert your_move_counts(user)["battle"] == 0
+
+
+# The "My battles" rows as the template wrote them before they were written in Python.
+OLD_ROWS = """{% for r in rows %}
+          <tr data-testid="battle-row-{{ r.id }}">
+            <td><a href="{{ r.url }}">{{ r.battle_name }} <span class="muted">#{{ r.id }}</span></a>{% if r.rated %} <small data-testid="rated-{{ r.id }}">rated</small>{% endif %}<br><small class="muted">{{ r.created_text }} UTC</small></td>
+            <td>{{ r.side_name }}</td>
+            <td>{{ r.opponent_name }}</td>
+            <td>{{ r.status_label }}</td>
+            <td>{% if r.waiting_for == "you" %}<strong class="badge badge-move" data-testid="your-move-{{ r.id }}">{{ r.whose }}</strong>{% else %}{{ r.whose }}{% endif %}</td>
+            <td>{{ r.outcome_text|default:"—" }}</td>
+            <td>{% if r.can_cancel %}<form method="post" action="{% url 'battle-cancel' r.id %}" class="b-inline">{% csrf_token %}<button type="submit" data-testid="cancel">Cancel</button></form>{% endif %}</td>
+          </tr>
+        {% endfor %}"""  # noqa: E501
+
+
+def _lines(html: str) -> list[str]:
+    return [line.strip() for line in html.splitlines() if line.strip()]
+
+
+def test_the_rows_written_in_python_are_the_templates_rows(catalogue, user, other_user):
+    from django.template import Context, Template
+
+    from frontend.battle.list_rows import my_battle_rows
+
+    waiting = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    live = services.create_battle(user, "ligny", "allied", opponent="open")
+    services.join_battle(live.pk, other_user)
+    Battle.objects.filter(pk=live.pk).update(status="active", to_move="allied", rated=True)
+    over = services.create_battle(user, "wavre", "french", opponent="open")
+    services.join_battle(over.pk, other_user)
+    services.resign(over.pk, user)
+    battles = [Battle.objects.get(pk=pk) for pk in (waiting.pk, live.pk, over.pk)]
+    rows = views._list_rows(user, battles)
+    rows[0]["opponent_name"] = "<b>Ney's</b> \"&\" co"  # what autoescape must escape
+    assert [r["waiting_for"] for r in rows][1] == "you" and rows[0]["can_cancel"]
+    assert rows[2]["outcome_text"] and rows[1]["rated"]
+    rows.append({**rows[1], "id": 7, "outcome_text": "", "waiting_for": None})  # "—"
+    old = Template(OLD_ROWS).render(Context({"rows": rows, "csrf_token": "t0ken"}))
+    new = my_battle_rows(rows, "t0ken")
+    assert _lines(new) == _lines(old)
+    assert "&lt;b&gt;Ney&#x27;s&lt;/b&gt; &quot;&amp;&quot; co" in new
+
+
+def test_no_query_of_the_battles_page_reads_a_position_deals_or_a_password_but_the_login(
+        catalogue, client, user, other_user):
+    mine = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    services.join_battle(mine.pk, other_user)
+    _others(other_user, User.objects.create_user("carol"), user, 2)
+    client.force_login(user)
+    client.get("/battles/")
+    _, queries = _page_queries(client)
+    readers = [q for q in queries if '"password"' in q]
+    assert len(readers) == 1 and 'FROM "auth_user" WHERE "auth_user"."id" =' in readers[0]
+    for q in queries:
+        for column in ('"state"', '"decks"', '"card_set_id"', '"entries"', '"seed"'):
+            assert column not in q, (column, q)
+
+
+def test_an_older_page_reads_the_same_queries_as_the_first(catalogue, client, user, other_user):
+    mine = services.create_battle(user, "quatre-bras", "french", opponent="open")
+    services.join_battle(mine.pk, other_user)
+    copies(Battle.objects.get(pk=mine.pk), 60)
+    client.force_login(user)
+    client.get("/battles/")
+    first, few = _page_queries(client)
+    cursor = re.search(r'\?before=([0-9.]+)" data-testid="older"', first).group(1)
+    with CaptureQueriesContext(connection) as seen:
+        older = client.get(f"/battles/?before={cursor}").content.decode()
+    assert len(seen.captured_queries) == len(few)
+    ids = set(re.findall(r'data-testid="battle-row-(\d+)"', first))
+    older_ids = set(re.findall(r'data-testid="battle-row-(\d+)"', older))
+    assert len(ids) == 50 and len(older_ids) == 11 and not ids & older_ids

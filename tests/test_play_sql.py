@@ -91,3 +91,83 @@ def test_insert_writes_rows_and_refuses_a_second_row_of_a_seq(battle):
     with pytest.raises(IntegrityError), transaction.atomic():
         sql.insert([BattleAction(battle=battle, seq=2, side="allied", action={}, events=[])])
     assert battle.actions.count() == 2
+
+
+# --- Compiled: the list pages' queries of several values and many rows (issue 31) ---------
+
+SEATED = sql.Compiled(lambda uid, since: Battle.objects.filter(french_player=uid,
+                                                               created_at__gte=since)
+                      .select_related("french_player", "allied_player", "invited")
+                      .only("id", "battle", "status", "created_at", "outcome",
+                            "french_player__username", "allied_player__username",
+                            "invited__username")
+                      .order_by("-created_at", "-id")[:3], ("id", "moment"))
+
+
+def _as_orm(uid, since):
+    return list(Battle.objects.filter(french_player=uid, created_at__gte=since)
+                .select_related("french_player", "allied_player", "invited")
+                .only("id", "battle", "status", "created_at", "outcome",
+                      "french_player__username", "allied_player__username",
+                      "invited__username")
+                .order_by("-created_at", "-id")[:3])
+
+
+def test_a_compiled_list_reads_what_the_orm_reads_for_each_value(battle, user, other_user):
+    from tests.test_match_lists import copies
+
+    copies(battle, 4)
+    theirs = services.create_battle(other_user, "ligny", "french", opponent="open")
+    day_ago = timezone.now() - timezone.timedelta(days=2)
+    for uid, since in ((user.pk, day_ago), (other_user.pk, day_ago),
+                       (user.pk, timezone.now() - timezone.timedelta(hours=1)), (10 ** 9, day_ago)):
+        mine, orm = SEATED.rows(uid, since), _as_orm(uid, since)
+        assert [fields(m) for m in mine] == [fields(o) for o in orm]
+        assert [(m.french_player.username, m.allied_player and m.allied_player.username)
+                for m in mine] == [(o.french_player.username,
+                                    o.allied_player and o.allied_player.username) for o in orm]
+    assert [m.pk for m in SEATED.rows(other_user.pk, day_ago)] == [theirs.pk]
+    assert len(SEATED.rows(user.pk, day_ago)) == 3  # the slice: the newest three of five
+    assert "state" not in SEATED.rows(user.pk, day_ago)[0].__dict__  # deferred, as asked
+
+
+def test_a_compiled_list_is_compiled_once(battle, user, monkeypatch):
+    from django.db.models.sql.compiler import SQLCompiler
+
+    since = timezone.now() - timezone.timedelta(days=2)
+    SEATED.rows(user.pk, since)
+    compiled = []
+    real = SQLCompiler.as_sql
+    monkeypatch.setattr(SQLCompiler, "as_sql",
+                        lambda self, *a, **k: compiled.append(1) or real(self, *a, **k))
+    with CaptureQueriesContext(connection) as seen:
+        assert [b.pk for b in SEATED.rows(user.pk, since)] == [battle.pk]
+    assert compiled == [] and len(seen.captured_queries) == 1
+
+
+def test_a_compiled_query_must_use_each_value_and_know_its_kind():
+    with pytest.raises(ValueError, match="value 1"):
+        sql.Compiled(lambda uid, since: Battle.objects.filter(french_player=uid),
+                     ("id", "moment")).rows(1, timezone.now())
+    with pytest.raises(ValueError, match="among"):
+        sql.Compiled(lambda name: Battle.objects.filter(battle=name), ("text",))
+    with pytest.raises(TypeError):
+        SEATED.rows(1)
+
+
+def test_a_compiled_list_is_not_compiled_again_on_another_connection(battle, user,
+                                                                     monkeypatch):
+    """Under ASGI each request has a connection object of its own: the SQL is kept per
+    process (and database), not per connection object."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    since = timezone.now() - timezone.timedelta(days=2)
+    SEATED.rows(user.pk, since)
+    first = SEATED._compiled(connection, "default")
+    compiled = []
+    real = SQLCompiler.as_sql
+    monkeypatch.setattr(SQLCompiler, "as_sql",
+                        lambda self, *a, **k: compiled.append(1) or real(self, *a, **k))
+    another = connections.create_connection("default")  # the next request's, not opened
+    assert another is not connection
+    assert SEATED._compiled(another, "default") is first and compiled == []

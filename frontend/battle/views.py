@@ -41,6 +41,7 @@ from fractions import Fraction
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -55,10 +56,11 @@ from battles.kind import KIND
 from battles.models import Battle, Status
 from battles.setup import cards_of
 from decks.catalogue import derived
-from decks.selectors import playable_versions
+from decks.selectors import playable_version_list
 from frontend import paging
 from frontend.battle import play
 from frontend.battle.board_ux import BOARD_SECTIONS
+from frontend.battle.list_rows import my_battle_rows
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
@@ -128,7 +130,7 @@ def _deck_choices(user) -> list[dict]:
     """My decks with a playable (latest valid) version, grouped by battle and side: the
     service checks the choice again (battle, army, deck rules) when the battle is created."""
     groups: dict[tuple[str, str], list[dict]] = {}
-    for version in playable_versions(user):  # one query, however many decks
+    for version in playable_version_list(user):  # one query, however many decks
         deck = version.deck
         if deck.battle not in BATTLES or deck.army not in ARMY_SIDE:
             continue
@@ -238,8 +240,7 @@ def _fitting(deck_groups: list[dict], battle: str, side: str | None) -> list[dic
 
 def _invitation_rows(user, deck_groups) -> list[dict]:
     rows = []
-    for b in (selectors.invitations_of(user).filter(status=Status.WAITING)
-              .only(*selectors.WAITING_COLUMNS)[:MAX_LIST]):
+    for b in selectors.waiting_invitations(user, MAX_LIST):
         s = selectors.battle_summary(b, user)
         rows.append({**s, "battle_name": battle_name(s["battle"]),
                      "side_name": SIDE_NAMES.get(s["my_side"], s["my_side"]),
@@ -249,7 +250,7 @@ def _invitation_rows(user, deck_groups) -> list[dict]:
 
 def _open_rows(user, deck_groups) -> list[dict]:
     rows = []
-    for b in selectors.open_battles(user).only(*selectors.WAITING_COLUMNS)[:MAX_LIST]:
+    for b in selectors.open_battles_for(user, MAX_LIST):
         s = selectors.open_summary(b)
         rows.append({**s, "battle_name": battle_name(s["battle"]),
                      "side_name": SIDE_NAMES.get(s["side"], s["side"]),
@@ -262,8 +263,10 @@ def render_list(request: HttpRequest, *, form: dict | None = None, error: str = 
                 list_error: str = "", status: int = 200) -> HttpResponse:
     deck_groups = _deck_choices(request.user)
     mine = paging.page(selectors.battle_list(request.user, invitations=False), request)
+    rows = _list_rows(request.user, mine.rows)
     return render(request, TEMPLATES + "list.html", {
-        "rows": _list_rows(request.user, mine.rows), "next_page": mine.next,
+        "rows": rows, "rows_html": my_battle_rows(rows, get_token(request)),
+        "next_page": mine.next,
         "form": form or _form({}), "error": error,
         "list_error": list_error,
         "invitations": _invitation_rows(request.user, deck_groups),
@@ -282,7 +285,7 @@ def render_list(request: HttpRequest, *, form: dict | None = None, error: str = 
 def live_rows(user) -> list[dict]:
     """Public battles under way that ``user`` does not play, to watch (``watch_views``)."""
     rows = []
-    for b in selectors.live_public_battles().only(*selectors.WAITING_COLUMNS)[:LIVE_LIMIT * 2]:
+    for b in selectors.live_battles(LIVE_LIMIT * 2):
         if selectors.side_of(b, user) is not None:
             continue
         names = selectors.player_names(b)

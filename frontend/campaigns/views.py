@@ -52,12 +52,12 @@ from frontend.play import frame
 from frontend.play.actions import action_sections
 from frontend.play.frame import int_or_raw
 from frontend.play.log import SAME, log_groups, log_lines
-from frontend.play.new_game import list_rows, new_game_terms
+from frontend.play.new_game import MAX_LIST, WATCH_LIST, list_rows, new_game_terms
 from frontend.play.posts import GamePosts, list_view, or_404, seat_view
 from frontend.play.replay import dice_sentence, seed_ok
 from frontend.whats_on import login_or_watch
 from game import SIDE_NAMES, other_side
-from play import clock, presence, replays
+from play import clock, lobby, presence, replays
 from play import passing as pass_choices
 
 TEMPLATES = "frontend/campaigns/"
@@ -85,7 +85,9 @@ def _render_list(request: HttpRequest, error: str = "", status: int = 200,
     user = request.user
     return render(request, TEMPLATES + "list.html", {
         **list_rows(request, selectors.campaign_summary, selectors.campaigns_of(user),
-                    selectors.open_campaigns(user), selectors.watchable_campaigns(user),
+                    lobby.page_list(Campaign, "open", user, MAX_LIST, selectors.LIST_COLUMNS),
+                    lobby.page_list(Campaign, "watch", user, WATCH_LIST,
+                                    selectors.LIST_COLUMNS),
                     game="campaign"),
         "error": error, "form": form or {}, "opponents": OPPONENTS, "bots": BOTS,
         "pools": PoolChoice.choices,

@@ -12,7 +12,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from frontend.play.new_game import list_rows
+from frontend.play.new_game import MAX_LIST, WATCH_LIST, list_rows
 from frontend.play.posts import list_view
 from frontend.whats_on import login_or_watch
 
@@ -44,8 +44,9 @@ class GameList:
         ``form``: what was posted, shown again)."""
         user, sel = request.user, self.selectors
         return render(request, self.template, {
-            **list_rows(request, sel.game_summary, sel.games_of(user), sel.open_games(user),
-                        sel.watchable_games(user), game=self.page),
+            **list_rows(request, sel.game_summary, sel.games_of(user),
+                        sel.open_list(user, MAX_LIST), sel.watch_list(user, WATCH_LIST),
+                        game=self.page),
             "error": error, "form": form or {}, "sides": self.sides, "opponents": OPPONENTS,
             "bots": self.bots,
             "urls": {"list": self.list_url, "game": self.page, "join": f"{self.page}-join",

@@ -42,7 +42,8 @@ class BelleAllianceMatch(Match):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = match_indexes("belle_alliance_computer_idx", "belle_alliance_deadline_idx")
+        indexes = match_indexes("belle_alliance_computer_idx", "belle_alliance_deadline_idx",
+                                  "belle_alliance")
         constraints = seated_constraints("belle_alliance")
 
     def __str__(self) -> str:

@@ -51,7 +51,8 @@ class StrategoMatch(Match):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = match_indexes("stratego_computer_idx", "stratego_deadline_idx")
+        indexes = match_indexes("stratego_computer_idx", "stratego_deadline_idx",
+                                  "stratego")
         constraints = seated_constraints("stratego")
 
     def __str__(self) -> str:
