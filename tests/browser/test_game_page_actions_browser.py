@@ -74,3 +74,26 @@ def test_finish_comes_last_and_never_takes_the_focus(logged_in_page, live_server
     b.refresh_from_db()
     log = selectors.battle_view(b, b.allied_player)["log"]
     assert "end_phase" not in [e.get("type") for e in log if e.get("side") == "allied"]
+
+
+def test_the_keyboard_reaches_the_moves_in_a_few_keys(logged_in_page, live_server, quiet):
+    """Issue 28, "Keyboard": 32 Tabs to the first action on a game page (20 in a Combat Phase
+    with the main skip link alone: every piece on the board takes the focus first). The
+    second skip link goes to the moves: Tab, Tab, Enter, then the next Tab is on an action."""
+    page = logged_in_page
+    b = in_combat_with_a_choice(User.objects.get(username="alice"))
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"/battles/{b.pk}/")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.testid") == "skip-link"
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.testid") == "skip-to-actions"
+        expect(page.get_by_test_id("skip-to-actions")).to_be_visible()  # seen with the focus
+        expect(page.get_by_test_id("skip-to-actions")).to_have_text("Skip to your moves")
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "actions-title"
+        page.keyboard.press("Tab")
+        focused = page.evaluate("[document.activeElement.dataset.testid,"
+                                " document.activeElement.dataset.type]")
+        assert focused[0] == "action" and focused[1] not in ENDING_ACTIONS, focused
