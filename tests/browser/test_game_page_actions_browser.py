@@ -97,3 +97,24 @@ def test_the_keyboard_reaches_the_moves_in_a_few_keys(logged_in_page, live_serve
         focused = page.evaluate("[document.activeElement.dataset.testid,"
                                 " document.activeElement.dataset.type]")
         assert focused[0] == "action" and focused[1] not in ENDING_ACTIONS, focused
+
+
+def test_the_board_and_each_rule_number_lead_to_how_to_play(logged_in_page, live_server,
+                                                            quiet):
+    """Issue 28, "Learning the game": how to play is linked from the board and from each
+    group of actions' rule number; each rule link lands on a section of /learn/ that exists."""
+    page = logged_in_page
+    b = in_combat_with_a_choice(User.objects.get(username="alice"))
+    page.goto(f"/battles/{b.pk}/")
+    links = page.get_by_test_id("actions").get_by_test_id("rule-link")
+    assert links.count() >= 1
+    targets = {links.nth(i).get_attribute("href") for i in range(links.count())}
+    assert all(t.startswith("/learn/#") for t in targets), targets
+    page.get_by_test_id("legend").locator("summary").click()
+    page.get_by_test_id("how-to-play-link").click()
+    page.wait_for_url("**/learn/")
+    expect(page.get_by_test_id("how-to-play")).to_be_visible()
+    for target in sorted(targets):
+        page.goto(target)
+        anchor = target.split("#", 1)[1]
+        expect(page.locator(f"[id='{anchor}']")).to_be_visible()
