@@ -1,11 +1,14 @@
 """Decisions that cannot be undone ask first, everywhere (issue 28, "Retreat concedes a
-battle in one click"): on the tournament pages, cancelling the tournament, dropping a player
-(the organiser) and dropping out (a player) were one click each. Each now opens a question
-with its consequence; nothing happens until "Yes"."""
+battle in one click"): cancelling a tournament, dropping a player (the organiser), dropping
+out (a player), declining an invitation and cancelling one's own open game were one click
+each. Each now opens a question with its consequence; nothing happens until "Yes"."""
 
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from battles import services as battles
+from battles.models import Battle
+from battles.models import Status as BattleStatus
 from tournaments import services
 from tournaments.models import Entry, Status, Tournament
 
@@ -73,3 +76,31 @@ def test_cancel_and_drop_ask_before_they_are_done(logged_in_page, browser, live_
     expect(page.get_by_test_id("manage-panel")).to_contain_text("Cancelled")
     expect(page.get_by_test_id("cancel-ask")).to_have_count(0)
     assert Tournament.objects.get(pk=t.pk).status == Status.CANCELLED
+
+
+def test_decline_and_cancel_ask_before_they_are_done(logged_in_page):
+    alice = User.objects.get(username="alice")
+    bob = User.objects.create_user("bob", password="s3cret-pass-1815")
+    invited = battles.create_battle(bob, "ligny", "french", opponent="alice")
+    mine = battles.create_battle(alice, "wavre", "allied", opponent="open")
+    page = logged_in_page
+
+    page.goto("/battles/")
+    row = page.get_by_test_id(f"invitation-{invited.pk}")
+    expect(row.get_by_test_id("decline")).to_be_hidden()
+    row.get_by_test_id("decline-ask").locator("summary").click()
+    expect(row.get_by_test_id("decline-ask")).to_contain_text("cannot be undone")
+    assert Battle.objects.get(pk=invited.pk).status == BattleStatus.WAITING
+    row.get_by_test_id("decline").click()
+    page.wait_for_url("**/battles/")
+    expect(page.get_by_test_id(f"invitation-{invited.pk}")).to_have_count(0)
+    assert Battle.objects.get(pk=invited.pk).status == BattleStatus.DECLINED
+
+    page.goto(f"/battles/{mine.pk}/")
+    expect(page.get_by_test_id("cancel")).to_be_hidden()
+    page.get_by_test_id("cancel-ask").locator("summary").click()
+    expect(page.get_by_test_id("cancel-ask")).to_contain_text("cannot be undone")
+    assert Battle.objects.get(pk=mine.pk).status == BattleStatus.WAITING
+    page.get_by_test_id("cancel").click()
+    page.wait_for_url("**/battles/")
+    assert Battle.objects.get(pk=mine.pk).status == BattleStatus.CANCELLED
