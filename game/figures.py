@@ -84,7 +84,7 @@ def deck_figures(battle: str, army: str, kind: str, scale: Fraction | int | None
 def campaign_rate(battle: str, chart_rate: int, chart_deck: int, scale: Fraction | None,
                   size: int | None) -> int | None:
     """16.0: "Reinforcement rates (assuming most cards are in play) are double the rates
-    noted on the Battle Chart": 2R x scale for a deck of at least the chart's D x scale (with
+    note[d] on the Battle Chart": 2R x scale for a deck of at least the chart's D x scale (with
     most cards in play every campaign deck is: 1.6 to 3.2 D from the whole set); a smaller
     deck scales it with its size, 3.0 IMPORTANT ("if players play with larger/smaller Battle
     Decks, the specified Musters and Reinforcement rates are altered proportionally"):

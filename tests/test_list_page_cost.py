@@ -144,7 +144,7 @@ OLD_ROWS = """{% for r in rows %}
             <td>{{ r.status_label }}</td>
             <td>{% if r.waiting_for == "you" %}<strong class="badge badge-move" data-testid="your-move-{{ r.id }}">{{ r.whose }}</strong>{% else %}{{ r.whose }}{% endif %}</td>
             <td>{{ r.outcome_text|default:"—" }}</td>
-            <td>{% if r.can_cancel %}<form method="post" action="{% url 'battle-cancel' r.id %}" class="b-inline">{% csrf_token %}<button type="submit" data-testid="cancel">Cancel</button></form>{% endif %}</td>
+            <td>{% if r.can_cancel %}<form method="post" action="{% url 'battle-cancel' r.id %}" class="b-inline">{% csrf_token %}<details class="ask" data-testid="cancel-ask"><summary>Cancel…</summary><p>Nobody can take the seat any more; this cannot be undone.</p><button type="submit" class="danger" data-testid="cancel">Yes, cancel it</button></details></form>{% endif %}</td>
           </tr>
         {% endfor %}"""  # noqa: E501
 

@@ -42,7 +42,10 @@ def my_battle_rows(rows: Iterable[Mapping[str, Any]], csrf_token: str,
                      f"{whose}</strong>")
         cancel = (f'<form method="post" action="{esc(cancel_url(pk))}" class="b-inline">'
                   f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
-                  f'<button type="submit" data-testid="cancel">Cancel</button></form>'
+                  '<details class="ask" data-testid="cancel-ask"><summary>Cancel…</summary>'
+                  "<p>Nobody can take the seat any more; this cannot be undone.</p>"
+                  '<button type="submit" class="danger" data-testid="cancel">Yes, cancel it'
+                  "</button></details></form>"
                   if r["can_cancel"] else "")
         out.append(
             f'          <tr data-testid="battle-row-{pk}">\n'

@@ -279,3 +279,28 @@ def is_terrain(p: Mapping, ctx: Ctx) -> bool:
 def cap(text: str) -> str:
     """`text` with its first letter capitalised (the rest left alone: "the Middle Ground")."""
     return text[:1].upper() + text[1:] if text else text
+
+
+def reserve_panel(view: Mapping, side: str, cards=None) -> dict:
+    """The Reserve panel of ``side`` on a board: its own cards by name (the ones drawn this
+    turn marked new) and the enemy's Reserve as a count (the battle page, each campaign board)."""
+    ctx = Ctx(view, cards)
+    mine = (view.get("reserves") or {}).get(side) or {}
+    drawn = set(mine.get("drawn_this_turn") or ())
+    enemy = other_side(side)
+    theirs = (view.get("reserves") or {}).get(enemy) or {}
+    cards = []
+    for num in mine.get("cards") or ():
+        info = ctx.info(num)
+        cards.append({"number": num, "name": info.name if info else f"Card {num}",
+                      "type": _type_words(info) if info else "",
+                      "army": info.army if info else "", "new": num in drawn})
+    return {"cards": cards, "enemy_count": theirs.get("count", 0)}
+
+
+def _type_words(info) -> str:
+    if info.kind == "terrain" and info.tclass:
+        return f"terrain ({info.tclass})"
+    if info.kind == "artillery" and info.horse:
+        return "horse artillery"
+    return info.kind

@@ -61,7 +61,7 @@ from frontend import paging
 from frontend.battle import play
 from frontend.battle.board_ux import BOARD_SECTIONS
 from frontend.battle.list_rows import my_battle_rows
-from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx
+from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx, reserve_panel
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
 from frontend.learn.rules import rule_links
@@ -369,29 +369,6 @@ def action_sections(actions: list[dict], view: dict, cards=None) -> list[dict]:
 _split_group = frame_actions.split_group  # the words a group shares (tests)
 
 
-def _reserve(view: dict, side: str, cards=None) -> dict:
-    ctx = Ctx(view, cards)
-    mine = (view.get("reserves") or {}).get(side) or {}
-    drawn = set(mine.get("drawn_this_turn") or ())
-    enemy = other_side(side)
-    theirs = (view.get("reserves") or {}).get(enemy) or {}
-    cards = []
-    for num in mine.get("cards") or ():
-        info = ctx.info(num)
-        cards.append({"number": num, "name": info.name if info else f"Card {num}",
-                      "type": _type_words(info) if info else "",
-                      "army": info.army if info else "", "new": num in drawn})
-    return {"cards": cards, "enemy_count": theirs.get("count", 0)}
-
-
-def _type_words(info) -> str:
-    if info.kind == "terrain" and info.tclass:
-        return f"terrain ({info.tclass})"
-    if info.kind == "artillery" and info.horse:
-        return "horse artillery"
-    return info.kind
-
-
 def status_line(view: dict, side: str, waiting: str | None) -> str:
     phase = view.get("phase")
     if phase == "over":
@@ -448,7 +425,7 @@ def battle_context(battle: Battle, user, **extra) -> dict:
     if view is not None:  # None: no position yet (a battle between people not yet joined)
         cards = cards_of(battle)  # the battle's own card records (issue 10), built once
         context.update(
-            reserve=_reserve(view, side, cards), status_line=status_line(view, side, waiting),
+            reserve=reserve_panel(view, side, cards), status_line=status_line(view, side, waiting),
             sections=action_sections(bv["legal_actions"], view, cards),
             log=_log(bv, side, context["since"], cards), **frame.last_dice(bv["log"]))
         play.add_board_ux(context, battle, cards)  # the board (marked), log per turn, keys

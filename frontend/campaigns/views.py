@@ -42,7 +42,7 @@ from config.errors import ServiceError
 from frontend.battle.board_svg import board_svg
 from frontend.battle.board_ux import BOARD_SECTIONS, action_keys, changed_marks
 from frontend.battle.dice_svg import last_roll
-from frontend.battle.view_context import SIDE_PEOPLE
+from frontend.battle.view_context import SIDE_PEOPLE, reserve_panel
 from frontend.battle.warnings import WARNED, warning
 from frontend.battle.words import describe_actions
 from frontend.campaigns.chart import losses_svg
@@ -226,6 +226,7 @@ def _boards(v: Mapping, side: str | None, cards, *, prefix: str = "board",
             "key": b, "name": battle_name(b), "turn": bv.get("turn"),
             "result": results.get(b), "marked": len(marked[0]) + len(marked[1]),
             "moving": SIDE_NAMES.get(to_move.get("side"), "") if moving else "",
+            "reserve": reserve_panel(bv, side, cards) if side else None,
             "svg": mark_safe(board_svg(bv, side or "french", cards,  # noqa: S308 (escaped)
                                        id_prefix=f"{prefix}-{b}", marked=marked)),
         })

@@ -74,3 +74,47 @@ def test_finish_comes_last_and_never_takes_the_focus(logged_in_page, live_server
     b.refresh_from_db()
     log = selectors.battle_view(b, b.allied_player)["log"]
     assert "end_phase" not in [e.get("type") for e in log if e.get("side") == "allied"]
+
+
+def test_the_keyboard_reaches_the_moves_in_a_few_keys(logged_in_page, live_server, quiet):
+    """Issue 28, "Keyboard": 32 Tabs to the first action on a game page (20 in a Combat Phase
+    with the main skip link alone: every piece on the board takes the focus first). The
+    second skip link goes to the moves: Tab, Tab, Enter, then the next Tab is on an action."""
+    page = logged_in_page
+    b = in_combat_with_a_choice(User.objects.get(username="alice"))
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"/battles/{b.pk}/")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.testid") == "skip-link"
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.testid") == "skip-to-actions"
+        expect(page.get_by_test_id("skip-to-actions")).to_be_visible()  # seen with the focus
+        expect(page.get_by_test_id("skip-to-actions")).to_have_text("Skip to your moves")
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "actions-title"
+        page.keyboard.press("Tab")
+        focused = page.evaluate("[document.activeElement.dataset.testid,"
+                                " document.activeElement.dataset.type]")
+        assert focused[0] == "action" and focused[1] not in ENDING_ACTIONS, focused
+
+
+def test_the_board_and_each_rule_number_lead_to_how_to_play(logged_in_page, live_server,
+                                                            quiet):
+    """Issue 28, "Learning the game": how to play is linked from the board and from each
+    group of actions' rule number; each rule link lands on a section of /learn/ that exists."""
+    page = logged_in_page
+    b = in_combat_with_a_choice(User.objects.get(username="alice"))
+    page.goto(f"/battles/{b.pk}/")
+    links = page.get_by_test_id("actions").get_by_test_id("rule-link")
+    assert links.count() >= 1
+    targets = {links.nth(i).get_attribute("href") for i in range(links.count())}
+    assert all(t.startswith("/learn/#") for t in targets), targets
+    page.get_by_test_id("legend").locator("summary").click()
+    page.get_by_test_id("how-to-play-link").click()
+    page.wait_for_url("**/learn/")
+    expect(page.get_by_test_id("how-to-play")).to_be_visible()
+    for target in sorted(targets):
+        page.goto(target)
+        anchor = target.split("#", 1)[1]
+        expect(page.locator(f"[id='{anchor}']")).to_be_visible()
