@@ -61,7 +61,7 @@ from frontend import paging
 from frontend.battle import play
 from frontend.battle.board_ux import BOARD_SECTIONS
 from frontend.battle.list_rows import my_battle_rows
-from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, Ctx, reserve_panel
+from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, reserve_panel
 from frontend.battle.words import describe_actions, describe_event, describe_events
 from frontend.errors import page_message, refuse
 from frontend.learn.rules import rule_links
