@@ -32,12 +32,17 @@ def _kind(cards: Any, num: Any) -> str:
     return str(getattr(card, "kind", "") or "")
 
 
+def _positions_held(board: Mapping[str, Any], side: str) -> set[str]:
+    """The places where ``side`` has a card on ``board`` (its own view)."""
+    return {str(p.get("place")) for p in board.get("pieces") or () if p.get("side") == side}
+
+
 def suggested(legal: Sequence[Mapping[str, Any]], board: Mapping[str, Any], side: str,
               cards: Any) -> dict[int, str]:
     """card -> Position: one troop card (infantry or cavalry first, else artillery) in each
     of ``side``'s Positions with none of their cards yet, in the order the engine lists
     them; the rest stays in the Reserve."""
-    taken = {str(p.get("place")) for p in board.get("pieces") or () if p.get("side") == side}
+    taken = _positions_held(board, side)
     plain = _plain_deploys(legal)
     out: dict[int, str] = {}
     for kinds in (TROOPS, ("artillery",)):
@@ -68,11 +73,14 @@ def deploy_form(kind: str, match: Any, legal: Sequence[Mapping[str, Any]],
         to = str(a["to"])
         row["places"].append({"key": to, "label": POSITION_WORDS.get(to.split("_")[-1], to),
                               "selected": to == row["chosen"]})
+    # Troops first: the form posts in its order, and a general (or a card that must join
+    # troops) is placed after them (4.1's placements are simultaneous at the table).
+    order = sorted(rows.values(), key=lambda r: (r["kind"] not in (*TROOPS, "artillery")))
     return {"deploy_many": {
         "url": reverse(f"{kind}-deploy", args=[match.pk]), "seq": seq, "side": side,
-        "board": str(plain[0].get("board") or ""), "rows": list(rows.values()),
+        "board": str(plain[0].get("board") or ""), "rows": order,
         "can_finish": any(a.get("type") == "deployment_done" for a in legal)
-        or bool(pick)}}
+        or len(_positions_held(board, side) | set(pick.values())) >= 3}}  # 4.1: each one
 
 
 def posted_actions(post: Mapping[str, Any], order: Sequence[str]) -> list[dict[str, Any]]:
