@@ -175,3 +175,17 @@ def test_autoplay_leaves_the_end_when_their_action_just_before_could_be_taken_ba
         n = autoplay.extend(KIND, battle, modules.EaglesBattle().copy_state(state), moves,
                             end_for_me=lambda u: True)
         assert n == added, events
+
+
+def test_the_setting_under_how_you_play(user, client):
+    client.force_login(user)
+    page = client.get("/battles/").content.decode()
+    box = page.split('data-testid="end-for-me-setting"')[1][:20]
+    assert "checked" not in box  # off by default
+    r = client.post("/battles/preferences/", {"end_for_me": "1"})
+    assert r.status_code == 302 and preferences_of(user).end_for_me is True
+    assert preferences_of(user).always_ask is False  # the other setting untouched
+    assert " checked" in client.get("/battles/").content.decode().split(
+        'data-testid="end-for-me-setting"')[1][:20]
+    client.post("/battles/preferences/", {})
+    assert preferences_of(user).end_for_me is False

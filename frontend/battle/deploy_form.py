@@ -17,7 +17,7 @@ from typing import Any
 from django.urls import reverse
 
 TROOPS = ("infantry", "cavalry")
-POSITION_WORDS = {"left": "Left", "center": "Center", "right": "Right"}
+POSITION_WORDS = {"left": "Left", "center": "Centre", "right": "Right"}  # the site says Centre
 
 
 def _plain_deploys(legal: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
