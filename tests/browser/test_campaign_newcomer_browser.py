@@ -38,7 +38,7 @@ from ..newcomer_policy import (
     choose_campaign,
 )
 from ..newcomer_policy import END_FOR_ME as USES_END_FOR_ME
-from .htmx_clicks import answered
+from .htmx_clicks import answered, moved
 
 BUTTONS = """() => [...document.querySelectorAll('[data-testid=actions] form.b-act')].map(
     f => [f.querySelector('input[name=action]').value, f.dataset.warn === '1'])"""
@@ -93,11 +93,13 @@ def test_a_newcomer_plays_the_campaigns_first_phase_in_half_the_clicks(
             page.get_by_test_id("deploy-many-done").click()
             by_kind[DEPLOY_MANY] += 1
             clicks += 1
+            moved(page, c.seq)
             continue
         if USES_END_FOR_ME and page.get_by_test_id("end-for-me").count():
             page.get_by_test_id("end-for-me").click()  # once: lone ends are then played
             by_kind[END_FOR_ME] += 1
             clicks += 1
+            moved(page, c.seq)
             continue
         shown = [(json.loads(value), warn) for value, warn in page.evaluate(BUTTONS)]
         chosen = choose_campaign(cv["legal_actions"], cv["view"],
