@@ -10,6 +10,9 @@ class Preferences(models.Model):
     always_ask = models.BooleanField(
         default=False, help_text="Ask me in every response window, even when I hold nothing "
                                  "that could answer (otherwise the site passes for me).")
+    end_for_me = models.BooleanField(
+        default=False, help_text="End my phase or turn for me when ending it is all that is "
+                                 "left to do (the log says it was my setting).")
 
     def __str__(self) -> str:
         return f"preferences of {self.user}"

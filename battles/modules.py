@@ -130,6 +130,28 @@ def chosen_pass(kind: str | None, turn: str | None, legal: list[dict],
     return None
 
 
+# Several placements from one submit (play.turns.act_many): a side's deployment (4.1) is
+# played by that side alone, card after card, with no window for the enemy in between (the
+# Allies first, then the French adjusting last: RULINGS 4.1-a), so one form may place several
+# cards, each checked by the engine in the position left by the one before.
+BATCH_ACTIONS = frozenset({"deploy", "deployment_done"})
+
+
+def name_action(action: Mapping[str, Any], cards: Any) -> str:
+    """An action as a 400 names it: the card's name and number and where it goes."""
+    num = action.get("card")
+    card = cards.get(num) if isinstance(num, int) and isinstance(cards, Mapping) else None
+    what = f"{card.name} (card {num})" if card is not None else \
+        (f"card {num}" if num is not None else str(action.get("type")))
+    where = str(action.get("to") or "").replace("_", " ")
+    return f"{what} to {where}" if where else what
+
+
+# One's own end of phase or turn played for the player who asked for it (``accounts``
+# ``Preferences.end_for_me``, read by play.autoplay): only when it is their lone action.
+OWN_ENDINGS = KEPT_AS_CLICK
+
+
 # Events only a campaign decision or a battle's end makes: past them there is no undo.
 CAMPAIGN_EVENTS = {
     "campaign_battle_over": "it ended a battle",
@@ -247,6 +269,11 @@ class EaglesBattle:
     sides: tuple[str, ...] = engine.SIDES
     ending_actions = ENDING_ACTIONS
     IllegalAction = engine.IllegalAction
+    batch_actions = BATCH_ACTIONS
+    own_endings = OWN_ENDINGS
+
+    def name_action(self, action: Mapping[str, Any], cards: Any) -> str:
+        return name_action(action, cards)
 
     def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> engine.State:
         return engine.new_battle(options["battle"], seed, options["decks"],
@@ -346,6 +373,11 @@ class EaglesCampaign:
     sides: tuple[str, ...] = engine.SIDES
     ending_actions = ENDING_ACTIONS
     IllegalAction = engine.IllegalAction
+    batch_actions = BATCH_ACTIONS
+    own_endings = OWN_ENDINGS
+
+    def name_action(self, action: Mapping[str, Any], cards: Any) -> str:
+        return name_action(action, cards)
 
     def setup(self, seed: int, options: Mapping[str, Any], cards: Any) -> core.Campaign:
         return core.new_campaign(seed, cards, {s: options["pools"][s] for s in self.sides},

@@ -194,6 +194,20 @@ def choose_pass_kinds(campaign_id, user, kinds) -> dict:
     return passing.choose_kinds(KIND, campaign_id, user, kinds)
 
 
+def act_many(campaign_id, user, seq, actions) -> list[dict]:
+    """Several placements from one submit (a deployment, 4.1), each checked by the engine
+    after the one before, in one transaction: one illegal, 400 naming its card, nothing
+    played (``play.turns.act_many``)."""
+    return turns.act_many(KIND, campaign_id, user, seq, actions)
+
+
+def end_for_me(campaign_id, user, seq, on) -> list[dict]:
+    """Switch the player's setting "end my phase or turn for me when that is all that is
+    left" on (ending it now: ``seq`` must be current and ending the only thing left) or off
+    (``play.passing.end_for_me``)."""
+    return passing.end_for_me(KIND, campaign_id, user, seq, on)
+
+
 def pass_rest_of_turn(campaign_id, user, seq) -> list[dict]:
     """Pass now and in every further response window of this enemy turn
     (``play.passing.pass_rest_of_turn``); the next turn asks again."""

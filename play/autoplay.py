@@ -7,7 +7,11 @@ are recorded. While the match is not over and a PERSON must act, it plays for th
 action the game module calls forced (``game.forced_action(legal, always_ask)``: for EAGLES a
 lone pass, unless the player's ``Preferences.always_ask`` is set, or another lone action
 that is not the end of their own phase, turn or a campaign decision). The computer's side is
-never auto-played (the bot chooses its own moves).
+never auto-played (the bot chooses its own moves). The lone end of their own phase or turn
+(the module's ``own_endings``) is played for them only if they asked for it
+(``Preferences.end_for_me``, off by default), with the reason "end" ("ended for you: your
+setting" in the log), and only when their action before it could not be taken back anyway
+(a die rolled, a card revealed...): an end played for them never closes an undo they had.
 
 The player's own standing choices to pass (``Match.pass_choices[side]``: "pass for the rest
 of this enemy turn", the kinds of response window they do not want to be asked in) are
@@ -34,8 +38,30 @@ def _always_ask(user: Any) -> bool:
     return preferences_of(user).always_ask
 
 
+def _end_for_me(user: Any) -> bool:
+    from accounts.models import preferences_of
+
+    return preferences_of(user).end_for_me
+
+
+def _could_undo(game: Any, match: Any, moves: list[tuple[str, dict, list]], side: str
+                ) -> bool:
+    """Whether ``side``'s last action among ``moves`` could still be taken back (the game's
+    ``undo_refusal`` finds nothing; cards named before are counted as new, so a doubt is a
+    refusal): ending their turn for them would close that undo, so the end stays theirs to
+    click. False when ``moves`` hold no action of theirs (an enemy action came after theirs:
+    nothing of theirs can be undone)."""
+    refusal = getattr(game, "undo_refusal", None)
+    mine = [(a, ev) for s, a, ev in moves if s == side]
+    if refusal is None or not mine:
+        return False
+    action, events = mine[-1]
+    return refusal(action, events, side, None, match.state) is None
+
+
 def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]], *,
            always_ask: Callable[[Any], bool] = _always_ask,
+           end_for_me: Callable[[Any], bool] = _end_for_me,
            reasons: list[str] | None = None, listed: dict[str, list] | None = None) -> int:
     """Append to ``moves`` the actions forced on the person to move, or played by their own
     standing choice; returns how many were added, and appends each one's reason to
@@ -47,6 +73,8 @@ def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]
     chosen = getattr(game, "chosen_action", None)
     choices = getattr(match, "pass_choices", None) or {}
     asked: dict[str, bool] = {}
+    ends: dict[str, bool] = {}
+    own_endings = frozenset(getattr(game, "own_endings", ()))
     added = 0
     while added < AUTO_MAX_ACTIONS:
         side = game.to_move(state)
@@ -59,6 +87,11 @@ def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]
         action, why = game.forced_action(legal, asked.get(side, False)), ""
         if action is None and chosen is not None and choices.get(side):
             action, why = chosen(state, side, legal, choices[side]) or (None, "")
+        if action is None and len(legal) == 1 and legal[0].get("type") in own_endings:
+            if side not in ends:  # read only when ending is all they have left
+                ends[side] = end_for_me(match.player(side))
+            if ends[side] and not _could_undo(game, match, moves, side):
+                action, why = legal[0], "end"
         if action is None:
             if listed is not None:
                 listed[side] = legal

@@ -10,6 +10,11 @@ asks it (``autoplay.extend``).
   like any other) and every further response window of this enemy turn (the module's
   ``enemy_turn`` key): the next turn asks again.
 
+- ``end_for_me(kind, match_id, user, seq, on)``: the player's setting (``accounts``
+  ``Preferences.end_for_me``, for all their games) "end my phase or turn for me when that is
+  all that is left"; switched on from the page's button beside such a lone ending, which
+  also plays that ending now (the player's own click); ``on=False`` switches it off.
+
 What these choices play is recorded as the player's own actions, flagged ``auto`` with the
 module's reason (``auto_reason``), so the log says it was their choice, and undo and replays
 read those rows as ordinary actions (a replay never reads the choices).
@@ -90,3 +95,44 @@ def pass_rest_of_turn(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> li
         mine["turn"] = key
         _save(match, side, mine)
         return turns.act(kind, match_id, user, seq, action)
+
+
+def own_endings(kind: MatchKind) -> frozenset[str]:
+    """The actions ending one's own phase or turn this game may play for a player who asked
+    (``autoplay``; none for a game without ``own_endings``)."""
+    return frozenset(getattr(kind.game, "own_endings", ()))
+
+
+def end_for_me(kind: MatchKind, match_id: Any, user: Any, seq: Any, on: bool) -> list[dict]:
+    """Switch ``user``'s setting "end my phase or turn for me when that is all that is
+    left" on or off. On: they are at such a lone ending now (at ``seq``), and it is played
+    as their own action (409 otherwise: nothing changes); returns its events as
+    ``turns.act`` does. Off: returns []."""
+    from accounts.models import preferences_of
+
+    endings = own_endings(kind)
+    if not endings:
+        raise BadInput(f"a {kind.noun} has no phase or turn the site could end for you")
+    if not on:
+        with transaction.atomic():
+            kind.lock(user, match_id)  # a player of this match (404 otherwise)
+            prefs = preferences_of(user)
+            prefs.end_for_me = False
+            prefs.save(update_fields=["end_for_me"])
+        return []
+    with transaction.atomic():
+        match, side = kind.lock(user, match_id)
+        turns.require_under_way(kind, match)
+        if seq != match.seq:
+            raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
+                           seq=match.seq)
+        state = kind.game.from_json(match.state, kind.cards(match)) if match.state else None
+        legal = kind.game.legal_actions(state, side) \
+            if state is not None and match.to_move == side else []
+        if len(legal) != 1 or legal[0].get("type") not in endings:
+            raise Conflict("ending your phase or turn is not all that is left to do now",
+                           seq=match.seq)
+        prefs = preferences_of(user)
+        prefs.end_for_me = True
+        prefs.save(update_fields=["end_for_me"])
+        return turns.act(kind, match_id, user, seq, legal[0])

@@ -125,6 +125,20 @@ class Replays(Protocol):
         """The game's turn in ``state``, for a replay's list of turns. Default: None."""
 
 
+class Batches(Protocol):
+    """What a game module MAY add (looked up with ``getattr``) for ``turns.act_many`` and
+    the lone end a player asked to have played for them (``autoplay``)."""
+
+    # The action types that may be sent together in one submit (EAGLES: a deployment).
+    batch_actions: frozenset[str]
+    # The actions ending one's own phase or turn, played for a player who asked
+    # (``accounts.Preferences.end_for_me``) when one is their lone action.
+    own_endings: frozenset[str]
+
+    def name_action(self, action: Action, cards: Any) -> str:
+        """An action as a refusal names it (a card's name, where it goes)."""
+
+
 class PassChoices(Protocol):
     """What a game module MAY add so that a player's standing choices to pass are honoured
     (``Match.pass_choices[side]``, set by ``play.passing``; read by ``play.autoplay.extend``).

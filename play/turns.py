@@ -260,6 +260,46 @@ def act(kind: MatchKind, match_id: Any, user: Any, seq: Any, action: Any) -> lis
     return kind.game.events_for(events, side)
 
 
+MAX_BATCH = 40  # a guard: a whole deployment is at most 12 cards face-down plus terrain
+
+
+def act_many(kind: MatchKind, match_id: Any, user: Any, seq: Any, actions: Any
+             ) -> list[dict]:
+    """Apply several of ``user``'s actions from one submit (a deployment's placements: the
+    game's ``batch_actions``), one after the other in one transaction, each checked by the
+    game against the position it is played in, as ``act`` checks one; each is its own log
+    row with the dice of its own seq (undo and replays read them as single actions). One
+    illegal: 400 naming it (``game.name_action``) and nothing is applied. The actions forced
+    on a person after the last one are played as after ``act``. Returns the events the user
+    may see."""
+    if type(seq) is not int:
+        raise BadInput(f"seq must be a whole number: the seq of the {kind.noun} you last saw")
+    batchable = frozenset(getattr(kind.game, "batch_actions", ()))
+    if not isinstance(actions, list) or not actions:
+        raise BadInput("actions must be a non-empty list of legal actions")
+    if len(actions) > MAX_BATCH:
+        raise BadInput(f"at most {MAX_BATCH} actions in one submit, not {len(actions)}")
+    for i, action in enumerate(actions, 1):
+        if not isinstance(action, dict):
+            raise BadInput(f"action {i} must be an object: one of legal_actions")
+        if action.get("type") not in batchable:
+            raise BadInput(f"action {i} ({action.get('type')!r}) cannot be played with "
+                           "others in one submit: only "
+                           + (", ".join(sorted(batchable)) or "single actions"),
+                           code="not_batchable")
+    late = None
+    with transaction.atomic():
+        match, side = kind.lock(user, match_id)
+        require_under_way(kind, match)
+        refuse_if_paused(kind, match)
+        late = end_if_out_of_time(kind, match)
+        if late is None:
+            events = _play(kind, match, side, seq, actions[0], more=actions[1:])
+    if late is not None:
+        raise late
+    return kind.game.events_for(events, side)
+
+
 def require_under_way(kind: MatchKind, match: Match) -> None:
     """409 unless the match is active: still waiting for its second player, never started
     (cancelled, declined, expired) or over."""
@@ -274,8 +314,10 @@ def require_under_way(kind: MatchKind, match: Match) -> None:
         raise Conflict(f"the {kind.noun} is over", seq=match.seq)
 
 
-def _play(kind: MatchKind, match: Match, side: str, seq: int, action: dict) -> list[dict]:
-    """``act`` under the row lock, the match active and its clock running."""
+def _play(kind: MatchKind, match: Match, side: str, seq: int, action: dict,
+          more: list[dict] | None = None) -> list[dict]:
+    """``act`` under the row lock, the match active and its clock running; ``more``: the
+    further actions of one submit (``act_many``), each played after the one before."""
     game = kind.game
     if seq != match.seq:
         raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
@@ -283,24 +325,47 @@ def _play(kind: MatchKind, match: Match, side: str, seq: int, action: dict) -> l
     if match.to_move != side:
         waiting = "computer" if match.to_move == match.computer_side() else "opponent"
         raise Conflict(f"it is not your move: waiting for {waiting}", seq=match.seq)
-    if action.get("side", side) != side:
-        raise BadInput(f"you play the {side} side: an action's side must be {side!r}")
-    action = game.normalise_action(action, side)
+    batch = [action, *(more or ())]
+    for a in batch:
+        if a.get("side", side) != side:
+            raise BadInput(f"you play the {side} side: an action's side must be {side!r}")
     # The position is read and its legal actions listed once: both are the costly part.
-    state = game.from_json(match.state, kind.cards(match))
-    legal = game.legal_actions(state, side)
-    if action in legal:
-        action = legal[legal.index(action)]  # the game's own dict (12, never 12.0 or True)
-    try:  # not legal: the game says why, and nothing changes (the transaction rolls back)
-        events = game.apply(state, action, game.dice(match.seed, match.seq + 1), legal=legal)
-    except game.IllegalAction as exc:
-        raise BadInput(str(exc), code="illegal_action") from None
-    moves: list[Move] = [(side, action, events)]
+    cards = kind.cards(match)
+    state = game.from_json(match.state, cards)
+    moves: list[Move] = []
+    all_events: list[dict] = []
+    for i, a in enumerate(batch):
+        if i and game.to_move(state) != side:  # the turn passed on: the rest cannot follow
+            raise BadInput(f"{_named(kind, a, cards, i, len(batch))}: it is no longer your "
+                           "move after the actions before it: nothing was played",
+                           code="illegal_action")
+        a = game.normalise_action(a, side)
+        legal = game.legal_actions(state, side)
+        if a in legal:
+            a = legal[legal.index(a)]  # the game's own dict (12, never 12.0 or True)
+        try:  # not legal: the game says why, and nothing changes (the transaction rolls back)
+            events = game.apply(state, a, game.dice(match.seed, match.seq + i + 1),
+                                legal=legal)
+        except game.IllegalAction as exc:
+            if len(batch) == 1:
+                raise BadInput(str(exc), code="illegal_action") from None
+            raise BadInput(f"{_named(kind, a, cards, i, len(batch))} is not legal: {exc}; "
+                           "nothing was played", code="illegal_action") from None
+        moves.append((side, a, events))
+        all_events += events
+    events = all_events
     reasons: list[str] = []  # forced moves, auto-passes (forced or chosen) after it
     listed: dict[str, list] = {}  # the next position's legal actions, listed once
     auto = autoplay.extend(kind, match, state, moves, reasons=reasons, listed=listed)
     record(kind, match, state, moves, auto=auto, reasons=reasons, listed=listed)
     return events
+
+
+def _named(kind: MatchKind, action: dict, cards: Any, i: int, n: int) -> str:
+    """Action ``i`` (from 0) of a submit of ``n``, as the game names it (``name_action``)."""
+    name = getattr(kind.game, "name_action", None)
+    what = name(action, cards) if name is not None else repr(action.get("type"))
+    return f"action {i + 1} of {n} ({what})"
 
 
 # --- Time -----------------------------------------------------------------------------------

@@ -6,7 +6,10 @@ tests/browser/test_campaign_newcomer_browser.py plays in Chromium, in seconds. U
 A click is a button the player presses on the page: the chosen action's own (one button an
 action: ``frontend.campaigns.views._sections``), one more for each confirmation the page asks
 first (``action_warning``: a Retreat, a move that can lose the battle), and "Pass for the
-rest of this enemy turn" (``play.passing``) where the newcomer lets the enemy go ahead. The
+rest of this enemy turn" (``play.passing``) where the newcomer lets the enemy go ahead, "Deploy
+these and end my deployment" (``frontend.battle.deploy_form``, as the page fills it in) and,
+once, "End it, and from now on end it for me when that is all that is left"
+(``Preferences.end_for_me``: the lone endings after it are played for them). The
 computer's turns run inline (``play.tasks.bot_move``, what the Celery worker runs), as in the
 browser test's ``worker`` fixture. Needs the database (a test's, or the bench's own).
 """
@@ -22,6 +25,9 @@ from . import newcomer_policy as policy
 # A lone button of these is not one the site could play for the player (autoplay.py).
 ENDING = ("end_phase", "end_turn", "deployment_done", "split", "keep", "retreat")
 PASS_REST = "pass for the rest of this enemy turn"
+DEPLOY_MANY = "deploy these and end my deployment"
+END_FOR_ME = "end it, and end it for me from now on"
+OWN_ENDINGS = ("end_phase", "end_turn")
 
 
 @dataclass
@@ -61,6 +67,8 @@ def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: boo
     first phase. ``newcomer=False``: the policy as
     before issue 28's cut (every Pass clicked, every warned move confirmed)."""
     from campaigns import selectors, services
+    from config.errors import BadInput
+    from frontend.battle.deploy_form import suggested
     from frontend.campaigns.views import action_warning, cards_of
     from play import enqueue, tasks
 
@@ -72,6 +80,7 @@ def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: boo
     finally:
         enqueue.send_bot_move, services.new_seed = saved
     out = Clicks()
+    end_on = False
     for _ in range(limit):
         c.refresh_from_db()
         cv = selectors.campaign_view(c, user)
@@ -86,6 +95,30 @@ def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: boo
             out.one_button += legal[0]["type"] not in ENDING
             out.lone_endings += legal[0]["type"] in ENDING
         cards = cards_of(c)
+        if newcomer and policy.DEPLOY_FROM_ONE_FORM and any(
+                a["type"] == "deploy" for a in legal):
+            # The page's "Deploy several cards at once", as filled in (one troop card in each
+            # empty Position), then "Deploy these and end my deployment": one click.
+            board = str(next(a for a in legal if a["type"] == "deploy").get("board") or "")
+            bv = ((cv["view"] or {}).get("boards") or {}).get(board) or {}
+            pick = suggested(legal, bv, "french", cards)
+            batch = [{"type": "deploy", "side": "french", "card": n, "to": to, "board": board}
+                     for n, to in pick.items()]
+            if pick:
+                out.by_kind[DEPLOY_MANY] += 1
+                try:
+                    services.act_many(c.pk, user, c.seq, [
+                        *batch, {"type": "deployment_done", "side": "french", "board": board}])
+                except BadInput:  # a Position left empty: deploy these, the rest by hand
+                    services.act_many(c.pk, user, c.seq, batch)
+                continue
+        if (newcomer and policy.END_FOR_ME and not end_on and len(legal) == 1
+                and legal[0]["type"] in OWN_ENDINGS):
+            # "End it, and from now on end it for me when that is all that is left": once.
+            out.by_kind[END_FOR_ME] += 1
+            services.end_for_me(c.pk, user, c.seq, True)
+            end_on = True
+            continue
         warned = [a for a in legal if action_warning(cv, a, cards)] if newcomer else []
         chosen = dict(policy.choose_campaign(legal, cv["view"], warned))
         if chosen not in legal:

@@ -98,3 +98,12 @@ def choose_campaign(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
 # - Everything else is as the tutorial taught: fire whenever a card can, engage with
 #   infantry and cavalry, bring troops on from the Reserve, then end the phase and turn.
 PASS_REST_OF_TURN = True
+# - Deploying: the page's "Deploy several cards at once" form comes filled in with one troop
+#   card in each empty Position, which is what the tutorial taught them to do card by card;
+#   they press "Deploy these and end my deployment" (frontend/battle/deploy_form.py).
+# - The first time ending the phase or turn is the only button left, they press the one next
+#   to it that says what they want: "End it, and from now on end it for me when that is all
+#   that is left" (Preferences.end_for_me); an end they could skip (moves still offered) stays
+#   their click.
+DEPLOY_FROM_ONE_FORM = True
+END_FOR_ME = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from .newcomer_campaign import PASS_REST, play_first_phase
+from .newcomer_campaign import DEPLOY_MANY, END_FOR_ME, PASS_REST, play_first_phase
 from .newcomer_policy import choose
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +43,17 @@ def test_the_newcomer_leaves_a_warned_move_alone_while_something_else_is_offered
     assert choose([fire, end], view, warned=[fire]) == end
     assert choose([fire, end], view) == fire
     assert choose([engage], view, warned=[engage]) == engage  # nothing else: it is played
+
+
+def test_the_newcomer_deploys_from_one_form_and_lets_the_site_end_what_is_left():
+    """Seed 3 (Ligny, then Quatre Bras to turn 10): each deployment is one submit of the
+    page's form as filled in, the lone end is switched to "end it for me" once, and from
+    then on the lone ends are played for them (the log's reason "end")."""
+    out = play_first_phase(User.objects.create_user("newcomer"), 3)
+    assert out.first_phase_over
+    assert out.by_kind[DEPLOY_MANY] == 2 and "deploy" not in out.by_kind, out.by_kind
+    assert "deployment_done" not in out.by_kind, out.by_kind
+    assert out.by_kind[END_FOR_ME] == 1
+    assert out.auto["end"] >= 3, out.auto
+    assert out.lone_endings <= 1 and out.one_button == 0
+    assert out.total <= 60, out.by_kind  # 68 before these two controls (bench figures)

@@ -4,7 +4,8 @@
 computer (greedy), French side, both decks dealt from the whole set, historical only (2.0),
 then the battle page. ``preferences`` (POST, from the battles list): "Always ask me in
 response windows" (``accounts.Preferences.always_ask``; off: the site passes for me when I
-hold nothing that could answer, ``play/autoplay.py``)."""
+hold nothing that could answer, ``play/autoplay.py``) and "End my phase or turn for me when
+that is all that is left" (``Preferences.end_for_me``)."""
 
 from __future__ import annotations
 
@@ -41,8 +42,10 @@ def play_now(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def preferences(request: HttpRequest) -> HttpResponse:
-    """Save "Always ask me in response windows", then back to the battles list."""
+    """Save "Always ask me in response windows" and "End my phase or turn for me when that
+    is all that is left", then back to the battles list."""
     prefs = preferences_of(request.user)
     prefs.always_ask = bool(request.POST.get("always_ask"))
-    prefs.save(update_fields=["always_ask"])
+    prefs.end_for_me = bool(request.POST.get("end_for_me"))
+    prefs.save(update_fields=["always_ask", "end_for_me"])
     return redirect("battles")

@@ -60,6 +60,7 @@ from decks.selectors import playable_version_list
 from frontend import paging
 from frontend.battle import play
 from frontend.battle.board_ux import BOARD_SECTIONS
+from frontend.battle.deploy_form import deploy_form
 from frontend.battle.list_rows import my_battle_rows
 from frontend.battle.view_context import PHASE_NAMES, SIDE_THE, reserve_panel
 from frontend.battle.words import describe_actions, describe_event, describe_events
@@ -429,6 +430,8 @@ def battle_context(battle: Battle, user, **extra) -> dict:
             sections=action_sections(bv["legal_actions"], view, cards),
             log=_log(bv, side, context["since"], cards), **frame.last_dice(bv["log"]))
         play.add_board_ux(context, battle, cards)  # the board (marked), log per turn, keys
+        context.update(deploy_form("battle", battle, bv["legal_actions"], view, side, cards,
+                                   bv["seq"]))  # several cards from one form (4.1)
     context.update(frame.passing("battle", battle, bv))  # pass for the rest of the turn...
     return context
 
@@ -451,5 +454,5 @@ POSTS = GamePosts(
     warning=lambda request, battle, seq, action: play.confirm_warning(
         battle, request.user, seq, action),  # an action that can lose the battle: asked
     pass_kinds=lambda: pass_choices.kinds_of(KIND))
-act, undo, resign, claim, pass_rest, passing = POSTS.views(
-    "act", "undo", "resign", "claim", "pass_rest", "passing")
+act, undo, resign, claim, pass_rest, passing, deploy, end_for_me = POSTS.views(
+    "act", "undo", "resign", "claim", "pass_rest", "passing", "deploy", "end_for_me")

@@ -384,6 +384,10 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         return "You drew: " + (", ".join(names) if names else "nothing")
     if t == "prussians_arrive":
         return f"The Prussians arrive: {card(fallback='a Prussian General')} is drawn"
+    if t == "auto_played" and event.get("why") == "end":  # Preferences.end_for_me
+        ended = "the turn" if event.get("action") == "end_turn" else "the phase"
+        return f"{who} ended {ended}: ended for {'you' if who == 'You' else 'them'}, " \
+               f"{'your' if who == 'You' else 'their'} setting (nothing else was left to do)"
     if t == "auto_played" and event.get("why"):  # the player's own choice (play/passing.py)
         pronoun = "you" if who == "You" else "they"
         why = str(event["why"])

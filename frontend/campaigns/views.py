@@ -41,6 +41,7 @@ from campaigns.models import Campaign, PoolChoice, Status
 from config.errors import ServiceError
 from frontend.battle.board_svg import board_svg
 from frontend.battle.board_ux import BOARD_SECTIONS, action_keys, changed_marks
+from frontend.battle.deploy_form import deploy_form
 from frontend.battle.dice_svg import last_roll
 from frontend.battle.view_context import SIDE_PEOPLE, reserve_panel
 from frontend.battle.warnings import WARNED, warning
@@ -351,6 +352,9 @@ def campaign_context(request: HttpRequest, c: Campaign, *, error: str = "",
         else None,
         "undo_notes": undo_notes(cv["log"], side),
         **frame.passing("campaign", c, cv),
+        **(deploy_form("campaign", c, cv["legal_actions"],
+                       ((v.get("boards") or {}).get(to_move.get("board")) or {}), side, cards,
+                       c.seq) if cards is not None and c.status == Status.ACTIVE else {}),
         **_log_context(cv, side, cards, since),
         **extra,
     }
@@ -378,8 +382,8 @@ def _warning(request: HttpRequest, c: Campaign, seq: Any, action: Any) -> str:
 
 POSTS = GamePosts(page="campaign", fetch=campaign_or_404, render=render_campaign,
                   service=services, warning=_warning, pass_kinds=passing_kinds)
-act, undo, resign, claim, pass_rest, passing = POSTS.views(
-    "act", "undo", "resign", "claim", "pass_rest", "passing")
+act, undo, resign, claim, pass_rest, passing, deploy, end_for_me = POSTS.views(
+    "act", "undo", "resign", "claim", "pass_rest", "passing", "deploy", "end_for_me")
 
 
 REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),

@@ -106,14 +106,16 @@ def passing(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
     has, with whether they are asked in it), ``pass_skipped`` and the two forms' URLs. Empty
     for a spectator, a match not under way or a game without such windows."""
     from play import registry
-    from play.passing import choices_of, kinds_of
+    from play.passing import choices_of, kinds_of, own_endings
 
     side = view.get("my_side")
-    kinds = kinds_of(registry.get(kind))
+    game = registry.get(kind)
+    kinds = kinds_of(game)
     if side is None or view.get("status") != "active" or not kinds:
         return {"pass_rest": False, "pass_kinds": []}
     skip = set(choices_of(match, side).get("skip") or ())
     return {
+        **ending_for_me(kind, match, view, own_endings(game)),
         "pass_rest": any(a.get("type") == "pass" for a in view.get("legal_actions") or ()),
         "pass_kinds": [{"key": k, "label": PASS_KIND_WORDS.get(k, k), "ask": k not in skip}
                        for k in kinds],
@@ -121,6 +123,24 @@ def passing(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
         "pass_rest_url": reverse(f"{kind}-pass-rest", args=[match.pk]),
         "passing_url": reverse(f"{kind}-passing", args=[match.pk]),
     }
+
+
+def ending_for_me(kind: str, match: Any, view: Mapping, endings: frozenset[str]
+                  ) -> dict[str, Any]:
+    """The setting "end my phase or turn for me when that is all that is left"
+    (``accounts.Preferences.end_for_me``) as the frame shows it: ``end_offer`` (ending is the
+    player's lone action now: the button that ends it and switches the setting on),
+    ``end_on`` (the setting is on: the button to switch it off), the form's URL."""
+    if not endings:
+        return {}
+    from accounts.models import Preferences
+
+    legal = view.get("legal_actions") or ()
+    user_id = match.player_id(view.get("my_side")) if hasattr(match, "player_id") else None
+    on = bool(user_id is not None and Preferences.objects.filter(
+        user_id=user_id, end_for_me=True).exists())
+    return {"end_offer": not on and len(legal) == 1 and legal[0].get("type") in endings,
+            "end_on": on, "end_for_me_url": reverse(f"{kind}-end-for-me", args=[match.pk])}
 
 
 def is_legal_now(view: Mapping, seq: Any, action: Any) -> bool:

@@ -64,7 +64,7 @@ class GamePosts:
 
     def views(self, *names: str) -> tuple[View, ...]:
         """The named views (``act``, ``undo``, ``resign``, ``claim``, ``pass_rest``,
-        ``passing``), each for a logged-in user's POST only."""
+        ``passing``, ``deploy``, ``end_for_me``), each for a logged-in user's POST only."""
         return tuple(_post_view(getattr(self, name)) for name in names)
 
     # --- what each view does --------------------------------------------------------------
@@ -129,6 +129,24 @@ class GamePosts:
         seq = int_or_raw(request.POST.get("seq", ""))
         return self.call(request, pk, lambda m: self.service.pass_rest_of_turn(
             m.pk, request.user, seq))
+
+    def deploy(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        """Several placements from one form (``frontend.battle.deploy_form``), one
+        transaction: one illegal, the page with the 400 naming its card, nothing placed."""
+        from frontend.battle.deploy_form import posted_actions
+
+        seq = int_or_raw(request.POST.get("seq", ""))
+        actions = posted_actions(request.POST, list(request.POST))
+        return self.call(request, pk, lambda m: self.service.act_many(
+            m.pk, request.user, seq, actions))
+
+    def end_for_me(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        """The setting "end my phase or turn for me when that is all that is left": on
+        (``on=1``: ends it now, the player's own click) or off."""
+        seq = int_or_raw(request.POST.get("seq", ""))
+        on = request.POST.get("on") == "1"
+        return self.call(request, pk, lambda m: self.service.end_for_me(
+            m.pk, request.user, seq, on))
 
     def passing(self, request: HttpRequest, pk: Any) -> HttpResponse:
         """The kinds of response window the player wants to be asked in (the others are

@@ -2,7 +2,9 @@
 scripted newcomer (tests/newcomer_policy.py: the suggested split, one card deployed in each
 Position, fire when it can, engage with infantry and cavalry, else end the phase; in the
 enemy's turn "Pass for the rest of this enemy turn"; a move the page warns can lose the
-battle left alone), through its first phase (Quatre Bras and Ligny, 16.0) takes at most half
+battle left alone; each deployment from the page's "Deploy several cards at once" form as
+filled in; the first lone end of a phase or turn with "End it, and from now on end it for
+me"), through its first phase (Quatre Bras and Ligny, 16.0) takes at most half
 of the issue's 186 clicks, shows no one-button screen the site could have played for them
 (a lone action that is not the end of their own phase, turn or deployment: play/autoplay.py
 plays those), and loads no page per action (every click is answered through htmx). The
@@ -29,9 +31,14 @@ from campaigns import selectors, services
 from campaigns.models import Campaign
 
 from ..kinds import campaign_tasks as tasks
-from ..newcomer_campaign import ENDING, PASS_REST, click_kind
-from ..newcomer_policy import PASS_REST_OF_TURN, choose_campaign
-from .htmx_clicks import answered
+from ..newcomer_campaign import DEPLOY_MANY, END_FOR_ME, ENDING, PASS_REST, click_kind
+from ..newcomer_policy import (
+    DEPLOY_FROM_ONE_FORM,
+    PASS_REST_OF_TURN,
+    choose_campaign,
+)
+from ..newcomer_policy import END_FOR_ME as USES_END_FOR_ME
+from .htmx_clicks import answered, moved
 
 BUTTONS = """() => [...document.querySelectorAll('[data-testid=actions] form.b-act')].map(
     f => [f.querySelector('input[name=action]').value, f.dataset.warn === '1'])"""
@@ -81,6 +88,19 @@ def test_a_newcomer_plays_the_campaigns_first_phase_in_half_the_clicks(
             kind = buttons.first.get_by_test_id("action").get_attribute("data-type")
             one_button += kind not in ENDING
             lone_endings += kind in ENDING
+        if DEPLOY_FROM_ONE_FORM and page.get_by_test_id("deploy-many").count():
+            # the form as the page fills it in, then "Deploy these and end my deployment"
+            page.get_by_test_id("deploy-many-done").click()
+            by_kind[DEPLOY_MANY] += 1
+            clicks += 1
+            moved(page, c.seq)
+            continue
+        if USES_END_FOR_ME and page.get_by_test_id("end-for-me").count():
+            page.get_by_test_id("end-for-me").click()  # once: lone ends are then played
+            by_kind[END_FOR_ME] += 1
+            clicks += 1
+            moved(page, c.seq)
+            continue
         shown = [(json.loads(value), warn) for value, warn in page.evaluate(BUTTONS)]
         chosen = choose_campaign(cv["legal_actions"], cv["view"],
                                  [a for a, warn in shown if warn])
