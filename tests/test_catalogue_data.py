@@ -52,7 +52,7 @@ def test_committed_catalogue_is_valid(data):
 
 
 def test_version_and_shape(data):
-    assert data["version"] == "1.2.0+2026-11-27"
+    assert data["version"] == "1.3.0+2026-11-27"
     assert set(data) == {"version", "cards"}
     for card in data["cards"]:
         assert list(card) == list(ALL_KEYS), card["number"]
@@ -318,8 +318,13 @@ SAMPLE_QB = {
 
 
 @pytest.fixture(scope="module")
-def v1_1(data) -> dict:
-    return corrections.undo(data, "1.2.0", "1.1.0+2026-11-24")
+def v1_2(data) -> dict:
+    return corrections.undo(data, "1.3.0", "1.2.0+2026-11-27")
+
+
+@pytest.fixture(scope="module")
+def v1_1(v1_2) -> dict:
+    return corrections.undo(v1_2, "1.2.0", "1.1.0+2026-11-24")
 
 
 @pytest.fixture(scope="module")
@@ -341,7 +346,7 @@ def test_corrections_never_renumber_rearmy_or_remove(data, v1_0):
     assert fields <= {"name", "ob_brigade", "battles", "guns", "cv", "bp", "source"}
 
 
-@pytest.mark.parametrize("version", ["1.1.0", "1.2.0"])
+@pytest.mark.parametrize("version", ["1.1.0", "1.2.0", "1.3.0"])
 def test_every_correction_names_a_source(version):
     for row in corrections.rows(version):
         assert row["source"], row
@@ -437,6 +442,7 @@ BATTLES_BY_FORMATION = {
 BATTLES_BY_CARD = {
     140: [], 141: [],  # Johnstone and Lyon at Hal; Mitchell (139) at Waterloo
     146: [WT], 147: [QB, WT],  # Lambert's own brigade at Waterloo only; Best at both
+    130: [WT],  # 1.3.0, rule B1: Ompteda's brigade rejoined Alten only on the 17th (HOU)
     169: [QB, WT],  # Stevenart (2 NL, QB) & Lux (3 NL)
     170: [QB, WT],  # Bijleveld (2 NL, QB) & Petter
     164: [WT],  # 1st Division artillery: not engaged at Quatre Bras (README)
@@ -463,7 +469,11 @@ def test_every_troop_card_fought_where_its_formation_did(data):
 
 
 def test_formation_rule_catches_the_1_0_0_battery(v1_0):
+    old = copy.deepcopy(v1_0)
+    old["cards"][129]["battles"] = ["waterloo"]  # Ompteda (#130, 1.3.0) fails first otherwise
     with pytest.raises(AssertionError, match="169"):
+        test_every_troop_card_fought_where_its_formation_did(old)
+    with pytest.raises(AssertionError, match="130"):
         test_every_troop_card_fought_where_its_formation_did(v1_0)
 
 
@@ -531,7 +541,7 @@ def test_quatre_bras_pools_against_the_sample_game(data):
     british = pool_counts(data, "british", "quatre-bras")
     for key in ("general", "horse", "cavalry", "terrain"):
         assert british[key] == SAMPLE_QB["british"][key], key
-    assert (british["infantry"], british["artillery"], british["special"]) == (14, 5, 8)
+    assert (british["infantry"], british["artillery"], british["special"]) == (13, 5, 8)
     assert all(b in BATTLES for c in data["cards"] for b in c["battles"])
 
 
@@ -548,7 +558,8 @@ def test_corrections_table_rebuilds_1_1_0_byte_for_byte(v1_1):
     assert validate_catalogue(v1_1) == []
 
 
-def test_rebuild_walks_back_through_every_version(data, v1_1, v1_0):
+def test_rebuild_walks_back_through_every_version(data, v1_2, v1_1, v1_0):
+    assert corrections.rebuild(data, "1.2.0+2026-11-27") == v1_2
     assert corrections.rebuild(data, "1.1.0+2026-11-24") == v1_1
     assert corrections.rebuild(data, PREVIOUS) == v1_0
     assert corrections.rebuild(data, data["version"]) is data
@@ -556,11 +567,11 @@ def test_rebuild_walks_back_through_every_version(data, v1_1, v1_0):
         corrections.rebuild(v1_0, "1.1.0+2026-11-24")
 
 
-def test_1_2_0_never_renumbers_and_recomputes_bp(data, v1_1):
-    assert [(c["number"], c["army"], c["type"]) for c in data["cards"]] == [
+def test_1_2_0_never_renumbers_and_recomputes_bp(v1_2, v1_1):
+    assert [(c["number"], c["army"], c["type"]) for c in v1_2["cards"]] == [
         (c["number"], c["army"], c["type"]) for c in v1_1["cards"]]
     changed = {row["card"] for row in corrections.rows("1.2.0")}
-    for card in data["cards"]:
+    for card in v1_2["cards"]:
         assert card["bp"] == bp_formula(card), card["number"]
         if card["number"] not in changed:
             assert card == v1_1["cards"][card["number"] - 1], card["number"]
@@ -730,3 +741,44 @@ def test_rule_s1_moves_one_special_from_each_smaller_prussian_pool(data, v1_1):
         assert pool_counts(data, "prussian", battle)["special"] == _s1(data, "prussian", battle)
         hist = historical(data, "prussian", battle)
         assert len(hist) >= BATTLE_DECK[battle]["prussian"], battle
+
+
+# --- issue 29: every card's battles against its unit's part (version 1.3.0) ----------------
+
+# sha256 of the committed 1.2.0 file (git show d785959:cards/data/catalogue.json).
+V1_2_SHA256 = "850934413c707048852594a64cb11f8f00460511fbe587594bc4a647938cba4a"
+
+
+def test_corrections_table_rebuilds_1_2_0_byte_for_byte(v1_2):
+    """The README's 1.3.0 table lists every change: undoing it gives back the 1.2.0 file."""
+    text = corrections.dumps(v1_2)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == V1_2_SHA256
+    assert validate_catalogue(v1_2) == []
+
+
+def test_1_3_0_changes_only_battles_and_never_renumbers(data, v1_2):
+    changed = {row["card"] for row in corrections.rows("1.3.0")}
+    assert {row["field"] for row in corrections.rows("1.3.0")} == {"battles"}
+    for card, old in zip(data["cards"], v1_2["cards"], strict=True):
+        assert (card["number"], card["army"], card["type"]) == (
+            old["number"], old["army"], old["type"])
+        if card["number"] not in changed:
+            assert card == old, card["number"]
+
+
+def test_ompteda_brigade_rejoined_on_the_17th_not_at_quatre_bras(data, v1_2):
+    """Rule B1: Houssaye (HOU) has Ompteda's KGL brigade set out to rejoin Alten only on the
+    morning of the 17th, with Clinton's and Colville's divisions: not engaged at Quatre Bras.
+    Alten's other two brigades fought there and stay."""
+    ompteda = by_name(data, "Ompteda's Brigade (2nd Light Bn KGL)")
+    assert (ompteda["number"], ompteda["battles"]) == (130, ["waterloo"])
+    assert v1_2["cards"][129]["battles"] == ["quatre-bras", "waterloo"]
+    for number in (129, 131):  # C. Halkett, Kielmansegge
+        assert data["cards"][number - 1]["battles"] == ["quatre-bras", "waterloo"], number
+    before = pool_counts(v1_2, "british", "quatre-bras")
+    after = pool_counts(data, "british", "quatre-bras")
+    assert (before["infantry"], before["total"]) == (14, 40)
+    assert (after["infantry"], after["total"]) == (13, 39)
+    # Rule S1 unchanged: 31 non-special cards still give 8 specials; the deck size still fits.
+    assert after["special"] == before["special"] == _s1(data, "british", "quatre-bras") == 8
+    assert len(historical(data, "british", "quatre-bras")) >= BATTLE_DECK["quatre-bras"]["british"]
