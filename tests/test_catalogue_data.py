@@ -664,7 +664,7 @@ def test_every_artillery_card_checked_against_two_sources_or_kept_as_our_reading
         if second == "—":
             assert kind == "ours", number
         verdicts[kind] += 1
-    assert verdicts == {"agree": 17, "fixed": 2, "ours": 18}
+    assert verdicts == {"agree": 18, "fixed": 2, "ours": 17}  # 1.3.0: #264 agrees (EW-P)
     fixed = {n for n, row in table.items() if row[5].startswith("**fixed**")}
     assert fixed == {76, 269}
     rows = {r["card"] for r in corrections.rows("1.2.0") if r["field"] == "guns"}
@@ -782,3 +782,15 @@ def test_ompteda_brigade_rejoined_on_the_17th_not_at_quatre_bras(data, v1_2):
     # Rule S1 unchanged: 31 non-special cards still give 8 specials; the deck size still fits.
     assert after["special"] == before["special"] == _s1(data, "british", "quatre-bras") == 8
     assert len(historical(data, "british", "quatre-bras")) >= BATTLE_DECK["quatre-bras"]["british"]
+
+
+def test_prussian_horse_batteries_against_ehmke_and_wagner(data):
+    """Artillery, second sources (1.3.0): EW-P names three horse batteries for each of I, II
+    and III Corps. #264 (24 = 3 x 8) and #269 agree; #267 holds two, so EW-P disagrees and,
+    one source against the card not being two, the card keeps 16 as our reading."""
+    table = _artillery_table()
+    for number, guns in ((264, 24), (269, 24), (267, 16)):
+        assert data["cards"][number - 1]["guns"] == guns, number
+        assert "EW-P" in table[number][4] or "EW-P" in table[number][5], number
+    assert table[264][5].startswith("agree")
+    assert table[267][5].startswith("our reading") and "disagrees" in table[267][5]

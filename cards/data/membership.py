@@ -283,7 +283,7 @@ GROUPS: list[tuple[tuple[int, ...], str, dict[str, Verdict]]] = [
         QB: V(ENGAGED, OUR, "§4", note="with Alten's two brigades [bk]"),
         WT: V(ENGAGED, B1, "CT-A")}),
     ((166,), "5th Division artillery (Rogers & Braun)", {
-        QB: V(ENGAGED, B1, "§4", note="Picton's 'two batteries of guns' (trantor)"),
+        QB: V(ENGAGED, B1, "§4", note="came up with Picton's division"),
         WT: V(ENGAGED, B1, "CT-A")}),
     ((167,), "6th Division artillery (Unett & Rettberg)", {
         WT: V(ENGAGED, B1, "CT-A", "LWH", note="Rettberg's battery relieved by Zieten's"),
