@@ -445,7 +445,7 @@ BATTLES_BY_CARD = {
     130: [WT],  # 1.3.0, rule B1: Ompteda's brigade rejoined Alten only on the 17th (HOU)
     169: [QB, WT],  # Stevenart (2 NL, QB) & Lux (3 NL)
     170: [QB, WT],  # Bijleveld (2 NL, QB) & Petter
-    164: [WT],  # 1st Division artillery: not engaged at Quatre Bras (README)
+    164: [QB, WT],  # 1.3.0, rule B1: Kuhlmann's battery fought at Quatre Bras (SCH, NO)
     67: [QB, WT], 68: [LI, WT], 49: [LI, WT], 50: [LI, WT], 51: [LI, WT], 52: [LI, WT],
     53: [LI, WT], 54: [LI, WT], 77: [LI, WT], 78: [LI, WT], 79: [LI, WT],  # the Guard
     70: [WT],  # Grande Batterie
@@ -470,7 +470,8 @@ def test_every_troop_card_fought_where_its_formation_did(data):
 
 def test_formation_rule_catches_the_1_0_0_battery(v1_0):
     old = copy.deepcopy(v1_0)
-    old["cards"][129]["battles"] = ["waterloo"]  # Ompteda (#130, 1.3.0) fails first otherwise
+    old["cards"][129]["battles"] = ["waterloo"]  # Ompteda (#130) and #164 (1.3.0) would fail
+    old["cards"][163]["battles"] = ["quatre-bras", "waterloo"]  # first otherwise
     with pytest.raises(AssertionError, match="169"):
         test_every_troop_card_fought_where_its_formation_did(old)
     with pytest.raises(AssertionError, match="130"):
@@ -541,7 +542,7 @@ def test_quatre_bras_pools_against_the_sample_game(data):
     british = pool_counts(data, "british", "quatre-bras")
     for key in ("general", "horse", "cavalry", "terrain"):
         assert british[key] == SAMPLE_QB["british"][key], key
-    assert (british["infantry"], british["artillery"], british["special"]) == (13, 5, 8)
+    assert (british["infantry"], british["artillery"], british["special"]) == (13, 6, 8)
     assert all(b in BATTLES for c in data["cards"] for b in c["battles"])
 
 
@@ -777,9 +778,29 @@ def test_ompteda_brigade_rejoined_on_the_17th_not_at_quatre_bras(data, v1_2):
         assert data["cards"][number - 1]["battles"] == ["quatre-bras", "waterloo"], number
     before = pool_counts(v1_2, "british", "quatre-bras")
     after = pool_counts(data, "british", "quatre-bras")
-    assert (before["infantry"], before["total"]) == (14, 40)
-    assert (after["infantry"], after["total"]) == (13, 39)
-    # Rule S1 unchanged: 31 non-special cards still give 8 specials; the deck size still fits.
+    assert (before["infantry"], after["infantry"]) == (14, 13)
+
+
+def test_kuhlmann_battery_fought_at_quatre_bras_so_1st_division_artillery_lists_it(data, v1_2):
+    """Rule B1, one battery of a pair: Kuhlmann's KGL horse battery came up with the Guards and
+    fired at Quatre Bras until dark (NO, after Siborne), one of the two Legion batteries there
+    (SCH). 1.1.0 had kept #164 at Waterloo only for want of such a source."""
+    card = data["cards"][163]
+    assert (card["name"], card["battles"]) == (
+        "1st Division Artillery (Sandham & Kuhlmann)", ["quatre-bras", "waterloo"])
+    assert v1_2["cards"][163]["battles"] == ["waterloo"]
+    before = pool_counts(v1_2, "british", "quatre-bras")
+    after = pool_counts(data, "british", "quatre-bras")
+    assert (before["artillery"], after["artillery"]) == (5, 6)
+    assert after["horse"] == before["horse"] == SAMPLE_QB["british"]["horse"]  # a foot card
+
+
+def test_1_3_0_british_quatre_bras_pool_keeps_rule_s1_and_its_deck_size(data, v1_2):
+    """One card out (#130), one in (#164): 32 non-special cards before and after, so rule S1
+    still gives 8 specials, and the historical deck still exceeds the Battle Deck size."""
+    before = pool_counts(v1_2, "british", "quatre-bras")
+    after = pool_counts(data, "british", "quatre-bras")
+    assert before["total"] == after["total"] == 40
     assert after["special"] == before["special"] == _s1(data, "british", "quatre-bras") == 8
     assert len(historical(data, "british", "quatre-bras")) >= BATTLE_DECK["quatre-bras"]["british"]
 

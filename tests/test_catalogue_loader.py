@@ -159,8 +159,8 @@ def test_version_1_2_0_corrections_update_exactly_the_corrected_cards(db, tmp_pa
 
 def test_version_1_3_0_corrections_update_exactly_the_corrected_cards(db, tmp_path):
     """Issue 29, every card's battles checked: a database holding 1.2.0 takes 1.3.0 as a
-    correction: only Ompteda's brigade (#130, out of Quatre Bras) changes and carries the new
-    data_version; every other card keeps 1.2.0."""
+    correction: only Ompteda's brigade (#130, out of Quatre Bras) and the 1st Division's guns
+    (#164, into it) change and carry the new data_version; every other card keeps 1.2.0."""
     from cards.data import corrections
 
     current = _data()
@@ -171,11 +171,12 @@ def test_version_1_3_0_corrections_update_exactly_the_corrected_cards(db, tmp_pa
     load_catalogue(_write(tmp_path, previous, "v1_2.json"))
     report = load_catalogue(DATA_FILE)
     corrected = sorted({row["card"] for row in corrections.rows("1.3.0")})
-    assert corrected == [130]
+    assert corrected == [130, 164]
     assert report.updated == corrected and not report.created and not report.printings_created
-    assert report.unchanged == 299
+    assert report.unchanged == 298
     versions = dict(Card.objects.values_list("number", "data_version"))
-    assert {n for n, v in versions.items() if v == current["version"]} == {130}
-    assert {v for n, v in versions.items() if n != 130} == {"1.2.0+2026-11-27"}
+    assert {n for n, v in versions.items() if v == current["version"]} == {130, 164}
+    assert {v for n, v in versions.items() if n not in (130, 164)} == {"1.2.0+2026-11-27"}
     assert Card.objects.get(number=130).battles == ["waterloo"]
+    assert Card.objects.get(number=164).battles == ["quatre-bras", "waterloo"]
     assert Printing.objects.count() == 900

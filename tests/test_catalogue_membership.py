@@ -113,9 +113,14 @@ def test_every_source_key_is_named_in_the_readme_or_the_reference(rows):
         assert f"| {key} |" in text or f"| {key} |" in ref or f"{key}," in text, key
 
 
-def test_ompteda_absent_at_quatre_bras_by_houssaye(rows):
+def test_ompteda_absent_at_quatre_bras_by_houssaye_and_schwertfeger(rows):
     r = next(r for r in rows if (r.card, r.battle) == (130, "quatre-bras"))
-    assert (r.verdict, r.basis, r.sources) == (ABSENT, B1, ("HOU",))
+    assert (r.verdict, r.basis, r.sources) == (ABSENT, B1, ("HOU", "SCH"))
+
+
+def test_kuhlmann_battery_engaged_at_quatre_bras(rows):
+    r = next(r for r in rows if (r.card, r.battle) == (164, "quatre-bras"))
+    assert (r.verdict, r.basis, r.sources) == (ENGAGED, B1, ("SCH", "NO"))
 
 
 def test_zieten_2nd_to_4th_brigades_kept_at_waterloo_as_our_reading(rows):

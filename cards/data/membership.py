@@ -238,9 +238,10 @@ GROUPS: list[tuple[tuple[int, ...], str, dict[str, Verdict]]] = [
     ((129, 131), "3rd Division: C. Halkett, Kielmansegge", {
         QB: V(ENGAGED, B1, "§4", "HOU"), WT: V(ENGAGED, B1, "§4")}),
     ((130,), "3rd Division: Ompteda's KGL brigade", {
-        QB: V(ABSENT, B1, "HOU", note="set out to rejoin only on the 17th, with Clinton, Colville "
-              "and the reserve artillery ('le 17, dans la matinée, la brigade Ompteda ... se "
-              "mirent en marche pour rejoindre'): not at Quatre Bras. Removed in 1.3.0"),
+        QB: V(ABSENT, B1, "HOU", "SCH", note="set out to rejoin only on the 17th, with Clinton, "
+              "Colville and the reserve artillery ('le 17, dans la matinée, la brigade Ompteda "
+              "... se mirent en marche pour rejoindre', HOU); the KGL's part at Quatre Bras was "
+              "two batteries only (SCH). Removed in 1.3.0"),
         WT: V(ENGAGED, B1, "§4", note="La Haye Sainte")}),
     ((132, 133), "2nd NL Division: Bijlandt, Saxe-Weimar", {
         QB: V(ENGAGED, B1, "§4", "SW"), WT: V(ENGAGED, B1, "§4", "LWH")}),
@@ -278,7 +279,10 @@ GROUPS: list[tuple[tuple[int, ...], str, dict[str, Verdict]]] = [
     # --- British artillery --------------------------------------------------------------------
     ((164,), "1st Division artillery (Sandham & Kuhlmann)", {
         WT: V(ENGAGED, B1, "CT-A"),
-        QB: V(PRESENT, B1, "§4", note="README 1.1.0: no source says it was engaged")}),
+        QB: V(ENGAGED, B1, "SCH", "NO", note="Kuhlmann's KGL horse battery came up with the "
+              "Guards about 4 p.m. and fired until dark (NO, after Siborne); the KGL's part at "
+              "Quatre Bras was 'zweier Legionsbatterien' (SCH). Added in 1.3.0 (B1: one battery "
+              "of the pair)")}),
     ((165,), "3rd Division artillery (Lloyd & Cleeves)", {
         QB: V(ENGAGED, OUR, "§4", note="with Alten's two brigades [bk]"),
         WT: V(ENGAGED, B1, "CT-A")}),
