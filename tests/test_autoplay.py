@@ -53,7 +53,12 @@ def choose(b: Battle, legal: list[dict]) -> dict:
     return ending[0] if ending else rng.choice(legal)
 
 
-def play(user, capture, *, until_turn: int, seed: int = 1815, always_ask=False,
+# Catalogue 1.3.0 changed the British Quatre Bras pool (#130 out, #164 in), so seed 1815's
+# battle no longer opens a response window for the French in 4 turns; 1816's does.
+SEED = 1816
+
+
+def play(user, capture, *, until_turn: int, seed: int = SEED, always_ask=False,
          side="french") -> tuple[Battle, int, list[list[dict]]]:
     """A Quatre Bras battle against the greedy computer, the human choosing with ``choose``
     until ``until_turn`` starts; returns the battle, the human's clicks and the legal lists

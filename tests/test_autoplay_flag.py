@@ -19,6 +19,7 @@ from battles.setup import engine_cards
 from game import ENDING_ACTIONS
 
 from .kinds import battle_tasks as tasks
+from .test_autoplay import SEED
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +38,7 @@ def _choose(b: Battle, legal: list[dict]) -> dict:
 def _played(user, capture, monkeypatch) -> tuple[Battle, set[int]]:
     """Quatre Bras against the greedy computer until turn 3 (the seed of test_autoplay, which
     has auto-passes); returns the battle and the seqs the human clicked."""
-    monkeypatch.setattr(services, "new_seed", lambda: 1815)
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
     b = services.create_battle(user, "quatre-bras", "french", bot="greedy")
     clicked: set[int] = set()
     for _ in range(2000):

@@ -52,7 +52,7 @@ def test_committed_catalogue_is_valid(data):
 
 
 def test_version_and_shape(data):
-    assert data["version"] == "1.2.0+2026-11-27"
+    assert data["version"] == "1.3.0+2026-11-27"
     assert set(data) == {"version", "cards"}
     for card in data["cards"]:
         assert list(card) == list(ALL_KEYS), card["number"]
@@ -318,8 +318,13 @@ SAMPLE_QB = {
 
 
 @pytest.fixture(scope="module")
-def v1_1(data) -> dict:
-    return corrections.undo(data, "1.2.0", "1.1.0+2026-11-24")
+def v1_2(data) -> dict:
+    return corrections.undo(data, "1.3.0", "1.2.0+2026-11-27")
+
+
+@pytest.fixture(scope="module")
+def v1_1(v1_2) -> dict:
+    return corrections.undo(v1_2, "1.2.0", "1.1.0+2026-11-24")
 
 
 @pytest.fixture(scope="module")
@@ -341,7 +346,7 @@ def test_corrections_never_renumber_rearmy_or_remove(data, v1_0):
     assert fields <= {"name", "ob_brigade", "battles", "guns", "cv", "bp", "source"}
 
 
-@pytest.mark.parametrize("version", ["1.1.0", "1.2.0"])
+@pytest.mark.parametrize("version", ["1.1.0", "1.2.0", "1.3.0"])
 def test_every_correction_names_a_source(version):
     for row in corrections.rows(version):
         assert row["source"], row
@@ -437,9 +442,10 @@ BATTLES_BY_FORMATION = {
 BATTLES_BY_CARD = {
     140: [], 141: [],  # Johnstone and Lyon at Hal; Mitchell (139) at Waterloo
     146: [WT], 147: [QB, WT],  # Lambert's own brigade at Waterloo only; Best at both
+    130: [WT],  # 1.3.0, rule B1: Ompteda's brigade rejoined Alten only on the 17th (HOU)
     169: [QB, WT],  # Stevenart (2 NL, QB) & Lux (3 NL)
     170: [QB, WT],  # Bijleveld (2 NL, QB) & Petter
-    164: [WT],  # 1st Division artillery: not engaged at Quatre Bras (README)
+    164: [QB, WT],  # 1.3.0, rule B1: Kuhlmann's battery fought at Quatre Bras (SCH, NO)
     67: [QB, WT], 68: [LI, WT], 49: [LI, WT], 50: [LI, WT], 51: [LI, WT], 52: [LI, WT],
     53: [LI, WT], 54: [LI, WT], 77: [LI, WT], 78: [LI, WT], 79: [LI, WT],  # the Guard
     70: [WT],  # Grande Batterie
@@ -463,7 +469,12 @@ def test_every_troop_card_fought_where_its_formation_did(data):
 
 
 def test_formation_rule_catches_the_1_0_0_battery(v1_0):
+    old = copy.deepcopy(v1_0)
+    old["cards"][129]["battles"] = ["waterloo"]  # Ompteda (#130) and #164 (1.3.0) would fail
+    old["cards"][163]["battles"] = ["quatre-bras", "waterloo"]  # first otherwise
     with pytest.raises(AssertionError, match="169"):
+        test_every_troop_card_fought_where_its_formation_did(old)
+    with pytest.raises(AssertionError, match="130"):
         test_every_troop_card_fought_where_its_formation_did(v1_0)
 
 
@@ -531,7 +542,7 @@ def test_quatre_bras_pools_against_the_sample_game(data):
     british = pool_counts(data, "british", "quatre-bras")
     for key in ("general", "horse", "cavalry", "terrain"):
         assert british[key] == SAMPLE_QB["british"][key], key
-    assert (british["infantry"], british["artillery"], british["special"]) == (14, 5, 8)
+    assert (british["infantry"], british["artillery"], british["special"]) == (13, 6, 8)
     assert all(b in BATTLES for c in data["cards"] for b in c["battles"])
 
 
@@ -548,7 +559,8 @@ def test_corrections_table_rebuilds_1_1_0_byte_for_byte(v1_1):
     assert validate_catalogue(v1_1) == []
 
 
-def test_rebuild_walks_back_through_every_version(data, v1_1, v1_0):
+def test_rebuild_walks_back_through_every_version(data, v1_2, v1_1, v1_0):
+    assert corrections.rebuild(data, "1.2.0+2026-11-27") == v1_2
     assert corrections.rebuild(data, "1.1.0+2026-11-24") == v1_1
     assert corrections.rebuild(data, PREVIOUS) == v1_0
     assert corrections.rebuild(data, data["version"]) is data
@@ -556,11 +568,11 @@ def test_rebuild_walks_back_through_every_version(data, v1_1, v1_0):
         corrections.rebuild(v1_0, "1.1.0+2026-11-24")
 
 
-def test_1_2_0_never_renumbers_and_recomputes_bp(data, v1_1):
-    assert [(c["number"], c["army"], c["type"]) for c in data["cards"]] == [
+def test_1_2_0_never_renumbers_and_recomputes_bp(v1_2, v1_1):
+    assert [(c["number"], c["army"], c["type"]) for c in v1_2["cards"]] == [
         (c["number"], c["army"], c["type"]) for c in v1_1["cards"]]
     changed = {row["card"] for row in corrections.rows("1.2.0")}
-    for card in data["cards"]:
+    for card in v1_2["cards"]:
         assert card["bp"] == bp_formula(card), card["number"]
         if card["number"] not in changed:
             assert card == v1_1["cards"][card["number"] - 1], card["number"]
@@ -653,7 +665,7 @@ def test_every_artillery_card_checked_against_two_sources_or_kept_as_our_reading
         if second == "—":
             assert kind == "ours", number
         verdicts[kind] += 1
-    assert verdicts == {"agree": 17, "fixed": 2, "ours": 18}
+    assert verdicts == {"agree": 18, "fixed": 2, "ours": 17}  # 1.3.0: #264 agrees (EW-P)
     fixed = {n for n, row in table.items() if row[5].startswith("**fixed**")}
     assert fixed == {76, 269}
     rows = {r["card"] for r in corrections.rows("1.2.0") if r["field"] == "guns"}
@@ -730,3 +742,76 @@ def test_rule_s1_moves_one_special_from_each_smaller_prussian_pool(data, v1_1):
         assert pool_counts(data, "prussian", battle)["special"] == _s1(data, "prussian", battle)
         hist = historical(data, "prussian", battle)
         assert len(hist) >= BATTLE_DECK[battle]["prussian"], battle
+
+
+# --- issue 29: every card's battles against its unit's part (version 1.3.0) ----------------
+
+# sha256 of the committed 1.2.0 file (git show d785959:cards/data/catalogue.json).
+V1_2_SHA256 = "850934413c707048852594a64cb11f8f00460511fbe587594bc4a647938cba4a"
+
+
+def test_corrections_table_rebuilds_1_2_0_byte_for_byte(v1_2):
+    """The README's 1.3.0 table lists every change: undoing it gives back the 1.2.0 file."""
+    text = corrections.dumps(v1_2)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == V1_2_SHA256
+    assert validate_catalogue(v1_2) == []
+
+
+def test_1_3_0_changes_only_battles_and_never_renumbers(data, v1_2):
+    changed = {row["card"] for row in corrections.rows("1.3.0")}
+    assert {row["field"] for row in corrections.rows("1.3.0")} == {"battles"}
+    for card, old in zip(data["cards"], v1_2["cards"], strict=True):
+        assert (card["number"], card["army"], card["type"]) == (
+            old["number"], old["army"], old["type"])
+        if card["number"] not in changed:
+            assert card == old, card["number"]
+
+
+def test_ompteda_brigade_rejoined_on_the_17th_not_at_quatre_bras(data, v1_2):
+    """Rule B1: Houssaye (HOU) has Ompteda's KGL brigade set out to rejoin Alten only on the
+    morning of the 17th, with Clinton's and Colville's divisions: not engaged at Quatre Bras.
+    Alten's other two brigades fought there and stay."""
+    ompteda = by_name(data, "Ompteda's Brigade (2nd Light Bn KGL)")
+    assert (ompteda["number"], ompteda["battles"]) == (130, ["waterloo"])
+    assert v1_2["cards"][129]["battles"] == ["quatre-bras", "waterloo"]
+    for number in (129, 131):  # C. Halkett, Kielmansegge
+        assert data["cards"][number - 1]["battles"] == ["quatre-bras", "waterloo"], number
+    before = pool_counts(v1_2, "british", "quatre-bras")
+    after = pool_counts(data, "british", "quatre-bras")
+    assert (before["infantry"], after["infantry"]) == (14, 13)
+
+
+def test_kuhlmann_battery_fought_at_quatre_bras_so_1st_division_artillery_lists_it(data, v1_2):
+    """Rule B1, one battery of a pair: Kuhlmann's KGL horse battery came up with the Guards and
+    fired at Quatre Bras until dark (NO, after Siborne), one of the two Legion batteries there
+    (SCH). 1.1.0 had kept #164 at Waterloo only for want of such a source."""
+    card = data["cards"][163]
+    assert (card["name"], card["battles"]) == (
+        "1st Division Artillery (Sandham & Kuhlmann)", ["quatre-bras", "waterloo"])
+    assert v1_2["cards"][163]["battles"] == ["waterloo"]
+    before = pool_counts(v1_2, "british", "quatre-bras")
+    after = pool_counts(data, "british", "quatre-bras")
+    assert (before["artillery"], after["artillery"]) == (5, 6)
+    assert after["horse"] == before["horse"] == SAMPLE_QB["british"]["horse"]  # a foot card
+
+
+def test_1_3_0_british_quatre_bras_pool_keeps_rule_s1_and_its_deck_size(data, v1_2):
+    """One card out (#130), one in (#164): 32 non-special cards before and after, so rule S1
+    still gives 8 specials, and the historical deck still exceeds the Battle Deck size."""
+    before = pool_counts(v1_2, "british", "quatre-bras")
+    after = pool_counts(data, "british", "quatre-bras")
+    assert before["total"] == after["total"] == 40
+    assert after["special"] == before["special"] == _s1(data, "british", "quatre-bras") == 8
+    assert len(historical(data, "british", "quatre-bras")) >= BATTLE_DECK["quatre-bras"]["british"]
+
+
+def test_prussian_horse_batteries_against_ehmke_and_wagner(data):
+    """Artillery, second sources (1.3.0): EW-P names three horse batteries for each of I, II
+    and III Corps. #264 (24 = 3 x 8) and #269 agree; #267 holds two, so EW-P disagrees and,
+    one source against the card not being two, the card keeps 16 as our reading."""
+    table = _artillery_table()
+    for number, guns in ((264, 24), (269, 24), (267, 16)):
+        assert data["cards"][number - 1]["guns"] == guns, number
+        assert "EW-P" in table[number][4] or "EW-P" in table[number][5], number
+    assert table[264][5].startswith("agree")
+    assert table[267][5].startswith("our reading") and "disagrees" in table[267][5]

@@ -141,13 +141,13 @@ def test_version_1_2_0_corrections_update_exactly_the_corrected_cards(db, tmp_pa
     every other card keeps its own."""
     from cards.data import corrections
 
-    current = _data()
+    current = corrections.rebuild(_data(), "1.2.0+2026-11-27")
     previous = corrections.rebuild(current, "1.1.0+2026-11-24")
     Printing.objects.all().delete()
     Card.objects.all().delete()
     CatalogueRelease.objects.all().delete()
     load_catalogue(_write(tmp_path, previous, "v1_1.json"))
-    report = load_catalogue(DATA_FILE)
+    report = load_catalogue(_write(tmp_path, current, "v1_2.json"))
     corrected = sorted({row["card"] for row in corrections.rows("1.2.0")})
     assert report.updated == corrected and not report.created and not report.printings_created
     versions = dict(Card.objects.values_list("number", "data_version"))
@@ -155,3 +155,28 @@ def test_version_1_2_0_corrections_update_exactly_the_corrected_cards(db, tmp_pa
     assert current["version"] not in {v for n, v in versions.items() if n not in corrected}
     detmers = Card.objects.get(number=134)
     assert (detmers.morale, detmers.bp) == ("d", 10)
+
+
+def test_version_1_3_0_corrections_update_exactly_the_corrected_cards(db, tmp_path):
+    """Issue 29, every card's battles checked: a database holding 1.2.0 takes 1.3.0 as a
+    correction: only Ompteda's brigade (#130, out of Quatre Bras) and the 1st Division's guns
+    (#164, into it) change and carry the new data_version; every other card keeps 1.2.0."""
+    from cards.data import corrections
+
+    current = _data()
+    previous = corrections.rebuild(current, "1.2.0+2026-11-27")
+    Printing.objects.all().delete()
+    Card.objects.all().delete()
+    CatalogueRelease.objects.all().delete()
+    load_catalogue(_write(tmp_path, previous, "v1_2.json"))
+    report = load_catalogue(DATA_FILE)
+    corrected = sorted({row["card"] for row in corrections.rows("1.3.0")})
+    assert corrected == [130, 164]
+    assert report.updated == corrected and not report.created and not report.printings_created
+    assert report.unchanged == 298
+    versions = dict(Card.objects.values_list("number", "data_version"))
+    assert {n for n, v in versions.items() if v == current["version"]} == {130, 164}
+    assert {v for n, v in versions.items() if n not in (130, 164)} == {"1.2.0+2026-11-27"}
+    assert Card.objects.get(number=130).battles == ["waterloo"]
+    assert Card.objects.get(number=164).battles == ["quatre-bras", "waterloo"]
+    assert Printing.objects.count() == 900

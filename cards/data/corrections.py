@@ -69,7 +69,8 @@ def dumps(data: dict) -> str:
 
 # Every published catalogue version, oldest first; each after the first has a "Corrections in
 # version X" table in the README.
-VERSIONS = ("1.0.0+2026-11-22", "1.1.0+2026-11-24", "1.2.0+2026-11-27")
+VERSIONS = ("1.0.0+2026-11-22", "1.1.0+2026-11-24", "1.2.0+2026-11-27",
+            "1.3.0+2026-11-27")
 
 
 def rebuild(data: dict, version: str, readme: Path = README) -> dict:
