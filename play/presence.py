@@ -96,7 +96,8 @@ def touch_many(visits: list[tuple[Match, str | None]], now: datetime | None = No
         if connection.vendor == "postgresql":
             values = ", ".join(["(%s::bigint, %s::jsonb)"] * len(rows))
             cursor.execute(
-                f"UPDATE {table} AS m SET {seen_col} = COALESCE(m.{seen_col}, '{{}}'::jsonb) || v.visit "
+                f"UPDATE {table} AS m "
+                f"SET {seen_col} = COALESCE(m.{seen_col}, '{{}}'::jsonb) || v.visit "
                 f"FROM (VALUES {values}) AS v(id, visit) "
                 f"WHERE m.{key} = v.id AND m.{status} IN ('active', 'waiting')",
                 [x for row in rows for x in row])
