@@ -91,16 +91,21 @@ def touch_many(visits: list[tuple[Match, str | None]], now: datetime | None = No
     seen_col = connection.ops.quote_name(model._meta.get_field("seen").column)
     status = connection.ops.quote_name(model._meta.get_field("status").column)
     key = connection.ops.quote_name(model._meta.pk.column)
-    rows = [(pk, json.dumps(sides)) for pk, sides in merged.items()]
+    rows = [(pk, json.dumps(sides)) for pk, sides in sorted(merged.items())]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            # The rows are locked in id order first: two web processes' pollers write
+            # overlapping matches (a battle's two players on two processes), and two
+            # multi-row updates locking in different orders could deadlock.
             values = ", ".join(["(%s::bigint, %s::jsonb)"] * len(rows))
             cursor.execute(
+                f"WITH locked AS (SELECT {key} AS id FROM {table} WHERE {key} = ANY(%s) "
+                f"AND {status} IN ('active', 'waiting') ORDER BY {key} FOR UPDATE) "
                 f"UPDATE {table} AS m "
                 f"SET {seen_col} = COALESCE(m.{seen_col}, '{{}}'::jsonb) || v.visit "
-                f"FROM (VALUES {values}) AS v(id, visit) "
-                f"WHERE m.{key} = v.id AND m.{status} IN ('active', 'waiting')",
-                [x for row in rows for x in row])
+                f"FROM (VALUES {values}) AS v(id, visit), locked "
+                f"WHERE m.{key} = v.id AND m.{key} = locked.id",
+                [[pk for pk, _ in rows], *(x for row in rows for x in row)])
             return cursor.rowcount
         written = 0  # SQLite (in-process: a statement per row costs no round trip)
         for pk, visit in rows:
