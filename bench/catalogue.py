@@ -177,10 +177,16 @@ def manage(env: dict[str, str], *args: str) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr[-2000:]}")
 
 
-def start_server(kind: str, env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
+def start_server(kind: str, env: dict[str, str], port: int, log: Path,
+                 profile: Path | None = None) -> subprocess.Popen:
+    """``profile``: run daphne under ``bench/cpu_sampler.py``, its report written there at
+    exit (SIGUSR1 to the process restarts its figures)."""
     if kind == "daphne":
         # as the Procfile's web process: a deep accept backlog, 30 s to finish a handshake
-        cmd = [PYTHON, "-m", "daphne", "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
+        sampler = ([str(ROOT / "bench" / "cpu_sampler.py"), "--out", str(profile)]
+                   if profile is not None else [])
+        cmd = [PYTHON, *sampler, "-m", "daphne",
+               "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
                "--websocket_connect_timeout", "30", "config.asgi:application"]
     else:
         cmd = [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]

@@ -5,6 +5,7 @@ opponent's message with that seq (issue 12, "Figures and tests").
     REDIS_URL=redis://127.0.0.1:6379/3 \\
     .venv/bin/python bench/online.py [--battles 200] [--moves 0] [--think 0] [--web 1]
                                      [--seconds 900] [--warmup 10] [--keep]
+                                     [--profile-web FILE]
 
 Makes sure the database exists (loopback PostgreSQL only), migrates it and loads the
 catalogue, creates ``--battles`` battles between pairs of scripted users (Quatre Bras, turn
@@ -34,6 +35,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -181,6 +183,16 @@ async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: f
     return stats
 
 
+def sampled(pid: int, path: Path, timeout: float = 60) -> str:
+    """The sampler's report of daphne ``pid`` (``bench/cpu_sampler.py``), asked for now."""
+    path.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + timeout
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return path.read_text() if path.exists() else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--battles", type=int, default=200)
@@ -199,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layer", choices=("pubsub", "lists"), default="pubsub",
                         help="the Redis Channels layer (EAGLES_LIVE_LAYER): pubsub (the "
                              "default) or lists (config/channel_layer.py)")
+    parser.add_argument("--profile-web", metavar="FILE", type=Path,
+                        help="run the first daphne under bench/cpu_sampler.py (every thread, "
+                             "CPU-weighted stacks) from the warm-up's end, and print its top "
+                             "entries (the whole report in FILE)")
     parser.add_argument("--in-memory-layer", action="store_true",
                         help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
     args = parser.parse_args(argv)
@@ -229,7 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         servers = []  # (process, port, log)
         for k in range(max(1, args.web)):
             port, log = web.free_port(), tmp / f"daphne{k}.log"
-            servers.append((web.start_server("daphne", server_env, port, log), port, log))
+            profile = args.profile_web.resolve() if args.profile_web and k == 0 else None
+            servers.append((web.start_server("daphne", server_env, port, log, profile),
+                            port, log))
             procs.append(servers[-1][0])
         with open(tmp / "worker.log", "wb") as out:
             procs.append(subprocess.Popen(
@@ -242,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         start = {}
 
         def warmed_up():
+            if args.profile_web:
+                os.kill(servers[0][0].pid, signal.SIGUSR1)  # the sampler starts afresh
             start["cpu"] = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers)
             start["client"] = time.process_time()
             start["wall"] = time.perf_counter()
@@ -254,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         cpu = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers) - start["cpu"]
         client_cpu = time.process_time() - start["client"]
         load = os.getloadavg()
+        # after the CPU figures: writing the report is daphne's CPU too
+        report = sampled(servers[0][0].pid, args.profile_web) if args.profile_web else ""
         lat = [x * 1000 for x in stats.latencies]
         print(f"machine load (1-min average) at the start / end of the measure: "
               f"{start['load'][0]:.2f} / {load[0]:.2f} on {os.cpu_count()} cores")
@@ -274,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"p95 {web.percentile(own, 95):.1f} ms")
         print(f"battles finished: {len(stats.finished)}; stopped at --moves: "
               f"{len(stats.stopped)}; errors: {dict(stats.errors) or 'none'}")
+        if args.profile_web:
+            print(f"daphne 0 sampled from the warm-up's end to here ({args.profile_web}):")
+            print("\n".join(report.splitlines()[:60]) or "(no report written)")
         return 0
     finally:
         for proc in procs:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from typing import Any
 
 from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
@@ -80,3 +81,26 @@ class DegradingPubSubChannelLayer(RedisPubSubChannelLayer):
 
     async def group_send(self, group, message):
         await self._quietly("send to a group", self._get_layer().group_send(group, message))
+
+    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
+        """``group_send`` of each ``(group, message)`` in order, in ONE round trip per Redis
+        shard (a pipeline of PUBLISHes; issue 31): a change goes to its three viewer classes'
+        groups, and three round trips were ~11 % of a web process's CPU under play."""
+        await self._quietly("send to groups", self._publish_many(sends))
+
+    async def _publish_many(self, sends: list[tuple[str, dict]]) -> None:
+        # channels_redis 4.3's own parts, as its group_send and shard.publish use them
+        layer = self._get_layer()
+        shards: dict[int, tuple[Any, list[tuple[str, bytes]]]] = {}
+        for group, message in sends:
+            channel = layer._get_group_channel_name(group)
+            shard = layer._get_shard(channel)
+            shards.setdefault(id(shard), (shard, []))[1].append(
+                (channel, self.serialize(message)))
+        for shard, items in shards.values():
+            async with shard._lock:
+                shard._ensure_redis()
+                async with shard._redis.pipeline(transaction=False) as pipe:
+                    for channel, data in items:
+                        pipe.publish(channel, data)
+                    await pipe.execute()

@@ -18,10 +18,11 @@ count). The messages name the kind's ``noun``.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from config.errors import Conflict
@@ -63,6 +64,58 @@ def touch(match: Match, side: str | None, now: datetime | None = None) -> bool:
     return True
 
 
+def touch_many(visits: list[tuple[Match, str | None]], now: datetime | None = None) -> int:
+    """``touch`` for many players at once (the live poller's round, ``play.live.poller``):
+    ``visits`` are ``(match, side)``, each match a row of one model with its pk, ``status``
+    and ``seen`` as just read. The same rule as ``touch`` picks the due ones (a waiting or
+    active match, the side's last visit ``TOUCH_EVERY`` s old), then ONE statement writes
+    them all, in place of a locking read and a write per player (4 round trips each: ~19 %
+    of a web process's CPU with 200 sockets on it, issue 31). Each row's ``seen`` gets only
+    the visiting sides' keys, merged in by the database under the statement's own row lock,
+    so two players (or two processes) never overwrite each other; a match that ended since
+    it was read is not written. Returns the rows written."""
+    now = now or timezone.now()
+    merged: dict[int, dict[str, str]] = {}
+    model = None
+    for match, side in visits:
+        if side is None or match.status not in ("active", "waiting"):
+            continue
+        seen = last_seen(match, side)
+        if seen is not None and now - seen < timedelta(seconds=TOUCH_EVERY):
+            continue
+        model = type(match)
+        merged.setdefault(match.pk, {})[side] = now.isoformat()
+    if model is None:
+        return 0
+    table = connection.ops.quote_name(model._meta.db_table)
+    seen_col = connection.ops.quote_name(model._meta.get_field("seen").column)
+    status = connection.ops.quote_name(model._meta.get_field("status").column)
+    key = connection.ops.quote_name(model._meta.pk.column)
+    rows = [(pk, json.dumps(sides)) for pk, sides in sorted(merged.items())]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The rows are locked in id order first: two web processes' pollers write
+            # overlapping matches (a battle's two players on two processes), and two
+            # multi-row updates locking in different orders could deadlock.
+            values = ", ".join(["(%s::bigint, %s::jsonb)"] * len(rows))
+            cursor.execute(
+                f"WITH locked AS (SELECT {key} AS id FROM {table} WHERE {key} = ANY(%s) "
+                f"AND {status} IN ('active', 'waiting') ORDER BY {key} FOR UPDATE) "
+                f"UPDATE {table} AS m "
+                f"SET {seen_col} = COALESCE(m.{seen_col}, '{{}}'::jsonb) || v.visit "
+                f"FROM (VALUES {values}) AS v(id, visit), locked "
+                f"WHERE m.{key} = v.id AND m.{key} = locked.id",
+                [[pk for pk, _ in rows], *(x for row in rows for x in row)])
+            return cursor.rowcount
+        written = 0  # SQLite (in-process: a statement per row costs no round trip)
+        for pk, visit in rows:
+            cursor.execute(
+                f"UPDATE {table} SET {seen_col} = json_patch(COALESCE({seen_col}, '{{}}'), %s) "
+                f"WHERE {key} = %s AND {status} IN ('active', 'waiting')", [visit, pk])
+            written += cursor.rowcount
+        return written
+
+
 def looked_at(match: Match, user: Any) -> None:
     """``user`` read ``match`` (a ``play.api.GameAPI``'s ``looked_at``, a page's GET): their
     side's visit, if they play it."""
@@ -71,7 +124,8 @@ def looked_at(match: Match, user: Any) -> None:
 
 # A player's open socket is being at the match (``play.live.hooks.LiveHooks.presence``).
 SOCKET = Presence(columns=("seen",), every=TOUCH_EVERY,
-                  touch=lambda match, side, now=None: touch(match, side, now))
+                  touch=lambda match, side, now=None: touch(match, side, now),
+                  touch_many=touch_many)
 
 
 def absent_since(match: Match, side: str) -> datetime | None:

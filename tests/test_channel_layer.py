@@ -79,3 +79,39 @@ def test_eagles_live_layer_chooses_the_redis_layer(choice, backend):
                           "print(settings.CHANNEL_LAYERS['default']['BACKEND'])"],
                          env=env, capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == backend
+
+
+def test_one_changes_group_sends_are_one_redis_round_trip(redis_url, monkeypatch):
+    """A change's messages to its viewer classes' groups (``notify._send_all``) go out as one
+    pipeline of PUBLISHes on the pub/sub layer, in order, each to its own group only."""
+    from redis.asyncio.connection import AbstractConnection
+
+    from config.channel_layer import DegradingPubSubChannelLayer
+    from play.live import notify
+
+    layer = DegradingPubSubChannelLayer(hosts=[{"address": settings.REDIS_URL}],
+                                        prefix=f"test-{uuid.uuid4().hex[:8]}")
+    groups = ("battle.1.french", "battle.1.allied", "battle.1.watch")
+    writes: list[int] = []
+    real = AbstractConnection.send_packed_command
+
+    async def counted(self, command, check_health=True):
+        writes.append(1)
+        return await real(self, command, check_health)
+
+    async def scenario():
+        channels = [await layer.new_channel() for _ in groups]
+        for group, channel in zip(groups, channels, strict=True):
+            await layer.group_add(group, channel)
+        await layer.group_send("nobody", {"type": "x"})  # the publishing connection's set-up
+        monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+        await notify._send_all(layer, [(group, {"type": "match.changed", "seq": n})
+                                       for n, group in enumerate(groups)])
+        monkeypatch.setattr(AbstractConnection, "send_packed_command", real)
+        got = [await asyncio.wait_for(layer.receive(c), 10) for c in channels]
+        await layer.flush()
+        return got
+
+    got = run(scenario)
+    assert [m["seq"] for m in got] == [0, 1, 2]  # each group its own message
+    assert len(writes) == 1  # one round trip (three PUBLISHes, one per group, before)

@@ -29,6 +29,9 @@ class Presence:
     every: float  # a side's visit is written at most this often (seconds)
     # touch(row with pk, status and ``columns``, side, now=None) -> whether it wrote
     touch: Callable[..., bool]
+    # touch_many([(row, side)], now=None) -> rows written: ``touch`` for many players in one
+    # statement (the poller's round); None: ``touch`` for each
+    touch_many: Callable[..., int] | None = None
 
 
 @dataclass(frozen=True)

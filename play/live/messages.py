@@ -105,11 +105,14 @@ def present_many(kind: str, due: list[tuple[int, str, tuple]]) -> int:
     model, hooks = registry.get(kind).model, live_hooks(registry.get(kind))
     if hooks.presence is None:
         return 0
+    presence = hooks.presence
     now = timezone.now()
-    columns = hooks.presence.columns
-    rows = ((model(pk=pk, status=row[1], **dict(zip(columns, row[2:], strict=True))), side)
-            for pk, side, row in due)
-    return sum(hooks.presence.touch(row, side, now) for row, side in rows)
+    columns = presence.columns
+    rows = [(model(pk=pk, status=row[1], **dict(zip(columns, row[2:], strict=True))), side)
+            for pk, side, row in due]
+    if presence.touch_many is not None:
+        return presence.touch_many(rows, now)  # one statement for the round
+    return sum(presence.touch(row, side, now) for row, side in rows)
 
 
 def load(kind: MatchKind, hooks: LiveHooks, match_id: int):

@@ -133,6 +133,11 @@ def on_match_changed(sender, kind: str, match_id: int, seq: int, status: str,
 async def _send_all(layer, sends: list[tuple[str, dict]]) -> None:
     """Every group's message in one hop to the loop, one after the other: a worker's
     ``async_to_sync`` makes a new loop, and with it new Redis connections, per call (one
-    connection then, not one per group)."""
+    connection then, not one per group). A layer that can (``config.channel_layer``'s
+    pub/sub layer) sends them all in one round trip."""
+    many = getattr(layer, "group_send_many", None)
+    if many is not None:
+        await many(sends)
+        return
     for group, message in sends:
         await layer.group_send(group, message)
