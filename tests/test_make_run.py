@@ -128,6 +128,11 @@ def test_make_run_on_a_fresh_machine_installs_the_runtime_dependencies_only(tmp_
     test = subprocess.run(["make", "-n", "test", f"VENV={venv}"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout
     assert f"{venv}/bin/python -m pip install -q '.[test]'" in test
+    # the bytecode the install skipped: compiled before the tests, and in `make run`'s
+    # background job (before the engine's build), never in the site's way
+    assert test.index(f"{venv}/bin/python -m compileall") < test.index("-m pytest")
+    assert not any("compileall" in line for line in out)
+    assert "make -s bytecode engine" in SCRIPT.read_text()
 
 
 def test_the_runtime_requirements_are_pyprojects_dependencies_and_the_project_has_no_package():
