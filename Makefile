@@ -3,15 +3,30 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test install install-test lint typecheck bench clean engine
+.PHONY: run test install install-test lint typecheck bench clean engine bytecode
 
+# The runtime dependencies only (bin/runtime-requirements: pyproject's list; the project's own
+# wheel has no packages, and building it costs an isolated setuptools install), without
+# compiling every installed module to bytecode first ($(VENV)/.bytecode does, below): on a
+# fresh clone this step went from 25.6 to 7.5 s CPU. The venv's own pip is new enough (>= 23.2
+# with Python 3.12): no upgrade.
 $(VENV)/.base: pyproject.toml
 	@test -x $(PY) || "$$(bin/find-python)" -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q .
+	bin/runtime-requirements $(PY) > $(VENV)/requirements.txt
+	$(PY) -m pip install -q --no-compile -r $(VENV)/requirements.txt
 	@touch $@
 
-$(VENV)/.test: $(VENV)/.base pyproject.toml
+# The installed packages' bytecode, as `pip install` would have written it (~15 s CPU): for
+# `make run` in the background with the engine's build (the site imports meanwhile compile
+# what they need), before the tests for `make test`. Without it, with PYTHONDONTWRITEBYTECODE
+# set, every start would compile its imports again.
+$(VENV)/.bytecode: $(VENV)/.base
+	$(PY) -m compileall -q -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" > /dev/null || true
+	@touch $@
+
+bytecode: $(VENV)/.bytecode
+
+$(VENV)/.test: $(VENV)/.base $(VENV)/.bytecode pyproject.toml
 	$(PY) -m pip install -q '.[test]'
 	@touch $@
 

@@ -64,7 +64,7 @@ def move_records(app_label: str, model_name: str) -> migrations.RunPython:
             records = card_set.objects.using(db).get(digest=digest).records
             model.objects.using(db).filter(card_set_id=digest).update(card_records=records)
 
-    return migrations.RunPython(forward, backward, elidable=False)
+    return migrations.RunPython(forward, backward, elidable=True)
 
 
 def pack_actions(app_label: str, model_name: str) -> list[Any]:

@@ -107,3 +107,41 @@ def test_serve_demo_loads_the_catalogue_and_the_demo_account_after_starting_the_
     text = output.getvalue()
     assert "demo account: username 'demo'" in text
     assert text.index("Catalogue") < text.index("running at http://127.0.0.1:8123/")
+
+
+@pytest.mark.skipif(not Path("/usr/bin/make").exists(), reason="no make")
+def test_make_run_on_a_fresh_machine_installs_the_runtime_dependencies_only(tmp_path):
+    """Without a venv: create it, install pyproject's dependencies (no wheel of the project,
+    which has no packages; no bytecode compiled ahead; no pip upgrade), then the background
+    build, migrate and serve. `make test` still installs the project with its test extra."""
+    venv = tmp_path / "venv"  # does not exist: every install step is in the dry run
+    out = subprocess.run(["make", "-n", "run", f"VENV={venv}"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    create = next(i for i, line in enumerate(out) if "-m venv" in line)
+    listed = out.index(f"bin/runtime-requirements {venv}/bin/python > {venv}/requirements.txt")
+    install = out.index(f"{venv}/bin/python -m pip install -q --no-compile "
+                        f"-r {venv}/requirements.txt")
+    background = next(i for i, line in enumerate(out) if "bin/engine-in-background" in line)
+    migrate = next(i for i, line in enumerate(out) if "manage.py migrate" in line)
+    assert create < listed < install < background < migrate
+    assert not any("--upgrade pip" in line or line.endswith("pip install -q .") for line in out)
+    test = subprocess.run(["make", "-n", "test", f"VENV={venv}"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    assert f"{venv}/bin/python -m pip install -q '.[test]'" in test
+    # the bytecode the install skipped: compiled before the tests, and in `make run`'s
+    # background job (before the engine's build), never in the site's way
+    assert test.index(f"{venv}/bin/python -m compileall") < test.index("-m pytest")
+    assert not any("compileall" in line for line in out)
+    assert "make -s bytecode engine" in SCRIPT.read_text()
+
+
+def test_the_runtime_requirements_are_pyprojects_dependencies_and_the_project_has_no_package():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = subprocess.run([str(ROOT / "bin" / "runtime-requirements"), sys.executable],
+                            cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    assert listed.splitlines() == project["project"]["dependencies"]
+    assert "django>=6.0,<7" in listed.splitlines()
+    # installing the project itself would add nothing importable: skipping its wheel is free
+    assert project["tool"]["setuptools"]["packages"] == []

@@ -517,10 +517,21 @@ def _ours(app_label: str) -> bool:
     return path.is_relative_to(ROOT) and ".venv" not in path.parts
 
 
+def without_squashes(loader):
+    """The migration graph as before the squashes: the old files' nodes, no squash's (which a
+    fully migrated database would otherwise be planned through)."""
+    loader.replace_migrations = False
+    loader.build_graph()
+    for key, squash in loader.replacements.items():
+        loader.graph.remove_replacement_node(key, squash.replaces)
+    return loader
+
+
 def previous_targets(loader) -> list[tuple[str, str | None]]:
     """Every app at its migration of 5fa75c4: ours at ``PREVIOUS`` (an app of ours made since
-    at none), Django's and third parties' at their leaves (their schema is not ours)."""
-    graph = loader.graph
+    at none), Django's and third parties' at their leaves (their schema is not ours). On the
+    graph of the old files: the squashes (tests/test_squashed_migrations.py) out."""
+    graph = without_squashes(loader).graph
     targets: list[tuple[str, str | None]] = []
     for app in sorted(loader.migrated_apps):
         if app in PREVIOUS:

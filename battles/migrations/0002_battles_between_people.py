@@ -52,7 +52,7 @@ class Migration(migrations.Migration):
             name='status',
             field=models.CharField(choices=[('waiting', 'Waiting for an opponent'), ('active', 'Active'), ('finished', 'Finished'), ('cancelled', 'Cancelled by its creator'), ('declined', 'Declined by the invited player')], default='active', max_length=10),
         ),
-        migrations.RunPython(computer_battles_name_their_bot, migrations.RunPython.noop),
+        migrations.RunPython(computer_battles_name_their_bot, migrations.RunPython.noop, elidable=True),
         migrations.AddIndex(
             model_name='battle',
             index=models.Index(condition=models.Q(('status', 'waiting')), fields=['-created_at'], name='battles_waiting_idx'),

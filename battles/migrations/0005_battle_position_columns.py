@@ -45,5 +45,5 @@ class Migration(migrations.Migration):
             model_name='battle',
             index=models.Index(condition=models.Q(('status', 'active'), models.Q(('bot', ''), _negated=True)), fields=['to_move'], name='battles_computer_to_move_idx'),
         ),
-        migrations.RunPython(fill_from_state, migrations.RunPython.noop),
+        migrations.RunPython(fill_from_state, migrations.RunPython.noop, elidable=True),
     ]

@@ -56,5 +56,5 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(standard_to_custom, migrations.RunPython.noop),
+        migrations.RunPython(standard_to_custom, migrations.RunPython.noop, elidable=True),
     ]

@@ -67,7 +67,7 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(battles_to_games, games_to_battles),
+        migrations.RunPython(battles_to_games, games_to_battles, elidable=True),
         migrations.DeleteModel(
             name='MatchBattle',
         ),

@@ -56,7 +56,7 @@ class Migration(migrations.Migration):
             name='players',
             field=models.PositiveIntegerField(default=0, help_text='Its number of rows (a page count without counting them).'),
         ),
-        migrations.RunPython(rows_to_table, table_to_rows),
+        migrations.RunPython(rows_to_table, table_to_rows, elidable=True),
         migrations.RemoveField(
             model_name='standingsnapshot',
             name='rows',
