@@ -163,6 +163,11 @@ def mail_queue(monkeypatch) -> MailQueue:
 # backend settings or DATABASE_URL/REDIS_URL, fails (BackendGuard below), so it cannot be
 # forgotten in the PostgreSQL stage. The database needs no guard: pytest-django already
 # refuses it to a test without the fixture.
+# Browser tests (the `browser` mark: tests/browser/conftest.py gives it to every test there)
+# are backend tests, so the PostgreSQL+Redis stage runs them, on the deployment's backends.
+# CI's first stage therefore leaves them out with `--no-browser` (.ci/run): a browser test
+# drives the same pages on either backend, and run twice the browser tests cost CI the most
+# time of all. A plain `make test` or `pytest` (no flag) still runs every test.
 BACKEND_FIXTURES = frozenset({"db", "transactional_db", "live_server", "django_db_reset_sequences",
                               "django_db_serialized_rollback", "django_db_setup"})
 BACKEND_MARKS = frozenset({"django_db", "backend", "postgres", "worker", "browser"})
@@ -175,6 +180,9 @@ def pytest_addoption(parser):
     parser.addoption("--backend-only", action="store_true",
                      help="run only the tests that depend on the database, cache, broker or "
                           "Channels layer (CI's PostgreSQL+Redis stage: tests/conftest.py)")
+    parser.addoption("--no-browser", action="store_true",
+                     help="leave out the browser tests (CI's first stage, followed by the "
+                          "--backend-only stage that runs them: tests/conftest.py)")
 
 
 def uses_backend(item) -> bool:
@@ -182,13 +190,22 @@ def uses_backend(item) -> bool:
                 or any(mark.name in BACKEND_MARKS for mark in item.iter_markers()))
 
 
+def uses_browser(item) -> bool:
+    """By the mark only: "browser" and "page" also name other tests' Django test clients."""
+    return item.get_closest_marker("browser") is not None
+
+
+@pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has marked its tests
 def pytest_collection_modifyitems(config, items):
-    if not config.getoption("--backend-only"):
-        return
-    kept = [item for item in items if uses_backend(item)]
-    if len(kept) < len(items):
-        config.hook.pytest_deselected(items=[item for item in items if not uses_backend(item)])
-        items[:] = kept
+    left_out = []
+    if config.getoption("--backend-only"):
+        left_out += [item for item in items if not uses_backend(item)]
+    if config.getoption("--no-browser"):
+        left_out += [item for item in items if uses_browser(item)]
+    if left_out:
+        gone = set(left_out)
+        config.hook.pytest_deselected(items=[item for item in items if item in gone])
+        items[:] = [item for item in items if item not in gone]
 
 
 class BackendGuard:

@@ -48,15 +48,24 @@ def fill(monkeypatch) -> None:
 # while a table is rebuilt: these fail only on PostgreSQL, where CI runs them.)
 OURS = ["accounts", "cards", "decks", "battles", "campaigns", "stratego", "belle_alliance",
         "tournaments", "ratings", "notifications", "matchups", "play"]
+# The three issue-30 reversals guard failures that exist only on PostgreSQL (above), so they
+# run there only (CI's backend stage): on SQLite they could not fail for that reason, and
+# every-app-zero, which runs on both, already reverses each of their migrations (and every
+# other, data migrations' reverse functions included) on a filled SQLite database. On SQLite
+# they cost CI's first stage about 4% of its time (decks-zero is as long as every-app-zero).
+ON_POSTGRESQL = pytest.mark.postgres
 
 
 @pytest.mark.parametrize("target", [
-    [("campaigns", "0002_clocks_rated_expiry")],
-    [("battles", "0006_online_play_fields")],
-    [("decks", None)],
+    pytest.param([("campaigns", "0002_clocks_rated_expiry")], marks=ON_POSTGRESQL),
+    pytest.param([("battles", "0006_online_play_fields")], marks=ON_POSTGRESQL),
+    pytest.param([("decks", None)], marks=ON_POSTGRESQL),
     [(app, None) for app in OURS],
 ], ids=["campaigns-0002", "battles-0006", "decks-zero", "every-app-zero"])
-def test_migrations_reverse_on_a_filled_database(catalogue, monkeypatch, target):
+def test_migrations_reverse_on_a_filled_database(request, catalogue, monkeypatch, target):
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        pytest.skip("an issue-30 reversal fails only on PostgreSQL (set DATABASE_URL); "
+                    "every-app-zero reverses its migrations on SQLite")
     fill(monkeypatch)
     try:
         _migrate(target)
