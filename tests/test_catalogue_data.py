@@ -4,6 +4,7 @@
 import copy
 import hashlib
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -815,3 +816,41 @@ def test_prussian_horse_batteries_against_ehmke_and_wagner(data):
         assert "EW-P" in table[number][4] or "EW-P" in table[number][5], number
     assert table[264][5].startswith("agree")
     assert table[267][5].startswith("our reading") and "disagrees" in table[267][5]
+
+
+def _last_artillery_pass() -> dict[int, str]:
+    """README "Second sources sought after 1.3.0": card number -> its bullet's text."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("### Second sources sought after 1.3.0")
+    section = text[start:text.index("\n## ", start)]
+    bullets = re.split(r"\n- ", section.split("\n\n", 2)[2].split("\n\n|")[0])
+    out: dict[int, str] = {}
+    for bullet in (" ".join(b.split()) for b in bullets):
+        head, _, _rest = bullet.partition(" — searched:")
+        assert _rest, bullet[:60]
+        for number in re.findall(r"#(\d+)", head):
+            out[int(number)] = bullet
+    return out
+
+
+def test_last_artillery_pass_searched_every_card_kept_as_our_reading(data):
+    """Issue 29, "name them": every artillery card still kept as our reading, #267 and
+    d'Aubremé's brigade (#135) have a bullet giving the queries run and the result. None found
+    a second source, so no card changed and the catalogue stays 1.3.0 (no 1.3.1 published)."""
+    table = _artillery_table()
+    ours = {n for n, row in table.items() if row[5].startswith("our reading")}
+    log = _last_artillery_pass()
+    assert set(log) == ours | {135}
+    assert 267 in ours
+    for number, bullet in log.items():
+        assert "no second source in the stored pages" in bullet.lower(), number
+    assert data["version"] == corrections.VERSIONS[-1] == "1.3.0+2026-11-27"
+
+
+def test_daubreme_militia_rule_not_applied_without_a_second_battalion_list(data):
+    """#135: SR-M's two militia battalions are the only list; no second source names the
+    brigade whole, so the rule (C) is not applied and D stays our reading."""
+    bullet = _last_artillery_pass()[135]
+    assert "SR-M" in bullet and "D is kept as our reading" in bullet
+    assert data["cards"][134]["morale"] == militia.KEPT_AS_OUR_READING[135] == "d"
+    assert militia.militia_grade(135) == "c"
