@@ -247,6 +247,13 @@ def act(kind: MatchKind, match_id: Any, user: Any, seq: Any, action: Any) -> lis
         raise BadInput(f"seq must be a whole number: the seq of the {kind.noun} you last saw")
     if not isinstance(action, dict):
         raise BadInput("action must be an object: one of legal_actions")
+    return _locked_play(kind, match_id, user, seq, action, [])
+
+
+def _locked_play(kind: MatchKind, match_id: Any, user: Any, seq: int, action: dict,
+                 more: list) -> list[dict]:
+    """``act``'s and ``act_many``'s one transaction: the match locked, under way, not
+    paused, not out of time, then the actions played; the events ``user``'s side may see."""
     late = None
     with transaction.atomic():
         match, side = kind.lock(user, match_id)
@@ -254,7 +261,7 @@ def act(kind: MatchKind, match_id: Any, user: Any, seq: Any, action: Any) -> lis
         refuse_if_paused(kind, match)
         late = end_if_out_of_time(kind, match)
         if late is None:
-            events = _play(kind, match, side, seq, action)
+            events = _play(kind, match, side, seq, action, more=more)
     if late is not None:  # raised once the end by time is committed
         raise late
     return kind.game.events_for(events, side)
@@ -287,17 +294,7 @@ def act_many(kind: MatchKind, match_id: Any, user: Any, seq: Any, actions: Any
                            "others in one submit: only "
                            + (", ".join(sorted(batchable)) or "single actions"),
                            code="not_batchable")
-    late = None
-    with transaction.atomic():
-        match, side = kind.lock(user, match_id)
-        require_under_way(kind, match)
-        refuse_if_paused(kind, match)
-        late = end_if_out_of_time(kind, match)
-        if late is None:
-            events = _play(kind, match, side, seq, actions[0], more=actions[1:])
-    if late is not None:
-        raise late
-    return kind.game.events_for(events, side)
+    return _locked_play(kind, match_id, user, seq, actions[0], actions[1:])
 
 
 def require_under_way(kind: MatchKind, match: Match) -> None:
