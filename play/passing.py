@@ -68,6 +68,19 @@ def choose_kinds(kind: MatchKind, match_id: Any, user: Any, kinds: Iterable[str]
     return mine
 
 
+def _locked_at(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> tuple[Any, str, Any]:
+    """Inside the caller's transaction: ``user``'s match locked, under way and still at
+    ``seq`` (409 ``stale_seq`` otherwise), with its side and position (None before the
+    start)."""
+    match, side = kind.lock(user, match_id)
+    turns.require_under_way(kind, match)
+    if seq != match.seq:
+        raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
+                       seq=match.seq)
+    state = kind.game.from_json(match.state, kind.cards(match)) if match.state else None
+    return match, side, state
+
+
 def pass_rest_of_turn(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> list[dict]:
     """Pass in the response window ``user`` must answer now (at ``seq``) and in every
     further one of this enemy turn; returns the pass's events as ``turns.act`` does. 409
@@ -76,12 +89,7 @@ def pass_rest_of_turn(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> li
     enemy_turn = getattr(game, "enemy_turn", None)
     response_kind = getattr(game, "response_kind", None)
     with transaction.atomic():
-        match, side = kind.lock(user, match_id)
-        turns.require_under_way(kind, match)
-        if seq != match.seq:
-            raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
-                           seq=match.seq)
-        state = game.from_json(match.state, kind.cards(match)) if match.state else None
+        match, side, state = _locked_at(kind, match_id, user, seq)
         key = None
         if (state is not None and enemy_turn is not None and response_kind is not None
                 and match.to_move == side and response_kind(state, side) is not None):
@@ -121,12 +129,7 @@ def end_for_me(kind: MatchKind, match_id: Any, user: Any, seq: Any, on: bool) ->
             prefs.save(update_fields=["end_for_me"])
         return []
     with transaction.atomic():
-        match, side = kind.lock(user, match_id)
-        turns.require_under_way(kind, match)
-        if seq != match.seq:
-            raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
-                           seq=match.seq)
-        state = kind.game.from_json(match.state, kind.cards(match)) if match.state else None
+        match, side, state = _locked_at(kind, match_id, user, seq)
         legal = kind.game.legal_actions(state, side) \
             if state is not None and match.to_move == side else []
         if len(legal) != 1 or legal[0].get("type") not in endings:
