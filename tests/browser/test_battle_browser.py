@@ -153,7 +153,9 @@ def test_battle_against_the_computer(logged_in_page, live_server, worker, monkey
     expect(page.get_by_test_id("reserve-card")).to_have_count(reserve - 1)
     assert board_html(page) != board
     expect(page.get_by_test_id("log-line")).to_have_count(1)
-    # the keyboard focus went to the first action of the new fragment: Enter plays it
+    # the keyboard focus went to the first action of the new fragment (play.js, once htmx has
+    # settled the swap): Enter plays it
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
     assert page.evaluate("document.activeElement.dataset.testid") == "action"
     page.keyboard.press("Enter")
     expect(play(page)).to_have_attribute("data-seq", "2")

@@ -55,6 +55,9 @@ def test_finish_comes_last_and_never_takes_the_focus(logged_in_page, live_server
     play = page.get_by_test_id("battle-play")
     page.locator("[data-testid=action][data-type=change_formation]").first.click()
     expect(play).to_have_attribute("data-seq", str(seq + 1))
+    # play.js moves the focus once htmx has settled the swap (htmx:afterSettle, a few ms after
+    # the new seq is in the page): wait for that, not for the swap alone
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
     focused = page.evaluate("[document.activeElement.dataset.testid || document.activeElement.id,"
                             " document.activeElement.dataset.type]")
     assert focused[0] in ("action", "actions-title"), focused

@@ -43,6 +43,8 @@ def test_campaign_page_retreat_and_finish_come_last_and_never_take_the_focus(
         has=page.locator("[data-type=change_formation]")).first
     form.locator("[data-testid=action]").click()
     expect(play).to_have_attribute("data-seq", str(c.seq + 1))
+    # play.js moves the focus once htmx has settled the swap
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
     focused = page.evaluate(FOCUSED)
     assert focused[0] in ("action", "actions-title"), focused
     assert focused[1] not in NOT_FOCUSED, focused
