@@ -89,7 +89,7 @@ def main(src: str, label: str, port: str, with_venv: bool) -> None:
                 if r.status == 200:
                     ok = time.monotonic() - t0
                     break
-        except OSError:
+        except OSError:  # not serving yet: poll again
             pass
         time.sleep(0.25)
     ps, ours = mine()
@@ -107,13 +107,13 @@ def main(src: str, label: str, port: str, with_venv: bool) -> None:
     for group in groups:
         try:
             os.killpg(group, signal.SIGTERM)
-        except ProcessLookupError:
+        except ProcessLookupError:  # already gone
             pass
     time.sleep(5)
     for group in groups:
         try:
             os.killpg(group, signal.SIGKILL)
-        except ProcessLookupError:
+        except ProcessLookupError:  # already gone
             pass
 
 
