@@ -5,19 +5,19 @@
         [--moves 30] [--profile] [--top 30] [--queries]
 
 In one process, with the database of DATABASE_URL (migrated, catalogue loaded), it sets up
-``--battles`` Quatre Bras battles (``--kind campaign``: campaigns) between two scripted users
-and plays ``--moves`` random legal actions in each, doing per action what the server does:
-``services.act`` (commit, the
-``match_changed`` listeners: notifications, and ``play.live.notify``, which builds each viewer
-class's message of the change once, both players' and the spectators', and sends each to its
-class's group): that is the server's whole CPU for an action. ``--per-socket`` also builds
-every viewer's message as each socket did before the messages were built once (for a
-before/after in the same run). Before 376f2e4 a spectator's consumer built its own message:
-the bench of those commits adds it as a second figure, to be added to the first. Prints
-the CPU milliseconds per action; ``--queries`` the statements and, on PostgreSQL, the
-round trips per action (BEGIN and COMMIT included: ``play.roundtrips``, libpq's trace, which
-costs CPU of its own: compare CPU figures without it); ``--profile`` adds cProfile's top functions by cumulative time
-(``SORT=tottime`` for own time). The battles and users it made are deleted afterwards.
+``--battles`` Quatre Bras battles (``--kind campaign``: campaigns) between two scripted
+users and plays ``--moves`` random legal actions in each, doing per action what the server
+does: ``services.act`` (commit, the ``match_changed`` listeners: notifications, and
+``play.live.notify``, which builds each viewer class's message of the change once, both
+players' and the spectators', and sends each to its class's group): that is the server's
+whole CPU for an action. ``--per-socket`` also builds every viewer's message as each socket
+did before the messages were built once (for a before/after in the same run). Before 376f2e4
+a spectator's consumer built its own message: the bench of those commits adds it as a second
+figure, to be added to the first. Prints the CPU milliseconds per action; ``--queries`` the
+statements and, on PostgreSQL, the round trips per action (BEGIN and COMMIT included:
+``play.roundtrips``, libpq's trace, which costs CPU of its own: compare CPU figures without
+it); ``--profile`` adds cProfile's top functions by cumulative time (``SORT=tottime`` for
+own time). The battles and users it made are deleted afterwards.
 """
 
 from __future__ import annotations

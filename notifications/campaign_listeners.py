@@ -24,7 +24,7 @@ from game import SIDES
 
 from . import words
 from .models import Kind
-from .services import mark_stale_campaign_your_move, notify
+from .services import mark_stale_campaign_your_move, notify, your_move
 
 # Only the columns needed: the snapshot, the pools and the card records are large JSON.
 CAMPAIGN_FIELDS = ("id", "seq", "status", "to_move", "board", "bot", "outcome", "time_control",
@@ -62,8 +62,9 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
     if c.status != Status.ACTIVE or c.bot:
         return  # cancelled; or against the computer: the badge says it
     mover = c.to_move
-    mark_stale_campaign_your_move([u.pk for side, u in humans.items() if side != mover], c.pk)
+    stale = [u.pk for side, u in humans.items() if side != mover]
     if mover not in humans or len(humans) < 2:
+        mark_stale_campaign_your_move(stale, c.pk)
         return
     step = None
     if not c.board and given is not None:  # a campaign decision: which one is in the snapshot
@@ -71,6 +72,8 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
     elif not c.board:  # (one key read)
         step = Campaign.objects.filter(pk=c.pk).values_list("state__step", flat=True).first()
     opponent = next(u for side, u in humans.items() if side != mover)
-    notify(humans[mover], Kind.YOUR_MOVE,
-           words.campaign_your_move(c.pk, opponent.username, c.board or None, step), url,
-           campaign_id=c.pk, email_ok=(c.time_control or {}).get("kind") != "live")
+    # the stale ones marked and the new one sent together (one statement on PostgreSQL)
+    your_move(humans[mover],
+              words.campaign_your_move(c.pk, opponent.username, c.board or None, step), url,
+              stale=stale, campaign_id=c.pk,
+              email_ok=(c.time_control or {}).get("kind") != "live")

@@ -20,7 +20,7 @@ from game import SIDES
 
 from . import words
 from .models import Kind
-from .services import mark_stale_your_move, notify
+from .services import mark_stale_your_move, notify, your_move
 
 BATTLE_FIELDS = ("id", "battle", "seq", "status", "to_move", "turn", "bot", "outcome",
                  "time_control", *(f"{who}__{f}" for who in ("french_player", "allied_player",
@@ -83,13 +83,15 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
     if kwargs.get("by") is None and seq > 0 and BattleAction.objects.filter(
             battle_id=battle.pk, seq=seq, side=mover).exists():
         return  # the player still acting in their own turn: nothing changed hands
-    mark_stale_your_move([u.pk for side, u in humans.items() if side != mover], battle.pk)
+    stale = [u.pk for side, u in humans.items() if side != mover]
     if mover not in humans:
+        mark_stale_your_move(stale, battle.pk)
         return  # nobody's move
     opponent = next(u for side, u in humans.items() if side != mover)
-    notify(humans[mover], Kind.YOUR_MOVE,
-           words.your_move(battle.battle, battle.pk, opponent.username, battle.turn), url,
-           battle_id=battle.pk, email_ok=not _live(battle))
+    # the stale ones marked and the new one sent together (one statement on PostgreSQL)
+    your_move(humans[mover],
+              words.your_move(battle.battle, battle.pk, opponent.username, battle.turn), url,
+              stale=stale, battle_id=battle.pk, email_ok=not _live(battle))
 
 
 def on_round_paired(sender, round_id: int, tournament_id: int, number: int,
