@@ -25,6 +25,7 @@ with new values, so its SQL, its column order and its value conversions stay the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -156,12 +157,14 @@ def _insert_sql(objs: Sequence[Any], connection: Any) -> tuple[str, list[Any]]:
 
 
 def insert_and_update(objs: Sequence[Any], obj: Any, fields: Sequence[str],
-                      using: str = DEFAULT_DB_ALIAS) -> None:
+                      using: str = DEFAULT_DB_ALIAS, parts: Sequence[Any] = ()) -> None:
     """``insert(objs)`` then ``update(obj, fields)``, on PostgreSQL in ONE statement (the
     insert a data-modifying CTE of the update: one round trip, not two; issue 31, "<= 4
-    round trips per action"). Both or neither: an ``IntegrityError`` of the insert (a
-    second writer from the same seq) leaves the row as it was. Elsewhere (SQLite, which
-    has no such CTE and no network) the two statements."""
+    round trips per action"), with ``parts`` (``alongside.Part``: another app's rows,
+    CTEs of the same statement; each part's ``after`` called with its returned row). All
+    or nothing: an ``IntegrityError`` of the insert (a second writer from the same seq)
+    leaves every row as it was. Elsewhere (SQLite, which has no such CTE and no network)
+    the two statements, and no part."""
     connection = connections[using]
     if connection.vendor != "postgresql" or not objs:
         insert(objs, using)
@@ -169,8 +172,23 @@ def insert_and_update(objs: Sequence[Any], obj: Any, fields: Sequence[str],
         return
     inserted, values = _insert_sql(objs, connection)
     updated, more = _update_sql(obj, fields, connection)
+    if not parts:
+        with connection.cursor() as cursor:
+            cursor.execute(f"WITH new_rows AS ({inserted}) {updated}", [*values, *more])
+        return
+    ctes = [f"new_rows AS ({inserted})", f"match_row AS ({updated})"]
+    params = [*values, *more]
+    for part in parts:
+        ctes += [f"{name} AS ({statement})" for name, statement in part.ctes]
+        params += part.params
+    rows = ", ".join(f"(SELECT to_jsonb(r) FROM {part.ctes[-1][0]} r LIMIT 1)"
+                     for part in parts)
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH new_rows AS ({inserted}) {updated}", [*values, *more])
+        cursor.execute(f"WITH {', '.join(ctes)} SELECT {rows}", params)
+        returned = cursor.fetchone()
+    for part, row in zip(parts, returned, strict=True):
+        if part.after is not None:  # Django has psycopg give JSON as text
+            part.after(json.loads(row) if isinstance(row, str) else row)
 
 
 # Stand-ins for a ``Compiled`` query's variables: an id (any integer column's range) and a
