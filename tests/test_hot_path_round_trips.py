@@ -9,6 +9,7 @@ a lone pass is played for the other (their ``always_ask`` preference read)."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,12 +18,12 @@ from django.db import connection
 from battles import services as battle_services
 from campaigns import services as campaign_services
 from notifications.models import Notification
-from play import registry
+from play import alongside, registry
 from play.live import messages
 from play.roundtrips import RoundTrips
 
-pytestmark = pytest.mark.skipif(connection.vendor != "postgresql",
-                                reason="round trips are counted on PostgreSQL (libpq's trace)")
+on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql",
+                                   reason="round trips are counted on PostgreSQL (libpq's trace)")
 
 GAMES = {
     "battle": (battle_services,
@@ -74,6 +75,7 @@ def _played(kind: str, moves: int, seed: int) -> list[tuple[int, str, bool, list
     return out
 
 
+@on_postgresql
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_an_action_takes_at_most_four_round_trips(catalogue, sent, kind, monkeypatch):
@@ -83,3 +85,22 @@ def test_an_action_takes_at_most_four_round_trips(catalogue, sent, kind, monkeyp
     assert {"plain", "notice", "auto"} <= seen, seen  # every path was taken
     over = [(n, what, msgs) for n, what, msgs in played if what != "end" and n > LIMIT]
     assert not over, over
+
+
+def test_a_failing_writer_is_left_out_and_nothing_is_joined_but_on_postgresql(monkeypatch,
+                                                                            caplog):
+    """``alongside.parts``: a writer that raises is logged and left out (its app's listener
+    then writes after commit, as without it), the others' parts kept; none on SQLite."""
+    part = alongside.Part("mine", (("mine", "SELECT 1"),), ())
+
+    def failing(kind, match, by):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(alongside, "_writers", [])
+    alongside.register(failing)
+    alongside.register(lambda kind, match, by: part)
+    alongside.register(failing)  # once only
+    kind, match = SimpleNamespace(kind="battle"), SimpleNamespace(pk=7)
+    assert alongside.parts(kind, match, "french", "postgresql") == [part]
+    assert "boom" in caplog.text
+    assert alongside.parts(kind, match, "french", "sqlite") == []
