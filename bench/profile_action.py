@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     statements: list[str] = []  # every SQL statement run by the timed part
     # round trips per action, BEGIN and COMMIT included (PostgreSQL only: libpq's trace)
     trips: list[int] = []
+    by_path: dict[str, list[int]] = {}  # what the action did -> its round trips
+    from notifications.models import Notification
     tracing = RoundTrips.supported()
     import contextlib
 
@@ -116,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
                 if prof:
                     prof.enable()
                 before = len(statements)
+                if args.queries:  # (outside the timed part) what the action will have done
+                    notes = Notification.objects.count()
+                    autos = battle.actions.filter(auto=True).count()
                 t0 = time.process_time()
                 trace = RoundTrips() if tracing and args.queries else contextlib.nullcontext()
                 with trace, connection.execute_wrapper(counted):
@@ -123,6 +128,14 @@ def main(argv: list[str] | None = None) -> int:
                 t1 = time.process_time()
                 if isinstance(trace, RoundTrips):
                     trips.append(trace.count)
+                    after = Battle.objects.get(pk=pk)
+                    path = ("the match's end" if after.status != "active"
+                            else "a hand-off (a your-move notice)"
+                            if Notification.objects.count() > notes
+                            else "an auto-pass after it (a preference read)"
+                            if after.actions.filter(auto=True).count() > autos
+                            else "a plain move")
+                    by_path.setdefault(path, []).append(trace.count)
                 if args.queries and shown < 2:  # the first actions' statements, in order
                     shown += 1
                     print(f"action {actions + 1}: {len(statements) - before} statements")
@@ -157,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
 
             for count, times in sorted(collections.Counter(trips).items()):
                 print(f"{times:5d} actions in {count} round trips")
+            for path, counts in sorted(by_path.items()):
+                print(f"{len(counts):5d} actions, {path}: {min(counts)}-{max(counts)} round "
+                      f"trips, {sum(counts) / len(counts):.2f} on average")
             for sql, count in collections.Counter(
                     " ".join(q.split()[:6])[:110] for q in statements).most_common():
                 print(f"{count / n:7.2f} per action  {sql}")
