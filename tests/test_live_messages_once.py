@@ -345,8 +345,14 @@ def test_a_socket_s_own_act_is_sent_from_its_loop_in_order_others_from_the_threa
         hops.append(fn)
         return real_hop(fn)
 
+    real_run = notify._sender.run
+
+    def run_on_sender(coroutine):  # a thread with no loop to borrow (Redis layer here)
+        hops.append(coroutine)
+        real_run(coroutine)
+
     monkeypatch.setattr(notify, "async_to_sync", hop)
-    monkeypatch.setattr(notify._sender, "run", lambda coroutine: hops.append(coroutine))
+    monkeypatch.setattr(notify._sender, "run", run_on_sender)
 
     async def scenario():
         socks = {key: await connect(b.pk, user) for key, user in users.items()}
