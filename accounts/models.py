@@ -21,3 +21,17 @@ class Preferences(models.Model):
 def preferences_of(user) -> Preferences:
     """The user's settings (the defaults, saved, on first use)."""
     return Preferences.objects.get_or_create(user=user)[0]
+
+
+def preference(user, name: str) -> bool:
+    """One of the user's settings as it stands, read-only (nothing saved: no row means the
+    defaults). From the row read with ``user`` when it was (``select_related`` of
+    ``preferences``: a match's locking read brings its players' settings, so an action
+    asks no more; issue 31), else one query."""
+    field = Preferences._meta.get_field(name)
+    related = Preferences._meta.get_field("user").remote_field  # the reverse one-to-one
+    if related.is_cached(user):
+        row = related.get_cached_value(user)
+        return getattr(row, name) if row is not None else field.get_default()
+    found = Preferences.objects.filter(user=user).values_list(name, flat=True).first()
+    return found if found is not None else field.get_default()

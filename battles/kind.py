@@ -29,8 +29,11 @@ def save_state(battle: Battle, state: State | None) -> list[str]:
     return ["state", "to_move", "turn", "phase"]
 
 
+# the players and their settings (auto-play reads them: ``accounts.models.preference``) read
+# with the row: an action asks nothing more
 _LOCKED = Prepared(lambda pk: Battle.objects.select_for_update(of=("self",)).filter(pk=pk)
-                   .select_related("french_player", "allied_player"), locking=True)
+                   .select_related("french_player__preferences",
+                                   "allied_player__preferences"), locking=True)
 
 
 def lock(user, battle_id) -> tuple[Battle, str]:

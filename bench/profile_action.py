@@ -2,20 +2,22 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/eagles_latency \\
     .venv/bin/python bench/profile_action.py [--kind battle|campaign] [--battles 5] \\
-        [--moves 30] [--profile] [--top 30]
+        [--moves 30] [--profile] [--top 30] [--queries]
 
 In one process, with the database of DATABASE_URL (migrated, catalogue loaded), it sets up
-``--battles`` Quatre Bras battles (``--kind campaign``: campaigns) between two scripted users
-and plays ``--moves`` random legal actions in each, doing per action what the server does:
-``services.act`` (commit, the
-``match_changed`` listeners: notifications, and ``play.live.notify``, which builds each viewer
-class's message of the change once, both players' and the spectators', and sends each to its
-class's group): that is the server's whole CPU for an action. ``--per-socket`` also builds
-every viewer's message as each socket did before the messages were built once (for a
-before/after in the same run). Before 376f2e4 a spectator's consumer built its own message:
-the bench of those commits adds it as a second figure, to be added to the first. Prints
-the CPU milliseconds per action; ``--profile`` adds cProfile's top functions by cumulative time
-(``SORT=tottime`` for own time). The battles and users it made are deleted afterwards.
+``--battles`` Quatre Bras battles (``--kind campaign``: campaigns) between two scripted
+users and plays ``--moves`` random legal actions in each, doing per action what the server
+does: ``services.act`` (commit, the ``match_changed`` listeners: notifications, and
+``play.live.notify``, which builds each viewer class's message of the change once, both
+players' and the spectators', and sends each to its class's group): that is the server's
+whole CPU for an action. ``--per-socket`` also builds every viewer's message as each socket
+did before the messages were built once (for a before/after in the same run). Before 376f2e4
+a spectator's consumer built its own message: the bench of those commits adds it as a second
+figure, to be added to the first. Prints the CPU milliseconds per action; ``--queries`` the
+statements and, on PostgreSQL, the round trips per action (BEGIN and COMMIT included:
+``play.roundtrips``, libpq's trace, which costs CPU of its own: compare CPU figures without
+it); ``--profile`` adds cProfile's top functions by cumulative time (``SORT=tottime`` for
+own time). The battles and users it made are deleted afterwards.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from play import registry
     from play.live import messages
+    from play.roundtrips import RoundTrips
 
     if args.kind == "battle":
         from battles import services
@@ -87,6 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     timings = {"act": 0.0, "messages": 0.0}
     actions = 0
     statements: list[str] = []  # every SQL statement run by the timed part
+    # round trips per action, BEGIN and COMMIT included (PostgreSQL only: libpq's trace)
+    trips: list[int] = []
+    by_path: dict[str, list[int]] = {}  # what the action did -> its round trips
+    from notifications.models import Notification
+    tracing = RoundTrips.supported()
+    import contextlib
 
     def counted(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
         statements.append(sql)
@@ -109,15 +118,33 @@ def main(argv: list[str] | None = None) -> int:
                 if prof:
                     prof.enable()
                 before = len(statements)
+                if args.queries:  # (outside the timed part) what the action will have done
+                    notes = Notification.objects.count()
+                    autos = battle.actions.filter(auto=True).count()
                 t0 = time.process_time()
-                with connection.execute_wrapper(counted):
+                trace = RoundTrips() if tracing and args.queries else contextlib.nullcontext()
+                with trace, connection.execute_wrapper(counted):
                     services.act(pk, mover.user, msg["seq"], action)
                 t1 = time.process_time()
+                if isinstance(trace, RoundTrips):
+                    trips.append(trace.count)
+                    after = Battle.objects.get(pk=pk)
+                    path = ("the match's end" if after.status != "active"
+                            else "a hand-off (a your-move notice)"
+                            if Notification.objects.count() > notes
+                            else "an auto-pass after it (a preference read)"
+                            if after.actions.filter(auto=True).count() > autos
+                            else "a plain move")
+                    by_path.setdefault(path, []).append(trace.count)
                 if args.queries and shown < 2:  # the first actions' statements, in order
                     shown += 1
                     print(f"action {actions + 1}: {len(statements) - before} statements")
                     for sql in statements[before:]:
                         print("   ", sql[:150])
+                    if isinstance(trace, RoundTrips):
+                        print(f"  {trace.count} round trips:")
+                        for what in trace.messages:
+                            print("   ", what[:150])
                 if args.per_socket:
                     for v in viewers[pk]:
                         messages.message(v, msg["seq"])
@@ -131,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         line = (f"{actions} actions: act + commit + listeners (every class's message) "
                 f"{1000 * timings['act'] / n:.2f} ms CPU per action, "
                 f"{len(statements) / n:.2f} database statements per action")
+        if trips:
+            line += (f", {sum(trips) / len(trips):.2f} round trips per action (BEGIN and "
+                     f"COMMIT included; max {max(trips)})")
         if args.per_socket:
             line += (f"; 3 viewers' messages again, per socket, "
                      f"{1000 * timings['messages'] / n:.2f} ms")
@@ -138,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.queries:  # every statement of the timed part, by kind, most frequent first
             import collections
 
+            for count, times in sorted(collections.Counter(trips).items()):
+                print(f"{times:5d} actions in {count} round trips")
+            for path, counts in sorted(by_path.items()):
+                print(f"{len(counts):5d} actions, {path}: {min(counts)}-{max(counts)} round "
+                      f"trips, {sum(counts) / len(counts):.2f} on average")
             for sql, count in collections.Counter(
                     " ".join(q.split()[:6])[:110] for q in statements).most_common():
                 print(f"{count / n:7.2f} per action  {sql}")

@@ -6,12 +6,15 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self) -> None:
+        from play import alongside
         from play.signals import match_changed
         from tournaments.signals import round_paired
 
-        from . import listeners
+        from . import listeners, written
 
         match_changed.connect(listeners.on_match_changed,
                               dispatch_uid="notifications.on_match_changed")
         round_paired.connect(listeners.on_round_paired,
                              dispatch_uid="notifications.on_round_paired")
+        # a "your move" written with the action itself (PostgreSQL: no round trip of its own)
+        alongside.register(written.with_action)

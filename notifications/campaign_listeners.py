@@ -24,7 +24,7 @@ from game import SIDES
 
 from . import words
 from .models import Kind
-from .services import mark_stale_campaign_your_move, notify
+from .services import YourMove, mark_stale_campaign_your_move, notify, your_move
 
 # Only the columns needed: the snapshot, the pools and the card records are large JSON.
 CAMPAIGN_FIELDS = ("id", "seq", "status", "to_move", "board", "bot", "outcome", "time_control",
@@ -36,6 +36,8 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
     by, to_move = kwargs.get("by"), kwargs.get("to_move")
     if status == Status.ACTIVE and by is not None and by == to_move:
         return  # the same side still acting (past the other's auto-passes): no query
+    if "your_move" in kwargs.get("written", ()):
+        return  # written with the action, in its own statement (``written``)
     # After actions the signal carries the row as committed (its players read with it): no
     # query. Else only the columns needed.
     given = kwargs.get("match")
@@ -61,16 +63,30 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
         return
     if c.status != Status.ACTIVE or c.bot:
         return  # cancelled; or against the computer: the badge says it
-    mover = c.to_move
-    mark_stale_campaign_your_move([u.pk for side, u in humans.items() if side != mover], c.pk)
-    if mover not in humans or len(humans) < 2:
+    notice = campaign_your_move(c, snapshot=given is not None)
+    if notice is None:
+        mark_stale_campaign_your_move(
+            [u.pk for side, u in humans.items() if side != c.to_move], c.pk)
         return
+    your_move(notice)  # the stale ones marked with it (one statement on PostgreSQL)
+
+
+def campaign_your_move(c: Campaign, snapshot: bool = True) -> YourMove | None:
+    """The "your move" of an active campaign between two people that changed hands: to the
+    person who now must act, theirs of the other marked read; None when neither must act.
+    ``snapshot``: ``c`` holds its snapshot (else the decision's step is read: one key)."""
+    humans = {side: c.player(side) for side in SIDES if c.player_id(side)}
+    mover = c.to_move
+    if mover not in humans or len(humans) < 2:
+        return None
     step = None
-    if not c.board and given is not None:  # a campaign decision: which one is in the snapshot
+    if not c.board and snapshot:  # a campaign decision: which one is in the snapshot
         step = (c.state or {}).get("step")
     elif not c.board:  # (one key read)
         step = Campaign.objects.filter(pk=c.pk).values_list("state__step", flat=True).first()
     opponent = next(u for side, u in humans.items() if side != mover)
-    notify(humans[mover], Kind.YOUR_MOVE,
-           words.campaign_your_move(c.pk, opponent.username, c.board or None, step), url,
-           campaign_id=c.pk, email_ok=(c.time_control or {}).get("kind") != "live")
+    return YourMove(humans[mover],
+                    words.campaign_your_move(c.pk, opponent.username, c.board or None, step),
+                    reverse("campaign", args=[c.pk]),
+                    stale=tuple(u.pk for side, u in humans.items() if side != mover),
+                    campaign_id=c.pk, email_ok=(c.time_control or {}).get("kind") != "live")

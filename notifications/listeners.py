@@ -20,7 +20,7 @@ from game import SIDES
 
 from . import words
 from .models import Kind
-from .services import mark_stale_your_move, notify
+from .services import YourMove, mark_stale_your_move, notify, your_move
 
 BATTLE_FIELDS = ("id", "battle", "seq", "status", "to_move", "turn", "bot", "outcome",
                  "time_control", *(f"{who}__{f}" for who in ("french_player", "allied_player",
@@ -48,6 +48,8 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
     if status == Status.ACTIVE and kwargs.get("by") and \
             kwargs.get("by") == kwargs.get("to_move"):
         return  # the player still acting in their own turn: nothing changed hands (no query)
+    if "your_move" in kwargs.get("written", ()):
+        return  # written with the action, in its own statement (``written``)
     # After actions the signal carries the row as committed (its players read with it): no
     # query. Else only the columns needed: the snapshot and the card records are large JSON.
     battle = kwargs.get("match") or (
@@ -83,13 +85,27 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
     if kwargs.get("by") is None and seq > 0 and BattleAction.objects.filter(
             battle_id=battle.pk, seq=seq, side=mover).exists():
         return  # the player still acting in their own turn: nothing changed hands
-    mark_stale_your_move([u.pk for side, u in humans.items() if side != mover], battle.pk)
-    if mover not in humans:
-        return  # nobody's move
+    notice = battle_your_move(battle)
+    if notice is None:  # nobody's move
+        mark_stale_your_move([u.pk for side, u in humans.items() if side != mover], battle.pk)
+        return
+    your_move(notice)  # the stale ones marked with it (one statement on PostgreSQL)
+
+
+def battle_your_move(battle: Battle) -> YourMove | None:
+    """The "your move" of an active battle between two people that changed hands: to the
+    player who now has priority, theirs of the other player marked read; None when neither
+    player is to move."""
+    humans = {side: battle.player(side) for side in SIDES if battle.player_id(side)}
+    mover = battle.to_move
+    if mover not in humans or len(humans) < 2:
+        return None
     opponent = next(u for side, u in humans.items() if side != mover)
-    notify(humans[mover], Kind.YOUR_MOVE,
-           words.your_move(battle.battle, battle.pk, opponent.username, battle.turn), url,
-           battle_id=battle.pk, email_ok=not _live(battle))
+    return YourMove(humans[mover],
+                    words.your_move(battle.battle, battle.pk, opponent.username, battle.turn),
+                    reverse("battle", args=[battle.pk]),
+                    stale=tuple(u.pk for side, u in humans.items() if side != mover),
+                    battle_id=battle.pk, email_ok=not _live(battle))
 
 
 def on_round_paired(sender, round_id: int, tournament_id: int, number: int,

@@ -15,12 +15,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from config.errors import BadInput
+from play.alongside import Part
 
 from . import mailing
 from .models import DEFAULTS, Kind, Notification, NotificationSetting
@@ -100,6 +103,89 @@ def notify(user, kind: str, text: str, url: str = "", *, battle_id: int | None =
         # transaction, e.g. in the listeners, which run after the change's commit).
         transaction.on_commit(lambda: mailing.enqueue(note_id))
     return note
+
+
+@dataclass(frozen=True)
+class YourMove:
+    """A "your move" to send after a match changed hands: to ``user``, the unread ones of the
+    ``stale`` users for the same battle (or campaign) marked read."""
+
+    user: Any
+    text: str
+    url: str
+    stale: tuple[int, ...]
+    battle_id: int | None = None
+    campaign_id: int | None = None
+    email_ok: bool = True
+
+
+def your_move(notice: YourMove) -> int | None:
+    """Send ``notice`` (``notify``'s rules: the user's setting, coalesced) with the stale
+    ones marked read (``mark_stale_your_move``); returns the new row's id or None. On
+    PostgreSQL in ONE statement (``your_move_part``: issue 31, the three statements and the
+    insert's BEGIN/COMMIT were five round trips)."""
+    connection = connections[Notification.objects.db]
+    if connection.vendor != "postgresql":
+        if notice.battle_id is not None:
+            mark_stale_your_move(notice.stale, notice.battle_id)
+        else:
+            mark_stale_campaign_your_move(notice.stale, notice.campaign_id or 0)
+        note = notify(notice.user, Kind.YOUR_MOVE, notice.text, notice.url,
+                      battle_id=notice.battle_id, campaign_id=notice.campaign_id,
+                      email_ok=notice.email_ok)
+        return note.pk if note is not None else None
+    part = your_move_part(notice, connection)
+    (*first, (last_name, last)) = part.ctes
+    with connection.cursor() as cursor:
+        cursor.execute("WITH " + ", ".join(f"{n} AS ({q})" for n, q in first) + " " + last,
+                       part.params)
+        row = cursor.fetchone()
+    assert part.after is not None
+    part.after({"id": row[0], "by_email": row[1]} if row is not None else None)
+    return row[0] if row is not None else None
+
+
+def your_move_part(notice: YourMove, connection: Any) -> Part:
+    """``notice`` as data-modifying CTEs (PostgreSQL): the stale ones marked read, the
+    user's setting read (no row: ``DEFAULTS``), the row written unless switched off, a
+    coalesced one skipped by ``ON CONFLICT DO NOTHING`` (the same partial unique indexes as
+    ``notify``'s insert); the last CTE returns (id, by_email). Run alone (``your_move``) or
+    in an action's own statement (``play.alongside``: ``alongside.with_action``); ``after``
+    queues its e-mail once the row commits."""
+    if (notice.battle_id is None) == (notice.campaign_id is None):
+        raise ValueError("your_move: a battle_id or a campaign_id")
+    mailable = notice.email_ok and bool(getattr(notice.user, "email", ""))
+    now = timezone.now()
+    column = "battle_id" if notice.battle_id is not None else "campaign_id"
+    match_id = notice.battle_id if notice.battle_id is not None else notice.campaign_id
+    quote = connection.ops.quote_name
+    table = quote(Notification._meta.db_table)
+    settings_table = quote(NotificationSetting._meta.db_table)
+    default = DEFAULTS[Kind.YOUR_MOVE]
+    kind = Kind.YOUR_MOVE.value
+    text = notice.text[:Notification._meta.get_field("text").max_length]
+    ctes = (
+        ("your_move_stale", f"UPDATE {table} SET read_at = %s WHERE user_id = ANY(%s) "
+                            f"AND {column} = %s AND kind = %s AND read_at IS NULL"),
+        ("your_move_flags", "SELECT COALESCE(bool_or(in_app), %s) AS in_app, "
+                            "COALESCE(bool_or(email), %s) AS email "
+                            f"FROM {settings_table} WHERE user_id = %s AND kind = %s"),
+        ("your_move_note", f"INSERT INTO {table} (user_id, kind, text, url, {column}, key, "
+                           "in_app, by_email, created_at) "
+                           "SELECT %s, %s, %s, %s, %s, '', f.in_app, f.email AND %s, %s "
+                           "FROM your_move_flags f WHERE f.in_app OR (f.email AND %s) "
+                           "ON CONFLICT DO NOTHING RETURNING id, by_email"),
+    )
+    params = (now, list(notice.stale), match_id, kind,
+              default["in_app"], default["email"], notice.user.pk, kind,
+              notice.user.pk, kind, text, notice.url, match_id, mailable, now, mailable)
+
+    def after(row: dict | None) -> None:
+        if row is not None and row["by_email"]:  # as ``notify``: once the row commits
+            note_id = row["id"]
+            transaction.on_commit(lambda: mailing.enqueue(note_id))
+
+    return Part("your_move", ctes, params, after)
 
 
 def mark_stale_your_move(user_ids: Iterable[int], battle_id: int) -> int:

@@ -33,15 +33,15 @@ AUTO_MAX_ACTIONS = 50  # a guard: a normal streak is a few passes and a morale r
 
 
 def _always_ask(user: Any) -> bool:
-    from accounts.models import preferences_of
+    from accounts.models import preference
 
-    return preferences_of(user).always_ask
+    return preference(user, "always_ask")
 
 
 def _end_for_me(user: Any) -> bool:
-    from accounts.models import preferences_of
+    from accounts.models import preference
 
-    return preferences_of(user).end_for_me
+    return preference(user, "end_for_me")
 
 
 def _could_undo(game: Any, match: Any, moves: list[tuple[str, dict, list]], side: str

@@ -81,9 +81,11 @@ def locker(model: Any, noun: str, defer: tuple[str, ...] = ()
            ) -> Callable[[Any, Any], tuple[Any, str]]:
     """A kind's ``lock``: (the match, ``user``'s side) under the row lock, without the
     ``defer`` columns; 401 for nobody logged in, 404 unless ``user`` plays it."""
-    # the players read with the row: the messages and notices of the change name them
+    # the players read with the row: the messages and notices of the change name them; and
+    # their settings (auto-play reads them: ``accounts.models.preference``)
     locked = Prepared(lambda pk: model.objects.select_for_update(of=("self",)).filter(pk=pk)
-                      .select_related(*(f"{side}_player" for side in SIDES)).defer(*defer),
+                      .select_related(*(f"{side}_player__preferences" for side in SIDES))
+                      .defer(*defer),
                       locking=True)
 
     def lock(user: Any, match_id: Any) -> tuple[Any, str]:

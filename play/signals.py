@@ -14,7 +14,8 @@ own app's ``ready()`` and look at ``kind`` ("battle", "campaign", ...).
   auto-played or the computer's), ``last_side`` (who made the last one), ``to_move``,
   ``since`` (the seq before them) and, when the recorder had them at hand, ``match`` (the
   row as saved) and ``snap`` (the position and the new log rows), so that a listener need
-  not read them again.
+  not read them again; and ``written``: the names of the ``play.alongside`` parts written
+  in the action's own statement (PostgreSQL: "your_move"), which their listener then skips.
 """
 
 from django.dispatch import Signal

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
 from config.errors import BadInput, Conflict, NotAllowed, NotFound
 from game import other_side
 
-from . import autoplay, clock, enqueue, sql
+from . import alongside, autoplay, clock, enqueue, sql
 from .models import MatchStatus
 from .registry import Match, MatchKind
 from .seats import match_pk, side_of
@@ -74,13 +74,14 @@ class Snapshot:
 # --- Telling the site -----------------------------------------------------------------------
 
 def changed(kind: MatchKind, match: Match, *, by: str | None = None, last_side: str | None = None,
-            since: int | None = None, snap: Snapshot | None = None) -> None:
+            since: int | None = None, snap: Snapshot | None = None,
+            written: tuple[str, ...] = ()) -> None:
     """Send ``signals.match_changed`` once this transaction commits (see there for what goes
-    along)."""
+    along; ``written``: the ``alongside`` parts written with the action)."""
     match_id, seq, status = match.pk, match.seq, match.status
     extra: dict[str, Any] = {"paused": getattr(match, "paused_at", None) is not None}
     if by is not None:
-        extra.update(by=by, last_side=last_side or by, to_move=match.to_move)
+        extra.update(by=by, last_side=last_side or by, to_move=match.to_move, written=written)
     if since is not None:
         extra["since"] = since
         if snap is not None:
@@ -134,16 +135,11 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
     why = [""] * (len(moves) - len(reasons or ())) + list(reasons or ())
     rows = [(first + i, side, action, events, i >= auto_from, why[i])
             for i, (side, action, events) in enumerate(moves)]
-    try:  # no savepoint: a refusal rolls the caller's whole transaction back
-        with transaction.atomic(savepoint=False):
-            sql.insert([kind.action_model(**{kind.match_field: match}, seq=seq, side=side,
-                                          action=action, events=events, auto=is_auto,
-                                          auto_reason=reason)
-                        for seq, side, action, events, is_auto, reason in rows])
-    except IntegrityError:
-        raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
-                       seq=match.seq) from None
-    before_side, before_doc = match.to_move, match.state
+    actions = [kind.action_model(**{kind.match_field: match}, seq=seq, side=side,
+                                 action=action, events=events, auto=is_auto,
+                                 auto_reason=reason)
+               for seq, side, action, events, is_auto, reason in rows]
+    before_seq, before_side, before_doc = match.seq, match.to_move, match.state
     kept = shown_after(kind, match, moves)
     match.seq += len(moves)
     fields = ["seq", *kind.save_state(match, state)]
@@ -152,16 +148,29 @@ def record(kind: MatchKind, match: Match, state: Any, moves: list[Move], *,
         fields.append("shown")
     ended = kind.game.turns_ended(before_doc, match.state) if match.time_control else []
     fields += clock.on_position(match, before_side, ended, timezone.now())
+    over = kind.game.outcome(state) is not None
+    # other apps' rows written with these (a "your move" notice): ``alongside``
+    parts = [] if over else alongside.parts(kind, match, moves[0][0], connection.vendor)
+    try:  # no savepoint: a refusal rolls the caller's whole transaction back
+        with transaction.atomic(savepoint=False):
+            if over:  # ``finish`` writes the row (with the end's columns)
+                sql.insert(actions)
+            else:  # the rows and the match's row in one statement (PostgreSQL: one trip)
+                sql.insert_and_update(actions, match, fields, parts=parts)
+    except IntegrityError:
+        match.seq = before_seq
+        raise Conflict(f"the {kind.noun} has moved on: reload", code="stale_seq",
+                       seq=before_seq) from None
     enqueue.flag_fall_on_commit(kind.kind, match)
     # The position and the new log rows as they are now: the websockets' messages of this
     # change are built from them after commit, without reading the match again.
     snap = Snapshot(state, rows, last=(match.seq, *moves[-1]), listed=listed or {})
-    if kind.game.outcome(state) is not None:
+    if over:
         finish(kind, match, kind.final_outcome(match, state), fields, since=first - 1,
                snap=snap)
         return
-    sql.update(match, fields)
-    changed(kind, match, by=moves[0][0], last_side=moves[-1][0], since=first - 1, snap=snap)
+    changed(kind, match, by=moves[0][0], last_side=moves[-1][0], since=first - 1, snap=snap,
+            written=tuple(part.name for part in parts))
     if ask_computer and match.to_move and match.to_move == match.computer_side():
         enqueue.bot_move_on_commit(kind.kind, match.pk, match.seq)
 

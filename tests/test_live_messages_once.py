@@ -327,3 +327,57 @@ def test_one_poll_query_for_every_battle_with_open_sockets(people, monkeypatch):
     # 4 times a period, each read one battle.
     assert len(rounds) <= elapsed[0] / 0.1 + 1, (rounds, elapsed)
     assert all(r == sorted([first.pk, second.pk]) for r in rounds)
+
+
+def test_a_socket_s_own_act_is_sent_from_its_loop_in_order_others_from_the_thread(
+        people, quiet_poll, sent_to_groups, monkeypatch):
+    """A socket's own act: its change's group messages are sent by the consumer from its
+    own event loop once the database thread returned (no hop from the thread to the loop,
+    issue 31), every class's message of each action in seq order, the opponent's socket
+    forwarded each in turn; an act elsewhere (the HTTP API, a worker) still sends from its
+    thread before it returns."""
+    b = two_people_battle(people, settings={"turn_cap": 2})
+    users = {"french": people["alice"], "allied": people["bob"], None: None}
+    hops = []
+    real_hop = notify.async_to_sync
+
+    def hop(fn):
+        hops.append(fn)
+        return real_hop(fn)
+
+    real_run = notify._sender.run
+
+    def run_on_sender(coroutine):  # a thread with no loop to borrow (Redis layer here)
+        hops.append(coroutine)
+        real_run(coroutine)
+
+    monkeypatch.setattr(notify, "async_to_sync", hop)
+    monkeypatch.setattr(notify._sender, "run", run_on_sender)
+
+    async def scenario():
+        socks = {key: await connect(b.pk, user) for key, user in users.items()}
+        latest = {key: await hello(c) for key, c in socks.items()}
+        seqs = []
+        for _ in range(6):
+            mover = next(s for s in ("french", "allied") if latest[s]["waiting_for"] == "you")
+            await socks[mover].send_json_to({"type": "act", "seq": latest[mover]["seq"],
+                                             "action": latest[mover]["legal_actions"][0]})
+            for key, c in socks.items():
+                latest[key], _ = await _receive(c)
+            seqs.append(latest["allied"]["seq"])
+        for c in socks.values():
+            await c.disconnect()
+        return seqs
+
+    seqs = run(scenario)
+    assert hops == []  # nothing hopped from a database thread to a loop
+    texts = [(group, m["seq"]) for group, m in sent_to_groups if m["type"] == "match.message"]
+    assert len(texts) == 3 * len(seqs)
+    for side in ("french", "allied", "watch"):  # each group got its messages in seq order
+        got = [seq for group, seq in texts if group.endswith("." + side)]
+        assert got == sorted(got) == seqs
+    b = services.Battle.objects.get(pk=b.pk)  # not a socket's: from the committing thread
+    mover = people["alice"] if b.to_move == "french" else people["bob"]
+    view = services.battle_view(b, mover)
+    services.act(b.pk, mover, view["seq"], view["legal_actions"][0])
+    assert len(hops) == 1

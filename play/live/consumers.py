@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -50,13 +51,30 @@ IN_MEMORY_POLL_SECONDS = min(1.0, POLL_SECONDS)
 CLOSE_REFUSED = 4403  # no such match, or a private one the user may not look at
 
 
-def act_for_socket(viewer: messages.Viewer, seq, action) -> messages.Change | None:
-    """The kind's ``act`` for a socket's player; returns the change's messages built on its
-    commit (``notify``, in this thread), so the answer is not built a second time."""
+@dataclass
+class Acted:
+    """A socket's ``act`` as its database thread saw it: the change's messages built on its
+    commit (``notify``, None if none), its group sends kept for the consumer's own loop
+    (``notify.deferred_sends``: sent even when the act was refused after a commit, a flag
+    fall) and the refusal or error, if any."""
+
+    change: messages.Change | None
+    sends: list[tuple[str, dict]]
+    error: Exception | None = None
+
+
+def act_for_socket(viewer: messages.Viewer, seq, action) -> Acted:
+    """The kind's ``act`` for a socket's player: returns the change's messages built on its
+    commit (``notify``, in this thread), so the answer is not built a second time, and the
+    group sends of its commits, which the consumer makes from its own loop."""
     _, hooks = messages.live_kind(viewer.kind)
     notify.take_answer(viewer.kind, viewer.match_id)  # nothing left over from an earlier call
-    hooks.act(viewer.match_id, viewer.user, seq, action)
-    return notify.take_answer(viewer.kind, viewer.match_id)
+    with notify.deferred_sends() as sends:
+        try:
+            hooks.act(viewer.match_id, viewer.user, seq, action)
+        except Exception as exc:  # noqa: BLE001 - raised by the consumer once the sends went
+            return Acted(None, sends, exc)
+    return Acted(notify.take_answer(viewer.kind, viewer.match_id), sends)
 
 
 class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
@@ -113,11 +131,20 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         if self.viewer.side is None:
             await self.send_json(error("not_allowed", "spectators cannot act", seq))
             return
-        try:
-            change = await in_db_thread(act_for_socket)(self.viewer, seq, action)
-        except ServiceError as exc:
+        acted = await in_db_thread(act_for_socket)(self.viewer, seq, action)
+        if acted.sends:  # the change's group messages, from this loop: no hop from the thread
+            try:
+                await notify.send_all(self.channel_layer, acted.sends)
+            except Exception:  # noqa: BLE001 - the change is saved; the poll is the safety net
+                log.exception("%s %s: could not send to its websocket groups",
+                              self.viewer.kind, self.viewer.match_id)
+        if isinstance(acted.error, ServiceError):
+            exc = acted.error
             await self.send_json(error(exc.code, exc.message, exc.extra.get("seq", seq)))
             return
+        if acted.error is not None:
+            raise acted.error
+        change = acted.change
         if change is not None and await self._forward(change.since, change.seq, change.status,
                                                       change.texts.get(self.viewer.side)):
             return

@@ -1,0 +1,34 @@
+"""The "your move" notice written in an action's own statement on PostgreSQL
+(``play.alongside``; issue 31: an action that hands a match over in 4 round trips, not 5):
+the same rules as the after-commit listeners (``listeners.battle_your_move``,
+``campaign_listeners.campaign_your_move``), decided from the match as the action leaves it.
+The listener sees ``"your_move"`` in ``written`` and does not send it again; for any other
+change (a join, an undo) it does as before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+from play.alongside import Part
+
+from .services import your_move_part
+
+
+def with_action(kind: Any, match: Any, by: str) -> Part | None:
+    """The your-move part for an action of ``by`` that left ``match`` (active: a finished
+    match is the listeners') with the other side to move, between two people."""
+    if match.status != "active" or match.bot or not match.to_move or by == match.to_move:
+        return None  # the same side still acting, the computer's match: nothing to send
+    if kind.kind == "battle":
+        from .listeners import battle_your_move
+
+        notice = battle_your_move(match)
+    elif kind.kind == "campaign":
+        from .campaign_listeners import campaign_your_move
+
+        notice = campaign_your_move(match)
+    else:
+        return None
+    return your_move_part(notice, connection) if notice is not None else None
