@@ -15,6 +15,12 @@ asks it (``autoplay.extend``).
   all that is left"; switched on from the page's button beside such a lone ending, which
   also plays that ending now (the player's own click); ``on=False`` switches it off.
 
+- ``fire_order(kind, match_id, user, seq, on)``: the standing order "Fire with every ready
+  card (each at its suggested target)" for the player's current Combat Phase (the module's
+  ``fire_order_key`` and ``suggested_fires``; kept as ``pass_choices[side]["fire"]``, the
+  key of that phase, so it lapses by itself after it): on, it also plays the first
+  suggested fire now (the player's own click); off ("Stop firing for me") forgets it.
+
 What these choices play is recorded as the player's own actions, flagged ``auto`` with the
 module's reason (``auto_reason``), so the log says it was their choice, and undo and replays
 read those rows as ordinary actions (a replay never reads the choices).
@@ -139,3 +145,54 @@ def end_for_me(kind: MatchKind, match_id: Any, user: Any, seq: Any, on: bool) ->
         prefs.end_for_me = True
         prefs.save(update_fields=["end_for_me"])
         return turns.act(kind, match_id, user, seq, legal[0])
+
+
+ORDER = "fire"  # the standing order's key in pass_choices[side] (battles.fire_order)
+
+
+def fire_order_now(kind: MatchKind, match: Any, side: str | None, legal: list[dict]
+                   ) -> dict[str, Any]:
+    """What the page shows of the order for ``side`` (a player; {} otherwise), ``legal``
+    their legal actions now (the page's): ``key`` (their Combat Phase now, or None),
+    ``in_force`` (the order stands for it) and ``suggested`` (each ready card's fire at its
+    suggested target: empty unless one can fire now)."""
+    game = kind.game
+    if side is None or getattr(game, "fire_order_key", None) is None or not match.state:
+        return {}
+    state = game.from_json(match.state, kind.cards(match))
+    key = game.fire_order_key(state, side)
+    mine = choices_of(match, side).get(ORDER)
+    fires = [a for a in legal if a.get("type") == "fire"] if key is not None else []
+    return {"key": key, "in_force": key is not None and mine == key,
+            "suggested": game.suggested_fires(state, side, fires) if fires else []}
+
+
+def fire_order(kind: MatchKind, match_id: Any, user: Any, seq: Any, on: bool) -> list[dict]:
+    """Give (``on``) or cancel the order "Fire with every ready card" for ``user``'s
+    current Combat Phase. On: 409 unless it is their move in their own Combat Phase (at
+    ``seq``) with a card that can fire; the order is kept and the first suggested fire is
+    played now, as their own action (``turns.act``: its events); the next ones are played
+    for them by ``autoplay`` (reason "order") while it is their move in that phase. Off:
+    forgotten (the fires already played stand: they rolled dice); returns []."""
+    game = kind.game
+    if getattr(game, "fire_order_key", None) is None:
+        raise BadInput(f"a {kind.noun} has no Combat Phase to fire in for you")
+    with transaction.atomic():
+        if not on:
+            match, side = kind.lock(user, match_id)
+            mine = choices_of(match, side)
+            if mine.pop(ORDER, None) is not None:
+                _save(match, side, mine)
+            return []
+        match, side, state = _locked_at(kind, match_id, user, seq)
+        key = game.fire_order_key(state, side) if state is not None else None
+        fires = game.suggested_fires(state, side, game.legal_actions(state, side)) \
+            if key is not None and match.to_move == side else []
+        if not fires:
+            raise Conflict("there is no card of yours to fire now: an order to fire is "
+                           "given in your own Combat Phase, when a card can fire",
+                           seq=match.seq)
+        mine = choices_of(match, side)
+        mine[ORDER] = key
+        _save(match, side, mine)
+        return turns.act(kind, match_id, user, seq, fires[0])

@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:pk>/passing/", views.passing, name="battle-passing"),
     path("<int:pk>/deploy/", views.deploy, name="battle-deploy"),
     path("<int:pk>/end-for-me/", views.end_for_me, name="battle-end-for-me"),
+    path("<int:pk>/fire-order/", views.fire_order, name="battle-fire-order"),
     path("<int:pk>/replay/", replay_views.replay, name="battle-replay"),
     path("<int:pk>/join/", views.join, name="battle-join"),
     path("<int:pk>/cancel/", views.cancel, name="battle-cancel"),

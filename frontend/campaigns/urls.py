@@ -18,4 +18,5 @@ urlpatterns = [
     path("<int:pk>/passing/", views.passing, name="campaign-passing"),
     path("<int:pk>/deploy/", views.deploy, name="campaign-deploy"),
     path("<int:pk>/end-for-me/", views.end_for_me, name="campaign-end-for-me"),
+    path("<int:pk>/fire-order/", views.fire_order, name="campaign-fire-order"),
 ]
