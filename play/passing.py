@@ -157,14 +157,25 @@ def fire_order_now(kind: MatchKind, match: Any, side: str | None, legal: list[di
     ``in_force`` (the order stands for it) and ``suggested`` (each ready card's fire at its
     suggested target: empty unless one can fire now)."""
     game = kind.game
-    if side is None or getattr(game, "fire_order_key", None) is None or not match.state:
+    key_of, suggest = _fire_orders(kind)
+    if side is None or key_of is None or suggest is None or not match.state:
         return {}
-    state = game.from_json(match.state, kind.cards(match))
-    key = game.fire_order_key(state, side)
     mine = choices_of(match, side).get(ORDER)
-    fires = [a for a in legal if a.get("type") == "fire"] if key is not None else []
+    fires = [a for a in legal if a.get("type") == "fire"]
+    if not fires and mine is None:  # nothing to show: the position is not read
+        return {"key": None, "in_force": False, "suggested": []}
+    state = game.from_json(match.state, kind.cards(match))
+    key = key_of(state, side)
+    fires = fires if key is not None else []
     return {"key": key, "in_force": key is not None and mine == key,
-            "suggested": game.suggested_fires(state, side, fires) if fires else []}
+            "suggested": suggest(state, side, fires) if fires else []}
+
+
+def _fire_orders(kind: MatchKind) -> tuple[Any, Any]:
+    """The module's ``fire_order_key`` and ``suggested_fires`` (``protocol.FireOrders``),
+    None for a game without them."""
+    return (getattr(kind.game, "fire_order_key", None),
+            getattr(kind.game, "suggested_fires", None))
 
 
 def fire_order(kind: MatchKind, match_id: Any, user: Any, seq: Any, on: bool) -> list[dict]:
@@ -175,7 +186,8 @@ def fire_order(kind: MatchKind, match_id: Any, user: Any, seq: Any, on: bool) ->
     for them by ``autoplay`` (reason "order") while it is their move in that phase. Off:
     forgotten (the fires already played stand: they rolled dice); returns []."""
     game = kind.game
-    if getattr(game, "fire_order_key", None) is None:
+    key_of, suggest = _fire_orders(kind)
+    if key_of is None or suggest is None:
         raise BadInput(f"a {kind.noun} has no Combat Phase to fire in for you")
     with transaction.atomic():
         if not on:
@@ -185,8 +197,8 @@ def fire_order(kind: MatchKind, match_id: Any, user: Any, seq: Any, on: bool) ->
                 _save(match, side, mine)
             return []
         match, side, state = _locked_at(kind, match_id, user, seq)
-        key = game.fire_order_key(state, side) if state is not None else None
-        fires = game.suggested_fires(state, side, game.legal_actions(state, side)) \
+        key = key_of(state, side) if state is not None else None
+        fires = suggest(state, side, game.legal_actions(state, side)) \
             if key is not None and match.to_move == side else []
         if not fires:
             raise Conflict("there is no card of yours to fire now: an order to fire is "

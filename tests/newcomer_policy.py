@@ -89,9 +89,8 @@ def choose_campaign(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
 # - Holding no answer they would play (the policy never plays a Special), a newcomer in the
 #   enemy's turn asked "let the fire of X on Y go ahead?" ten times over takes the button
 #   next to Pass that says what they want: "Pass for the rest of this enemy turn"
-#   (play/passing.py). The next enemy turn asks again. (They do not untick the kinds of
-#   window in "When to ask you to answer": that is a standing choice a newcomer has no
-#   reason to make yet.)
+#   (play/passing.py). The next enemy turn asks again. (Before the fire order they did not
+#   untick the kinds of window in "When to ask you to answer"; now they do, once: below.)
 # - A move the page marks as able to lose the battle (4.3, 12.4: its button's data-warn, a
 #   confirmation before it) is left alone while anything else is offered: the old policy
 #   confirmed every such warning, which no newcomer reading "you may lose the battle" does.
@@ -107,3 +106,15 @@ PASS_REST_OF_TURN = True
 #   their click.
 DEPLOY_FROM_ONE_FORM = True
 END_FOR_ME = True
+# - Firing: in a Combat Phase where two or more of their cards can fire, they press the
+#   button beside the fire list, "Fire with every ready card (each at its suggested
+#   target)" (play/passing.py: fire_order), once, instead of a fire button per card: the
+#   tutorial's "fire whenever a card can", with the site's suggested target (the page marks
+#   it) instead of the first one listed. A lone ready card is still one fire click.
+# - Answering: holding no Special they would play, at the first enemy response window they
+#   open "When to ask you to answer" and untick every kind (a panel, not a button: six
+#   clicks, counted), then pass that window; no enemy turn asks them again, where they
+#   used to press "Pass for the rest of this enemy turn" once per enemy turn.
+FIRE_ORDER = True
+SKIP_KINDS = True
+

@@ -20,6 +20,7 @@ from battles.models import Battle, Status
 from battles.setup import engine_cards
 from config.errors import Conflict
 from frontend.battle.words import describe_event
+from play import autoplay
 
 from .engine.helpers import BR_CAV, BR_FOOT, BR_INF, BR_INF_D, FR_FOOT, FR_INF, blank, put
 from .kinds import battle_tasks as tasks
@@ -247,3 +248,76 @@ def test_the_battle_page_offers_it_beside_the_fire_actions(battle, user):
                     headers={"HX-Request": "true"})
     assert r.status_code == 200
     assert 'data-testid="fire-order-off"' in r.content.decode()  # "Stop firing for me"
+
+
+@pytest.mark.django_db
+def test_an_ordered_fire_never_closes_an_undo_they_had(battle):
+    """Right after an action of theirs that could still be taken back (a quiet move), the
+    order waits (their next action lets it go on); after one that rolled dice, it fires."""
+    b = battle
+    state = _state(b)
+    b.pass_choices = {"french": {"fire": GAME.fire_order_key(state, "french")}}
+    move = {"type": "move", "side": "french", "piece": 1, "to": "french_reserve"}
+    quiet = [{"type": "move", "side": "french", "piece": 1, "to": "french_reserve",
+              "visibility": "all"}]
+    rolled = [{"type": "fire", "side": "french", "dice": [3], "visibility": "all"}]
+    for events, fired in ((quiet, False), (rolled, True)):
+        moves: list = [("french", move, events)]
+        reasons: list[str] = []
+        autoplay.extend(battle_kind(), b, GAME.copy_state(state), moves, reasons=reasons)
+        assert (reasons[:1] == ["order"]) is fired, (events, reasons)
+        if fired:
+            assert moves[1][1] == GAME.suggested_fires(
+                state, "french", legal_actions(state, "french"))[0]
+
+
+def battle_kind():
+    from battles.kind import KIND
+
+    return KIND
+
+
+@pytest.mark.django_db
+def test_in_a_campaign_the_order_fires_on_the_board_being_played(user, monkeypatch):
+    """The Campaign Game: the order's key names the board (another board's Combat Phase is
+    another phase), and the fires it plays are the player's own rows on that board."""
+    from campaigns import selectors as campaign_selectors
+    from campaigns import services as campaign_services
+    from frontend.campaigns.views import action_warning, cards_of
+
+    from .kinds import campaign_tasks
+    from .newcomer_policy import choose_campaign
+
+    campaign_tasks.patch(monkeypatch, "send_bot_move", lambda *args: None)
+    monkeypatch.setattr(campaign_services, "new_seed", lambda: 4)
+    c = campaign_services.create_campaign(user, "french", bot="random")
+    for _ in range(2000):
+        c.refresh_from_db()
+        assert c.status == "active"
+        if c.to_move != "french":
+            assert campaign_tasks.bot_move(c.pk, c.seq) >= 1
+            continue
+        cv = campaign_selectors.campaign_view(c, user)
+        legal = cv["legal_actions"]
+        if len(_ready(legal)) >= 2:
+            break
+        warned = [a for a in legal if action_warning(cv, a, cards_of(c))]
+        campaign_services.act(c.pk, user, c.seq, dict(choose_campaign(legal, cv["view"],
+                                                                      warned)))
+    state = campaign_services.replay(c)
+    board = modules.CAMPAIGN.fire_order_key(state, "french").split(":")[0]
+    assert board in ("quatre-bras", "ligny")
+    campaign_services.fire_order(c.pk, user, c.seq, True)
+    for _ in range(100):
+        c.refresh_from_db()
+        if c.to_move == "french":
+            break
+        assert campaign_tasks.bot_move(c.pk, c.seq) >= 1
+    rows = list(c.actions.filter(side="french", auto_reason="order"))
+    assert rows and all(r.action["type"] == "fire" and r.action["board"] == board
+                        for r in rows)
+    legal = campaign_selectors.campaign_view(c, user)["legal_actions"]
+    assert not _ready(legal)  # every ready card fired
+    campaign_services.fire_order(c.pk, user, None, False)
+    c.refresh_from_db()
+    assert "fire" not in c.pass_choices["french"]

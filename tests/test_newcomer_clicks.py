@@ -10,7 +10,14 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from .newcomer_campaign import DEPLOY_MANY, END_FOR_ME, PASS_REST, play_first_phase
+from .newcomer_campaign import (
+    ASK_PANEL,
+    DEPLOY_MANY,
+    END_FOR_ME,
+    FIRE_ORDER,
+    PASS_REST,
+    play_first_phase,
+)
 from .newcomer_policy import choose
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +27,8 @@ def test_the_newcomers_first_phase_takes_at_most_half_the_clicks_before_the_cut(
     """The same seed played with the policy before the cut (every Pass clicked, every warned
     move confirmed) and with the newcomer's: at most half the clicks. (The issue's 186 and
     the browser test's 209 were counted on catalogue 1.2.0; 1.3.0 moved two British cards at
-    Quatre Bras, so seed 1815's battles differ: 265 before, 127 after, bench figures.)"""
+    Quatre Bras, so seed 1815's battles differ: 265 before, 127 after, bench figures; with
+"Fire with every ready card" and the "When to ask you to answer" panel: 108.)"""
     before = play_first_phase(User.objects.create_user("before"), 1815, newcomer=False)
     assert before.first_phase_over
     assert before.by_kind["pass (engage)"] > 40  # the Pass after Pass the issue saw
@@ -31,7 +39,11 @@ def test_the_newcomers_first_phase_takes_at_most_half_the_clicks_before_the_cut(
     # no confirmation clicked: the newcomer leaves the moves the page warns about alone
     assert not [k for k in out.by_kind if k.startswith("confirm")], out.by_kind
     assert not [k for k in out.by_kind if k.startswith("pass (")], out.by_kind
-    assert out.by_kind[PASS_REST] >= 1
+    # one order per Combat Phase where two cards or more can fire, the rest played for them
+    assert out.by_kind[FIRE_ORDER] >= 5 and out.auto["order"] > out.by_kind[FIRE_ORDER]
+    assert out.by_kind["fire"] <= out.by_kind[FIRE_ORDER], out.by_kind  # a lone ready card
+    # "When to ask you to answer" once (six clicks), then no enemy turn asks them again
+    assert out.by_kind[ASK_PANEL] == 6 and out.by_kind[PASS_REST] == 1, out.by_kind
 
 
 def test_the_newcomer_leaves_a_warned_move_alone_while_something_else_is_offered():

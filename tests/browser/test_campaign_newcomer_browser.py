@@ -4,7 +4,9 @@ Position, fire when it can, engage with infantry and cavalry, else end the phase
 enemy's turn "Pass for the rest of this enemy turn"; a move the page warns can lose the
 battle left alone; each deployment from the page's "Deploy several cards at once" form as
 filled in; the first lone end of a phase or turn with "End it, and from now on end it for
-me"), through its first phase (Quatre Bras and Ligny, 16.0) takes at most half
+me"; in a Combat Phase where two cards or more can fire, "Fire with every ready card" once;
+at the first enemy window, every kind unticked in "When to ask you to answer", six clicks),
+through its first phase (Quatre Bras and Ligny, 16.0) takes at most half
 the clicks the same campaign takes with the policy before issue 28's cut (counted without a
 browser on the same seed and catalogue: the issue's 186 was counted on an older catalogue,
 and a catalogue correction changes the battles, so the comparison is made afresh), shows
@@ -36,6 +38,7 @@ from campaigns.models import Campaign
 
 from ..kinds import campaign_tasks as tasks
 from ..newcomer_campaign import (
+    ASK_PANEL,
     DEPLOY_MANY,
     END_FOR_ME,
     ENDING,
@@ -43,9 +46,12 @@ from ..newcomer_campaign import (
     click_kind,
     play_first_phase,
 )
+from ..newcomer_campaign import FIRE_ORDER as FIRE_ORDER_CLICK
 from ..newcomer_policy import (
     DEPLOY_FROM_ONE_FORM,
+    FIRE_ORDER,
     PASS_REST_OF_TURN,
+    SKIP_KINDS,
     choose_campaign,
 )
 from ..newcomer_policy import END_FOR_ME as USES_END_FOR_ME
@@ -81,6 +87,7 @@ def test_a_newcomer_plays_the_campaigns_first_phase_in_half_the_clicks(
     loads: list[str] = []
     page.on("request", lambda r: r.is_navigation_request() and loads.append(r.url))
     clicks = one_button = lone_endings = 0
+    skipping = False
     by_kind: Counter[str] = Counter()
     for _ in range(400):
         c.refresh_from_db()
@@ -114,6 +121,27 @@ def test_a_newcomer_plays_the_campaigns_first_phase_in_half_the_clicks(
         shown = [(json.loads(value), warn) for value, warn in page.evaluate(BUTTONS)]
         chosen = choose_campaign(cv["legal_actions"], cv["view"],
                                  [a for a, warn in shown if warn])
+        if chosen["type"] == "fire" and FIRE_ORDER and len(
+                {a["piece"] for a, _ in shown if a["type"] == "fire"}) >= 2:
+            page.get_by_test_id("fire-order").click()  # the rest of the phase's fires
+            by_kind[FIRE_ORDER_CLICK] += 1
+            clicks += 1
+            moved(page, c.seq)
+            continue
+        if chosen["type"] == "pass" and SKIP_KINDS and not skipping:
+            # "When to ask you to answer": open it, untick each kind, Save (no new seq)
+            panel = page.get_by_test_id("passing")
+            panel.locator("summary").click()
+            boxes = panel.locator("input[name=ask]")
+            for i in range(boxes.count()):
+                boxes.nth(i).uncheck()
+            panel.get_by_test_id("passing-save").click()
+            n = 2 + boxes.count()
+            expect(page.get_by_test_id("passing")).to_contain_text(
+                f"({boxes.count()} kinds passed for you)")
+            by_kind[ASK_PANEL] += n
+            clicks += n
+            skipping = True
         if chosen["type"] == "pass" and PASS_REST_OF_TURN:
             page.get_by_test_id("pass-rest").click()
             by_kind[PASS_REST] += 1
