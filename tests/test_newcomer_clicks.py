@@ -42,8 +42,7 @@ def test_the_newcomers_first_phase_takes_at_most_half_the_clicks_before_the_cut(
     # one order per Combat Phase where two cards or more can fire, the rest played for them
     assert out.by_kind[FIRE_ORDER] >= 5 and out.auto["order"] > out.by_kind[FIRE_ORDER]
     assert out.by_kind["fire"] <= out.by_kind[FIRE_ORDER], out.by_kind  # a lone ready card
-    # "When to ask you to answer" once (six clicks), then no enemy turn asks them again
-    assert out.by_kind[ASK_PANEL] == 6 and out.by_kind[PASS_REST] == 1, out.by_kind
+    assert out.by_kind[PASS_REST] >= 1 and ASK_PANEL not in out.by_kind
 
 
 def test_the_newcomer_leaves_a_warned_move_alone_while_something_else_is_offered():
@@ -67,3 +66,19 @@ def test_the_newcomer_deploys_from_one_form_and_lets_the_site_end_what_is_left()
     assert out.by_kind[END_FOR_ME] == 1
     assert out.auto["end"] >= 3, out.auto
     assert out.lone_endings <= 1 and out.one_button == 0
+
+
+def test_the_when_to_ask_panel_counted_as_the_page_needs_it(monkeypatch):
+    """The per-kind choice is a panel (open, untick each kind, Save: six clicks), not a
+    button: played once at the first enemy window, then no window asks again (the window
+    still open is passed with one click); the newcomer does not use it
+    (``policy.SKIP_KINDS``), it does not pay on the bench's seeds."""
+    from . import newcomer_policy
+
+    monkeypatch.setattr(newcomer_policy, "SKIP_KINDS", True)
+    out = play_first_phase(User.objects.create_user("panel"), 1815)
+    assert out.first_phase_over
+    assert out.by_kind[ASK_PANEL] == 6 and out.by_kind[PASS_REST] == 1, out.by_kind
+    assert not [k for k in out.by_kind if k.startswith("pass (")], out.by_kind
+    assert sum(n for why, n in out.auto.items() if why.startswith("skip:")) > 10, out.auto
+
