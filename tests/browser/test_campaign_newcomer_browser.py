@@ -89,7 +89,7 @@ def test_a_newcomer_plays_the_campaigns_first_phase_in_half_the_clicks(
     clicks = one_button = lone_endings = 0
     skipping = False
     by_kind: Counter[str] = Counter()
-    for _ in range(400):
+    for _ in range(1500):
         c.refresh_from_db()
         cv = selectors.campaign_view(c, c.french_player)
         if c.status != "active" or cv["view"]["phase"] != "first":
