@@ -6,6 +6,8 @@ asks it (``autoplay.extend``).
 - ``choose_kinds(kind, match_id, user, kinds)``: the kinds of response window (the module's
   ``response_kinds``) the player does NOT want to be asked in: each such window is passed
   for them from then on, in this match.
+- ``pass_and_skip_kind(kind, match_id, user, seq)``: pass now (the player's own click) and
+  add the kind of this window to those they are not asked in (the button beside Pass).
 - ``pass_rest_of_turn(kind, match_id, user, seq)``: pass now (the player's own click, a row
   like any other) and every further response window of this enemy turn (the module's
   ``enemy_turn`` key): the next turn asks again.
@@ -109,6 +111,40 @@ def pass_rest_of_turn(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> li
         mine["turn"] = key
         _save(match, side, mine)
         return turns.act(kind, match_id, user, seq, action)
+
+
+def pass_and_skip_kind(kind: MatchKind, match_id: Any, user: Any, seq: Any) -> list[dict]:
+    """Pass in the response window ``user`` must answer now (at ``seq``) and add its kind
+    to the kinds they are not asked in (``choose_kinds``' choice, from the button beside
+    Pass: "Pass, and do not ask me about enemy fire again"); returns the pass's events as
+    ``turns.act`` does. 409 unless they are in such a window (nothing is kept then)."""
+    game = kind.game
+    response_kind = getattr(game, "response_kind", None)
+    with transaction.atomic():
+        match, side, state = _locked_at(kind, match_id, user, seq)
+        window = response_kind(state, side) \
+            if state is not None and response_kind is not None and match.to_move == side \
+            else None
+        action = next((a for a in game.legal_actions(state, side) if a.get("type") == "pass"),
+                      None) if window in kinds_of(kind) else None
+        if action is None:
+            raise Conflict("there is no enemy fire, attack or roll to let pass now",
+                           seq=match.seq)
+        mine = choices_of(match, side)
+        skip = set(mine.get("skip") or ()) | {window}
+        mine["skip"] = [k for k in kinds_of(kind) if k in skip]
+        _save(match, side, mine)
+        return turns.act(kind, match_id, user, seq, action)
+
+
+def window_now(kind: MatchKind, match: Any, side: str | None) -> str | None:
+    """The kind of response window ``side`` must answer now (the module's
+    ``response_kind``), or None."""
+    response_kind = getattr(kind.game, "response_kind", None)
+    if side is None or response_kind is None or not match.state or match.to_move != side:
+        return None
+    window = response_kind(kind.game.from_json(match.state, kind.cards(match)), side)
+    return window if window in kinds_of(kind) else None
 
 
 def own_endings(kind: MatchKind) -> frozenset[str]:

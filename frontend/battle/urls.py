@@ -10,6 +10,7 @@ urlpatterns = [
     path("<int:pk>/act/", views.act, name="battle-act"),
     path("<int:pk>/undo/", views.undo, name="battle-undo"),
     path("<int:pk>/pass-rest/", views.pass_rest, name="battle-pass-rest"),
+    path("<int:pk>/pass-kind/", views.pass_kind, name="battle-pass-kind"),
     path("<int:pk>/passing/", views.passing, name="battle-passing"),
     path("<int:pk>/deploy/", views.deploy, name="battle-deploy"),
     path("<int:pk>/end-for-me/", views.end_for_me, name="battle-end-for-me"),

@@ -107,7 +107,7 @@ def passing(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
     has, with whether they are asked in it), ``pass_skipped`` and the two forms' URLs. Empty
     for a spectator, a match not under way or a game without such windows."""
     from play import registry
-    from play.passing import choices_of, kinds_of, own_endings
+    from play.passing import choices_of, kinds_of, own_endings, window_now
 
     side = view.get("my_side")
     game = registry.get(kind)
@@ -115,10 +115,15 @@ def passing(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
     if side is None or view.get("status") != "active" or not kinds:
         return {"pass_rest": False, "pass_kinds": []}
     skip = set(choices_of(match, side).get("skip") or ())
+    pass_rest = any(a.get("type") == "pass" for a in view.get("legal_actions") or ())
+    window = window_now(game, match, side) if pass_rest else None
     return {
         **ending_for_me(kind, match, view, own_endings(game)),
         **fire_order(kind, match, view),
-        "pass_rest": any(a.get("type") == "pass" for a in view.get("legal_actions") or ()),
+        "pass_rest": pass_rest,
+        # "Pass, and do not ask me about enemy fire again": the kind of this window
+        "pass_kind": PASS_KIND_WORDS.get(window, "").lower() if window else "",
+        "pass_kind_url": reverse(f"{kind}-pass-kind", args=[match.pk]),
         "pass_kinds": [{"key": k, "label": PASS_KIND_WORDS.get(k, k), "ask": k not in skip}
                        for k in kinds],
         "pass_skipped": len(skip & set(kinds)),

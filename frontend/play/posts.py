@@ -64,8 +64,8 @@ class GamePosts:
 
     def views(self, *names: str) -> tuple[View, ...]:
         """The named views (``act``, ``undo``, ``resign``, ``claim``, ``pass_rest``,
-        ``passing``, ``deploy``, ``end_for_me``, ``fire_order``), each for a logged-in
-        user's POST only."""
+        ``pass_kind``, ``passing``, ``deploy``, ``end_for_me``, ``fire_order``), each for a
+        logged-in user's POST only."""
         return tuple(_post_view(getattr(self, name)) for name in names)
 
     # --- what each view does --------------------------------------------------------------
@@ -129,6 +129,13 @@ class GamePosts:
         own standing choice, ``play.passing``)."""
         seq = int_or_raw(request.POST.get("seq", ""))
         return self.call(request, pk, lambda m: self.service.pass_rest_of_turn(
+            m.pk, request.user, seq))
+
+    def pass_kind(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        """Pass now, and do not ask me about this kind of window again (the player's own
+        standing choice, ``play.passing``)."""
+        seq = int_or_raw(request.POST.get("seq", ""))
+        return self.call(request, pk, lambda m: self.service.pass_and_skip_kind(
             m.pk, request.user, seq))
 
     def deploy(self, request: HttpRequest, pk: Any) -> HttpResponse:
