@@ -12,8 +12,9 @@ once, "End it, and from now on end it for me when that is all that is left"
 (``Preferences.end_for_me``: the lone endings after it are played for them), "Fire with every
 ready card" once in a Combat Phase where two cards or more can fire (``play.passing
 .fire_order``: the other fires are played for them), and, at the first enemy response
-window, the "When to ask you to answer" panel (open, untick each kind, Save: six clicks;
-no window asks them again). The
+window of each kind "Pass, and do not ask me about <that kind> again" (``play.passing
+.pass_and_skip_kind``: a button beside Pass; ``policy.SKIP_KINDS``, off, counts the "When to
+ask you to answer" panel instead: open, untick each kind, Save, six clicks). The
 computer's turns run inline (``play.tasks.bot_move``, what the Celery worker runs), as in the
 browser test's ``worker`` fixture. Needs the database (a test's, or the bench's own).
 """
@@ -35,6 +36,7 @@ FIRE_ORDER = "fire with every ready card"
 # "When to ask you to answer" is a panel, not a button beside Pass: open it, untick each
 # kind of window, Save (play/passing.py, frontend/templates/frontend/play/_passing.html).
 ASK_PANEL = "when to ask you to answer: open, untick each kind, save"
+PASS_KIND = "pass, and do not ask me about this kind again"
 OWN_ENDINGS = ("end_phase", "end_turn")
 
 
@@ -145,6 +147,11 @@ def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: boo
             out.by_kind[ASK_PANEL] += 2 + len(kinds)
             services.choose_pass_kinds(c.pk, user, kinds)
             skipping = True  # this window is still open: passed below, as before
+        if newcomer and chosen["type"] == "pass" and policy.PASS_KIND:
+            # the button beside Pass: this window passed, its kind never asked again
+            out.by_kind[PASS_KIND] += 1
+            services.pass_and_skip_kind(c.pk, user, c.seq)
+            continue
         if newcomer and chosen["type"] == "pass" and policy.PASS_REST_OF_TURN:
             out.by_kind[PASS_REST] += 1
             services.pass_rest_of_turn(c.pk, user, c.seq)

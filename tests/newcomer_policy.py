@@ -117,6 +117,12 @@ END_FOR_ME = True
 #   six seeds 424 clicks against 419 with "Pass for the rest of this enemy turn" once per
 #   enemy turn (bench/newcomer_clicks.py, 2026-11-28), so the newcomer keeps the button.
 #   tests/test_newcomer_clicks.py plays the panel too, to keep the count honest.
+#   So the page offers the per-kind choice as a button beside Pass too: "Pass, and do not
+#   ask me about enemy moves into contact again" (play/passing.py: pass_and_skip_kind).
+#   Holding no answer they would play, the newcomer takes it in each window they are asked
+#   in (one click per kind of window, instead of one "Pass for the rest of this enemy turn"
+#   per enemy turn).
 FIRE_ORDER = True
 SKIP_KINDS = False
+PASS_KIND = True
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from battles.modules import RESPONSE_KINDS
+
 from .newcomer_campaign import (
     ASK_PANEL,
     DEPLOY_MANY,
     END_FOR_ME,
     FIRE_ORDER,
+    PASS_KIND,
     PASS_REST,
     play_first_phase,
 )
@@ -42,7 +45,10 @@ def test_the_newcomers_first_phase_takes_at_most_half_the_clicks_before_the_cut(
     # one order per Combat Phase where two cards or more can fire, the rest played for them
     assert out.by_kind[FIRE_ORDER] >= 5 and out.auto["order"] > out.by_kind[FIRE_ORDER]
     assert out.by_kind["fire"] <= out.by_kind[FIRE_ORDER], out.by_kind  # a lone ready card
-    assert out.by_kind[PASS_REST] >= 1 and ASK_PANEL not in out.by_kind
+    # "Pass, and do not ask me about <that kind> again": once per kind of window (four)
+    assert 1 <= out.by_kind[PASS_KIND] <= len(RESPONSE_KINDS), out.by_kind
+    assert PASS_REST not in out.by_kind and ASK_PANEL not in out.by_kind, out.by_kind
+    assert sum(n for why, n in out.auto.items() if why.startswith("skip:")) > 50, out.auto
 
 
 def test_the_newcomer_leaves_a_warned_move_alone_while_something_else_is_offered():
@@ -76,6 +82,7 @@ def test_the_when_to_ask_panel_counted_as_the_page_needs_it(monkeypatch):
     from . import newcomer_policy
 
     monkeypatch.setattr(newcomer_policy, "SKIP_KINDS", True)
+    monkeypatch.setattr(newcomer_policy, "PASS_KIND", False)  # the panel instead
     out = play_first_phase(User.objects.create_user("panel"), 1815)
     assert out.first_phase_over
     assert out.by_kind[ASK_PANEL] == 6 and out.by_kind[PASS_REST] == 1, out.by_kind
