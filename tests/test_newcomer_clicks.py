@@ -31,7 +31,7 @@ def test_the_newcomers_first_phase_takes_at_most_half_the_clicks_before_the_cut(
     move confirmed) and with the newcomer's: at most half the clicks. (The issue's 186 and
     the browser test's 209 were counted on catalogue 1.2.0; 1.3.0 moved two British cards at
     Quatre Bras, so seed 1815's battles differ: 265 before, 127 after, bench figures; with
-"Fire with every ready card" and "Pass, and do not ask me about <that kind> again": 105.)"""
+    "Fire with every ready card" and "Pass, and do not ask me about <that kind> again": 105.)"""
     before = play_first_phase(User.objects.create_user("before"), 1815, newcomer=False)
     assert before.first_phase_over
     assert before.by_kind["pass (engage)"] > 40  # the Pass after Pass the issue saw
