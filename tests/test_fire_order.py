@@ -321,3 +321,19 @@ def test_in_a_campaign_the_order_fires_on_the_board_being_played(user, monkeypat
     campaign_services.fire_order(c.pk, user, None, False)
     c.refresh_from_db()
     assert "fire" not in c.pass_choices["french"]
+
+
+@pytest.mark.django_db
+def test_nobody_else_may_order_the_players_cards(battle, django_user_model):
+    """Another user (a spectator of a public battle, or anyone) cannot give or cancel the
+    order: the battle is not theirs to play (403/404), nothing is kept."""
+    bob = django_user_model.objects.create_user("bob")
+    client = Client()
+    client.force_login(bob)
+    for on in ("1", "0"):
+        r = client.post(f"/battles/{battle.pk}/fire-order/", {"seq": battle.seq, "on": on})
+        assert r.status_code in (403, 404)
+    battle.refresh_from_db()
+    assert "fire" not in (battle.pass_choices.get("french") or {})
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert 'data-testid="fire-order' not in page and 'data-testid="suggested"' not in page

@@ -137,3 +137,34 @@ def test_fire_with_every_ready_card_on_the_battle_page(logged_in_page, worker, m
             assert battle_tasks.bot_move(b.pk, b.seq) >= 1
 
     _order_on_the_page(logged_in_page, b, f"/battles/{b.pk}/", "battle-play", ready, computer)
+
+
+def test_pass_and_do_not_ask_me_about_this_kind_again(logged_in_page, worker, monkeypatch):
+    """The per-kind choice as a button beside Pass (``play.passing.pass_and_skip_kind``):
+    one click passes the window without a reload and unticks its kind under "When to ask
+    you to answer"."""
+    from battles import modules
+
+    monkeypatch.setattr(services, "new_seed", lambda: 4)
+    alice = User.objects.get(username="alice")
+    c = services.create_campaign(alice, "french", bot="random")
+    _drive_campaign(c, alice, lambda legal: any(a["type"] == "pass" for a in legal))
+    kind = modules.CAMPAIGN.response_kind(services.replay(c), "french")
+    page = logged_in_page
+    url = f"/campaigns/{c.pk}/"
+    page.route(f"**{url}", lambda route: route.fulfill(response=route.fetch()))
+    page.goto(url)
+    play = page.get_by_test_id("campaign-play")
+    expect(play).to_have_attribute("data-seq", str(c.seq))
+    page.evaluate("window.eaglesMarker = 'still here'")
+    button = page.get_by_test_id("pass-kind")
+    expect(button).to_contain_text("Pass, and do not ask me about enemy")
+    seq = c.seq
+    button.click()
+    expect(play).not_to_have_attribute("data-seq", str(seq))
+    assert page.evaluate("window.eaglesMarker") == "still here"  # no reload: htmx
+    c.refresh_from_db()
+    assert c.pass_choices["french"]["skip"] == [kind]
+    mine = c.actions.get(seq=seq + 1)
+    assert (mine.side, mine.action["type"], mine.auto) == ("french", "pass", False)
+    expect(page.get_by_test_id(f"ask-{kind}")).not_to_be_checked()
