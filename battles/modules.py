@@ -22,6 +22,7 @@ from game import other_side
 
 from . import campaign as core
 from . import engine
+from . import fire_order as orders
 from .bots import get_bot
 from .campaign.bots import CampaignBot
 
@@ -128,6 +129,19 @@ def chosen_pass(kind: str | None, turn: str | None, legal: list[dict],
     if kind in (choices.get("skip") or ()):
         return action, f"skip:{kind}"
     return None
+
+
+def ordered(st: engine.State, side: str, legal: list[dict], choices: Mapping[str, Any],
+            board: str = "") -> tuple[dict, str] | None:
+    """The fire a player's standing order "Fire with every ready card" plays now on this
+    board (``battles.fire_order``; the order is kept in ``choices["fire"]``), or None."""
+    action = orders.ordered_fire(st, side, legal, choices.get(orders.ORDER_KEY), board)
+    return (action, orders.REASON) if action is not None else None
+
+
+def on_board(legal: list[dict], board: str) -> list[dict]:
+    """A campaign's legal actions played on ``board``."""
+    return [a for a in legal if a.get("board") == board]
 
 
 # Several placements from one submit (play.turns.act_many): a side's deployment (4.1) is
@@ -308,7 +322,17 @@ class EaglesBattle:
 
     def chosen_action(self, state: engine.State, side: str, legal: list[dict],
                       choices: Mapping[str, Any]) -> tuple[dict, str] | None:
-        return chosen_pass(response_kind(state, side), enemy_turn(state, side), legal, choices)
+        return chosen_pass(response_kind(state, side), enemy_turn(state, side), legal,
+                           choices) or ordered(state, side, legal, choices)
+
+    # "Fire with every ready card" (battles.fire_order; play.passing.fire_order).
+
+    def fire_order_key(self, state: engine.State, side: str) -> str | None:
+        return orders.combat_key(state, side)
+
+    def suggested_fires(self, state: engine.State, side: str, legal: list[dict]
+                        ) -> list[dict]:
+        return orders.suggested_fires(state, side, legal)
 
     def to_move(self, state: engine.State) -> str | None:
         return engine.SIDES[state.priority] if state.outcome is None else None
@@ -410,8 +434,24 @@ class EaglesCampaign:
 
     def chosen_action(self, state: core.Campaign, side: str, legal: list[dict],
                       choices: Mapping[str, Any]) -> tuple[dict, str] | None:
+        b = core.current_board(state)
         return chosen_pass(self.response_kind(state, side), self.enemy_turn(state, side),
-                           legal, choices)
+                           legal, choices) or (
+            ordered(state.boards[b], side, on_board(legal, b), choices, b)
+            if b is not None else None)
+
+    # "Fire with every ready card" (battles.fire_order; play.passing.fire_order): on the
+    # board being played.
+
+    def fire_order_key(self, state: core.Campaign, side: str) -> str | None:
+        b = core.current_board(state)
+        return orders.combat_key(state.boards[b], side, b) if b is not None else None
+
+    def suggested_fires(self, state: core.Campaign, side: str, legal: list[dict]
+                        ) -> list[dict]:
+        b = core.current_board(state)
+        return orders.suggested_fires(state.boards[b], side, on_board(legal, b)) \
+            if b is not None else []
 
     def to_move(self, state: core.Campaign) -> str | None:
         turn = core.to_move(state)

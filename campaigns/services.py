@@ -208,6 +208,19 @@ def end_for_me(campaign_id, user, seq, on) -> list[dict]:
     return passing.end_for_me(KIND, campaign_id, user, seq, on)
 
 
+def fire_order(campaign_id, user, seq, on) -> list[dict]:
+    """Give the order "Fire with every ready card (each at its suggested target)" for the
+    player's current Combat Phase, firing the first card now (``seq`` must be current), or
+    cancel it (``play.passing.fire_order``)."""
+    return passing.fire_order(KIND, campaign_id, user, seq, on)
+
+
+def pass_and_skip_kind(campaign_id, user, seq) -> list[dict]:
+    """Pass now, and from now on pass every response window of this kind for the player
+    (``play.passing.pass_and_skip_kind``)."""
+    return passing.pass_and_skip_kind(KIND, campaign_id, user, seq)
+
+
 def pass_rest_of_turn(campaign_id, user, seq) -> list[dict]:
     """Pass now and in every further response window of this enemy turn
     (``play.passing.pass_rest_of_turn``); the next turn asks again."""

@@ -18,6 +18,10 @@ of this enemy turn", the kinds of response window they do not want to be asked i
 honoured through the module too (``protocol.PassChoices.chosen_action``, optional): what they
 play is recorded like any auto-played action, with the module's reason (``auto_reason``), so
 that the log can say it was the player's choice. This module never reads the choices.
+The same goes for a standing order to act (EAGLES: "Fire with every ready card" for one
+Combat Phase, ``play.passing.fire_order``, reason "order"), with one guard: like an end
+played for them, an ordered action is not played right after an action of theirs that
+could still be taken back (it would close that undo); their next action lets it go on.
 
 Each auto-played action is recorded as that person's action with the dice of its own
 ``seq``, so a replay reproduces it exactly. What an auto-pass tells the opponent: that the
@@ -30,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 AUTO_MAX_ACTIONS = 50  # a guard: a normal streak is a few passes and a morale roll
+ORDER = "order"  # the reason of an action a standing order played (not a pass)
 
 
 def _always_ask(user: Any) -> bool:
@@ -87,6 +92,8 @@ def extend(kind: Any, match: Any, state: Any, moves: list[tuple[str, dict, list]
         action, why = game.forced_action(legal, asked.get(side, False)), ""
         if action is None and chosen is not None and choices.get(side):
             action, why = chosen(state, side, legal, choices[side]) or (None, "")
+            if why == ORDER and _could_undo(game, match, moves, side):
+                action, why = None, ""  # a standing order never closes an undo they had
         if action is None and len(legal) == 1 and legal[0].get("type") in own_endings:
             if side not in ends:  # read only when ending is all they have left
                 ends[side] = end_for_me(match.player(side))

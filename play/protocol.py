@@ -139,6 +139,21 @@ class Batches(Protocol):
         """An action as a refusal names it (a card's name, where it goes)."""
 
 
+class FireOrders(Protocol):
+    """What a game module MAY add for a standing order to fire (EAGLES: "Fire with every
+    ready card (each at its suggested target)", ``play.passing.fire_order``), kept as
+    ``Match.pass_choices[side]["fire"]`` and played through ``chosen_action`` (reason
+    "order"). Optional, looked up with ``getattr``."""
+
+    def fire_order_key(self, state: Any, side: str) -> str | None:
+        """A key naming ``side``'s own Combat Phase now (a later one has another key), or
+        None when it is not theirs."""
+
+    def suggested_fires(self, state: Any, side: str, legal: list[Action]) -> list[Action]:
+        """For each of ``side``'s cards that can fire, its fire at the suggested target (a
+        rule read only from what ``side`` sees)."""
+
+
 class PassChoices(Protocol):
     """What a game module MAY add so that a player's standing choices to pass are honoured
     (``Match.pass_choices[side]``, set by ``play.passing``; read by ``play.autoplay.extend``).

@@ -9,7 +9,12 @@ first (``action_warning``: a Retreat, a move that can lose the battle), and "Pas
 rest of this enemy turn" (``play.passing``) where the newcomer lets the enemy go ahead, "Deploy
 these and end my deployment" (``frontend.battle.deploy_form``, as the page fills it in) and,
 once, "End it, and from now on end it for me when that is all that is left"
-(``Preferences.end_for_me``: the lone endings after it are played for them). The
+(``Preferences.end_for_me``: the lone endings after it are played for them), "Fire with every
+ready card" once in a Combat Phase where two cards or more can fire (``play.passing
+.fire_order``: the other fires are played for them), and, at the first enemy response
+window of each kind "Pass, and do not ask me about <that kind> again" (``play.passing
+.pass_and_skip_kind``: a button beside Pass; ``policy.SKIP_KINDS``, off, counts the "When to
+ask you to answer" panel instead: open, untick each kind, Save, six clicks). The
 computer's turns run inline (``play.tasks.bot_move``, what the Celery worker runs), as in the
 browser test's ``worker`` fixture. Needs the database (a test's, or the bench's own).
 """
@@ -27,6 +32,11 @@ ENDING = ("end_phase", "end_turn", "deployment_done", "split", "keep", "retreat"
 PASS_REST = "pass for the rest of this enemy turn"
 DEPLOY_MANY = "deploy these and end my deployment"
 END_FOR_ME = "end it, and end it for me from now on"
+FIRE_ORDER = "fire with every ready card"
+# "When to ask you to answer" is a panel, not a button beside Pass: open it, untick each
+# kind of window, Save (play/passing.py, frontend/templates/frontend/play/_passing.html).
+ASK_PANEL = "when to ask you to answer: open, untick each kind, save"
+PASS_KIND = "pass, and do not ask me about this kind again"
 OWN_ENDINGS = ("end_phase", "end_turn")
 
 
@@ -66,6 +76,7 @@ def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: boo
     the computer's inline turns patched in for the creation only) and play it through its
     first phase. ``newcomer=False``: the policy as
     before issue 28's cut (every Pass clicked, every warned move confirmed)."""
+    from battles import modules
     from campaigns import selectors, services
     from config.errors import BadInput
     from frontend.battle.deploy_form import suggested
@@ -80,7 +91,7 @@ def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: boo
     finally:
         enqueue.send_bot_move, services.new_seed = saved
     out = Clicks()
-    end_on = False
+    end_on = skipping = False
     for _ in range(limit):
         c.refresh_from_db()
         cv = selectors.campaign_view(c, user)
@@ -123,6 +134,24 @@ def play_first_phase(user: Any, seed: int, bot: str = "random", *, newcomer: boo
         chosen = dict(policy.choose_campaign(legal, cv["view"], warned))
         if chosen not in legal:
             raise AssertionError(f"the policy chose {chosen}, not offered")
+        if newcomer and chosen["type"] == "fire" and policy.FIRE_ORDER and len(
+                {a["piece"] for a in legal if a["type"] == "fire"}) >= 2:
+            # "Fire with every ready card (each at its suggested target)": the rest of this
+            # Combat Phase's fires are played for them (auto, reason "order").
+            out.by_kind[FIRE_ORDER] += 1
+            services.fire_order(c.pk, user, c.seq, True)
+            continue
+        if newcomer and chosen["type"] == "pass" and policy.SKIP_KINDS and not skipping:
+            # the first enemy window: "When to ask you to answer", every kind unticked
+            kinds = list(modules.RESPONSE_KINDS)
+            out.by_kind[ASK_PANEL] += 2 + len(kinds)
+            services.choose_pass_kinds(c.pk, user, kinds)
+            skipping = True  # this window is still open: passed below, as before
+        if newcomer and chosen["type"] == "pass" and policy.PASS_KIND:
+            # the button beside Pass: this window passed, its kind never asked again
+            out.by_kind[PASS_KIND] += 1
+            services.pass_and_skip_kind(c.pk, user, c.seq)
+            continue
         if newcomer and chosen["type"] == "pass" and policy.PASS_REST_OF_TURN:
             out.by_kind[PASS_REST] += 1
             services.pass_rest_of_turn(c.pk, user, c.seq)

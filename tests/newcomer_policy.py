@@ -90,8 +90,7 @@ def choose_campaign(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
 #   enemy's turn asked "let the fire of X on Y go ahead?" ten times over takes the button
 #   next to Pass that says what they want: "Pass for the rest of this enemy turn"
 #   (play/passing.py). The next enemy turn asks again. (They do not untick the kinds of
-#   window in "When to ask you to answer": that is a standing choice a newcomer has no
-#   reason to make yet.)
+#   window in "When to ask you to answer": measured below, SKIP_KINDS.)
 # - A move the page marks as able to lose the battle (4.3, 12.4: its button's data-warn, a
 #   confirmation before it) is left alone while anything else is offered: the old policy
 #   confirmed every such warning, which no newcomer reading "you may lose the battle" does.
@@ -107,3 +106,23 @@ PASS_REST_OF_TURN = True
 #   their click.
 DEPLOY_FROM_ONE_FORM = True
 END_FOR_ME = True
+# - Firing: in a Combat Phase where two or more of their cards can fire, they press the
+#   button beside the fire list, "Fire with every ready card (each at its suggested
+#   target)" (play/passing.py: fire_order), once, instead of a fire button per card: the
+#   tutorial's "fire whenever a card can", with the site's suggested target (the page marks
+#   it) instead of the first one listed. A lone ready card is still one fire click.
+# - Answering: the site's per-kind choice is a panel, not a button beside Pass: "When to ask
+#   you to answer", open it, untick every kind, Save (six clicks), then pass the window
+#   still open. Counted so (SKIP_KINDS = True: tests/newcomer_campaign.py), it does not pay:
+#   six seeds 424 clicks against 419 with "Pass for the rest of this enemy turn" once per
+#   enemy turn (bench/newcomer_clicks.py, 2026-11-28), so the newcomer keeps the button.
+#   tests/test_newcomer_clicks.py plays the panel too, to keep the count honest.
+#   So the page offers the per-kind choice as a button beside Pass too: "Pass, and do not
+#   ask me about enemy moves into contact again" (play/passing.py: pass_and_skip_kind).
+#   Holding no answer they would play, the newcomer takes it in each window they are asked
+#   in (one click per kind of window, instead of one "Pass for the rest of this enemy turn"
+#   per enemy turn).
+FIRE_ORDER = True
+SKIP_KINDS = False
+PASS_KIND = True
+

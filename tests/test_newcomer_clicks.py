@@ -10,7 +10,17 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from .newcomer_campaign import DEPLOY_MANY, END_FOR_ME, PASS_REST, play_first_phase
+from battles.modules import RESPONSE_KINDS
+
+from .newcomer_campaign import (
+    ASK_PANEL,
+    DEPLOY_MANY,
+    END_FOR_ME,
+    FIRE_ORDER,
+    PASS_KIND,
+    PASS_REST,
+    play_first_phase,
+)
 from .newcomer_policy import choose
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +30,8 @@ def test_the_newcomers_first_phase_takes_at_most_half_the_clicks_before_the_cut(
     """The same seed played with the policy before the cut (every Pass clicked, every warned
     move confirmed) and with the newcomer's: at most half the clicks. (The issue's 186 and
     the browser test's 209 were counted on catalogue 1.2.0; 1.3.0 moved two British cards at
-    Quatre Bras, so seed 1815's battles differ: 265 before, 127 after, bench figures.)"""
+    Quatre Bras, so seed 1815's battles differ: 265 before, 127 after, bench figures; with
+    "Fire with every ready card" and "Pass, and do not ask me about <that kind> again": 105.)"""
     before = play_first_phase(User.objects.create_user("before"), 1815, newcomer=False)
     assert before.first_phase_over
     assert before.by_kind["pass (engage)"] > 40  # the Pass after Pass the issue saw
@@ -31,7 +42,13 @@ def test_the_newcomers_first_phase_takes_at_most_half_the_clicks_before_the_cut(
     # no confirmation clicked: the newcomer leaves the moves the page warns about alone
     assert not [k for k in out.by_kind if k.startswith("confirm")], out.by_kind
     assert not [k for k in out.by_kind if k.startswith("pass (")], out.by_kind
-    assert out.by_kind[PASS_REST] >= 1
+    # one order per Combat Phase where two cards or more can fire, the rest played for them
+    assert out.by_kind[FIRE_ORDER] >= 5 and out.auto["order"] > out.by_kind[FIRE_ORDER]
+    assert out.by_kind["fire"] <= out.by_kind[FIRE_ORDER], out.by_kind  # a lone ready card
+    # "Pass, and do not ask me about <that kind> again": once per kind of window (four)
+    assert 1 <= out.by_kind[PASS_KIND] <= len(RESPONSE_KINDS), out.by_kind
+    assert PASS_REST not in out.by_kind and ASK_PANEL not in out.by_kind, out.by_kind
+    assert sum(n for why, n in out.auto.items() if why.startswith("skip:")) > 50, out.auto
 
 
 def test_the_newcomer_leaves_a_warned_move_alone_while_something_else_is_offered():
@@ -55,3 +72,20 @@ def test_the_newcomer_deploys_from_one_form_and_lets_the_site_end_what_is_left()
     assert out.by_kind[END_FOR_ME] == 1
     assert out.auto["end"] >= 3, out.auto
     assert out.lone_endings <= 1 and out.one_button == 0
+
+
+def test_the_when_to_ask_panel_counted_as_the_page_needs_it(monkeypatch):
+    """The per-kind choice is a panel (open, untick each kind, Save: six clicks), not a
+    button: played once at the first enemy window, then no window asks again (the window
+    still open is passed with one click); the newcomer does not use it
+    (``policy.SKIP_KINDS``), it does not pay on the bench's seeds."""
+    from . import newcomer_policy
+
+    monkeypatch.setattr(newcomer_policy, "SKIP_KINDS", True)
+    monkeypatch.setattr(newcomer_policy, "PASS_KIND", False)  # the panel instead
+    out = play_first_phase(User.objects.create_user("panel"), 1815)
+    assert out.first_phase_over
+    assert out.by_kind[ASK_PANEL] == 6 and out.by_kind[PASS_REST] == 1, out.by_kind
+    assert not [k for k in out.by_kind if k.startswith("pass (")], out.by_kind
+    assert sum(n for why, n in out.auto.items() if why.startswith("skip:")) > 10, out.auto
+

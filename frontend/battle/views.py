@@ -454,5 +454,6 @@ POSTS = GamePosts(
     warning=lambda request, battle, seq, action: play.confirm_warning(
         battle, request.user, seq, action),  # an action that can lose the battle: asked
     pass_kinds=lambda: pass_choices.kinds_of(KIND))
-act, undo, resign, claim, pass_rest, passing, deploy, end_for_me = POSTS.views(
-    "act", "undo", "resign", "claim", "pass_rest", "passing", "deploy", "end_for_me")
+(act, undo, resign, claim, pass_rest, pass_kind, passing, deploy, end_for_me,
+ fire_order) = POSTS.views("act", "undo", "resign", "claim", "pass_rest", "pass_kind",
+                           "passing", "deploy", "end_for_me", "fire_order")

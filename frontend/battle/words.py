@@ -388,6 +388,9 @@ def _event_line(event: Mapping, ctx: Ctx) -> str:
         ended = "the turn" if event.get("action") == "end_turn" else "the phase"
         return f"{who} ended {ended}: ended for {'you' if who == 'You' else 'them'}, " \
                f"{'your' if who == 'You' else 'their'} setting (nothing else was left to do)"
+    if t == "auto_played" and event.get("why") == "order":  # battles.fire_order
+        return f"{who} fired: fired for {'you' if who == 'You' else 'them'}, " \
+               f"{'your' if who == 'You' else 'their'} order to fire with every ready card"
     if t == "auto_played" and event.get("why"):  # the player's own choice (play/passing.py)
         pronoun = "you" if who == "You" else "they"
         why = str(event["why"])

@@ -15,7 +15,9 @@ urlpatterns = [
     path("<int:pk>/undo/", views.undo, name="campaign-undo"),
     path("<int:pk>/split/", edit_views.split, name="campaign-split"),
     path("<int:pk>/pass-rest/", views.pass_rest, name="campaign-pass-rest"),
+    path("<int:pk>/pass-kind/", views.pass_kind, name="campaign-pass-kind"),
     path("<int:pk>/passing/", views.passing, name="campaign-passing"),
     path("<int:pk>/deploy/", views.deploy, name="campaign-deploy"),
     path("<int:pk>/end-for-me/", views.end_for_me, name="campaign-end-for-me"),
+    path("<int:pk>/fire-order/", views.fire_order, name="campaign-fire-order"),
 ]

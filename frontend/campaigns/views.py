@@ -382,8 +382,9 @@ def _warning(request: HttpRequest, c: Campaign, seq: Any, action: Any) -> str:
 
 POSTS = GamePosts(page="campaign", fetch=campaign_or_404, render=render_campaign,
                   service=services, warning=_warning, pass_kinds=passing_kinds)
-act, undo, resign, claim, pass_rest, passing, deploy, end_for_me = POSTS.views(
-    "act", "undo", "resign", "claim", "pass_rest", "passing", "deploy", "end_for_me")
+(act, undo, resign, claim, pass_rest, pass_kind, passing, deploy, end_for_me,
+ fire_order) = POSTS.views("act", "undo", "resign", "claim", "pass_rest", "pass_kind",
+                           "passing", "deploy", "end_for_me", "fire_order")
 
 
 REPLAY_VIEWPOINTS = (("french", "French view"), ("allied", "Allied view"),

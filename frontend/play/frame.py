@@ -11,6 +11,7 @@ the viewer (a player's side, or a spectator's): never the raw events or the stat
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -106,7 +107,7 @@ def passing(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
     has, with whether they are asked in it), ``pass_skipped`` and the two forms' URLs. Empty
     for a spectator, a match not under way or a game without such windows."""
     from play import registry
-    from play.passing import choices_of, kinds_of, own_endings
+    from play.passing import choices_of, kinds_of, own_endings, window_now
 
     side = view.get("my_side")
     game = registry.get(kind)
@@ -114,15 +115,41 @@ def passing(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
     if side is None or view.get("status") != "active" or not kinds:
         return {"pass_rest": False, "pass_kinds": []}
     skip = set(choices_of(match, side).get("skip") or ())
+    pass_rest = any(a.get("type") == "pass" for a in view.get("legal_actions") or ())
+    window = window_now(game, match, side) if pass_rest else None
     return {
         **ending_for_me(kind, match, view, own_endings(game)),
-        "pass_rest": any(a.get("type") == "pass" for a in view.get("legal_actions") or ()),
+        **fire_order(kind, match, view),
+        "pass_rest": pass_rest,
+        # "Pass, and do not ask me about enemy fire again": the kind of this window
+        "pass_kind": PASS_KIND_WORDS.get(window, "").lower() if window else "",
+        "pass_kind_url": reverse(f"{kind}-pass-kind", args=[match.pk]),
         "pass_kinds": [{"key": k, "label": PASS_KIND_WORDS.get(k, k), "ask": k not in skip}
                        for k in kinds],
         "pass_skipped": len(skip & set(kinds)),
         "pass_rest_url": reverse(f"{kind}-pass-rest", args=[match.pk]),
         "passing_url": reverse(f"{kind}-passing", args=[match.pk]),
     }
+
+
+def fire_order(kind: str, match: Any, view: Mapping) -> dict[str, Any]:
+    """The order "Fire with every ready card (each at its suggested target)"
+    (``play.passing.fire_order``) as the frame shows it: ``fire_offer`` (a card of the
+    player's can fire in their Combat Phase: the button beside the fire actions),
+    ``fire_on`` (the order stands for this phase: "Stop firing for me"),
+    ``fire_suggested`` (the suggested fires, as the action buttons' JSON: each is marked in
+    the fire list) and the form's URL. {} for a game without it."""
+    from play import registry
+    from play.passing import fire_order_now
+
+    now = fire_order_now(registry.get(kind), match, view.get("my_side"),
+                         list(view.get("legal_actions") or ()))
+    if not now:
+        return {}
+    suggested = now["suggested"]
+    return {"fire_offer": bool(suggested), "fire_on": now["in_force"],
+            "fire_suggested": [json.dumps(a, separators=(",", ":")) for a in suggested],
+            "fire_order_url": reverse(f"{kind}-fire-order", args=[match.pk])}
 
 
 def ending_for_me(kind: str, match: Any, view: Mapping, endings: frozenset[str]

@@ -64,7 +64,8 @@ class GamePosts:
 
     def views(self, *names: str) -> tuple[View, ...]:
         """The named views (``act``, ``undo``, ``resign``, ``claim``, ``pass_rest``,
-        ``passing``, ``deploy``, ``end_for_me``), each for a logged-in user's POST only."""
+        ``pass_kind``, ``passing``, ``deploy``, ``end_for_me``, ``fire_order``), each for a
+        logged-in user's POST only."""
         return tuple(_post_view(getattr(self, name)) for name in names)
 
     # --- what each view does --------------------------------------------------------------
@@ -130,6 +131,13 @@ class GamePosts:
         return self.call(request, pk, lambda m: self.service.pass_rest_of_turn(
             m.pk, request.user, seq))
 
+    def pass_kind(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        """Pass now, and do not ask me about this kind of window again (the player's own
+        standing choice, ``play.passing``)."""
+        seq = int_or_raw(request.POST.get("seq", ""))
+        return self.call(request, pk, lambda m: self.service.pass_and_skip_kind(
+            m.pk, request.user, seq))
+
     def deploy(self, request: HttpRequest, pk: Any) -> HttpResponse:
         """Several placements from one form (``frontend.battle.deploy_form``), one
         transaction: one illegal, the page with the 400 naming its card, nothing placed."""
@@ -146,6 +154,15 @@ class GamePosts:
         seq = int_or_raw(request.POST.get("seq", ""))
         on = request.POST.get("on") == "1"
         return self.call(request, pk, lambda m: self.service.end_for_me(
+            m.pk, request.user, seq, on))
+
+    def fire_order(self, request: HttpRequest, pk: Any) -> HttpResponse:
+        """The order "Fire with every ready card (each at its suggested target)" for this
+        Combat Phase: given (``on=1``: the first card fires now, the player's own click)
+        or cancelled ("Stop firing for me")."""
+        seq = int_or_raw(request.POST.get("seq", ""))
+        on = request.POST.get("on") == "1"
+        return self.call(request, pk, lambda m: self.service.fire_order(
             m.pk, request.user, seq, on))
 
     def passing(self, request: HttpRequest, pk: Any) -> HttpResponse:
