@@ -7,13 +7,14 @@ opponent's message with that seq (issue 12, "Figures and tests").
                                      [--seconds 900] [--warmup 10] [--keep]
                                      [--profile-web FILE] [--server daphne|uvicorn]
                                      [--ws websockets-sansio|websockets|wsproto]
+                                     [--http h11|httptools]
 
 Makes sure the database exists (loopback PostgreSQL only), migrates it and loads the
 catalogue, creates ``--battles`` battles between pairs of scripted users (Quatre Bras, turn
 cap 2, open + join), then starts ONE web server (``config.asgi``, DEBUG off; ``--web N``: N of
 them behind the same Redis, each battle's two players on different ones; ``--server``:
 uvicorn as the Procfile runs it, the default, or daphne as it ran before, for comparisons;
-``--ws`` picks uvicorn's websocket implementation) and a Celery
+``--ws`` and ``--http`` swap one of uvicorn's implementations for another) and a Celery
 worker on that PostgreSQL + Redis. Each player is a websocket client (the ``websockets`` library)
 logged in by its session cookie: it says hello, and whenever its battle message says it is
 its move, plays a random legal action from its own view over the socket. Measured: the

@@ -168,3 +168,10 @@ def test_a_websocket_frame_over_the_limit_is_refused_by_the_server(probe_server)
         with pytest.raises(ConnectionClosedError) as closed:
             ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # too big
+
+
+def test_the_documented_systemd_unit_runs_the_procfiles_web_line():
+    unit = next(line for line in (ROOT / "docs" / "deploy.md").read_text().splitlines()
+                if line.startswith("ExecStart=") and " uvicorn " in line)
+    documented = unit.removeprefix("ExecStart=").replace("%i", "8001").split()
+    assert documented[1:] == web_command(8001)[1:]  # the same flags, another interpreter path
