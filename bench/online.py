@@ -240,6 +240,13 @@ def start_server(kind: str, env: dict, port: int, log: Path, ws: str | None = No
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
 
+def servers_arg(value: str) -> list[str]:
+    kinds = value.split(",")
+    if not all(kind in ("uvicorn", "daphne") for kind in kinds):
+        raise argparse.ArgumentTypeError("uvicorn, daphne or a comma-separated list of them")
+    return kinds
+
+
 def client_loop_factory():
     """uvloop's loop for the clients when it is installed (their framing and JSON are the
     same either way; the loop's own work is cheaper), else None: asyncio's own."""
@@ -282,9 +289,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the first web server under bench/cpu_sampler.py (every thread, "
                              "CPU-weighted stacks) from the warm-up's end, and print its top "
                              "entries (the whole report in FILE)")
-    parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn",
+    parser.add_argument("--server", type=servers_arg, default=["uvicorn"],
                         help="the web server: uvicorn as the Procfile runs it, or daphne as "
-                             "it ran before (a comparison)")
+                             "it ran before; a comma-separated list is cycled over the --web "
+                             "processes (daphne,uvicorn with --web 2: each battle has one "
+                             "player on each, so the two serve the same load at the same "
+                             "time, a paired comparison on a shared machine)")
     parser.add_argument("--ws", choices=UVICORN_WS,
                         help="another websocket implementation for uvicorn than the Procfile's")
     parser.add_argument("--http", choices=("h11", "httptools"),
@@ -318,10 +328,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.in_memory_layer:
             server_env.pop("REDIS_URL")
         servers = []  # (process, port, log)
+        kinds: list[str] = []  # each one's server
         for k in range(max(1, args.web)):
-            port, log = web.free_port(), tmp / f"{args.server}{k}.log"
+            kind = args.server[k % len(args.server)]
+            port, log = web.free_port(), tmp / f"{kind}{k}.log"
             profile = args.profile_web.resolve() if args.profile_web and k == 0 else None
-            servers.append((start_server(args.server, server_env, port, log, args.ws,
+            kinds.append(kind)
+            servers.append((start_server(kind, server_env, port, log, args.ws,
                                          args.http, profile), port, log))
             procs.append(servers[-1][0])
         with open(tmp / "worker.log", "wb") as out:
@@ -337,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         def warmed_up():
             if args.profile_web:
                 os.kill(servers[0][0].pid, signal.SIGUSR1)  # the sampler starts afresh
-            start["cpu"] = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers)
+            start["cpu"] = [web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers]
             start["client"] = time.process_time()
             start["wall"] = time.perf_counter()
             start["load"] = os.getloadavg()
@@ -347,7 +360,9 @@ def main(argv: list[str] | None = None) -> int:
                                      args.seconds, args.think, args.warmup, warmed_up,
                                      args.warmup * 2 / 3), loop_factory=loop_factory)
         wall = time.perf_counter() - start["wall"]
-        cpu = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers) - start["cpu"]
+        cpus = [(web.cpu_seconds(proc.pid) or 0) - before
+                for (proc, _, _), before in zip(servers, start["cpu"], strict=True)]
+        cpu = sum(cpus)
         client_cpu = time.process_time() - start["client"]
         load = os.getloadavg()
         # after the CPU figures: writing the report is the server's CPU too
@@ -355,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         lat = [x * 1000 for x in stats.latencies]
         print(f"machine load (1-min average) at the start / end of the measure: "
               f"{start['load'][0]:.2f} / {load[0]:.2f} on {os.cpu_count()} cores")
-        server = args.server
+        server = ",".join(args.server)
         per = 1000 / max(1, stats.actions)
         print(f"{args.battles} battles, {2 * args.battles} websocket clients, think "
               f"{args.think:g} s (a random 0-{2 * args.think:g} s wait before each action), "
@@ -365,7 +380,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"CPU: web servers {cpu:.1f} s ({cpu * per:.2f} ms/action); the clients "
               f"{client_cpu:.1f} s ({client_cpu * per:.2f} ms/action, on "
               f"{'uvloop' if loop_factory else 'asyncio'})")
-        print("web server: " + shlex.join(server_command(args.server, 0, args.ws, args.http)[1:]))
+        for kind in args.server:
+            print(f"{kind}: " + shlex.join(server_command(kind, 0, args.ws, args.http)[1:]))
+        if len(args.server) > 1:  # the same load on each: their own CPU side by side
+            print("CPU by process: " + "; ".join(
+                f"{kind} {k}: {used:.1f} s ({used * per:.2f} ms/action)"
+                for k, (kind, used) in enumerate(zip(kinds, cpus, strict=True))))
         failed = sum(stats.failed_handshakes.values())
         print(f"websocket handshakes: {stats.connected} of {2 * args.battles} connected, "
               f"{failed} failed" + (f" {dict(stats.failed_handshakes)}" if failed else ""))
@@ -380,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"battles finished: {len(stats.finished)}; stopped at --moves: "
               f"{len(stats.stopped)}; errors: {dict(stats.errors) or 'none'}")
         if args.profile_web:
-            print(f"{args.server} 0 sampled from the warm-up's end to here ({args.profile_web}):")
+            print(f"{kinds[0]} 0 sampled from the warm-up's end to here ({args.profile_web}):")
             print("\n".join(report.splitlines()[:60]) or "(no report written)")
         return 0
     finally:
