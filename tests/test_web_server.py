@@ -55,6 +55,8 @@ def test_the_procfile_web_line_is_uvicorn_with_the_guarantees_of_the_daphne_line
     # every frame the application would judge (MAX_FRAME characters, up to 4 bytes each)
     # reaches it; a bigger one is refused by the server before it is buffered whole
     assert 4 * MAX_FRAME <= int(_option(argv, "--ws-max-size")) <= 1024 * 1024
+    # a silent socket: pinged every 20 s, closed 30 s after a ping without a pong (as daphne)
+    assert (_option(argv, "--ws-ping-interval"), _option(argv, "--ws-ping-timeout")) == ("20", "30")
     assert "--workers" not in argv  # one process per core, each its own Procfile entry
 
 
