@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,10 @@ def _app_sees(headers: dict[str, str], peer: str) -> dict:
     trusted = _option(web_command(8001), "--forwarded-allow-ips")
     scope = {"type": "http", "scheme": "http", "client": (peer, 50000),
              "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
-    asyncio.run(ProxyHeadersMiddleware(app, trusted_hosts=trusted)(scope, None, None))
+    # in a thread of its own: a loop another test left running here would refuse asyncio.run
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run,
+                    ProxyHeadersMiddleware(app, trusted_hosts=trusted)(scope, None, None)).result()
     return seen
 
 
