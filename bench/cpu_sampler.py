@@ -1,6 +1,6 @@
 """A CPU-weighted stack sampler for a whole process, every thread included (issue 31).
 
-cProfile cannot show where daphne's CPU goes: since Python 3.12 it rides ``sys.monitoring``,
+cProfile cannot show where a web server's CPU goes: since Python 3.12 it rides ``sys.monitoring``,
 which reports every thread's calls into ONE profiler stack, so a database thread's calls
 interleave with the event loop's and the cumulative figures are wrong. Here a daemon thread
 wakes every ``interval`` s, reads each thread's own CPU clock (``pthread_getcpuclockid``) and
@@ -9,9 +9,18 @@ last wake to the stack it is in now: a thread that waited (epoll, a lock, the da
 answer) used no CPU and is charged nothing. Figures are estimates from samples (their share
 of the process's CPU), not exact call counts; the overhead is one wake per ``interval``.
 
-Run a program under it (``bench/online.py --profile-web FILE`` does this for daphne):
+Run a program under it (``bench/online.py --profile-web FILE`` does this for the first web
+server, uvicorn or daphne):
 
-    python bench/cpu_sampler.py --out FILE [--interval 0.002] -m daphne ...
+    python bench/cpu_sampler.py --out FILE [--interval 0.002] -m uvicorn ...
+
+Under uvicorn the event loop is uvloop's C code: the CPU it spends between Python callbacks
+(libuv's polling, httptools' parsing) is charged to the Python frame below it, asyncio's
+``run`` (``runners.py``), which therefore stands for "the C event loop" in the report.
+Threads are grouped by kind: the main thread is the event loop; ``asyncio_N`` / ``uvloop_N``
+are the loop's default executor (``loop.run_in_executor(None, ...)``: asgiref's
+``sync_to_async(thread_sensitive=False)``, i.e. the ORM work of the consumers), named after
+the loop that made it.
 
 SIGUSR1 starts the figures afresh (the bench sends it when its warm-up ends), SIGUSR2 writes
 the report now (the bench sends it when its measure ends), and so does the exit. The report:
@@ -40,6 +49,16 @@ def _short(path: str) -> str:
             return path.split(marker, 1)[1]
     root = os.getcwd() + os.sep
     return path.removeprefix(root)
+
+
+def thread_kind(name: str) -> str:
+    """One label per kind of thread (``ThreadPoolExecutor-0_3`` -> ``ThreadPoolExecutor``)."""
+    if name == "MainThread":
+        return "main (event loop)"
+    kind = name.rstrip("0123456789_-") or name
+    if kind in ("asyncio", "uvloop"):
+        return f"the loop's default executor ({kind}_N: sync_to_async)"
+    return kind
 
 
 class Sampler:
@@ -99,8 +118,7 @@ class Sampler:
                 continue
             self.total += used
             name = names.get(ident, "?")
-            self.by_thread["main (event loop)" if name == "MainThread"
-                           else name.rstrip("0123456789_-") or name] += used
+            self.by_thread[thread_kind(name)] += used
             seen: set[Key] = set()
             first = True
             while frame is not None:

@@ -5,23 +5,31 @@ opponent's message with that seq (issue 12, "Figures and tests").
     REDIS_URL=redis://127.0.0.1:6379/3 \\
     .venv/bin/python bench/online.py [--battles 200] [--moves 0] [--think 0] [--web 1]
                                      [--seconds 900] [--warmup 10] [--keep]
-                                     [--profile-web FILE]
+                                     [--profile-web FILE] [--server daphne|uvicorn]
+                                     [--ws websockets-sansio|websockets|wsproto]
+                                     [--http h11|httptools]
 
 Makes sure the database exists (loopback PostgreSQL only), migrates it and loads the
 catalogue, creates ``--battles`` battles between pairs of scripted users (Quatre Bras, turn
-cap 2, open + join), then starts ONE daphne (``config.asgi``, DEBUG off; ``--web N``: N of
-them behind the same Redis, each battle's two players on different ones) and a Celery
+cap 2, open + join), then starts ONE web server (``config.asgi``, DEBUG off; ``--web N``: N of
+them behind the same Redis, each battle's two players on different ones; ``--server``:
+uvicorn as the Procfile runs it, the default, or daphne as it ran before, for comparisons;
+``--ws`` and ``--http`` swap one of uvicorn's implementations for another) and a Celery
 worker on that PostgreSQL + Redis. Each player is a websocket client (the ``websockets`` library)
 logged in by its session cookie: it says hello, and whenever its battle message says it is
 its move, plays a random legal action from its own view over the socket. Measured: the
 time from a player's ``act`` send to the arrival of the opponent's message with the new seq
 (both clients in this one process, so the client's own event loop is included). Printed:
-p50 / p95 / max (target p95 <= 50 ms), actions, battles finished, errors by code, daphne's
-CPU. ``--moves N`` stops each battle after N actions (0: play to the end); ``--think S``: each
+p50 / p95 / max (target p95 <= 50 ms), actions, battles finished, errors by code, failed
+handshakes, the web servers' CPU per action and the clients' own (this process's) CPU per
+action: the clients share the machine with the servers, so their CPU is the machine's too.
+The clients run on uvloop when it is installed (a runtime dependency since uvicorn serves
+the site), else on asyncio's own loop; the line printed says which. ``--moves N`` stops
+each battle after N actions (0: play to the end); ``--think S``: each
 player waits a random 0-2S seconds before acting (0: at once, a stress test in which every
 battle has an action in flight all the time). The first ``--warmup`` seconds are played but
 not measured (the sockets open spread over its first two thirds, as people open their
-battles over some seconds; 400 handshakes at once outlast daphne's 5 s connect timeout); the
+battles over some seconds; 400 handshakes at once outlasted daphne's 5 s connect timeout); the
 figures cover the ``--seconds`` after it, and the machine's load average is printed with
 them (a shared machine: compare runs made in the same state). The database is dropped
 afterwards unless ``--keep``.
@@ -34,6 +42,8 @@ import asyncio
 import json
 import os
 import random
+import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -97,6 +107,8 @@ class Stats:
         self.actions = 0
         self.finished: set[int] = set()
         self.stopped: set[int] = set()
+        self.connected = 0  # sockets whose handshake succeeded
+        self.failed_handshakes: Counter = Counter()  # why the others' failed
 
 
 async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, rng,
@@ -111,8 +123,14 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
     other = "allied" if side == "french" else "french"
     uri = f"ws://127.0.0.1:{port}/ws/battles/{bid}/"
     headers = {"Cookie": f"sessionid={battle[side]}"}
-    async with connect(uri, additional_headers=headers, origin=f"http://127.0.0.1:{port}",
-                       open_timeout=60, max_size=2**23) as ws:
+    try:
+        ws = await connect(uri, additional_headers=headers, origin=f"http://127.0.0.1:{port}",
+                           open_timeout=60, max_size=2**23)
+    except Exception as exc:  # noqa: BLE001 (counted and printed: the run goes on)
+        stats.failed_handshakes[f"{type(exc).__name__}: {str(exc)[:80]}"] += 1
+        return
+    stats.connected += 1
+    async with ws:
         await ws.send(json.dumps({"type": "hello", "since": 0}))
         acted_at = -1
         seen = 0  # the newest seq received
@@ -183,8 +201,64 @@ async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: f
     return stats
 
 
+UVICORN_WS = ("websockets-sansio", "websockets", "wsproto")
+
+
+def procfile_web(port: int) -> list[str]:
+    """The Procfile's ``web`` line for ``port`` (its ``${PORT:-8001}``), run by this
+    interpreter: the bench measures the server production runs (tests/procfile.py too)."""
+    line = next(x for x in (ROOT / "Procfile").read_text().splitlines() if x.startswith("web:"))
+    argv = shlex.split(re.sub(r"\$\{PORT(:-\d+)?\}", str(port), line.removeprefix("web:")))
+    assert argv[:3] == ["python", "-m", "uvicorn"], argv
+    return [PYTHON, *argv[1:]]
+
+
+def server_command(kind: str, port: int, ws: str | None = None, http: str | None = None,
+                   profile: Path | None = None) -> list[str]:
+    """The web server's command line: uvicorn as the Procfile runs it (``ws``, ``http``:
+    another of its websocket or HTTP implementations), or daphne as the Procfile ran it
+    before. ``profile``: under ``bench/cpu_sampler.py``, its report written there (SIGUSR1
+    restarts its figures, SIGUSR2 writes them)."""
+    sampler = ([str(ROOT / "bench" / "cpu_sampler.py"), "--out", str(profile)]
+               if profile is not None else [])
+    if kind == "daphne":  # the Procfile's web line before uvicorn
+        return [PYTHON, *sampler, "-m", "daphne",
+                "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
+                "--websocket_connect_timeout", "30", "--proxy-headers",
+                "config.asgi:application"]
+    argv = procfile_web(port)
+    for option, value in (("--ws", ws), ("--http", http)):
+        if value:
+            argv[argv.index(option) + 1] = value
+    return [argv[0], *sampler, *argv[1:]]
+
+
+def start_server(kind: str, env: dict, port: int, log: Path, ws: str | None = None,
+                 http: str | None = None, profile: Path | None = None) -> subprocess.Popen:
+    with open(log, "wb") as out:
+        return subprocess.Popen(server_command(kind, port, ws, http, profile), cwd=ROOT, env=env,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def servers_arg(value: str) -> list[str]:
+    kinds = value.split(",")
+    if not all(kind in ("uvicorn", "daphne") for kind in kinds):
+        raise argparse.ArgumentTypeError("uvicorn, daphne or a comma-separated list of them")
+    return kinds
+
+
+def client_loop_factory():
+    """uvloop's loop for the clients when it is installed (their framing and JSON are the
+    same either way; the loop's own work is cheaper), else None: asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def sampled(pid: int, path: Path, timeout: float = 60) -> str:
-    """The sampler's report of daphne ``pid`` (``bench/cpu_sampler.py``), asked for now."""
+    """The sampler's report of web server ``pid`` (``bench/cpu_sampler.py``), asked for now."""
     path.unlink(missing_ok=True)
     os.kill(pid, signal.SIGUSR2)
     deadline = time.monotonic() + timeout
@@ -206,17 +280,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean seconds a player waits before each action (0: at once)")
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--web", type=int, default=1,
-                        help="daphne processes behind the same Redis (docs/deploy.md); each "
+                        help="web server processes behind the same Redis (docs/deploy.md); each "
                              "battle's two players connect to different ones")
     parser.add_argument("--layer", choices=("pubsub", "lists"), default="pubsub",
                         help="the Redis Channels layer (EAGLES_LIVE_LAYER): pubsub (the "
                              "default) or lists (config/channel_layer.py)")
     parser.add_argument("--profile-web", metavar="FILE", type=Path,
-                        help="run the first daphne under bench/cpu_sampler.py (every thread, "
+                        help="run the first web server under bench/cpu_sampler.py (every thread, "
                              "CPU-weighted stacks) from the warm-up's end, and print its top "
                              "entries (the whole report in FILE)")
+    parser.add_argument("--server", type=servers_arg, default=["uvicorn"],
+                        help="the web server: uvicorn as the Procfile runs it, or daphne as "
+                             "it ran before; a comma-separated list is cycled over the --web "
+                             "processes (daphne,uvicorn with --web 2: each battle has one "
+                             "player on each, so the two serve the same load at the same "
+                             "time, a paired comparison on a shared machine)")
+    parser.add_argument("--ws", choices=UVICORN_WS,
+                        help="another websocket implementation for uvicorn than the Procfile's")
+    parser.add_argument("--http", choices=("h11", "httptools"),
+                        help="another HTTP implementation for uvicorn than the Procfile's")
     parser.add_argument("--in-memory-layer", action="store_true",
-                        help="daphne without REDIS_URL: the in-memory Channels layer (a check)")
+                        help="web servers without REDIS_URL: the in-memory Channels layer "
+                             "(a check)")
     args = parser.parse_args(argv)
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not (database_url and database_url.startswith("postgres") and redis_url):
@@ -243,11 +328,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.in_memory_layer:
             server_env.pop("REDIS_URL")
         servers = []  # (process, port, log)
+        kinds: list[str] = []  # each one's server
         for k in range(max(1, args.web)):
-            port, log = web.free_port(), tmp / f"daphne{k}.log"
+            kind = args.server[k % len(args.server)]
+            port, log = web.free_port(), tmp / f"{kind}{k}.log"
             profile = args.profile_web.resolve() if args.profile_web and k == 0 else None
-            servers.append((web.start_server("daphne", server_env, port, log, profile),
-                            port, log))
+            kinds.append(kind)
+            servers.append((start_server(kind, server_env, port, log, args.ws,
+                                         args.http, profile), port, log))
             procs.append(servers[-1][0])
         with open(tmp / "worker.log", "wb") as out:
             procs.append(subprocess.Popen(
@@ -262,30 +350,45 @@ def main(argv: list[str] | None = None) -> int:
         def warmed_up():
             if args.profile_web:
                 os.kill(servers[0][0].pid, signal.SIGUSR1)  # the sampler starts afresh
-            start["cpu"] = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers)
+            start["cpu"] = [web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers]
             start["client"] = time.process_time()
             start["wall"] = time.perf_counter()
             start["load"] = os.getloadavg()
 
+        loop_factory = client_loop_factory()
         stats = asyncio.run(play_all([port for _, port, _ in servers], battles, args.moves,
                                      args.seconds, args.think, args.warmup, warmed_up,
-                                     args.warmup * 2 / 3))
+                                     args.warmup * 2 / 3), loop_factory=loop_factory)
         wall = time.perf_counter() - start["wall"]
-        cpu = sum(web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers) - start["cpu"]
+        cpus = [(web.cpu_seconds(proc.pid) or 0) - before
+                for (proc, _, _), before in zip(servers, start["cpu"], strict=True)]
+        cpu = sum(cpus)
         client_cpu = time.process_time() - start["client"]
         load = os.getloadavg()
-        # after the CPU figures: writing the report is daphne's CPU too
+        # after the CPU figures: writing the report is the server's CPU too
         report = sampled(servers[0][0].pid, args.profile_web) if args.profile_web else ""
         lat = [x * 1000 for x in stats.latencies]
         print(f"machine load (1-min average) at the start / end of the measure: "
               f"{start['load'][0]:.2f} / {load[0]:.2f} on {os.cpu_count()} cores")
+        server = ",".join(args.server)
+        per = 1000 / max(1, stats.actions)
         print(f"{args.battles} battles, {2 * args.battles} websocket clients, think "
               f"{args.think:g} s (a random 0-{2 * args.think:g} s wait before each action), "
-              f"{len(servers)} daphne ({args.layer} layer), "
+              f"{len(servers)} {server} ({args.layer} layer), "
               f"warm-up {args.warmup:g} s not measured, "
-              f"{stats.actions} actions in {wall:.1f} s ({stats.actions / wall:.1f}/s); "
-              f"daphne CPU {cpu:.1f} s ({1000 * cpu / max(1, stats.actions):.1f} ms/action); "
-              f"the clients' CPU {client_cpu:.1f} s")
+              f"{stats.actions} actions in {wall:.1f} s ({stats.actions / wall:.1f}/s)")
+        print(f"CPU: web servers {cpu:.1f} s ({cpu * per:.2f} ms/action); the clients "
+              f"{client_cpu:.1f} s ({client_cpu * per:.2f} ms/action, on "
+              f"{'uvloop' if loop_factory else 'asyncio'})")
+        for kind in args.server:
+            print(f"{kind}: " + shlex.join(server_command(kind, 0, args.ws, args.http)[1:]))
+        if len(args.server) > 1:  # the same load on each: their own CPU side by side
+            print("CPU by process: " + "; ".join(
+                f"{kind} {k}: {used:.1f} s ({used * per:.2f} ms/action)"
+                for k, (kind, used) in enumerate(zip(kinds, cpus, strict=True))))
+        failed = sum(stats.failed_handshakes.values())
+        print(f"websocket handshakes: {stats.connected} of {2 * args.battles} connected, "
+              f"{failed} failed" + (f" {dict(stats.failed_handshakes)}" if failed else ""))
         if lat:
             print(f"action -> opponent's message: p50 {web.percentile(lat, 50):.1f} ms, "
                   f"p95 {web.percentile(lat, 95):.1f} ms, max {max(lat):.1f} ms "
@@ -297,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"battles finished: {len(stats.finished)}; stopped at --moves: "
               f"{len(stats.stopped)}; errors: {dict(stats.errors) or 'none'}")
         if args.profile_web:
-            print(f"daphne 0 sampled from the warm-up's end to here ({args.profile_web}):")
+            print(f"{kinds[0]} 0 sampled from the warm-up's end to here ({args.profile_web}):")
             print("\n".join(report.splitlines()[:60]) or "(no report written)")
         return 0
     finally:

@@ -1,4 +1,5 @@
-"""A campaign's live updates across processes (issue 13): a daphne web process serving
+"""A campaign's live updates across processes (issue 13): a web process (the Procfile's
+web line) serving
 ``config.asgi`` (its websocket router includes ``ws/campaigns/<id>/``) and a Celery worker on
 PostgreSQL + Redis. alice's socket is held by the web process; the computer's decisions, made
 by the worker (``campaigns.bot_move``), reach it through the Redis Channels layer alone (the
@@ -23,6 +24,7 @@ from campaigns import services
 
 from .campaign.helpers import small_pools
 from .kinds import campaign_tasks as tasks
+from .procfile import web_command
 from .test_live_processes import _receive_until
 from .test_production_layout import ROOT, _call, _env, _free_port
 
@@ -56,8 +58,7 @@ def test_the_workers_campaign_moves_reach_a_socket_of_the_web_process(tmp_path, 
     env = {**_env(tmp_path), "EAGLES_LIVE_POLL_SECONDS": "60", "SECRET_KEY": settings.SECRET_KEY}
     port = _free_port()
     procs = [
-        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                          "config.asgi:application"], cwd=ROOT, env=env, start_new_session=True,
+        subprocess.Popen(web_command(port), cwd=ROOT, env=env, start_new_session=True,
                          stdout=open(tmp_path / "web.log", "w"), stderr=subprocess.STDOUT),
         subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool",
                           "solo", "--loglevel", "INFO", "--hostname", "camplive@%h",

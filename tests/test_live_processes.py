@@ -1,9 +1,10 @@
-"""Live updates across processes (issue 12): two daphne web processes and a Celery worker on
-PostgreSQL + Redis, as in docs/deploy.md. alice's socket is held by one web process; bob's
-move posted to the other web process, and the computer's moves made by the worker, reach it
-through the Redis Channels layer alone (the consumers' safety-net poll is set to a minute,
-longer than the test waits). An idle socket outlives the Redis layer's 5 s blocking pop (with
-redis-py's default 5 s socket timeout the consumer died: config/settings.py sets 30 s)."""
+"""Live updates across processes (issue 12): two web processes (the Procfile's web line) and a
+Celery worker on PostgreSQL + Redis, as in docs/deploy.md. alice's socket is held by one web
+process; bob's move posted to the other web process, and the computer's moves made by the
+worker, reach it through the Redis Channels layer alone (the consumers' safety-net poll is set
+to a minute, longer than the test waits). An idle socket outlives the Redis layer's 5 s blocking
+pop (with redis-py's default 5 s socket timeout the consumer died: config/settings.py sets 30
+s)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from rest_framework.authtoken.models import Token
 
 from battles import services
 
+from .procfile import web_command
 from .test_production_layout import ROOT, _call, _env, _free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.worker,
@@ -60,8 +62,7 @@ def test_moves_cross_processes_through_redis(tmp_path):
     try:
         for port in ports:
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "config.asgi:application"], cwd=ROOT, env=env, start_new_session=True,
+                web_command(port), cwd=ROOT, env=env, start_new_session=True,
                 stdout=open(tmp_path / f"web{port}.log", "w"), stderr=subprocess.STDOUT))
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",

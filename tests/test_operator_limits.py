@@ -1,5 +1,5 @@
 """Issue 30, limits an attacker or an operator could step around: the per-address log-in and
-sign-up limits count the address the trusted proxy saw (through the documented nginx + daphne
+sign-up limits count the address the trusted proxy saw (through the documented nginx + uvicorn
 header chain), the project's deploy check fails on EAGLES_WEBHOOK_ALLOW_PRIVATE=1, the
 documented TLS-proxy settings pass ``check --deploy``, and ``manage.py serve`` without a
 SECRET_KEY refuses once."""
@@ -10,27 +10,28 @@ import subprocess
 import sys
 
 import pytest
-from daphne.utils import parse_x_forwarded_for
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from .test_safe_defaults import DEPLOY_KEY, ROOT, run_python
+from .test_web_server import _app_sees
 
 REAL = "203.0.113.7"  # the attacker's one machine, as nginx sees it
 
 
-def through_nginx_and_daphne(client_xff: str | None) -> dict:
+def through_nginx_and_uvicorn(client_xff: str | None) -> dict:
     """The request's META as the documented layout makes it (docs/deploy.md): nginx sets
     ``X-Forwarded-For $proxy_add_x_forwarded_for`` (what the client sent, then the address it
-    saw), and daphne ``--proxy-headers`` takes its address from that header (its own code)."""
+    saw), and uvicorn ``--proxy-headers --forwarded-allow-ips 127.0.0.1`` (the Procfile) takes
+    its address from that header (its own code, tests/test_web_server.py)."""
     xff = f"{client_xff}, {REAL}" if client_xff else REAL
-    addr, _ = parse_x_forwarded_for({b"x-forwarded-for": [xff.encode()]},
-                                    original_addr=["127.0.0.1", 0])
-    return {"REMOTE_ADDR": addr[0], "HTTP_X_FORWARDED_FOR": xff}
+    addr = _app_sees({"X-Forwarded-For": xff}, "127.0.0.1")["client"]
+    return {"REMOTE_ADDR": addr, "HTTP_X_FORWARDED_FOR": xff}
 
 
-def test_the_chain_gives_daphne_the_clients_own_leftmost_value():
-    assert through_nginx_and_daphne("198.51.100.9")["REMOTE_ADDR"] == "198.51.100.9"
+def test_the_chain_gives_uvicorn_the_address_nginx_saw():
+    # not the leftmost value, which the client writes (daphne's --proxy-headers took that)
+    assert through_nginx_and_uvicorn("198.51.100.9")["REMOTE_ADDR"] == REAL
 
 
 @pytest.fixture
@@ -45,7 +46,7 @@ def test_wrong_passwords_from_one_machine_with_a_varied_header_are_limited(limit
     statuses = []
     for n in range(25):  # 25 names, so only the per-address limit can stop them
         r = APIClient().post("/api/auth/login/", {"username": f"victim{n}", "password": "x"},
-                             format="json", **through_nginx_and_daphne(f"198.51.100.{n}"))
+                             format="json", **through_nginx_and_uvicorn(f"198.51.100.{n}"))
         statuses.append(r.status_code)
     assert statuses[:10] == [400] * 10 and set(statuses[10:]) == {429}, statuses
     # another machine behind the same proxy is not limited
@@ -61,7 +62,7 @@ def test_sign_ups_from_one_machine_with_a_varied_header_are_limited(limits):
     for n in range(12):
         r = APIClient().post("/api/auth/signup/",
                              {"username": f"new{n}", "password": "Bravest-0f-brave"},
-                             format="json", **through_nginx_and_daphne(f"198.51.100.{n}, 1.2.3.4"))
+                             format="json", **through_nginx_and_uvicorn(f"198.51.100.{n}, 1.2.3.4"))
         statuses.append(r.status_code)
     assert statuses[:10] == [201] * 10 and statuses[10:] == [429, 429], statuses
     assert User.objects.count() == 10

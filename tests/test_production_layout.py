@@ -1,6 +1,7 @@
-"""The production layout of docs/deploy.md: two daphne web processes and two Celery workers on
-PostgreSQL + Redis. A battle against the computer is played through the API with requests
-alternating between the two web processes; the workers make the computer's moves."""
+"""The production layout of docs/deploy.md: two web processes (the Procfile's web line: uvicorn)
+and two Celery workers on PostgreSQL + Redis. A battle against the computer is played through
+the API with requests alternating between the two web processes; the workers make the computer's
+moves."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 from rest_framework.authtoken.models import Token
+
+from .procfile import web_command
 
 pytestmark = [pytest.mark.postgres, pytest.mark.worker,
               pytest.mark.django_db(transaction=True)]
@@ -80,8 +83,7 @@ def test_two_web_processes_two_workers_play_a_battle(tmp_path):
 
     try:
         for port in ports:
-            start(f"web{port}", [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
-                                 str(port), "config.asgi:application"])
+            start(f"web{port}", web_command(port))  # the Procfile's own web line
         for n in (1, 2):
             start(f"worker{n}", [sys.executable, "-m", "celery", "-A", "config", "worker",
                                  "--pool", "threads", "--concurrency", "1", "--loglevel",
