@@ -92,8 +92,9 @@ def client_address(request: HttpRequest) -> str:
     Each proxy appends the address it saw to ``X-Forwarded-For`` (nginx's
     ``$proxy_add_x_forwarded_for``), so with ``settings.EAGLES_TRUSTED_PROXIES`` = N proxies
     in front, the N-th value from the right is the one the outermost trusted proxy wrote;
-    everything left of it is the client's own to choose. (daphne's ``--proxy-headers`` takes
-    the leftmost value as the address, which is why ``REMOTE_ADDR`` is not used then.) With
+    everything left of it is the client's own to choose. (The web server's own proxy handling
+    is not relied on: daphne's ``--proxy-headers``, used by ``make run``, takes the leftmost,
+    client-written value; the Procfile's uvicorn trusts only 127.0.0.1, docs/deploy.md.) With
     no trusted proxy (0, the default) the address is the connection's, ``REMOTE_ADDR``."""
     trusted = settings.EAGLES_TRUSTED_PROXIES
     if trusted > 0:
