@@ -14,8 +14,10 @@ from config.api_index import ApiIndex
 from config.asgi import application
 
 # A request through the whole middleware chain counts in the cache (config/throttling.py):
-# Redis in CI's backend stage, which runs these.
-pytestmark = pytest.mark.backend
+# Redis in CI's backend stage, which runs these. django_db: the application's reused request
+# thread may hold a connection an earlier test of this worker opened, and request_started's
+# close_old_connections then checks it (pytest-django blocks that in a test without the mark).
+pytestmark = [pytest.mark.backend, pytest.mark.django_db]
 
 
 def _get(path: str, headers: list | None = None, method: str = "GET") -> tuple[int, dict]:
