@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from channels.db import database_sync_to_async
@@ -379,5 +380,9 @@ def test_a_socket_s_own_act_is_sent_from_its_loop_in_order_others_from_the_threa
     b = services.Battle.objects.get(pk=b.pk)  # not a socket's: from the committing thread
     mover = people["alice"] if b.to_move == "french" else people["bob"]
     view = services.battle_view(b, mover)
-    services.act(b.pk, mover, view["seq"], view["legal_actions"][0])
+    # On a thread of its own, as a request's or a worker's: this test's thread may have an
+    # event loop set by an earlier test of the same worker (Playwright's sync API keeps one),
+    # and the change would then be sent on it, not hopped.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(services.act, b.pk, mover, view["seq"], view["legal_actions"][0]).result()
     assert len(hops) == 1
