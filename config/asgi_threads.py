@@ -20,6 +20,7 @@ ones beyond ``KEEP`` are shut down. Connection age and health stay Django's busi
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -34,6 +35,7 @@ class PooledASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         super().__init__()
         self._idle: list[ThreadPoolExecutor] = []  # touched from the event loop only
+        self._pid = os.getpid()
         self._sync = BaseHandler()
         self._sync.load_middleware(is_async=False)
 
@@ -43,6 +45,11 @@ class PooledASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await super().__call__(scope, receive, send)
+        if self._pid != os.getpid():
+            # A forked child (a server process started by fork after this one served): the
+            # parent's executors believe they have their thread, which the child does not
+            # have, so work given to them would wait for ever. Start the pool afresh.
+            self._idle, self._pid = [], os.getpid()
         executor = self._idle.pop() if self._idle else ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="django-request")
         try:

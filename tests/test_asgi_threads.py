@@ -72,3 +72,26 @@ def test_the_middleware_chain_still_runs():
     assert headers["x-content-type-options"] == "nosniff"
     # DRF still answers a method the view does not have.
     assert _get("/api/", method="DELETE")[0] == 405
+
+
+def test_a_forked_child_does_not_reuse_the_parents_threads(monkeypatch):
+    """A process forked after requests were served (a test's server process, a pre-forking
+    server) has none of the parent's pooled threads: its first request gets a new one
+    (the parent's executor would have waited for ever: every live browser test timed out
+    at its first page after this module ran in the same worker)."""
+    import config.asgi_threads as pooled
+
+    seen: list[int] = []
+    original_get = ApiIndex.get
+
+    def get(self, request):
+        seen.append(threading.get_ident())
+        return original_get(self, request)
+
+    monkeypatch.setattr(ApiIndex, "get", get)
+    assert _get("/api/")[0] == 200 and _get("/api/")[0] == 200
+    assert seen[0] == seen[1]  # reused within a process
+    parent = pooled.os.getpid()
+    monkeypatch.setattr(pooled.os, "getpid", lambda: parent + 1)
+    assert _get("/api/")[0] == 200
+    assert seen[2] != seen[0]  # the child's own thread, not the parent's

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from channels.testing.live import make_application, set_database_connection
+from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connection
@@ -32,13 +32,39 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 PASSWORD = "s3cret-pass-1815"
 
 
+_inherited: list = []  # the parent's pools and connections, kept alive in the child (below)
+
+
+def _child_database() -> None:
+    """In the forked daphne process: a database connection of its own. The settings it
+    inherits already name the test database (Django's test set-up renamed it in this
+    process; channels' ``set_database_connection`` would prefix "test_" once more, to a
+    database that does not exist). What it must not use is the parent's PostgreSQL pool
+    (``settings``: ``pool``), inherited with the fork: its connections are the parent's
+    sessions, and its worker threads are not in the child; once no connection was idle
+    (an earlier test's request thread still held one) the child asked for a new one under
+    the doubled name and waited for ever. The inherited pools and connections are kept
+    referenced, not closed: closing them would end the parent's sessions on the sockets
+    they share."""
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        pools = getattr(type(conn), "_connection_pools", None)
+        if pools:
+            _inherited.append(dict(pools))
+            pools.clear()
+        if conn.connection is not None:
+            _inherited.append(conn.connection)
+            conn.connection = None
+
+
 @pytest.fixture
 def daphne_url(catalogue):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL): daphne runs in its own process")
     server = DaphneProcess("localhost", partial(make_application,
                                                 static_wrapper=ASGIStaticFilesHandler),
-                           setup=set_database_connection)
+                           setup=_child_database)
     server.start()
     assert server.ready.wait(timeout=30), "daphne did not start"
     yield f"http://localhost:{server.port.value}"
