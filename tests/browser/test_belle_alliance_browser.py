@@ -77,4 +77,7 @@ def test_alice_plays_a_whole_game_against_the_computer(logged_in_page, live_serv
     page.screenshot(path="/tmp/belle-alliance-390.png", full_page=True)
     page.get_by_test_id("replay-link").click()
     expect(page.get_by_test_id("dice-check")).to_contain_text("they match")
+    # The layout is measured once the stylesheets are in: the text above can be there
+    # before them (a click's navigation is not waited for), and the unstyled menu is wide.
+    page.wait_for_load_state("load")
     assert page.evaluate(NO_OVERFLOW), "horizontal overflow at 390 px (replay)"
