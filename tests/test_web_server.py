@@ -141,7 +141,7 @@ def _refused(port: int, pieces: int, size: int, pause: float = 0.0) -> bool:
                 sock.sendall(b"x" * size)
                 time.sleep(pause)
         except (BrokenPipeError, ConnectionResetError):
-            pass
+            pass  # the server refused the head mid-send: its answer, if any, is read below
         try:
             return sock.recv(100).startswith(b"HTTP/1.1 400 ")
         except ConnectionResetError:
