@@ -36,9 +36,11 @@ def needs_postgresql_and_redis(catalogue):
         pytest.skip("needs PostgreSQL and Redis (set DATABASE_URL and REDIS_URL)")
 
 
-def _receive_until(ws, check, deadline: float) -> dict:
+def _receive_until(ws, check, deadline: float, seen: list | None = None) -> dict:
     while True:
         msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if seen is not None:
+            seen.append(msg)
         if check(msg):
             return msg
 
@@ -110,10 +112,16 @@ def test_moves_cross_processes_through_redis(tmp_path):
                 ends = [x for x in msg["legal_actions"] if x["type"] == "deployment_done"]
                 ws.send(json.dumps({"type": "act", "seq": msg["seq"],
                                     "action": (ends or msg["legal_actions"])[0]}))
-                # (my move again, or over: the secret seed may end a battle in a few moves)
+                # (my move again, or over: the secret seed may end a battle in a few moves).
+                # The computer's moves come in messages of their own before that one: look at
+                # every message, not only the last (a computer's move that ended the battle
+                # left only the outcome in the last message and the test failed).
+                seen: list[dict] = []
                 msg = _receive_until(ws, lambda m: m["type"] == "battle" and
-                                     m["waiting_for"] in ("you", None), time.monotonic() + WAIT)
-                if any(e.get("side") == "french" for e in msg["events"]):
+                                     m["waiting_for"] in ("you", None), time.monotonic() + WAIT,
+                                     seen)
+                if any(e.get("side") == "french"
+                       for m in seen if m["type"] == "battle" for e in m.get("events", [])):
                     computer_moved = True
                     break
                 assert msg["status"] == "active", msg["outcome"]
