@@ -18,3 +18,5 @@ class NotificationsConfig(AppConfig):
                              dispatch_uid="notifications.on_round_paired")
         # a "your move" written with the action itself (PostgreSQL: no round trip of its own)
         alongside.register(written.with_action)
+        # the end's notices written with the end itself (PostgreSQL: none after commit)
+        alongside.register(written.at_end)

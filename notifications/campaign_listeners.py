@@ -56,6 +56,8 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
                    reverse("campaigns"), campaign_id=c.pk, key=f"campaign_invitation:{c.pk}")
         return
     if c.status == Status.FINISHED:
+        if "match_over" in kwargs.get("written", ()):
+            return  # written with the end, in its own statement (``written.at_end``)
         mark_stale_campaign_your_move([u.pk for u in humans.values()], c.pk)
         for side, user in humans.items():
             notify(user, Kind.BATTLE_OVER, words.campaign_over(c.pk, c.outcome, side), url,

@@ -69,6 +69,8 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
                    reverse("battles"), battle_id=battle.pk, key=f"invitation:{battle.pk}")
         return
     if battle.status == Status.FINISHED:
+        if "match_over" in kwargs.get("written", ()):
+            return  # written with the end, in its own statement (``written.at_end``)
         mark_stale_your_move([u.pk for u in humans.values()], battle.pk)
         for side, user in humans.items():
             notify(user, Kind.BATTLE_OVER,

@@ -188,6 +188,70 @@ def your_move_part(notice: YourMove, connection: Any) -> Part:
     return Part("your_move", ctes, params, after)
 
 
+@dataclass(frozen=True)
+class Over:
+    """The end's notice to one player (``battle_over``, sent once per user and ``key``)."""
+
+    user: Any
+    text: str
+    url: str
+    key: str
+
+
+def match_over_part(notices: list[Over], stale: tuple[int, ...], *, column: str,
+                    match_id: int, connection: Any) -> Part:
+    """The end of a match's notices as data-modifying CTEs (PostgreSQL), written in the
+    statement that ends it (``play.alongside``; issue 31: an ending action in 4 round
+    trips, the after-commit listener took 9): the players' unread "your move" for the match
+    marked read, then per player ``notify``'s rules: their setting read (no row:
+    ``DEFAULTS``), the row written unless switched off, one already sent with the ``key``
+    skipped (``notification_once_per_key``, ``ON CONFLICT DO NOTHING``). The last CTE
+    returns ``{"notes": [{"id", "by_email"}, ...]}``; ``after`` queues their e-mails once
+    the rows commit. ``column``: "battle_id" or "campaign_id"."""
+    if column not in ("battle_id", "campaign_id"):
+        raise ValueError("match_over_part: column is battle_id or campaign_id")
+    now = timezone.now()
+    quote = connection.ops.quote_name
+    table = quote(Notification._meta.db_table)
+    settings_table = quote(NotificationSetting._meta.db_table)
+    default = DEFAULTS[Kind.BATTLE_OVER]
+    kind = Kind.BATTLE_OVER.value
+    size = Notification._meta.get_field("text").max_length
+    ctes: list[tuple[str, str]] = [
+        ("match_over_stale", f"UPDATE {table} SET read_at = %s WHERE user_id = ANY(%s) "
+                             f"AND {column} = %s AND kind = %s AND read_at IS NULL")]
+    params: list[Any] = [now, list(stale), match_id, Kind.YOUR_MOVE.value]
+    for i, notice in enumerate(notices):
+        mailable = bool(getattr(notice.user, "email", ""))
+        ctes += [
+            (f"match_over_flags{i}", "SELECT COALESCE(bool_or(in_app), %s) AS in_app, "
+                                     "COALESCE(bool_or(email), %s) AS email "
+                                     f"FROM {settings_table} WHERE user_id = %s AND kind = %s"),
+            (f"match_over_note{i}", f"INSERT INTO {table} (user_id, kind, text, url, {column}, "
+                                    "key, in_app, by_email, created_at) "
+                                    "SELECT %s, %s, %s, %s, %s, %s, f.in_app, f.email AND %s, "
+                                    f"%s FROM match_over_flags{i} f "
+                                    "WHERE f.in_app OR (f.email AND %s) "
+                                    "ON CONFLICT DO NOTHING RETURNING id, by_email")]
+        params += [default["in_app"], default["email"], notice.user.pk, kind,
+                   notice.user.pk, kind, notice.text[:size], notice.url, match_id, notice.key,
+                   mailable, now, mailable]
+    written = " UNION ALL ".join(f"SELECT id, by_email FROM match_over_note{i}"
+                                 for i in range(len(notices))) or \
+        "SELECT NULL::bigint AS id, false AS by_email WHERE false"
+    ctes.append(("match_over", "SELECT COALESCE(jsonb_agg(jsonb_build_object('id', n.id, "
+                               "'by_email', n.by_email)), '[]'::jsonb) AS notes "
+                               f"FROM ({written}) n"))
+
+    def after(row: dict | None) -> None:
+        for note in (row or {}).get("notes") or ():
+            if note["by_email"]:  # as ``notify``: once the row commits
+                note_id = note["id"]
+                transaction.on_commit(lambda note_id=note_id: mailing.enqueue(note_id))
+
+    return Part("match_over", tuple(ctes), tuple(params), after)
+
+
 def mark_stale_your_move(user_ids: Iterable[int], battle_id: int) -> int:
     """The unread "your move" of these users for this battle are out of date (they moved, or
     the battle ended): mark them read."""

@@ -9,13 +9,18 @@ returns a ``Part``, data-modifying CTEs run in that same statement, so the row c
 the action or not at all and costs no round trip of its own. ``match_changed`` then carries
 the part's ``name`` in ``written``, and the app's listener does not write it again.
 Elsewhere (SQLite) there is no such statement: no part, the listener does it as before.
+
+The statement that ends a match (``play.turns.finish``: its last rows, if any, and the
+finished match's row) asks the same writers, with the match finished and ``by`` "": the
+end's notices and a tournament game's link are read or written there (issue 31, an ending
+action in 4 round trips); ``match_finished`` listeners get the parts' returned rows.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -57,3 +62,19 @@ def parts(kind: Any, match: Any, by: str, vendor: str) -> list[Part]:
         if part is not None:
             out.append(part)
     return out
+
+
+def keeping(parts: list[Part]) -> tuple[list[Part], dict[str, Any]]:
+    """``parts`` with each one's returned row (its last CTE's first row, None if none) kept
+    in the dict returned, by the part's name, once the statement ran (the end of a match:
+    ``play.turns.finish`` hands them to ``match_finished`` listeners in ``written``)."""
+    rows: dict[str, Any] = {}
+
+    def keep(part: Part) -> Callable[[dict | None], None]:
+        def after(row: dict | None) -> None:
+            rows[part.name] = row
+            if part.after is not None:
+                part.after(row)
+        return after
+
+    return [replace(part, after=keep(part)) for part in parts], rows

@@ -163,21 +163,25 @@ def insert_and_update(objs: Sequence[Any], obj: Any, fields: Sequence[str],
     round trips per action"), with ``parts`` (``alongside.Part``: another app's rows,
     CTEs of the same statement; each part's ``after`` called with its returned row). All
     or nothing: an ``IntegrityError`` of the insert (a second writer from the same seq)
-    leaves every row as it was. Elsewhere (SQLite, which has no such CTE and no network)
-    the two statements, and no part."""
+    leaves every row as it was. No ``objs`` but parts: the update and the parts, one
+    statement. Elsewhere (SQLite, which has no such CTE and no network) the two statements,
+    and no part."""
     connection = connections[using]
-    if connection.vendor != "postgresql" or not objs:
+    if connection.vendor != "postgresql" or not (objs or parts):
         insert(objs, using)
         update(obj, fields, using)
         return
-    inserted, values = _insert_sql(objs, connection)
     updated, more = _update_sql(obj, fields, connection)
-    if not parts:
-        with connection.cursor() as cursor:
-            cursor.execute(f"WITH new_rows AS ({inserted}) {updated}", [*values, *more])
-        return
-    ctes = [f"new_rows AS ({inserted})", f"match_row AS ({updated})"]
-    params = [*values, *more]
+    if not objs:  # no rows (a match ended by a resignation, a flag fall): the parts only
+        ctes, params = [f"match_row AS ({updated})"], [*more]
+    else:
+        inserted, values = _insert_sql(objs, connection)
+        if not parts:
+            with connection.cursor() as cursor:
+                cursor.execute(f"WITH new_rows AS ({inserted}) {updated}", [*values, *more])
+            return
+        ctes = [f"new_rows AS ({inserted})", f"match_row AS ({updated})"]
+        params = [*values, *more]
     for part in parts:
         ctes += [f"{name} AS ({statement})" for name, statement in part.ctes]
         params += part.params
