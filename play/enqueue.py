@@ -39,9 +39,18 @@ def send_flag_fall(kind: str, match_id: int, seq: int, eta: datetime) -> None:
     _send(FLAG_FALL, [kind, match_id, seq], eta=eta)
 
 
+def after_commit(name: str, args: list, options: dict | None = None) -> None:
+    """Send the task ``name`` (another app's, by name) once this transaction commits, in
+    the play queue unless ``options`` route it. A broker that is down is logged, never
+    raised: the change is saved, and the app's own sweep finds the work left (issue 31: the
+    end's rating and tournament result, done by a worker after the ending commits). Tests
+    run it at once instead (tests/conftest.py ``results_at_once``)."""
+    transaction.on_commit(lambda: _send(name, args, **(options or {})))
+
+
 def _send(name: str, args: list, **options: Any) -> None:
     q = queue()
-    if q:
+    if q and "queue" not in options:
         options["queue"] = q
     try:
         current_app.send_task(name, args=args, **options)

@@ -175,3 +175,24 @@ class RatedMatch(models.Model):
 
     def __str__(self) -> str:
         return f"rated {self.kind} {self.played_id}"
+
+
+class PendingRating(models.Model):
+    """A finished rated match not rated yet (an outbox row, issue 31): written in the
+    statement that ends the match (``play.alongside``: no round trip of its own), deleted by
+    the worker's ``ratings.rate`` in the transaction that rates it. A row older than a
+    moment is the sweep's (``ratings.sweep``: the broker was down at the end, a worker
+    died): the match is rated late, never lost; while the row is there the players' pages
+    may say "rating pending"."""
+
+    kind = models.CharField(max_length=20, help_text="The match's kind (play.registry).")
+    played_id = models.BigIntegerField(help_text="The match's id in its kind's table.")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "played_id"],
+                                               name="one_pending_rating_per_match")]
+        indexes = [models.Index(fields=["created_at"], name="pending_rating_age_idx")]
+
+    def __str__(self) -> str:
+        return f"rating pending: {self.kind} {self.played_id}"

@@ -115,6 +115,37 @@ def fresh_card_tables():
     tables.forget()
 
 
+@pytest.fixture(autouse=True)
+def results_at_once(monkeypatch):
+    """The end of a match's rating and tournament result are a worker's, sent once the end
+    commits (``play.enqueue.after_commit``; issue 31). No broker nor worker here, and a test
+    in a rolled-back transaction never commits: the task runs at once instead, inside the
+    ending transaction, as it ran before it moved to a worker, so a test that ends a match
+    sees its rating and result. A test of the deferral itself takes ``results_later``."""
+    from play import enqueue
+
+    real = enqueue.after_commit
+
+    def at_once(name, args, options=None):
+        import importlib
+
+        from celery import current_app
+
+        importlib.import_module(name.split(".")[0] + ".tasks")  # registers the task
+        current_app.tasks[name](*args)
+
+    at_once.real = real
+    monkeypatch.setattr(enqueue, "after_commit", at_once)
+
+
+@pytest.fixture
+def results_later(results_at_once, monkeypatch):
+    """The end's tasks sent after commit, as in production (``results_at_once`` undone)."""
+    from play import enqueue
+
+    monkeypatch.setattr(enqueue, "after_commit", enqueue.after_commit.real)
+
+
 class MailQueue(list):
     """The notification e-mails queued (``notifications.send_email``, their notification ids),
     recorded at the broker's door instead of sent: no broker in these tests. ``run()`` is the

@@ -8,23 +8,28 @@ never import this module, which imports them).
   check-in, start, time-limit results, pair the next round) and book the next wake with an ETA.
 * ``tournaments.pair_round(tournament_id, number)``: pair round N if it is the next one.
 * ``tournaments.time_limit(round_id)``: the time-limit results of a round at time.
+* ``tournaments.record_online(match_id)``: an online match's result, sent once one of its
+  games' end commits (``services.online_results``); idempotent (a settled match is left).
 * ``tournaments.tick()``: periodic safety net (celery beat, every ``TICK_SECONDS``: the
   ``EAGLES_TICK_SECONDS`` setting, default 30): re-sends ``advance`` for every tournament whose
-  booked wake is past (a lost or late message).
+  booked wake is past (a lost or late message), and records the online results whose task
+  was lost (``online_results.unreported``).
 * ``tournaments.deliver_webhook(delivery_id)``: POST a signed event; exponential backoff.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import current_app, shared_task
 from django.conf import settings
 
 from . import enqueue
-from .services import clock, lifecycle, webhooks
+from .services import clock, lifecycle, online_results, webhooks
 from .services import results as result_services
 
+log = logging.getLogger(__name__)
 TICK_SECONDS = settings.EAGLES_TICK_SECONDS
 WEBHOOK_RETRIES = 6
 
@@ -50,11 +55,22 @@ def time_limit(round_id: int) -> int:
     return result_services.time_limit(round_id)
 
 
+@shared_task(name=online_results.RECORD, acks_late=True)
+def record_online(match_id: int) -> bool:
+    """An online match's result from its finished games (sent once a game's end commits)."""
+    return online_results.record_online(match_id) is not None
+
+
 @shared_task(name="tournaments.tick")
 def tick() -> list[int]:
     late = clock.overdue()
     for pk in late:
         enqueue.send("advance", pk)
+    for match_id in online_results.unreported():  # a result whose task was lost
+        try:  # one match that cannot settle must not stop the others
+            online_results.record_online(match_id)
+        except Exception:
+            log.exception("tournament match %s: the late online result failed", match_id)
     return late
 
 

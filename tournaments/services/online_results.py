@@ -5,9 +5,12 @@ round's deadline a player who never acted is a no-show. Both go through
 its ``MatchGame`` links (kind, played id); the played matches are read through
 ``play.registry.get(kind).model`` (``attach_played``).
 
-* ``match_finished`` (``play.signals``, inside the transaction that ends the played match:
-  the result is written with the end or not at all) -> ``on_match_finished`` finds the link
-  by (kind, id) -> ``record_online``: once every game of the match is finished (a two-game
+* ``match_finished`` (``play.signals``, inside the transaction that ends the played match)
+  -> ``on_match_finished`` finds the link by (kind, id) (on PostgreSQL read in the ending
+  statement itself: ``link_at_end``) and, once the end commits, sends the task
+  ``tournaments.record_online`` (issue 31: the result off the ending action's path, done by
+  a worker; ``tasks.tick`` sweeps what a lost broker left: ``unreported``) ->
+  ``record_online``: once every game of the match is finished (a two-game
   match: after the second), the winners (``outcome["winner"]``) become the match's result
   (source ``online``). Any end counts the same: the game's own, a resignation, a flag fall
   (reason ``time``: a loss like any other), an absence claim. Idempotent: a match already
@@ -29,16 +32,19 @@ its ``MatchGame`` links (kind, played id); the played matches are read through
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from battles.models import EndReason
 from battles.services import finish_battle
 from game import SIDES
-from play import registry, turns
+from play import enqueue, registry, turns
 from play.alongside import Part
 from play.models import MatchStatus
 
+from .. import enqueue as by_name
 from ..models import (
     BATTLE,
     STARTED,
@@ -57,6 +63,9 @@ from .online import result_from_games
 log = logging.getLogger(__name__)
 
 FINISHED = MatchStatus.FINISHED
+RECORD = "tournaments.record_online"  # the task (``tasks.record_online``), sent by name
+# The sweep leaves a match whose last game ended this recently to the task sent at its end.
+GRACE = timedelta(seconds=30)
 SEATS = ("french_player", "allied_player")
 
 
@@ -87,11 +96,35 @@ def on_match_finished(sender=None, kind: str | None = None, match=None,
     else:
         match_id = (MatchGame.objects.filter(kind=kind, played_id=match.pk)
                     .values_list("match_id", flat=True).first())
-    if match_id is not None:
-        record_online(match_id)
+    if match_id is not None:  # the result is a worker's, once the end commits
+        enqueue.after_commit(RECORD, [match_id], options=by_name.options())
 
 
 on_battle_finished = on_match_finished  # the name the receiver had when only battles played
+
+
+def unreported(now=None, limit: int = 500) -> list[int]:
+    """The tournament's matches (of started tournaments, pending or reported) whose every
+    game finished more than ``GRACE`` ago: the sweep's (``tasks.tick``), for a result whose
+    task was lost (a broker down at the end, a worker that died). A disputed one is the
+    organiser's."""
+    before = (now or timezone.now()) - GRACE
+    links: dict[int, list[tuple[str, int]]] = {}
+    for match_id, kind, played_id in (
+            MatchGame.objects.filter(match__tournament__status__in=STARTED,
+                                     match__state__in=(Match.State.PENDING,
+                                                       Match.State.REPORTED))
+            .values_list("match_id", "kind", "played_id")):
+        links.setdefault(match_id, []).append((kind, played_id))
+    by_kind: dict[str, set[int]] = {}
+    for games in links.values():
+        for kind, played_id in games:
+            by_kind.setdefault(kind, set()).add(played_id)
+    over = {(kind, pk) for kind, ids in by_kind.items()
+            for pk in registry.get(kind).model.objects.filter(
+                pk__in=ids, status=FINISHED, finished_at__lte=before)
+            .values_list("pk", flat=True)}
+    return sorted(m for m, games in links.items() if all(g in over for g in games))[:limit]
 
 
 def _winner(link: MatchGame) -> str | None:
