@@ -38,6 +38,8 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
         return  # the same side still acting (past the other's auto-passes): no query
     if "your_move" in kwargs.get("written", ()):
         return  # written with the action, in its own statement (``written``)
+    if status == Status.FINISHED and "match_over" in kwargs.get("written", ()):
+        return  # the end's notices, written with the end (``written.at_end``): no query
     # After actions the signal carries the row as committed (its players read with it): no
     # query. Else only the columns needed.
     given = kwargs.get("match")
@@ -56,8 +58,6 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
                    reverse("campaigns"), campaign_id=c.pk, key=f"campaign_invitation:{c.pk}")
         return
     if c.status == Status.FINISHED:
-        if "match_over" in kwargs.get("written", ()):
-            return  # written with the end, in its own statement (``written.at_end``)
         mark_stale_campaign_your_move([u.pk for u in humans.values()], c.pk)
         for side, user in humans.items():
             notify(user, Kind.BATTLE_OVER, words.campaign_over(c.pk, c.outcome, side), url,

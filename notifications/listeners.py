@@ -50,6 +50,8 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
         return  # the player still acting in their own turn: nothing changed hands (no query)
     if "your_move" in kwargs.get("written", ()):
         return  # written with the action, in its own statement (``written``)
+    if status == Status.FINISHED and "match_over" in kwargs.get("written", ()):
+        return  # the end's notices, written with the end (``written.at_end``): no query
     # After actions the signal carries the row as committed (its players read with it): no
     # query. Else only the columns needed: the snapshot and the card records are large JSON.
     battle = kwargs.get("match") or (
@@ -69,8 +71,6 @@ def on_battle_changed(sender, battle_id: int, seq: int, status: str, **kwargs) -
                    reverse("battles"), battle_id=battle.pk, key=f"invitation:{battle.pk}")
         return
     if battle.status == Status.FINISHED:
-        if "match_over" in kwargs.get("written", ()):
-            return  # written with the end, in its own statement (``written.at_end``)
         mark_stale_your_move([u.pk for u in humans.values()], battle.pk)
         for side, user in humans.items():
             notify(user, Kind.BATTLE_OVER,

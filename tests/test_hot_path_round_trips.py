@@ -104,3 +104,73 @@ def test_a_failing_writer_is_left_out_and_nothing_is_joined_but_on_postgresql(mo
     assert alongside.parts(kind, match, "french", "postgresql") == [part]
     assert "boom" in caplog.text
     assert alongside.parts(kind, match, "french", "sqlite") == []
+
+
+# --- The match's ending action (issue 31: 15 round trips, 28 rated, more in a tournament) ----
+# The last rows, the finished match's row, the end's notices, the "to be rated" row and the
+# tournament link read are one statement (``play.turns.end_written``); the rating and the
+# tournament result are a worker's, after commit (tests/test_ratings_deferred.py,
+# tests/test_tournament_deferred_results.py).
+
+def _ending_trips(kind: str, rated: bool, seed: int) -> tuple[int, list[str]]:
+    """The round trips of the action that ends a short (2-turn) match between two people."""
+    services, _create, join = GAMES[kind]
+    users = [User.objects.create_user(f"end_{kind}_{rated}_{i}", f"e{i}@example.org", "pw")
+             for i in range(2)]
+    if kind == "battle":
+        pk = services.create_battle(users[0], "quatre-bras", "french", opponent="open",
+                                    settings={"turn_cap": 2}, rated=rated).pk
+    else:
+        pk = services.create_campaign(users[0], "french", opponent="open",
+                                      settings={"turn_cap": 2}, rated=rated).pk
+    join(pk, users[1])
+    viewers = {"french": messages.Viewer(kind, pk, users[0], "french"),
+               "allied": messages.Viewer(kind, pk, users[1], "allied")}
+    model = registry.get(kind).model
+    rng = random.Random(seed)
+    for _ in range(600):
+        match = model.objects.get(pk=pk)
+        assert match.status == "active" and match.to_move
+        msg = messages.message(viewers[match.to_move], match.seq)
+        mover = User.objects.get(pk=viewers[match.to_move].user.pk)
+        with RoundTrips() as trips:
+            services.act(pk, mover, msg["seq"], rng.choice(msg["legal_actions"]))
+        if model.objects.get(pk=pk).status != "active":
+            return trips.count, [m[:60] for m in trips.messages]
+    raise AssertionError("the match did not end")
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("rated", [False, True], ids=["unrated", "rated"])
+def test_the_ending_action_takes_at_most_four_round_trips(catalogue, sent, results_later,
+                                                          rated, monkeypatch):
+    from ratings.models import PendingRating
+
+    monkeypatch.setattr(battle_services, "new_seed", lambda: 1815)
+    count, msgs = _ending_trips("battle", rated, seed=31)
+    assert count <= LIMIT, msgs
+    assert PendingRating.objects.exists() == rated  # the rating left to a worker
+    assert Notification.objects.filter(kind="battle_over").count() == 2  # the end's notices
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_tournament_game_ends_by_resignation_in_at_most_four_round_trips(
+        catalogue, sent, results_later):
+    from tournaments import services as tournament_services
+    from tournaments.models import Match, MatchGame
+
+    from .tournament_helpers import field, organiser
+
+    t, _users = field(organiser(), 2, online=True,
+                      time_control={"kind": "live", "base": 600, "increment": 5})
+    tournament_services.start_tournament(t.pk)
+    m = Match.objects.get(round__tournament=t, allied__isnull=False)
+    link = MatchGame.objects.get(match=m)
+    battle = registry.get("battle").model.objects.get(pk=link.played_id)
+    loser = User.objects.get(pk=battle.french_player_id)
+    with RoundTrips() as trips:
+        battle_services.resign(battle.pk, loser)
+    assert trips.count <= LIMIT, "\n".join(m[:200] for m in trips.messages)
+    assert registry.get("battle").model.objects.get(pk=battle.pk).status == "finished"
