@@ -47,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="list the SQL statements of the first action of each kind of")
     parser.add_argument("--per-socket", action="store_true",
                         help="build every viewer's message per socket (the old path)")
+    parser.add_argument("--rated", action="store_true",
+                        help="every other match rated (battles: its end is counted apart)")
+    parser.add_argument("--tournament", action="store_true",
+                        help="also resign a rated battle and an online tournament's game: the "
+                             "CPU and round trips of those ending actions")
     args = parser.parse_args(argv)
 
     import django
@@ -71,12 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.battles):
         if args.kind == "campaign":
             c = services.create_campaign(users[2 * i], "french", opponent="open",
-                                         settings={"turn_cap": 2})
+                                         settings={"turn_cap": 2},
+                                         rated=args.rated and i % 2 == 1)
             services.join_campaign(c.pk, users[2 * i + 1])
             battles.append(c.pk)
             continue
         b = services.create_battle(users[2 * i], "quatre-bras", "french", opponent="open",
-                                   settings={"turn_cap": 2})
+                                   settings={"turn_cap": 2}, rated=args.rated and i % 2 == 1)
         services.join_battle(b.pk, users[2 * i + 1])
         battles.append(b.pk)
     kind = args.kind
@@ -86,9 +92,22 @@ def main(argv: list[str] | None = None) -> int:
     for vs in viewers.values():  # each socket has had its hello
         for v in vs:
             messages.message(v, 0)
+    # A server that has sent a task before (a computer's move, a flag fall) has Celery's
+    # producer, result backend and broker connection set up: so has the bench before timing
+    # (the first send of a process imports and connects: ~70 ms once, not per action).
+    from celery import current_app
+
+    current_app.backend  # noqa: B018 (set up once, as by a server's first send)
+    with current_app.producer_or_acquire() as producer:
+        producer.connection.ensure_connection(max_retries=1)
     rng = random.Random(1815)
     timings = {"act": 0.0, "messages": 0.0}
     actions = 0
+    # CPU ms of each ending action, apart from the rest (issue 31: the end ran the ratings,
+    # the tournament's result and the end notices in the web process)
+    ending_cpu: dict[str, list[float]] = {}
+    rated_ids = set(Battle.objects.filter(pk__in=battles, rated=True).values_list("pk",
+                                                                                 flat=True))
     statements: list[str] = []  # every SQL statement run by the timed part
     # round trips per action, BEGIN and COMMIT included (PostgreSQL only: libpq's trace)
     trips: list[int] = []
@@ -126,10 +145,15 @@ def main(argv: list[str] | None = None) -> int:
                 with trace, connection.execute_wrapper(counted):
                     services.act(pk, mover.user, msg["seq"], action)
                 t1 = time.process_time()
+                status = Battle.objects.filter(pk=pk).values_list("status", flat=True)[0]
+                if status != "active":
+                    label = "the match's end" + (", rated" if pk in rated_ids else "")
+                    ending_cpu.setdefault(label, []).append(1000 * (t1 - t0))
                 if isinstance(trace, RoundTrips):
                     trips.append(trace.count)
                     after = Battle.objects.get(pk=pk)
-                    path = ("the match's end" if after.status != "active"
+                    path = (("the match's end" + (", rated" if pk in rated_ids else ""))
+                            if after.status != "active"
                             else "a hand-off (a your-move notice)"
                             if Notification.objects.count() > notes
                             else "an auto-pass after it (a preference read)"
@@ -165,6 +189,15 @@ def main(argv: list[str] | None = None) -> int:
             line += (f"; 3 viewers' messages again, per socket, "
                      f"{1000 * timings['messages'] / n:.2f} ms")
         print(line)
+        ended = sum(len(v) for v in ending_cpu.values())
+        if ended:
+            rest = 1000 * timings["act"] - sum(sum(v) for v in ending_cpu.values())
+            print(f"  CPU per action: {rest / max(1, actions - ended):.2f} ms for the "
+                  f"{actions - ended} actions that did not end their match; " + "; ".join(
+                      f"{sum(v) / len(v):.2f} ms for {len(v)} ending actions ({label})"
+                      for label, v in sorted(ending_cpu.items())))
+        if args.tournament:
+            _resignations(users[0].username)
         if args.queries:  # every statement of the timed part, by kind, most frequent first
             import collections
 
@@ -183,6 +216,63 @@ def main(argv: list[str] | None = None) -> int:
         Battle.objects.filter(pk__in=battles).delete()
         User.objects.filter(pk__in=[u.pk for u in users]).delete()
     return 0
+
+
+def _resignations(prefix: str) -> None:
+    """The ending action off the board: a resignation in a rated battle and in an online
+    tournament's game (two players with decks, the tournament started: its one match's
+    battle), CPU ms and, on PostgreSQL, round trips. What it made is deleted."""
+    from django.contrib.auth.models import User
+
+    from battles import services
+    from battles.models import Battle
+    from decks.models import Deck
+    from play.roundtrips import RoundTrips
+    from tests import tournament_helpers as helpers
+    from tournaments import services as tournament_services
+    from tournaments.models import Entry, Match, MatchGame, Tournament
+
+    made: list[int] = []
+    try:
+        a, b = (User.objects.create(username=f"{prefix}_r{i}") for i in range(2))
+        made += [a.pk, b.pk]
+        rated = services.create_battle(a, "quatre-bras", "french", opponent="open", rated=True)
+        services.join_battle(rated.pk, b)
+        org = User.objects.create(username=f"{prefix}_org")
+        made.append(org.pk)
+        t = helpers.tournament(org, name=f"bench {prefix}", online=True,
+                               time_control={"kind": "live", "base": 600, "increment": 5})
+        for k in range(2):
+            user, versions = helpers.player(f"{prefix}_t{k}")
+            made.append(user.pk)
+            helpers.register(t, user, versions)
+        tournament_services.start_tournament(t.pk)
+        m = Match.objects.get(round__tournament=t, allied__isnull=False)
+        game = Battle.objects.get(pk=MatchGame.objects.get(match=m).played_id)
+        for label, battle in (("a rated battle", rated), ("a tournament's game", game)):
+            loser = User.objects.get(pk=battle.french_player_id)
+            trace = RoundTrips() if RoundTrips.supported() else None
+            t0 = time.process_time()
+            if trace is not None:
+                with trace:
+                    services.resign(battle.pk, loser)
+            else:
+                services.resign(battle.pk, loser)
+            cpu = 1000 * (time.process_time() - t0)
+            trips = f", {trace.count} round trips" if trace is not None else ""
+            print(f"  a resignation in {label}: {cpu:.2f} ms CPU{trips}")
+            if trace is not None:
+                for what in trace.messages:
+                    print("     ", what[:110])
+    finally:  # (protected keys: the matches, then the entries, the tournament, the decks)
+        for t in Tournament.objects.filter(organiser_id__in=made):
+            Match.objects.filter(tournament=t).delete()
+            Entry.objects.filter(tournament=t).delete()
+            t.delete()
+        Battle.objects.filter(french_player_id__in=made).delete()
+        Battle.objects.filter(allied_player_id__in=made).delete()
+        Deck.objects.filter(owner_id__in=made).delete()
+        User.objects.filter(pk__in=made).delete()
 
 
 if __name__ == "__main__":
