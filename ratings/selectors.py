@@ -13,7 +13,15 @@ from game import BATTLES, SIDES
 from play import registry
 
 from . import glicko2
-from .models import EAGLES, RatedBattle, RatedCampaign, RatedMatch, Rating, SideRecord
+from .models import (
+    EAGLES,
+    PendingRating,
+    RatedBattle,
+    RatedCampaign,
+    RatedMatch,
+    Rating,
+    SideRecord,
+)
 from .services import current
 
 PROVISIONAL_RD = 110.0  # an RD above this: the rating is still a rough guess ("?")
@@ -162,14 +170,36 @@ def _other_pool(user, pool: str, title: str, rating: Rating | None,
             "recent": recent}
 
 
+def pending_for(user) -> int:
+    """The player's finished rated matches whose rating a worker has not written yet (the
+    ``PendingRating`` outbox, issue 31: rows live for the moment between the end and the
+    worker's rating, so the table holds a handful; a lost broker leaves them to the
+    sweep): the pages say "rating pending" rather than show a rating that is about to
+    change."""
+    by_kind: dict[str, list[int]] = {}
+    for kind, played_id in PendingRating.objects.values_list("kind", "played_id")[:1000]:
+        by_kind.setdefault(kind, []).append(played_id)
+    mine = Q(french_player=user) | Q(allied_player=user)
+    total = 0
+    for kind, ids in by_kind.items():
+        try:
+            model = registry.get(kind).model
+        except LookupError:
+            continue
+        total += model.objects.filter(mine, pk__in=ids).count()
+    return total
+
+
 def player_profile(username) -> dict:
     """What anyone may see of a player's ratings: the EAGLES figures, the record per battle
     and side (every battle and side, zeros included), the last rated battles with the
     change, and the same for rated campaigns (``campaigns``: a record per side, the last
-    ones); then ``other_games``: the same for each other rated game (``_other_pool``)."""
+    ones); then ``other_games``: the same for each other rated game (``_other_pool``);
+    ``rating_pending``: the player's ended rated matches not rated yet (``pending_for``)."""
     user = player_named(username)
     ratings = {r.pool: r for r in Rating.objects.filter(user=user)}
     return {"username": user.username, **_figures(ratings.get(EAGLES)),
+            "rating_pending": pending_for(user),
             "records": _records(user), "recent": _recent(user),
             "campaigns": _campaigns(user),
             "other_games": [_other_pool(user, pool, title, ratings.get(pool))

@@ -85,3 +85,20 @@ def test_the_sweep_is_on_the_beat():
     from celery import current_app
 
     assert current_app.conf.beat_schedule["ratings-sweep"]["task"] == "ratings.sweep"
+
+
+def test_the_player_page_says_rating_pending_until_the_worker_rated(
+        user, other_user, sent, sent_tasks, django_capture_on_commit_callbacks):
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    with django_capture_on_commit_callbacks(execute=True):
+        b = finish(started(user, other_user), "allied", "resigned")
+    page = Client().get(f"/players/{user.username}/")
+    assert page.status_code == 200
+    assert b"Rating pending" in page.content
+    api = APIClient().get(f"/api/players/{user.username}/")
+    assert api.status_code == 200 and api.json()["rating_pending"] == 1
+    tasks.rate("battle", b.pk)
+    assert b"Rating pending" not in Client().get(f"/players/{user.username}/").content
+    assert APIClient().get(f"/api/players/{user.username}/").json()["rating_pending"] == 0
