@@ -45,7 +45,10 @@ def after_commit(name: str, args: list, options: dict | None = None) -> None:
     raised: the change is saved, and the app's own sweep finds the work left (issue 31: the
     end's rating and tournament result, done by a worker after the ending commits). Tests
     run it at once instead (tests/conftest.py ``results_at_once``)."""
-    transaction.on_commit(lambda: _send(name, args, **(options or {})))
+    # nobody waits for its result: without ``ignore_result`` a Redis result backend would
+    # subscribe this process to the task's result channel (a round trip to Redis, and one
+    # subscription kept per task sent)
+    transaction.on_commit(lambda: _send(name, args, ignore_result=True, **(options or {})))
 
 
 def _send(name: str, args: list, **options: Any) -> None:
