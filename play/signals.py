@@ -2,10 +2,15 @@
 notifications), for every kind of match, without importing it: listeners connect in their
 own app's ``ready()`` and look at ``kind`` ("battle", "campaign", ...).
 
-* ``match_finished(kind=..., match=...)``: sent *inside* the transaction that ends the match
-  (the row is locked and already holds ``status`` finished, ``outcome`` and
-  ``finished_at``), so that a rating or a tournament result is written together with the end
-  or not at all. A listener that raises rolls the end back.
+* ``match_finished(kind=..., match=..., written=...)``: sent *inside* the transaction that
+  ends the match (the row is locked, written, and holds ``status`` finished, ``outcome`` and
+  ``finished_at``), so that what must commit with the end does (a "to be rated" outbox row)
+  or nothing does. A listener that raises rolls the end back. ``written``: the rows the
+  ``play.alongside`` parts of the end returned, by part name (on PostgreSQL they run in the
+  ending statement itself: ``play.turns.end_written``); a listener reads what it needs
+  there rather than query. The heavy work (the rating, a tournament's result) is a
+  worker's, sent after commit (``play.enqueue.after_commit``; issue 31: an ending action
+  in 4 round trips).
 * ``match_changed(kind=..., match_id=..., seq=..., status=..., paused=..., **after)``: sent
   *after* the transaction that changed a match commits (an action, a join, a cancel, the
   end, a clock event), for things that must see committed state only (websocket messages,

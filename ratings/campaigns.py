@@ -2,10 +2,10 @@
 players' Glicko-2 ratings once, like a rated battle (one rating period of one game each;
 ``services.rate_players``).
 
-``rate_finished_campaign`` listens to ``play.signals.match_finished`` (through
-``listeners.on_match_finished``), which ``play.turns.finish`` sends *inside* the transaction
-that ends the campaign (its row locked there), whatever ended it (the core's outcome, a
-resignation, a flag fall): the rating is written with the end or not at all. The
+``rate_finished_campaign`` is called by the worker's ``ratings.rate`` (``listeners.rate_now``,
+the campaign row locked) once the end of a rated campaign, whatever ended it (the core's
+outcome, a resignation, a flag fall), has committed with its ``PendingRating`` row (issue
+31). The
 ``RatedCampaign`` row (one per campaign, a one-to-one column) makes a second call change
 nothing.
 """
@@ -43,8 +43,7 @@ def rate_campaign(campaign, now: datetime | None = None) -> RatedCampaign | None
 
 
 def rate_finished_campaign(sender=None, campaign=None, **kwargs) -> RatedCampaign | None:
-    """A campaign's ``match_finished`` listener (``listeners.on_match_finished``; an error here
-    rolls the end of the campaign back)."""
+    """A campaign's rater (``listeners.rate_now``, in the worker's transaction)."""
     if campaign is None:
         return None
     return rate_campaign(campaign)

@@ -3,11 +3,10 @@
 ratings in its kind's pool (``MatchKind.rating_pool``: "stratego", ...) once, adds the result
 to their ``SideRecord`` of that kind and side, and writes a ``RatedMatch``.
 
-``rate_finished_match`` is the generic rater of ``listeners.on_match_finished``, called from
-``play.signals.match_finished`` *inside* the transaction that ends the match (its row locked
-there): the rating is written with the end or not at all. The ratings are locked in user-id
-order (``services.rate_players``); the ``RatedMatch`` row (unique per kind and played id)
-makes a second call change nothing.
+``rate_finished_match`` is the generic rater of ``listeners.rate_now`` (the worker's
+``ratings.rate``, the match row locked; the end left a ``PendingRating`` row: issue 31).
+The ratings are locked in user-id order (``services.rate_players``); the ``RatedMatch`` row
+(unique per kind and played id) makes a second call change nothing.
 """
 
 from __future__ import annotations
@@ -50,7 +49,7 @@ def rate_match(kind: str, pool: str, match: Any,
 
 
 def rate_finished_match(kind: str, pool: str, match: Any) -> RatedMatch | None:
-    """The generic ``match_finished`` rater (an error here rolls the end of the match back)."""
+    """The generic rater (``listeners.rate_now``, in the worker's transaction)."""
     if match is None:
         return None
     return rate_match(kind, pool, match)

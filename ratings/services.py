@@ -1,10 +1,10 @@
 """Writing ratings: a finished rated battle between two people updates both players'
 Glicko-2 ratings and their records for that battle and side, once.
 
-``rate_finished_battle`` listens to ``play.signals.match_finished`` (through
-``listeners.on_match_finished``), which ``play.turns.finish``, the one way a battle ends
-(``battles.services.finish_battle`` calls it), sends *inside* the transaction that ends the
-battle (the battle row is locked there): the rating is written with the end or not at all.
+``rate_finished_battle`` is called by the worker's ``ratings.rate`` (``listeners.rate_now``,
+the battle row locked) once the end of a rated battle has committed with its
+``PendingRating`` row (``listeners``: issue 31, the rating off the ending action's path);
+the rating and the pending row's removal are one transaction.
 Both players' ``Rating`` rows are locked (``select_for_update``) one after the other in
 user-id order, so two battles ending at once between the same people (in any seats) cannot
 deadlock; the ``RatedBattle`` row (one per battle) makes a second call change nothing.
@@ -114,8 +114,7 @@ def rate_players(french_id: int, allied_id: int, score: float, now: datetime,
 
 def rate_finished_battle(sender=None, battle: Battle | None = None,
                          **kwargs) -> RatedBattle | None:
-    """A battle's ``match_finished`` listener (``listeners.on_match_finished``; an error here
-    rolls the end of the battle back)."""
+    """A battle's rater (``listeners.rate_now``, in the worker's transaction)."""
     if battle is None:
         return None
     return rate_battle(battle)
