@@ -32,6 +32,7 @@ def save_state(battle: Battle, state: State | None) -> list[str]:
 # the players and their settings (auto-play reads them: ``accounts.models.preference``) read
 # with the row: an action asks nothing more
 _LOCKED = Prepared(lambda pk: Battle.objects.select_for_update(of=("self",)).filter(pk=pk)
+                   .order_by()  # one row: no sort (the table's default order) to plan
                    .select_related("french_player__preferences",
                                    "allied_player__preferences"), locking=True)
 

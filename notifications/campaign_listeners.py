@@ -76,7 +76,7 @@ def on_campaign_changed(sender, campaign_id: int, seq: int, status: str, **kwarg
 def campaign_your_move(c: Campaign, snapshot: bool = True) -> YourMove | None:
     """The "your move" of an active campaign between two people that changed hands: to the
     person who now must act, theirs of the other marked read; None when neither must act.
-    ``snapshot``: ``c`` holds its snapshot (else the decision's step is read: one key)."""
+    ``snapshot``: ``c`` holds its snapshot (else the decision's step is read from it)."""
     humans = {side: c.player(side) for side in SIDES if c.player_id(side)}
     mover = c.to_move
     if mover not in humans or len(humans) < 2:
@@ -84,8 +84,9 @@ def campaign_your_move(c: Campaign, snapshot: bool = True) -> YourMove | None:
     step = None
     if not c.board and snapshot:  # a campaign decision: which one is in the snapshot
         step = (c.state or {}).get("step")
-    elif not c.board:  # (one key read)
-        step = Campaign.objects.filter(pk=c.pk).values_list("state__step", flat=True).first()
+    elif not c.board:  # the snapshot is stored packed (play.fields): read whole
+        state = Campaign.objects.filter(pk=c.pk).values_list("state", flat=True).first()
+        step = (state or {}).get("step")
     opponent = next(u for side, u in humans.items() if side != mover)
     return YourMove(humans[mover],
                     words.campaign_your_move(c.pk, opponent.username, c.board or None, step),

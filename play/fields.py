@@ -41,14 +41,15 @@ DICTIONARY_1 = b"".join(
 _WBITS = -15  # raw deflate: no zlib header or checksum (6 bytes a value)
 
 
-def pack(value: Any) -> bytes:
-    """``value`` (anything ``json.dumps`` takes) as the bytes stored."""
+def pack(value: Any, *, level: int = 9, sort_keys: bool = True) -> bytes:
+    """``value`` (anything ``json.dumps`` takes) as the bytes stored. ``level``: zlib's
+    (any level reads back the same way); ``sort_keys=False`` keeps the dict's own order."""
     try:
-        text = json.dumps(value, separators=(",", ":"), sort_keys=True,
+        text = json.dumps(value, separators=(",", ":"), sort_keys=sort_keys,
                           ensure_ascii=False).encode()
     except TypeError:  # keys of mixed types (1 and "a") cannot be sorted: kept as they are
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-    deflate = zlib.compressobj(9, zlib.DEFLATED, _WBITS, 9, zlib.Z_DEFAULT_STRATEGY,
+    deflate = zlib.compressobj(level, zlib.DEFLATED, _WBITS, 9, zlib.Z_DEFAULT_STRATEGY,
                                zdict=DICTIONARY_1)
     packed = deflate.compress(text) + deflate.flush()
     if len(packed) < len(text):
@@ -103,3 +104,20 @@ class PackedJSONField(models.Field):
     def value_to_string(self, obj: Any) -> Any:
         """Serialized (``dumpdata``) as the value itself, as ``JSONField`` does."""
         return self.value_from_object(obj)
+
+
+class PackedStateField(PackedJSONField):
+    """A match's position (``Match.state``, issue 31): packed as ``PackedJSONField`` packs,
+    but for speed, since it is written on every action. As ``jsonb`` a Waterloo's 6-7 KB
+    position cost PostgreSQL ~0.5 ms of CPU per action to parse and compress (TOAST) on the
+    UPDATE and ~0.1 ms to print on the locking read (figures: ``bench/profile_action.py``
+    with the backends' CPU); packed it is ~1 KB of bytes PostgreSQL only copies. Deflated at
+    zlib's level 1 (~50 us for Waterloo; level 9 takes twice that for 20 % fewer bytes) and
+    its keys in the engine's own order (sorting them doubled ``json.dumps``'s time)."""
+
+    description = "a position stored as deflated compact JSON"
+
+    def get_prep_value(self, value: Any) -> Any:
+        if value is None:
+            return None
+        return pack(value, level=1, sort_keys=False)

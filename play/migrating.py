@@ -14,6 +14,8 @@ Also the lean action rows' migration (``pack_actions``): each action table's ``a
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 from django.db import migrations, models
@@ -127,3 +129,89 @@ def pack_actions(app_label: str, model_name: str) -> list[Any]:
         # forward, last: the packed rows without the JSON columns' leftovers
         migrations.RunPython(rewrite("bytea"), migrations.RunPython.noop, elidable=False),
     ]
+
+
+class PackState(migrations.AlterField):
+    """A match table's ``state`` from ``jsonb``/JSON text to ``play.fields.PackedStateField``
+    (issue 31: PostgreSQL's CPU per action), and back, every row reading back the same value.
+    In place (no column added or removed: the check constraints on ``state`` stay as they
+    are). PostgreSQL converts in one statement, each row's JSON text kept as is behind the
+    ``PLAIN`` byte (``play.fields``: the next action's write deflates it); back, the deflated
+    rows are first rewritten as ``PLAIN`` (in Python: PostgreSQL cannot inflate), then the
+    column becomes ``jsonb`` from their text. SQLite (a column holds any type, but a JSON
+    column has a ``JSON_VALID`` check): the table is remade first, then each row packed;
+    back, each row unpacked to JSON text first, then the table remade."""
+
+    def __init__(self, model_name: str, name: str = "state", field: Any = None,
+                 preserve_default: bool = True) -> None:
+        from .fields import PackedStateField
+
+        if field is None:
+            field = PackedStateField(null=True, blank=True, help_text=(
+                "The game's to_json after action seq (a cache the log rebuilds); null until "
+                "the match starts."))
+        super().__init__(model_name, name, field, preserve_default)
+
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
+        return self.__class__.__name__, [self.model_name], {}
+
+    def describe(self) -> str:
+        return f"Pack {self.model_name}.{self.name}"
+
+    def _table(self, schema_editor: Any, state: Any, app_label: str) -> tuple[str, str]:
+        model = state.apps.get_model(app_label, self.model_name)
+        quote = schema_editor.quote_name
+        return quote(model._meta.db_table), quote(model._meta.get_field(self.name).column)
+
+    @staticmethod
+    def _rewrite(schema_editor: Any, table: str, column: str, where: str,
+                 convert: Callable[[Any], Any]) -> None:
+        """Each row's ``column`` (``where`` holds) replaced by ``convert(value)``, by id."""
+        connection = schema_editor.connection
+        last = None
+        while True:
+            with connection.cursor() as cursor:
+                after = "" if last is None else "AND id > %s "
+                cursor.execute(f"SELECT id, {column} FROM {table} WHERE {column} IS NOT NULL "
+                               f"AND {where} {after}ORDER BY id LIMIT {BATCH}",
+                               [] if last is None else [last])
+                rows = cursor.fetchall()
+                if not rows:
+                    return
+                cursor.executemany(f"UPDATE {table} SET {column} = %s WHERE id = %s",
+                                   [(convert(value), pk) for pk, value in rows])
+            last = rows[-1][0]
+
+    def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any,
+                          to_state: Any) -> None:
+        from .fields import PackedStateField
+
+        table, column = self._table(schema_editor, to_state, app_label)
+        if schema_editor.connection.vendor == "postgresql":
+            schema_editor.execute(
+                f"ALTER TABLE {table} ALTER COLUMN {column} TYPE bytea USING "
+                f"'\\x00'::bytea || convert_to({column}::text, 'UTF8')")
+            return
+        migrations.AlterField.database_forwards(self, app_label, schema_editor, from_state,
+                                                to_state)
+        pack = PackedStateField().get_prep_value
+        self._rewrite(schema_editor, table, column, "1 = 1",
+                      lambda value: pack(json.loads(value)))
+
+    def database_backwards(self, app_label: str, schema_editor: Any, from_state: Any,
+                           to_state: Any) -> None:
+        from .fields import PLAIN, unpack
+
+        table, column = self._table(schema_editor, from_state, app_label)
+        if schema_editor.connection.vendor == "postgresql":
+            self._rewrite(schema_editor, table, column, f"get_byte({column}, 0) <> {PLAIN}",
+                          lambda value: bytes((PLAIN,)) + json.dumps(unpack(value)).encode())
+            schema_editor.execute(
+                f"ALTER TABLE {table} ALTER COLUMN {column} TYPE jsonb USING "
+                f"convert_from(substring({column} from 2), 'UTF8')::jsonb")
+            return
+        self._rewrite(schema_editor, table, column, "1 = 1",
+                      lambda value: json.dumps(unpack(value)))
+        # (AlterField's own backward: its forward from the packed state to the JSON one)
+        migrations.AlterField.database_forwards(self, app_label, schema_editor, from_state,
+                                                to_state)

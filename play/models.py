@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db import models
 
-from .fields import PackedJSONField
+from .fields import PackedJSONField, PackedStateField
 from .seats import SeatsMixin
 
 USER = django_settings.AUTH_USER_MODEL
@@ -96,7 +96,9 @@ class Match(SeatsMixin, models.Model):
                   "a later catalogue correction cannot change it or its replay; stored once "
                   "for every match with the same records (null: none kept).")
     seq = models.PositiveIntegerField(default=0, help_text="Number of actions applied.")
-    state = models.JSONField(null=True, blank=True,
+    # Packed (play.fields.PackedStateField: issue 31, PostgreSQL's CPU per action); read whole,
+    # nothing looks inside it in SQL.
+    state = PackedStateField(null=True, blank=True,
                              help_text="The game's to_json after action seq (a cache the log "
                                        "rebuilds); null until the match starts.")
     to_move = models.CharField(max_length=10, blank=True, default="",
