@@ -77,6 +77,14 @@ def act_for_socket(viewer: messages.Viewer, seq, action) -> Acted:
     return Acted(notify.take_answer(viewer.kind, viewer.match_id), sends)
 
 
+def open_for_socket(kind: str, user, match_id: int) -> messages.Viewer:
+    """Who the socket's user is at that match (``ServiceError``: refused) and their presence
+    there (a kind's presence), in one crossing to a database thread."""
+    viewer = messages.viewer_for(kind, user, match_id)
+    messages.present(viewer)
+    return viewer
+
+
 class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
     poll_seconds = POLL_SECONDS
     # The in-memory layer (``make run``) never hears a worker's moves (another process): the
@@ -94,12 +102,11 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         route = self.scope["url_route"]["kwargs"]
         await self.accept()
         try:
-            self.viewer = await in_db_thread(messages.viewer_for)(
+            self.viewer = await in_db_thread(open_for_socket)(
                 route["kind"], self.scope.get("user"), route["match_id"])
         except ServiceError:
             await self.close(code=CLOSE_REFUSED)
             return
-        await in_db_thread(messages.present)(self.viewer)  # at the match (a kind's presence)
         # A side's presence is written at most every ``Presence.every`` s: the poller asks
         # again only then.
         self.touched = asyncio.get_running_loop().time()
