@@ -1,5 +1,6 @@
 """play.live.threads: a socket's database work crosses to a thread once per frame (connect,
-hello, act), the opponent's message none at all; on PostgreSQL the crossing is a plain
+hello, act), the opponent's message none at all, nor does any message cross for Channels'
+``aclose_old_connections``; on PostgreSQL the crossing is a plain
 executor call on the process's own small pool (no asgiref ``SyncToAsync``, issue 31) that
 keeps what the consumers need: a fresh copy of the caller's context per call, no connection
 held between calls, ``async_to_sync`` back on the caller's loop, a new pool in a forked
@@ -43,6 +44,16 @@ def test_each_socket_frame_crosses_to_a_database_thread_once(people, monkeypatch
         return original(fn)
 
     monkeypatch.setattr(consumers, "in_db_thread", counting)
+    # every asgiref crossing made (Channels' ``aclose_old_connections`` before each message
+    # was one per frame and group message; the database work's own is SQLite's only)
+    made: list[object] = []
+    original_init = asgiref_sync.SyncToAsync.__init__
+
+    def counting_init(self, *args, **kwargs):
+        made.append(args[0] if args else kwargs.get("func"))
+        original_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(asgiref_sync.SyncToAsync, "__init__", counting_init)
 
     async def scenario():
         alice = await connect(b.pk, people["alice"])
@@ -53,11 +64,15 @@ def test_each_socket_frame_crosses_to_a_database_thread_once(people, monkeypatch
         m = await hello(bob)
         assert crossed == ["own_message", "own_message"]
         crossed.clear()
+        made.clear()
         await bob.send_json_to({"type": "act", "seq": 0, "action": m["legal_actions"][0]})
         mine = await bob.receive_json_from(timeout=TIMEOUT)
         theirs = await alice.receive_json_from(timeout=TIMEOUT)
         assert mine["seq"] == theirs["seq"] == 1
         assert crossed == ["act_for_socket"]  # both sockets' messages of it: no other
+        await alice.receive_nothing(timeout=0.2)
+        await bob.receive_nothing(timeout=0.2)  # its own group's copy arrived too
+        assert len(made) == (0 if connection.vendor == "postgresql" else 1), made
         for c in (alice, bob):
             await c.disconnect()
 

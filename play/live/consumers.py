@@ -32,6 +32,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 
@@ -126,6 +127,18 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
             task.cancel()
         if self.viewer is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def dispatch(self, message):
+        """Channels' ``dispatch`` without its ``aclose_old_connections`` before every message:
+        that is a crossing to Channels' one shared sync thread per frame and per group
+        message (the mover's frame, its own group's copy, the opponent's message: three per
+        action, issue 31) to close connections this consumer never holds. Its database work
+        is all in ``in_db_thread``, which gives each connection back itself (PostgreSQL's
+        pool) or closes old ones around each call (Channels' ``database_sync_to_async``)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     @classmethod
     async def encode_json(cls, content):
