@@ -32,6 +32,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 
@@ -77,6 +78,14 @@ def act_for_socket(viewer: messages.Viewer, seq, action) -> Acted:
     return Acted(notify.take_answer(viewer.kind, viewer.match_id), sends)
 
 
+def open_for_socket(kind: str, user, match_id: int) -> messages.Viewer:
+    """Who the socket's user is at that match (``ServiceError``: refused) and their presence
+    there (a kind's presence), in one crossing to a database thread."""
+    viewer = messages.viewer_for(kind, user, match_id)
+    messages.present(viewer)
+    return viewer
+
+
 class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
     poll_seconds = POLL_SECONDS
     # The in-memory layer (``make run``) never hears a worker's moves (another process): the
@@ -94,12 +103,11 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         route = self.scope["url_route"]["kwargs"]
         await self.accept()
         try:
-            self.viewer = await in_db_thread(messages.viewer_for)(
+            self.viewer = await in_db_thread(open_for_socket)(
                 route["kind"], self.scope.get("user"), route["match_id"])
         except ServiceError:
             await self.close(code=CLOSE_REFUSED)
             return
-        await in_db_thread(messages.present)(self.viewer)  # at the match (a kind's presence)
         # A side's presence is written at most every ``Presence.every`` s: the poller asks
         # again only then.
         self.touched = asyncio.get_running_loop().time()
@@ -119,6 +127,18 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
             task.cancel()
         if self.viewer is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def dispatch(self, message):
+        """Channels' ``dispatch`` without its ``aclose_old_connections`` before every message:
+        that is a crossing to Channels' one shared sync thread per frame and per group
+        message (the mover's frame, its own group's copy, the opponent's message: three per
+        action, issue 31) to close connections this consumer never holds. Its database work
+        is all in ``in_db_thread``, which gives each connection back itself (PostgreSQL's
+        pool) or closes old ones around each call (Channels' ``database_sync_to_async``)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     @classmethod
     async def encode_json(cls, content):
