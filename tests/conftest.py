@@ -146,6 +146,18 @@ def results_later(results_at_once, monkeypatch):
     monkeypatch.setattr(enqueue, "after_commit", enqueue.after_commit.real)
 
 
+@pytest.fixture
+def sent_tasks(monkeypatch, results_later) -> list[tuple[str, list]]:
+    """The end's tasks sent by name (the broker's door), recorded instead of sent."""
+    from celery import Celery
+
+    calls: list[tuple[str, list]] = []
+    monkeypatch.setattr(Celery, "send_task",
+                        lambda app, name, args=None, *rest, **options:
+                        calls.append((name, list(args or []))))
+    return calls
+
+
 class MailQueue(list):
     """The notification e-mails queued (``notifications.send_email``, their notification ids),
     recorded at the broker's door instead of sent: no broker in these tests. ``run()`` is the

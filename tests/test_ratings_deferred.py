@@ -21,15 +21,6 @@ from .test_ratings import finish, started
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def sent_tasks(monkeypatch, results_later) -> list[tuple[str, list]]:
-    """The tasks sent by name (the broker's door), recorded."""
-    calls: list[tuple[str, list]] = []
-    monkeypatch.setattr(Celery, "send_task",
-                        lambda app, name, args=None, *rest, **options:
-                        calls.append((name, list(args or []))))
-    return calls
-
 
 def test_the_end_leaves_the_rating_to_a_worker_which_rates_once(
         user, other_user, sent, sent_tasks, django_capture_on_commit_callbacks):

@@ -29,14 +29,6 @@ def org(catalogue):
     return organiser()
 
 
-@pytest.fixture
-def sent_tasks(monkeypatch, results_later) -> list[tuple[str, list]]:
-    calls: list[tuple[str, list]] = []
-    monkeypatch.setattr(Celery, "send_task",
-                        lambda app, name, args=None, *rest, **options:
-                        calls.append((name, list(args or []))))
-    return calls
-
 
 def test_the_end_sends_the_result_to_a_worker_which_records_it_once(
         org, sent_tasks, django_capture_on_commit_callbacks):
