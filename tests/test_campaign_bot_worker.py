@@ -13,17 +13,14 @@ from campaigns import selectors, services
 from campaigns.models import Campaign, CampaignAction, Status
 
 from .campaign.helpers import passive, small_pools
-from .tournament_helpers import wait_for, worker_session
+from .tournament_helpers import play_worker_session, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def worker(tmp_path, monkeypatch):
-    for w in worker_session(tmp_path, monkeypatch):
-        w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue
-        monkeypatch.setenv("EAGLES_PLAY_QUEUE", w.queue)  # play.enqueue reads it at each send
-        yield w
+    yield from play_worker_session(tmp_path, monkeypatch)
 
 
 @pytest.fixture

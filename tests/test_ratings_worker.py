@@ -12,17 +12,14 @@ from battles import services
 from ratings.models import PendingRating, RatedBattle, Rating
 
 from .test_ratings import started
-from .tournament_helpers import wait_for, worker_session
+from .tournament_helpers import play_worker_session, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def worker(tmp_path, monkeypatch):
-    for w in worker_session(tmp_path, monkeypatch):
-        w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue
-        monkeypatch.setenv("EAGLES_PLAY_QUEUE", w.queue)  # play.enqueue reads it at each send
-        yield w
+    yield from play_worker_session(tmp_path, monkeypatch)
 
 
 def test_a_resignation_is_rated_once_by_the_worker(catalogue, user, other_user, worker,

@@ -195,6 +195,15 @@ def worker_session(tmp_path, monkeypatch):
         w.stop()
 
 
+def play_worker_session(tmp_path, monkeypatch):
+    """``worker_session`` whose worker also takes the play queue (the computer's moves, the
+    end's rating and result: ``play.enqueue`` reads EAGLES_PLAY_QUEUE at each send)."""
+    for w in worker_session(tmp_path, monkeypatch):
+        w.env_extra["EAGLES_PLAY_QUEUE"] = w.queue
+        monkeypatch.setenv("EAGLES_PLAY_QUEUE", w.queue)
+        yield w
+
+
 def wait_for(predicate, timeout: float, what: str, worker: Worker | None = None,
              interval: float = 0.1):
     deadline = time.monotonic() + timeout
