@@ -172,6 +172,16 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
                                           "action": rng.choice(msg["legal_actions"])}))
 
 
+def seat_port(battle: int, side: int, ports: int) -> int:
+    """The web process (index among ``ports``) that player ``side`` (0 French, 1 Allied) of
+    the ``battle``-th battle connects to. With several processes a battle's two players are
+    on different ones (the opponent's message then always crosses the Redis channel layer),
+    and each process holds as many French players as Allied ones: one side makes most of a
+    battle's actions, so French-on-the-first, Allied-on-the-second (as before, issue 31) left
+    nearly all the acting to one process, which saturated while the other idled."""
+    return (battle + side) % ports
+
+
 async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: float,
                    think: float, warmup: float = 0.0, at_warmup_end=None,
                    ramp: float = 0.0) -> Stats:
@@ -188,9 +198,7 @@ async def play_all(ports: list[int], battles: list[dict], moves: int, seconds: f
 
     marker = asyncio.create_task(mark())
     rng = random.Random(1815)
-    # With several web processes the two players of a battle are on different ones (the
-    # opponent's message then always crosses the Redis channel layer).
-    tasks = [player(ports[(2 * i + k) % len(ports)], b, side, stats, moves,
+    tasks = [player(ports[seat_port(i, k, len(ports))], b, side, stats, moves,
                     random.Random(rng.random()), deadline, think, ramp)
              for i, b in enumerate(battles) for k, side in enumerate(("french", "allied"))]
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -382,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{'uvloop' if loop_factory else 'asyncio'})")
         for kind in args.server:
             print(f"{kind}: " + shlex.join(server_command(kind, 0, args.ws, args.http)[1:]))
-        if len(args.server) > 1:  # the same load on each: their own CPU side by side
+        if len(servers) > 1:  # the same load on each: their own CPU side by side
             print("CPU by process: " + "; ".join(
                 f"{kind} {k}: {used:.1f} s ({used * per:.2f} ms/action)"
                 for k, (kind, used) in enumerate(zip(kinds, cpus, strict=True))))

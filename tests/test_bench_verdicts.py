@@ -44,3 +44,17 @@ def test_the_tournament_bench_answers_help():
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "tournament.py"), "--help"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "players" in done.stdout
+
+
+def test_online_bench_spreads_each_side_over_the_web_processes():
+    """Each battle's two players on different processes, and each process as many French
+    players as Allied ones (one side makes most actions: French all on one process left it
+    doing nearly all the acting)."""
+    seat = bench("online").seat_port
+    for n in (2, 3):
+        for i in range(12):
+            assert seat(i, 0, n) != seat(i, 1, n)
+        french = [seat(i, 0, n) for i in range(12)]
+        allied = [seat(i, 1, n) for i in range(12)]
+        assert all(french.count(p) == allied.count(p) == 12 // n for p in range(n))
+    assert seat(5, 0, 1) == seat(5, 1, 1) == 0
