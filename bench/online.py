@@ -56,6 +56,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import catalogue as web  # noqa: E402  (bench/catalogue.py: server helpers)
+import cpu_ledger as ledger  # noqa: E402  (bench/cpu_ledger.py: CPU by thread and process)
 
 ROOT = web.ROOT
 PYTHON = web.PYTHON
@@ -318,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         import websockets  # noqa: F401
     except ImportError:
         raise SystemExit("pip install websockets (the test extra)") from None
+    database = database_url.rsplit("/", 1)[1].split("?")[0]  # its backends' CPU is counted
     ok, created, message = web.postgres_target(database_url)
     if not ok:
         raise SystemExit(f"PostgreSQL: {message}")
@@ -346,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
                                          args.http, profile), port, log))
             procs.append(servers[-1][0])
         with open(tmp / "worker.log", "wb") as out:
-            procs.append(subprocess.Popen(
+            procs.append(worker := subprocess.Popen(
                 [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                  "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
                  "--without-heartbeat"], cwd=ROOT, env=env, stdout=out,
@@ -359,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.profile_web:
                 os.kill(servers[0][0].pid, signal.SIGUSR1)  # the sampler starts afresh
             start["cpu"] = [web.cpu_seconds(proc.pid) or 0 for proc, _, _ in servers]
+            start["threads"] = [ledger.threads_cpu(proc.pid) for proc, _, _ in servers]
+            start["database"] = ledger.database_backends(database)
+            start["redis"] = ledger.named_processes("redis-server")
+            start["worker"] = ledger.process_cpu(worker.pid)
             start["client"] = time.process_time()
             start["wall"] = time.perf_counter()
             start["load"] = os.getloadavg()
@@ -372,6 +378,10 @@ def main(argv: list[str] | None = None) -> int:
                 for (proc, _, _), before in zip(servers, start["cpu"], strict=True)]
         cpu = sum(cpus)
         client_cpu = time.process_time() - start["client"]
+        threads = [ledger.threads_cpu(proc.pid) for proc, _, _ in servers]
+        database_cpu = ledger.grown(start["database"], ledger.database_backends(database))
+        redis_cpu = ledger.grown(start["redis"], ledger.named_processes("redis-server"))
+        worker_cpu = ledger.process_cpu(worker.pid) - start["worker"]
         load = os.getloadavg()
         # after the CPU figures: writing the report is the server's CPU too
         report = sampled(servers[0][0].pid, args.profile_web) if args.profile_web else ""
@@ -394,6 +404,16 @@ def main(argv: list[str] | None = None) -> int:
             print("CPU by process: " + "; ".join(
                 f"{kind} {k}: {used:.1f} s ({used * per:.2f} ms/action)"
                 for k, (kind, used) in enumerate(zip(kinds, cpus, strict=True))))
+        by_kind = {kind: sum(now[kind] - then[kind] for now, then in
+                             zip(threads, start["threads"], strict=True))
+                   for kind in (ledger.EVENT_LOOP, ledger.THREADS)}
+        machine = cpu + database_cpu + redis_cpu + worker_cpu + client_cpu
+        print("CPU per action, the machine's: web " + ", ".join(
+            f"{kind} {used * per:.2f}" for kind, used in by_kind.items())
+            + f"; PostgreSQL (this database's backends) {database_cpu * per:.2f}; Redis "
+            f"(the whole server) {redis_cpu * per:.2f}; the worker {worker_cpu * per:.2f}; "
+            f"the clients {client_cpu * per:.2f}; in all {machine * per:.2f} ms "
+            f"({machine / wall:.2f} of {os.cpu_count()} cores)")
         failed = sum(stats.failed_handshakes.values())
         print(f"websocket handshakes: {stats.connected} of {2 * args.battles} connected, "
               f"{failed} failed" + (f" {dict(stats.failed_handshakes)}" if failed else ""))
