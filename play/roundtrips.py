@@ -20,6 +20,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 # A line of libpq's trace (PQTRACE_SUPPRESS_TIMESTAMPS): direction, length, message, ...
 _LINE = re.compile(r"^F\t\d+\t(Query|Sync)\b(.*)$")
+# An exchange that begins with Parse of a NAMED statement prepares it (an unnamed one, "",
+# is the extended protocol's run of an unprepared statement; Bind begins a prepared run)
+_PREPARE = re.compile(r'^Parse\s+"[^"]+" ')
 
 
 class RoundTrips:
@@ -29,6 +32,9 @@ class RoundTrips:
     def __init__(self, using: str = DEFAULT_DB_ALIAS) -> None:
         self.using = using
         self.count = 0
+        # of them, those that only prepared a statement (psycopg's Parse of a named statement,
+        # once per connection and statement: ``play.sql.planned_cursor``), not run one
+        self.preparing = 0
         self.messages: list[str] = []
         self._file: Any = None
         self._pgconn: Any = None
@@ -55,13 +61,22 @@ class RoundTrips:
         text = self._file.read().decode("utf-8", "replace")
         self._file.close()
         pending = ""  # the extended exchange's first message (Parse ... "SQL")
+        first = ""  # that message with its type
         for line in text.splitlines():
             found = _LINE.match(line)
             if found is None:
                 if line.startswith("F\t") and not pending:
+                    first = line.split("\t", 2)[-1]
                     pending = line.split("\t", 3)[-1][:120]
                 continue
             what = found.group(2).strip()[:120] if found.group(1) == "Query" else pending
             self.messages.append(what)
             self.count += 1
-            pending = ""
+            if found.group(1) == "Sync" and _PREPARE.match(first):
+                self.preparing += 1
+            pending = first = ""
+
+    @property
+    def running(self) -> int:
+        """The round trips that ran statements (a one-time prepare left out)."""
+        return self.count - self.preparing

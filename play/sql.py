@@ -21,6 +21,21 @@ with new values, so its SQL, its column order and its value conversions stay the
   list pages read them (issue 31: compiling a list's five joined queries cost more CPU than
   PostgreSQL spent running them); ``rows(*values)`` is ``list(build(*values))``. Kept per
   process, not per connection (under ASGI each request has a connection object of its own).
+
+On PostgreSQL an action's two statements (``Prepared.first``'s locking read and
+``insert_and_update``) are also kept PLANNED by the server (``planned_cursor``): sent with
+server-side binding, and prepared by psycopg once a connection has run the same statement
+``PREPARE_AFTER`` times, after which PostgreSQL runs its generic plan without planning again.
+The ORM's cursors bind on the client (Django's default), so PostgreSQL parsed and planned
+every action's statements anew: the locking read joins five tables (the match, its two
+players and their settings) and its planning took 0.5-0.7 ms of the backend's CPU against
+0.1-0.2 ms to run it (``EXPLAIN ANALYZE``); one action's transaction cost the backend
+0.83-0.99 ms of CPU with the read bound on the client, 0.34-0.39 ms prepared (issue 31).
+Nothing else changes: the statements still go through Django's cursor wrapper (its
+execute wrappers and query logging see them), their values are adapted by the same
+adapters, and their results are read with the same loaders. A prepared statement belongs to
+a server connection (the pool keeps them); behind a pooler in transaction mode, PgBouncer
+1.21 or later with ``max_prepared_statements`` set is needed (``docs/deploy.md``).
 """
 
 from __future__ import annotations
@@ -33,6 +48,28 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
+
+# Runs of one statement on a connection before psycopg prepares it (psycopg's own default):
+# a statement run once or twice (a page's) is never prepared, an action's soon are.
+PREPARE_AFTER = 5
+
+
+def planned_cursor(connection: Any) -> Any:
+    """A cursor of ``connection`` whose statements PostgreSQL keeps planned (server-side
+    binding, prepared after ``PREPARE_AFTER`` runs; see the module); elsewhere the usual
+    cursor. Wrapped as Django wraps its own (``execute_wrapper``, query logging)."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:  # Django turns psycopg's preparing off by default
+        # Only server-binding cursors ever prepare (psycopg's ClientCursor, the ORM's, never
+        # does), so this leaves every other statement of the connection as it was.
+        raw.prepare_threshold = PREPARE_AFTER
+    return connection._prepare_cursor(ServerBindingCursor(raw))
+
 
 # The one value a prepared query varies on, recognised among the compiled SQL's parameters:
 # a valid value for any integer column (the ORM compiles a lookup out of a column's range to
@@ -90,7 +127,7 @@ class Prepared:
             self._compiled(connection, using)
         params = [*params]
         params[at] = value
-        with connection.cursor() as cursor:
+        with planned_cursor(connection) as cursor:
             cursor.execute(sql, params)
             fetched = cursor.fetchone()
         if fetched is None:
@@ -192,7 +229,7 @@ def insert_and_update(objs: Sequence[Any], obj: Any, fields: Sequence[str],
     else:
         inserted, values = _insert_sql(objs, connection)
         if not parts:
-            with connection.cursor() as cursor:
+            with planned_cursor(connection) as cursor:
                 cursor.execute(f"WITH new_rows AS ({inserted}) {updated}", [*values, *more])
             return
         ctes = [f"new_rows AS ({inserted})", f"match_row AS ({updated})"]
@@ -202,7 +239,7 @@ def insert_and_update(objs: Sequence[Any], obj: Any, fields: Sequence[str],
         params += part.params
     rows = ", ".join(f"(SELECT to_jsonb(r) FROM {part.ctes[-1][0]} r LIMIT 1)"
                      for part in parts)
-    with connection.cursor() as cursor:
+    with planned_cursor(connection) as cursor:
         cursor.execute(f"WITH {', '.join(ctes)} SELECT {rows}", params)
         returned = cursor.fetchone()
     for part, row in zip(parts, returned, strict=True):

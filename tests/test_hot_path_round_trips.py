@@ -40,8 +40,9 @@ GAMES = {
 LIMIT = 4
 
 
-def _played(kind: str, moves: int, seed: int) -> list[tuple[int, str, bool, list[str]]]:
-    """(round trips, what happened, ..., the round trips' first words) of each action."""
+def _played(kind: str, moves: int, seed: int) -> list[tuple[int, str, list[str], int]]:
+    """(round trips that ran statements, what happened, the round trips' first words, the
+    round trips that prepared one) of each action."""
     services, create, join = GAMES[kind]
     users = [User.objects.create_user(f"trips_{kind}_{i}", f"t{i}@example.org", "pw")
              for i in range(2)]
@@ -71,7 +72,7 @@ def _played(kind: str, moves: int, seed: int) -> list[tuple[int, str, bool, list
                 else "notice" if Notification.objects.count() > notes
                 else "auto" if after.actions.filter(auto=True).count() > autos
                 else "plain")
-        out.append((trips.count, what, [m[:40] for m in trips.messages]))
+        out.append((trips.running, what, [m[:40] for m in trips.messages], trips.preparing))
     return out
 
 
@@ -81,10 +82,15 @@ def _played(kind: str, moves: int, seed: int) -> list[tuple[int, str, bool, list
 def test_an_action_takes_at_most_four_round_trips(catalogue, sent, kind, monkeypatch):
     monkeypatch.setattr(GAMES[kind][0], "new_seed", lambda: 1815)  # the same dice every run
     played = _played(kind, 60, seed=31)
-    seen = {what for _, what, _ in played}
+    seen = {what for _, what, _, _ in played}
     assert {"plain", "notice", "auto"} <= seen, seen  # every path was taken
-    over = [(n, what, msgs) for n, what, msgs in played if what != "end" and n > LIMIT]
+    over = [(n, what, msgs) for n, what, msgs, _ in played if what != "end" and n > LIMIT]
     assert not over, over
+    # The hot path's statements are prepared (``play.sql.planned_cursor``): each once on the
+    # connection, on its fifth run, not again (a prepare per action would be a fifth trip)
+    preparing = [(k, what, msgs) for k, (_, what, msgs, p) in enumerate(played) if p]
+    assert 1 <= len(preparing) <= 8, preparing
+    assert all(k >= 4 for k, _, _ in preparing), preparing
 
 
 def test_a_failing_writer_is_left_out_and_nothing_is_joined_but_on_postgresql(monkeypatch,
@@ -136,7 +142,7 @@ def _ending_trips(kind: str, rated: bool, seed: int) -> tuple[int, list[str]]:
         with RoundTrips() as trips:
             services.act(pk, mover, msg["seq"], rng.choice(msg["legal_actions"]))
         if model.objects.get(pk=pk).status != "active":
-            return trips.count, [m[:60] for m in trips.messages]
+            return trips.running, [m[:60] for m in trips.messages]
     raise AssertionError("the match did not end")
 
 
@@ -172,5 +178,5 @@ def test_a_tournament_game_ends_by_resignation_in_at_most_four_round_trips(
     loser = User.objects.get(pk=battle.french_player_id)
     with RoundTrips() as trips:
         battle_services.resign(battle.pk, loser)
-    assert trips.count <= LIMIT, "\n".join(m[:200] for m in trips.messages)
+    assert trips.running <= LIMIT, "\n".join(m[:200] for m in trips.messages)
     assert registry.get("battle").model.objects.get(pk=battle.pk).status == "finished"

@@ -171,3 +171,36 @@ def test_a_compiled_list_is_not_compiled_again_on_another_connection(battle, use
     another = connections.create_connection("default")  # the next request's, not opened
     assert another is not connection
     assert SEATED._compiled(another, "default") is first and compiled == []
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")
+def test_the_hot_path_statements_are_kept_planned_on_postgresql(battle):
+    """``planned_cursor``: the locking read is prepared on the connection after
+    ``PREPARE_AFTER`` runs and PostgreSQL then runs its generic plan (no planning per action);
+    every run still passes through Django's cursor wrapper; the ORM's own cursors still bind
+    on the client and prepare nothing."""
+    seen: list[str] = []
+
+    def wrapper(execute, sql_text, params, many, context):
+        seen.append(sql_text)
+        return execute(sql_text, params, many, context)
+
+    # prepared after PREPARE_AFTER runs; PostgreSQL plans a prepared statement's first five
+    # runs with their values, then keeps its generic plan
+    runs = sql.PREPARE_AFTER + 8
+    with connection.execute_wrapper(wrapper):
+        for _ in range(runs):
+            with transaction.atomic():
+                assert LOCKED.first(battle.pk).pk == battle.pk
+    assert len([s for s in seen if "FOR UPDATE" in s]) == runs
+    for _ in range(runs):
+        list(Battle.objects.filter(pk=battle.pk).values_list("seq"))  # the ORM's cursor
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans, generic_plans "
+                       "FROM pg_prepared_statements")
+        prepared = cursor.fetchall()
+    assert len(prepared) == 1, prepared  # the locking read only, not the ORM's query
+    statement, runs_prepared, generic = prepared[0]
+    assert "FOR UPDATE" in statement
+    assert runs - sql.PREPARE_AFTER - 1 <= runs_prepared <= runs - sql.PREPARE_AFTER + 1
+    assert generic >= 1
