@@ -132,45 +132,55 @@ async def player(port: int, battle: dict, side: str, stats: Stats, moves: int, r
         return
     stats.connected += 1
     async with ws:
-        await ws.send(json.dumps({"type": "hello", "since": 0}))
-        acted_at = -1
-        seen = 0  # the newest seq received
-        while time.monotonic() < deadline:
-            try:
-                raw = await asyncio.wait_for(ws.recv(),
-                                             timeout=max(0.1, deadline - time.monotonic()))
-            except TimeoutError:
-                return
-            arrived = time.perf_counter()
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                stats.errors[msg["code"]] += 1
-                continue
-            seq = msg["seq"]
-            for n in range(seen + 1, seq + 1):  # a message may cover several actions
-                started = stats.sent.pop((bid, n, side), None)  # the opponent's action
-                if started is not None:
-                    stats.latencies.append(arrived - started)
-                mine = stats.own.pop((bid, n, side), None)  # my own action's answer
-                if mine is not None:
-                    stats.own_latencies.append(arrived - mine)
-            seen = max(seen, seq)
-            if msg["status"] != "active":
-                stats.finished.add(bid)
-                return
-            if moves and seq >= moves:
-                stats.stopped.add(bid)
-                return
-            if msg["waiting_for"] == "you" and seq > acted_at and msg["legal_actions"]:
-                acted_at = seq
-                if think:  # a person reads the board before moving
-                    await asyncio.sleep(rng.uniform(0, 2 * think))
-                now = time.perf_counter()
-                if now >= stats.measure_from:  # the warm-up's actions are not counted
-                    stats.sent[(bid, seq + 1, other)] = stats.own[(bid, seq + 1, side)] = now
-                    stats.actions += 1
-                await ws.send(json.dumps({"type": "act", "seq": seq,
-                                          "action": rng.choice(msg["legal_actions"])}))
+        try:
+            # one deadline for the whole session, not a wait_for (a task and a timer) per
+            # message: the clients share the machine with the servers they measure
+            async with asyncio.timeout_at(asyncio.get_running_loop().time()
+                                          + max(0.1, deadline - time.monotonic())):
+                await _play(ws, bid, side, other, stats, moves, rng, think)
+        except TimeoutError:
+            return
+
+
+async def _play(ws, bid: int, side: str, other: str, stats: Stats, moves: int, rng,
+                think: float) -> None:
+    """One player's session on an open socket: hello, then answer every message that gives
+    them the move, until their battle ends (or stops at ``moves``)."""
+    await ws.send(json.dumps({"type": "hello", "since": 0}))
+    acted_at = -1
+    seen = 0  # the newest seq received
+    while True:
+        raw = await ws.recv()
+        arrived = time.perf_counter()
+        msg = json.loads(raw)
+        if msg["type"] == "error":
+            stats.errors[msg["code"]] += 1
+            continue
+        seq = msg["seq"]
+        for n in range(seen + 1, seq + 1):  # a message may cover several actions
+            started = stats.sent.pop((bid, n, side), None)  # the opponent's action
+            if started is not None:
+                stats.latencies.append(arrived - started)
+            mine = stats.own.pop((bid, n, side), None)  # my own action's answer
+            if mine is not None:
+                stats.own_latencies.append(arrived - mine)
+        seen = max(seen, seq)
+        if msg["status"] != "active":
+            stats.finished.add(bid)
+            return
+        if moves and seq >= moves:
+            stats.stopped.add(bid)
+            return
+        if msg["waiting_for"] == "you" and seq > acted_at and msg["legal_actions"]:
+            acted_at = seq
+            if think:  # a person reads the board before moving
+                await asyncio.sleep(rng.uniform(0, 2 * think))
+            now = time.perf_counter()
+            if now >= stats.measure_from:  # the warm-up's actions are not counted
+                stats.sent[(bid, seq + 1, other)] = stats.own[(bid, seq + 1, side)] = now
+                stats.actions += 1
+            await ws.send(json.dumps({"type": "act", "seq": seq,
+                                      "action": rng.choice(msg["legal_actions"])}))
 
 
 def seat_port(battle: int, side: int, ports: int) -> int:
