@@ -18,7 +18,9 @@ Protocol (JSON text frames, ``protocol``; every message carries the match's ``se
   builds the events after what it last sent). Safety net (a lost nudge, the in-memory layer
   while a worker is another process): every ``POLL_SECONDS`` (1 s on the in-memory layer)
   one query per process and kind reads the ``(seq, status)`` of every match with an open
-  socket there (``poller``) and a socket sends if its match moved.
+  socket there (``poller``) and a socket sends if its match is still past what it sent a
+  round later (``polled``: a message in flight is not built twice; at once on the in-memory
+  layer).
 
 Refusals at connect: the socket is accepted then closed with 4403, alike for no such match
 (or kind) and for a private one the user may not look at (its existence stays private).
@@ -39,7 +41,7 @@ from channels.layers import InMemoryChannelLayer
 from config.errors import ServiceError
 
 from . import messages, notify
-from .poller import poller_for
+from .poller import LIVE_STATUSES, poller_for
 from .protocol import HelloActFrames, error
 from .threads import in_db_thread
 
@@ -86,6 +88,12 @@ def open_for_socket(kind: str, user, match_id: int) -> messages.Viewer:
     return viewer
 
 
+def _caught_up(sent: tuple, behind: tuple) -> bool:
+    """Whether a socket that last sent ``sent`` (seq, status, ...) has had the change it was
+    seen behind at (``behind``: the match's seq, status then), or a later one."""
+    return sent[0] > behind[0] or tuple(sent[:2]) == tuple(behind)
+
+
 class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
     poll_seconds = POLL_SECONDS
     # The in-memory layer (``make run``) never hears a worker's moves (another process): the
@@ -97,6 +105,7 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.viewer = None
         self.sent: tuple[int, str, bool] | None = None  # (seq, status, paused) last sent
+        self.behind: tuple[int, str] | None = None  # the match when a poll saw it ahead
         self.lock = asyncio.Lock()
         self.poller = None
         self.tasks: set[asyncio.Task] = set()
@@ -202,11 +211,30 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
             return True
 
     def polled(self, now: tuple[int, str] | None) -> None:
-        """The poller's round (``poller``): send if the match moved past what was sent."""
-        if now is not None and self.sent is not None and tuple(now) != self.sent[:2]:
-            task = asyncio.get_running_loop().create_task(self._send_own(seen=tuple(now)))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+        """The poller's round (``poller``): send if the match moved past what was sent and
+        the change's own message had a whole round to come and did not. A message merely in
+        flight (queued in Redis, or behind other sockets' work on this loop) is not built
+        again: when the servers fall behind, every round found most sockets "behind" and
+        each built its own message, which the change's prebuilt text then no longer fit, so
+        the work grew with the lag and the lag with the work (issue 31, 1,000 battles). A
+        lost message is still sent, one round later. On the in-memory layer (``make run``)
+        the poll is the only way a worker's moves arrive: sent at once there; and so is a
+        match that is over (the poller stops polling it after this round)."""
+        if now is None or self.sent is None:
+            return
+        now = tuple(now)
+        if now == self.sent[:2]:
+            self.behind = None
+            return
+        before, self.behind = self.behind, now
+        immediate = (isinstance(self.channel_layer, InMemoryChannelLayer)
+                     or now[1] not in LIVE_STATUSES)
+        if not immediate and (before is None or _caught_up(self.sent, before)):
+            return  # behind since this round only: its message may be on its way
+        self.behind = None
+        task = asyncio.get_running_loop().create_task(self._send_own(seen=now))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _send_own(self, since: int | None = None, seen=None) -> None:
         """Build and send the viewer's message: after ``since`` (a hello), or after what was
