@@ -222,7 +222,7 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         match that is over (the poller stops polling it after this round)."""
         if now is None or self.sent is None:
             return
-        now = tuple(now)
+        now = (now[0], now[1])  # the poll's row slice (seq, status), as a tuple
         if now == self.sent[:2]:
             self.behind = None
             return
