@@ -82,25 +82,33 @@ class DegradingPubSubChannelLayer(RedisPubSubChannelLayer):
     async def group_send(self, group, message):
         await self._quietly("send to a group", self._get_layer().group_send(group, message))
 
-    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
+    async def group_send_many(self, sends: list[tuple[str, dict]]) -> dict[str, int | None]:
         """``group_send`` of each ``(group, message)`` in order, in ONE round trip per Redis
         shard (a pipeline of PUBLISHes; issue 31): a change goes to its three viewer classes'
-        groups, and three round trips were ~11 % of a web process's CPU under play."""
-        await self._quietly("send to groups", self._publish_many(sends))
+        groups, and three round trips were ~11 % of a web process's CPU under play. Returns
+        how many subscribers (processes with a member of the group) each group's last
+        message reached, as Redis answered (``play.live.watchers``); None where not known
+        (Redis unreachable)."""
+        counts: dict[str, int | None] = dict.fromkeys((group for group, _ in sends), None)
+        await self._quietly("send to groups", self._publish_many(sends, counts))
+        return counts
 
-    async def _publish_many(self, sends: list[tuple[str, dict]]) -> None:
+    async def _publish_many(self, sends: list[tuple[str, dict]],
+                            counts: dict[str, int | None]) -> None:
         # channels_redis 4.3's own parts, as its group_send and shard.publish use them
         layer = self._get_layer()
-        shards: dict[int, tuple[Any, list[tuple[str, bytes]]]] = {}
+        shards: dict[int, tuple[Any, list[tuple[str, str, bytes]]]] = {}
         for group, message in sends:
             channel = layer._get_group_channel_name(group)
             shard = layer._get_shard(channel)
             shards.setdefault(id(shard), (shard, []))[1].append(
-                (channel, self.serialize(message)))
+                (group, channel, self.serialize(message)))
         for shard, items in shards.values():
             async with shard._lock:
                 shard._ensure_redis()
                 async with shard._redis.pipeline(transaction=False) as pipe:
-                    for channel, data in items:
+                    for _, channel, data in items:
                         pipe.publish(channel, data)
-                    await pipe.execute()
+                    answers = await pipe.execute()
+            for (group, _, _), answer in zip(items, answers, strict=True):
+                counts[group] = answer if isinstance(answer, int) else None

@@ -40,7 +40,7 @@ from channels.layers import InMemoryChannelLayer
 
 from config.errors import ServiceError
 
-from . import messages, notify
+from . import messages, notify, watchers
 from .poller import LIVE_STATUSES, poller_for
 from .protocol import HelloActFrames, error
 from .threads import in_db_thread
@@ -124,6 +124,8 @@ class GameConsumer(HelloActFrames, AsyncJsonWebsocketConsumer):
         self.group = messages.class_group(self.viewer.kind, self.viewer.match_id,
                                           self.viewer.side)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.viewer.side is None:  # a spectator here: this process builds their text again
+            watchers.joined(self.group)
         every = (self.in_memory_poll_seconds
                  if isinstance(self.channel_layer, InMemoryChannelLayer) else self.poll_seconds)
         self.poller = poller_for(min(every, self.poll_seconds), self.viewer.kind)

@@ -11,8 +11,9 @@ spectators) and sent only to that class's group (``class_group``: ``<kind>.<id>.
 ``change_messages`` builds each class's message of one change once (one read of the match,
 its position parsed once; or none: the committing action's own row and ``Snapshot``), in
 the process that committed the change: each player's, and the spectators' too when the match
-can be watched (a spectator's view depends on nobody's user, so one text serves every
-spectator socket). The consumers of each class forward its text as it is (``notify``).
+can be watched and its spectators' group was not empty at its last message (``watchers``; a
+spectator's view depends on nobody's user, so one text serves every spectator socket). The
+consumers of each class forward its text as it is (``notify``).
 """
 
 from __future__ import annotations
@@ -190,11 +191,12 @@ def watched(kind: MatchKind, match) -> bool:
 
 
 def change_messages(kind_name: str, match_id: int, since: int, match=None,
-                    snap: Snapshot | None = None) -> Change | None:
-    """Each player's message of the change after ``since`` and, if it may be watched, the
-    spectators' (key None), from one read of the match (its row, its position parsed once,
-    its log rows after ``since``), or from ``match`` and ``snap`` as the committing action
-    left them (no read at all). None: no such match."""
+                    snap: Snapshot | None = None, spectators: bool = True) -> Change | None:
+    """Each player's message of the change after ``since`` and, if it may be watched (and
+    ``spectators``: not known to have nobody watching, ``watchers``), the spectators' (key
+    None), from one read of the match (its row, its position parsed once, its log rows after
+    ``since``), or from ``match`` and ``snap`` as the committing action left them (no read at
+    all). None: no such match."""
     kind, hooks = live_kind(kind_name)
     if match is None or snap is None:
         match = load(kind, hooks, match_id)
@@ -204,8 +206,9 @@ def change_messages(kind_name: str, match_id: int, since: int, match=None,
     texts: dict[str | None, str] = {
         side: encode(_message(kind_name, hooks.view(match, side, since, snap), since))
         for side in kind.game.sides if match.player_id(side) is not None}
-    if watched(kind, match):
-        # Built even when nobody watches: the group's members are the layer's, not known
-        # here; the cost is a view and an encoding, no query (figures: battles/README.md).
+    if spectators and watched(kind, match):
+        # Built unless the last message to the spectators' group reached nobody (``watchers``:
+        # the pub/sub layer's PUBLISH says how many got it); the group then gets a nudge, and
+        # a spectator who came meanwhile builds their own message from it.
         texts[None] = encode(_message(kind_name, hooks.view(match, None, since, snap), since))
     return Change(kind_name, match.pk, since, match.seq, match.status, texts)

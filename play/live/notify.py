@@ -3,7 +3,8 @@ in the web process or a Celery worker), for every kind with a live channel: ONE 
 connected once (``play.apps.PlayConfig.ready``).
 
 After actions, an undo included (the signal carries ``since``: the seq before them) the
-players' messages and, for a match that may be watched, the spectators' one are built here once
+players' messages and, for a match that may be watched and whose spectators' group was not
+found empty at its last message (``watchers``), the spectators' one are built here once
 (``messages.change_messages``, from the signal's ``match`` and ``snap`` when it has them)
 and each is sent to its own class's group (``<kind>.<id>.french`` / ``.allied`` /
 ``.watch``) as text: a receiving consumer whose last message was at ``since`` forwards it
@@ -31,7 +32,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from play import registry
 
-from . import messages
+from . import messages, watchers
 from .hooks import hooks_of
 
 log = logging.getLogger(__name__)
@@ -114,9 +115,12 @@ def on_match_changed(sender, kind: str, match_id: int, seq: int, status: str,
         return
     change = None
     if since is not None:
+        # the spectators' text only where someone may be watching (``watchers``)
+        watch = messages.class_group(kind, match_id, None)
         try:
             change = messages.change_messages(kind, match_id, since, kwargs.get("match"),
-                                              kwargs.get("snap"))
+                                              kwargs.get("snap"),
+                                              spectators=not watchers.nobody_watching(watch))
         except Exception:  # noqa: BLE001 - the nudges below still go; consumers build their own
             log.exception("%s %s: could not build the change's messages", kind, match_id)
     _answers.change = change
@@ -166,7 +170,9 @@ async def _send_all(layer, sends: list[tuple[str, dict]]) -> None:
     pub/sub layer) sends them all in one round trip."""
     many = getattr(layer, "group_send_many", None)
     if many is not None:
-        await many(sends)
+        receivers = await many(sends)
+        if receivers:  # who got each message: an empty spectators' group gets no text next
+            watchers.heard(receivers)
         return
     for group, message in sends:
         await layer.group_send(group, message)
