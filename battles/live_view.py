@@ -28,7 +28,9 @@ def view(battle: Battle, side: str | None, since: int, snap=None) -> dict:
 
 def watched(battle: Battle) -> bool:
     """Whether anyone may be watching ``battle`` (``selectors.watchable``: public and
-    started). A private battle's ``.watch`` group is always empty: no spectator's message."""
+    started). A private battle's ``.watch`` group is always empty: no spectator's message.
+    An upper bound: a public one's is built only if its group was not found empty at its
+    last message (``play.live.watchers``)."""
     return battle.public and battle.status in selectors.WATCHABLE
 
 
