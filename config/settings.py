@@ -143,7 +143,10 @@ if REDIS_URL:
     # Its names start with EAGLES_LIVE_PREFIX (channels_redis' "asgi" unset): Redis pub/sub
     # ignores the database number, so sites (or parallel test runs) sharing a Redis server
     # keep their live messages apart only by prefix.
-    _live_prefix = os.environ.get("EAGLES_LIVE_PREFIX") or "asgi"
+    # Each pytest-xdist worker its own prefix: Redis pub/sub channels are not kept apart by
+    # database number, and the workers' matches share ids ("battle.5.watch" in both).
+    _live_prefix = (os.environ.get("EAGLES_LIVE_PREFIX")
+                    or "asgi" + os.environ.get("PYTEST_XDIST_WORKER", ""))
     CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.DegradingPubSubChannelLayer",
                                   "CONFIG": {"hosts": [{"address": REDIS_URL}],
                                              "prefix": _live_prefix}}}
