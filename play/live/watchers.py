@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from .messages import WATCH
 
@@ -61,11 +61,7 @@ def joined(group: str) -> None:
         _empty.pop(group, None)
 
 
-def forget(groups: Iterable[str] | None = None) -> None:
-    """Forget what was heard (of ``groups``, or of all: a test's fresh start)."""
+def forget() -> None:
+    """Forget everything heard (a test's fresh start)."""
     with _lock:
-        if groups is None:
-            _empty.clear()
-        else:
-            for group in groups:
-                _empty.pop(group, None)
+        _empty.clear()
